@@ -1,0 +1,95 @@
+"""The board position: units, dislodged units awaiting retreat, supply-centre ownership."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from .geography import GameMap
+from .phase import Phase
+
+ARMY, FLEET = "A", "F"
+
+
+@dataclass(frozen=True)
+class Unit:
+    power: str
+    kind: str  # ARMY or FLEET
+    location: str  # province key, or KEY/XC for a fleet on one coast
+
+    @property
+    def province(self) -> str:
+        return self.location.split("/", 1)[0]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.location}"
+
+
+@dataclass(frozen=True)
+class Dislodged:
+    """A unit dislodged in the last movement phase, and where it may retreat."""
+
+    unit: Unit
+    retreats: tuple[str, ...]  # locations, sorted
+
+
+@dataclass(frozen=True)
+class Position:
+    """Everything the rules need to know at the start of a phase."""
+
+    game_map: GameMap
+    phase: Phase
+    units: tuple[Unit, ...]
+    centers: Mapping[str, frozenset[str]]  # power -> owned supply centres
+    dislodged: tuple[Dislodged, ...] = ()
+    _by_province: Mapping[str, Unit] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        by_province = {u.province: u for u in self.units}
+        object.__setattr__(self, "_by_province", MappingProxyType(by_province))
+
+    def unit_in(self, province: str) -> Unit | None:
+        return self._by_province.get(province)
+
+    @property
+    def occupied(self) -> Mapping[str, Unit]:
+        return self._by_province
+
+    def units_of(self, power: str) -> list[Unit]:
+        return [u for u in self.units if u.power == power]
+
+    def owner_of(self, center: str) -> str | None:
+        for power, owned in self.centers.items():
+            if center in owned:
+                return power
+        return None
+
+    def adjustment(self, power: str) -> int:
+        """Builds (+n) or removals (-n) due to `power` in an adjustment phase."""
+        return len(self.centers.get(power, ())) - len(self.units_of(power))
+
+
+def parse_unit(game_map: GameMap, power: str, text: str) -> Unit:
+    """`A PAR`, `F STP/SC` -> Unit; ValueError if the unit cannot stand there."""
+    parts = text.split()
+    if len(parts) != 2 or parts[0].upper() not in (ARMY, FLEET):
+        raise ValueError(f"not a unit: {text!r} (expected e.g. 'A PAR' or 'F STP/SC')")
+    kind, loc = parts[0].upper(), parts[1].upper()
+    prov = loc.split("/", 1)[0]
+    if prov not in game_map.provinces:
+        raise ValueError(f"unknown province in unit {text!r}")
+    if kind == ARMY and (loc not in game_map.army_moves):
+        raise ValueError(f"an army cannot stand in {loc}")
+    if kind == FLEET and loc not in game_map.fleet_moves:
+        raise ValueError(f"a fleet cannot stand in {loc}")
+    return Unit(power, kind, loc)
+
+
+def starting_position(game_map: GameMap) -> Position:
+    """The map's opening position: starting units, each power owning its home centres."""
+    units = tuple(
+        parse_unit(game_map, power, text) for power, p in game_map.powers.items() for text in p.units
+    )
+    centers = {power: p.home_centers for power, p in game_map.powers.items()}
+    return Position(game_map, Phase(game_map.first_year, "S", "M"), units, centers)

@@ -1,0 +1,55 @@
+"""Convoy routes: chains of fleets at sea from an army's province to its destination."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from .geography import GameMap
+
+
+def convoy_route_exists(
+    game_map: GameMap,
+    origin: str,
+    dest: str,
+    seas: Iterable[str],
+    usable: Callable[[str], bool] | None = None,
+) -> bool:
+    """Whether a chain of the sea provinces `seas` (each passing `usable`, asked lazily)
+    links province `origin` to province `dest`."""
+    seas = set(seas)
+    frontier = [s for s in seas if origin in game_map.sea_neighbours(s)]
+    seen: set[str] = set()
+    while frontier:
+        sea = frontier.pop()
+        if sea in seen:
+            continue
+        seen.add(sea)
+        if usable is not None and not usable(sea):
+            continue
+        neighbours = game_map.sea_neighbours(sea)
+        if dest in neighbours:
+            return True
+        frontier.extend(s for s in neighbours if s in seas and s not in seen)
+    return False
+
+
+def seas_on_routes(game_map: GameMap, origin: str, dest: str, seas: Iterable[str]) -> set[str]:
+    """The seas among `seas` that lie in a chain touching both `origin` and `dest`."""
+    seas = set(seas)
+    out: set[str] = set()
+    unvisited = set(seas)
+    while unvisited:
+        start = unvisited.pop()
+        component = {start}
+        frontier = [start]
+        while frontier:
+            sea = frontier.pop()
+            for s in game_map.sea_neighbours(sea):
+                if s in unvisited:
+                    unvisited.discard(s)
+                    component.add(s)
+                    frontier.append(s)
+        touches = set().union(*(game_map.sea_neighbours(s) for s in component))
+        if origin in touches and dest in touches:
+            out |= component
+    return out

@@ -1,0 +1,193 @@
+"""Legality: binding a written order to the board (DATC 4.E.1 choice d).
+
+An order is legal when it can be valid in the current position: the unit is there and
+is the power's, the move is possible for it (by land, or by a chain of fleets now at
+sea), a supported move is one the supported unit could make and the supporter could
+reach, a convoy lies on a chain of fleets from the army to its destination. Illegal
+orders raise IllegalOrder with one sentence a beginner understands; the unit holds.
+Coasts follow DATC 4.B: a needed coast missing fails (4.B.1 a), the only possible coast
+is taken (4.B.2 a), an impossible coast fails (4.B.3 b), a wrong coast of the ordered
+unit or an irrelevant coast is ignored (4.B.5 b, 4.B.6 b).
+"""
+
+from __future__ import annotations
+
+from .board import ARMY, FLEET, Position, Unit
+from .convoy import convoy_route_exists, seas_on_routes
+from .geography import LAND, SEA, GameMap
+from .orders import Convoy, Hold, Move, Order, Support, UnitRef
+
+
+class IllegalOrder(ValueError):
+    """An order that cannot be valid in this position; the message is for the player."""
+
+
+def unit_ref(unit: Unit) -> UnitRef:
+    return UnitRef(unit.kind, unit.location)
+
+
+def name(game_map: GameMap, location: str) -> str:
+    """`STP/NC` -> `St Petersburg (north coast)` for messages."""
+    prov, _, coast = location.partition("/")
+    full = game_map.provinces[prov].name
+    return f"{full} ({_COAST_NAMES.get(coast, coast)})" if coast else full
+
+
+_COAST_NAMES = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
+
+
+def own_unit(position: Position, power: str, ref: UnitRef) -> Unit:
+    """The unit an order of `power` names, or IllegalOrder."""
+    gm = position.game_map
+    unit = position.unit_in(ref.province)
+    if unit is None:
+        raise IllegalOrder(f"There is no unit in {name(gm, ref.province)}.")
+    if unit.power != power:
+        owner = gm.powers[unit.power].adjective if unit.power in gm.powers else unit.power
+        raise IllegalOrder(
+            f"The unit in {name(gm, unit.province)} is {owner}; you can only order your own."
+        )
+    return unit
+
+
+class MovementLegality:
+    """Checks movement-phase orders against one position (built once per phase)."""
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self.gm = position.game_map
+        self.fleet_seas = frozenset(
+            u.province for u in position.units if u.kind == FLEET and self.gm.is_sea(u.province)
+        )
+
+    def check(self, order: Order, power: str) -> Order:
+        """The order bound to the board (real unit types and locations), or IllegalOrder."""
+        unit = own_unit(self.position, power, order.unit)  # type: ignore[union-attr]
+        ref = unit_ref(unit)
+        if isinstance(order, Hold):
+            return Hold(ref)
+        if isinstance(order, Move):
+            dest, needs_convoy = self.move_destination(unit, order.dest)
+            via = unit.kind == ARMY and (needs_convoy or order.via_convoy)
+            return Move(ref, dest, via)
+        if isinstance(order, Support):
+            return self._support(unit, order)
+        if isinstance(order, Convoy):
+            return self._convoy(unit, order)
+        raise IllegalOrder(f"{type(order).__name__} orders are not given in a movement phase.")
+
+    # -- moves ----------------------------------------------------------------------------
+    def move_destination(self, unit: Unit, written: str, exclude_sea: str | None = None):
+        """(location, needs convoy) for a move of `unit` to `written`, or IllegalOrder."""
+        gm = self.gm
+        dest = gm.province_of(written)
+        if dest == unit.province:
+            raise IllegalOrder("A unit cannot move to the place it is already in.")
+        kind = gm.provinces[dest].kind
+        if unit.kind == FLEET:
+            return fleet_destination(gm, unit.location, written), False
+        if kind == SEA:
+            raise IllegalOrder(f"An army cannot move into a sea ({name(gm, dest)}).")
+        if dest in gm.army_moves[unit.province]:
+            return dest, False
+        if gm.provinces[unit.province].kind == LAND or kind == LAND:
+            raise IllegalOrder(
+                f"{name(gm, unit.province)} does not border {name(gm, dest)}."
+            )
+        seas = self.fleet_seas - {exclude_sea} if exclude_sea else self.fleet_seas
+        if convoy_route_exists(gm, unit.province, dest, seas):
+            return dest, True
+        raise IllegalOrder(
+            f"{name(gm, unit.province)} does not border {name(gm, dest)}, and no chain of "
+            "fleets at sea is there to convoy the army."
+        )
+
+    # -- support --------------------------------------------------------------------------
+    def _support(self, unit: Unit, order: Support) -> Support:
+        gm = self.gm
+        target = self.position.unit_in(order.supported.province)
+        if target is None:
+            raise IllegalOrder(f"There is no unit in {name(gm, order.supported.province)} to support.")
+        if target.province == unit.province:
+            raise IllegalOrder("A unit cannot support itself.")
+        if order.dest is None:
+            if not gm.can_reach(unit.kind, unit.location, target.province):
+                raise IllegalOrder(
+                    f"{unit} cannot support {target}: it could not move to "
+                    f"{name(gm, target.province)} itself."
+                )
+            return Support(unit_ref(unit), unit_ref(target), None)
+        dest = gm.province_of(order.dest)
+        if dest == unit.province:
+            raise IllegalOrder("A unit cannot support a move into its own place.")
+        if not gm.can_reach(unit.kind, unit.location, dest):
+            raise IllegalOrder(
+                f"{unit} cannot support a move to {name(gm, dest)}: it could not move there itself."
+            )
+        # The supported move must be one the supported unit could make (4.E.1 d). A fleet
+        # cannot both support and convoy, so the supporter's own sea is no convoy route.
+        # The coast may be left out of a support; written, it must be reachable (4.B.4 d).
+        if target.kind == FLEET:
+            reach = gm.fleet_reaches(target.location, dest)
+            coast = order.dest.partition("/")[2]
+            if coast and coast not in gm.provinces[dest].coasts:
+                coast = ""  # an irrelevant coast is ignored (4.B.6 b)
+            written = f"{dest}/{coast}" if coast else dest
+            if not reach or (coast and written not in reach):
+                raise IllegalOrder(f"{target} cannot move to {name(gm, written)}, so it cannot be supported there.")
+            return Support(unit_ref(unit), unit_ref(target), written)
+        exclude = unit.province if unit.kind == FLEET else None
+        try:
+            self.move_destination(target, dest, exclude_sea=exclude)
+        except IllegalOrder as e:
+            raise IllegalOrder(
+                f"{target} cannot move to {name(gm, dest)}, so it cannot be supported there: {e}"
+            ) from None
+        return Support(unit_ref(unit), unit_ref(target), dest)
+
+    # -- convoy ---------------------------------------------------------------------------
+    def _convoy(self, unit: Unit, order: Convoy) -> Convoy:
+        gm = self.gm
+        if unit.kind != FLEET or not gm.is_sea(unit.province):
+            raise IllegalOrder("Only a fleet in a sea can convoy.")
+        army = self.position.unit_in(order.army.province)
+        if army is None:
+            raise IllegalOrder(f"There is no unit in {name(gm, order.army.province)} to convoy.")
+        if army.kind != ARMY:
+            raise IllegalOrder("Only armies can be convoyed.")
+        dest = gm.province_of(order.dest)
+        if gm.provinces[dest].kind == SEA or dest == army.province:
+            raise IllegalOrder(f"An army cannot be convoyed to {name(gm, dest)}.")
+        if gm.provinces[dest].kind == LAND or gm.provinces[army.province].kind == LAND:
+            raise IllegalOrder(f"Armies are convoyed only between coasts.")
+        if unit.province not in seas_on_routes(gm, army.province, dest, self.fleet_seas):
+            raise IllegalOrder(
+                f"{unit} is not on any chain of fleets from {name(gm, army.province)} "
+                f"to {name(gm, dest)}."
+            )
+        return Convoy(unit_ref(unit), unit_ref(army), dest)
+
+
+def fleet_destination(gm: GameMap, source: str, written: str) -> str:
+    """The location a fleet at `source` moves to when ordered to `written` (DATC 4.B)."""
+    prov, _, coast = written.partition("/")
+    reach = gm.fleet_reaches(source, prov)
+    if gm.provinces[prov].kind == LAND:
+        raise IllegalOrder(f"A fleet cannot move inland to {name(gm, prov)}.")
+    if not reach:
+        raise IllegalOrder(f"A fleet in {name(gm, source)} cannot reach {name(gm, prov)}.")
+    coasts = gm.provinces[prov].coasts
+    if not coasts:
+        return prov  # a coast written for a one-coast province is ignored (4.B.6 b)
+    if coast in coasts:
+        loc = f"{prov}/{coast}"
+        if loc not in reach:
+            raise IllegalOrder(f"A fleet in {name(gm, source)} cannot reach {name(gm, loc)}.")
+        return loc
+    if len(reach) == 1:
+        return reach[0]
+    raise IllegalOrder(
+        f"Say which coast of {name(gm, prov)}: "
+        + " or ".join(name(gm, r) for r in reach)
+        + "."
+    )

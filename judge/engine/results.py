@@ -1,0 +1,37 @@
+"""Order results: the codes of Contract 1 and one order line on its way through a phase."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .orders import Order, order_text
+
+OK, BOUNCE, CUT, DISLODGED, VOID = "ok", "bounce", "cut", "dislodged", "void"
+NO_CONVOY, DISRUPTED, DISBAND = "no convoy", "disrupted", "disband"
+
+
+@dataclass(frozen=True)
+class OrderResult:
+    power: str
+    given: str  # the text as given ("" for an order the judge made)
+    order: str  # canonical short form of what was understood (the text if nothing was)
+    result: str  # ok bounce cut dislodged void "no convoy" disrupted disband
+    error: str | None = None  # why the order was rejected
+    notes: tuple[str, ...] = ()  # how a misspelling was read
+
+
+@dataclass
+class Entry:
+    """One order line as it goes through reading and checking."""
+
+    power: str
+    given: str
+    parsed: Order | None = None
+    legal: Order | None = None
+    error: str | None = None
+    notes: tuple[str, ...] = ()
+
+    def result(self, code: str, error: str | None = None) -> OrderResult:
+        shown = self.legal or self.parsed
+        text = order_text(shown) if shown is not None else self.given
+        return OrderResult(self.power, self.given, text, code, error or self.error, self.notes)

@@ -1,0 +1,121 @@
+"""Retreats: where a dislodged unit may go, and the retreat phase itself.
+
+A dislodged unit may retreat to a place it could move to, except an occupied place,
+the place its attacker came from (unless the attack came by convoy, DATC 4.A.5 b), and
+a place left empty by a standoff. Two retreats to one place both fail; a unit with no
+valid retreat order disbands.
+"""
+
+from __future__ import annotations
+
+from .board import ARMY, Position, Unit
+from .legality import name, unit_ref
+from .movement import MovementOutcome
+from .orders import Disband, Retreat, order_text
+from .results import BOUNCE, DISBAND, OK, VOID, Entry, OrderResult
+from .rules import Rules
+
+
+def retreat_options(
+    position: Position,
+    province: str,
+    attacker: str,
+    outcome: MovementOutcome,
+    units_after: list[Unit],
+    rules: Rules,
+) -> tuple[str, ...]:
+    """The locations the unit dislodged from `province` by the unit from `attacker` may
+    retreat to, sorted."""
+    gm = position.game_map
+    unit = position.occupied[province]
+    occupied = {u.province for u in units_after}
+    if unit.kind == ARMY:
+        candidates = gm.army_moves[province]
+    else:
+        candidates = gm.fleet_moves[unit.location]
+    by_convoy = province in outcome.dislodged_by_convoy
+    out = []
+    for loc in candidates:
+        prov = gm.province_of(loc)
+        if prov in occupied or prov in outcome.contested:
+            continue
+        if prov == attacker and not (rules.retreat_to_convoying_attacker_origin and by_convoy):
+            continue
+        out.append(loc)
+    return tuple(sorted(out))
+
+
+def resolve_retreats(
+    position: Position, entries: list[Entry], rules: Rules
+) -> tuple[list[OrderResult], list[Unit]]:
+    """Carry out the retreat orders: (results, units on the board afterwards)."""
+    gm = position.game_map
+    dislodged = {d.unit.province: d for d in position.dislodged}
+    chosen: dict[str, tuple[Entry, str | None]] = {}  # province -> (entry, dest or None)
+    for e in entries:
+        order = e.parsed
+        if order is None:
+            continue
+        if not isinstance(order, Retreat | Disband):
+            e.error = "Only retreats and disbands are ordered in a retreat phase."
+            continue
+        d = dislodged.get(order.unit.province)
+        if d is None or d.unit.power != e.power:
+            e.error = f"You have no dislodged unit in {name(gm, order.unit.province)}."
+            continue
+        if isinstance(order, Disband):
+            dest = None
+        else:
+            dest = _retreat_location(gm, d.unit, order.dest, d.retreats, e)
+            if dest is None:
+                continue
+        if order.unit.province in chosen:
+            earlier = chosen[order.unit.province][0]
+            earlier.error = "A later order for the same unit replaces this one."
+            earlier.legal = None
+        e.legal = Retreat(unit_ref(d.unit), dest) if dest else Disband(unit_ref(d.unit))
+        chosen[order.unit.province] = (e, dest)
+
+    targets: dict[str, int] = {}
+    for _, dest in chosen.values():
+        if dest:
+            targets[gm.province_of(dest)] = targets.get(gm.province_of(dest), 0) + 1
+    units = list(position.units)
+    results: list[OrderResult] = []
+    for e in entries:
+        if e.legal is None:
+            results.append(e.result(VOID))
+            continue
+        dest = e.legal.dest if isinstance(e.legal, Retreat) else None
+        if dest and targets[gm.province_of(dest)] > 1:
+            results.append(e.result(BOUNCE, "Another unit retreated there too; both disband."))
+        else:
+            if dest:
+                u = dislodged[e.legal.unit.province].unit
+                units.append(Unit(u.power, u.kind, dest))
+            results.append(e.result(OK))
+    for prov, d in sorted(dislodged.items()):
+        if prov not in chosen:
+            results.append(OrderResult(d.unit.power, "", order_text(Disband(unit_ref(d.unit))), DISBAND))
+    return results, units
+
+
+def _retreat_location(gm, unit: Unit, written: str, allowed: tuple[str, ...], e: Entry):
+    prov, _, coast = written.partition("/")
+    here = [loc for loc in allowed if gm.province_of(loc) == prov]
+    if not here:
+        places = ", ".join(name(gm, a) for a in allowed) or "nowhere: it must disband"
+        e.error = f"{unit} cannot retreat to {name(gm, prov)}; it may retreat to {places}."
+        return None
+    if len(here) == 1 and (not coast or here[0] == written or "/" not in here[0]):
+        return here[0]
+    if coast and written in here:
+        return written
+    if coast and f"{prov}/{coast}" not in here and gm.provinces[prov].coasts:
+        if coast in gm.provinces[prov].coasts:
+            e.error = f"{unit} cannot retreat to {name(gm, written)}."
+            return None
+    if len(here) == 1:
+        return here[0]
+    e.error = f"Say which coast of {name(gm, prov)}: " + " or ".join(name(gm, h) for h in here) + "."
+    return None
