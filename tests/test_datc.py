@@ -13,7 +13,18 @@ from judge.engine.geography import load_map
 from judge.engine.phase import Phase
 
 DATC_DIR = Path(__file__).parent / "datc"
-SECTION_SIZES = {"A": 12, "B": 14, "C": 7, "D": 34, "E": 15, "F": 24, "G": 18, "H": 16, "I": 7, "J": 11}
+SECTION_SIZES = {
+    "A": 12,
+    "B": 14,
+    "C": 7,
+    "D": 34,
+    "E": 15,
+    "F": 24,
+    "G": 18,
+    "H": 16,
+    "I": 7,
+    "J": 11,
+}
 GM = load_map("standard")
 
 

@@ -8,6 +8,7 @@ skipped, with supply centres changing hands after Fall as usual.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -33,7 +34,6 @@ from .retreats import resolve_retreats, retreat_options
 from .rules import DEFAULT_RULES, Rules
 
 
-
 @dataclass(frozen=True)
 class Adjudication:
     phase: Phase
@@ -54,9 +54,7 @@ def adjudicate(
     for power in orders:
         if power not in gm.powers:
             raise ValueError(f"unknown power {power!r}")
-    entries = [
-        _read(power, line, position) for power, lines in orders.items() for line in lines
-    ]
+    entries = [_read(power, line, position) for power, lines in orders.items() for line in lines]
     kind = position.phase.kind
     if kind == MOVEMENT:
         return _movement(position, entries, rules)
@@ -107,11 +105,15 @@ def _movement(position: Position, entries: list[Entry], rules: Rules) -> Adjudic
         legal[unit.province] = e.legal if e else Hold(UnitRef(unit.kind, unit.location))  # type: ignore[assignment]
     outcome = resolve_movement(position, legal)
 
-    results: list[OrderResult] = []
-    for e in entries:
-        results.append(_movement_result(e, position, outcome))
+    results = [_movement_result(e, position, outcome) for e in entries]
+    named = {
+        (e.power, e.parsed.unit.province)  # type: ignore[union-attr]
+        for e in entries
+        if getattr(e.parsed, "unit", None) is not None
+    }
     for unit in position.units:
-        if unit.province not in effective and not _has_entry(entries, unit, position):
+        # A unit no order line named holds; one named only illegally is reported there.
+        if unit.province not in effective and (unit.power, unit.province) not in named:
             code = DISLODGED if unit.province in outcome.dislodged else OK
             results.append(OrderResult(unit.power, "", f"{unit} H", code))
 
@@ -133,15 +135,6 @@ def _movement(position: Position, entries: list[Entry], rules: Rules) -> Adjudic
         for p, attacker in sorted(outcome.dislodged.items())
     )
     return _advance(position, tuple(results), units, dislodged, rules)
-
-
-def _has_entry(entries: list[Entry], unit: Unit, position: Position) -> bool:
-    """Whether some order line of the unit's power named it (even illegally)."""
-    for e in entries:
-        ref = getattr(e.parsed, "unit", None)
-        if e.power == unit.power and ref is not None and ref.province == unit.province:
-            return True
-    return False
 
 
 def _movement_result(e: Entry, position: Position, outcome) -> OrderResult:
@@ -210,12 +203,13 @@ def _advance(
         centers = _capture(position, units)
         winner = _winner(position, centers)
     builds: dict[str, int] = {}
-    if nxt.kind == ADJUSTMENTS:
-        probe = Position(gm, nxt, tuple(units), centers)
-        builds = {p: probe.adjustment(p) for p in gm.powers if probe.adjustment(p) != 0}
-        if not any(_has_adjustment(probe, p, n) for p, n in builds.items()):
-            nxt, builds = nxt.following(), {}
     new = Position(gm, nxt, tuple(units), centers)
+    if nxt.kind == ADJUSTMENTS:
+        count = Counter(u.power for u in units)
+        builds = {p: n for p in gm.powers if (n := len(centers.get(p, ())) - count[p])}
+        if not any(_has_adjustment(new, p, n) for p, n in builds.items()):
+            new = Position(gm, nxt.following(), tuple(units), centers)
+            builds = {}
     return Adjudication(phase, results, dislodged, new, builds, winner)
 
 
@@ -224,9 +218,7 @@ def _has_adjustment(position: Position, power: str, n: int) -> bool:
         return True
     gm = position.game_map
     owned = position.centers.get(power, frozenset())
-    return any(
-        h in owned and position.unit_in(h) is None for h in gm.powers[power].home_centers
-    )
+    return any(h in owned and position.unit_in(h) is None for h in gm.powers[power].home_centers)
 
 
 def _capture(position: Position, units: list[Unit]) -> dict[str, frozenset[str]]:
@@ -246,4 +238,3 @@ def _winner(position: Position, centers: Mapping[str, frozenset[str]]) -> str | 
     need = position.game_map.victory_centers
     leaders = [p for p, cs in centers.items() if len(cs) >= need]
     return leaders[0] if len(leaders) == 1 else None
-

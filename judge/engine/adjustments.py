@@ -73,9 +73,7 @@ def resolve_adjustments(
             left = [u for u in position.units_of(power) if u.province not in removed]
             for unit in removal_order(gm, power, left)[:missing]:
                 removed.add(unit.province)
-                results.append(
-                    OrderResult(power, "", order_text(Disband(unit_ref(unit))), DISBAND)
-                )
+                results.append(OrderResult(power, "", order_text(Disband(unit_ref(unit))), DISBAND))
     units = [u for u in position.units if u.province not in removed] + built
     return results, units
 

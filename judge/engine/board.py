@@ -17,10 +17,11 @@ class Unit:
     power: str
     kind: str  # ARMY or FLEET
     location: str  # province key, or KEY/XC for a fleet on one coast
+    province: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def province(self) -> str:
-        return self.location.split("/", 1)[0]
+    def __post_init__(self) -> None:
+        # Looked up constantly by the resolver: computed once.
+        object.__setattr__(self, "province", self.location.split("/", 1)[0])
 
     def __str__(self) -> str:
         return f"{self.kind} {self.location}"
@@ -89,7 +90,9 @@ def parse_unit(game_map: GameMap, power: str, text: str) -> Unit:
 def starting_position(game_map: GameMap) -> Position:
     """The map's opening position: starting units, each power owning its home centres."""
     units = tuple(
-        parse_unit(game_map, power, text) for power, p in game_map.powers.items() for text in p.units
+        parse_unit(game_map, power, text)
+        for power, p in game_map.powers.items()
+        for text in p.units
     )
     centers = {power: p.home_centers for power, p in game_map.powers.items()}
     return Position(game_map, Phase(game_map.first_year, "S", "M"), units, centers)

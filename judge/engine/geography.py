@@ -64,15 +64,13 @@ class GameMap:
     names: Mapping[str, str]  # squashed name or alias -> province key
     power_names: Mapping[str, str]  # squashed power name, adjective or alias -> power key
     spellings: tuple[str, ...]  # every name and alias as written in the file
+    supply_centers: frozenset[str]
+    sea_adjacent: Mapping[str, frozenset[str]]  # sea -> provinces it borders (for convoys)
 
     # -- derived, cheap look-ups -------------------------------------------------------
     def province_of(self, location: str) -> str:
         """The province a location lies in (`STP/NC` -> `STP`)."""
         return location.split("/", 1)[0]
-
-    @property
-    def supply_centers(self) -> frozenset[str]:
-        return _supply_centers(self)
 
     def fleet_locations(self, province: str) -> tuple[str, ...]:
         """Where a fleet can stand in a province: its coasts, or the province itself."""
@@ -96,24 +94,10 @@ class GameMap:
 
     def sea_neighbours(self, province: str) -> frozenset[str]:
         """Provinces (any kind) a fleet in the sea `province` borders."""
-        return _sea_neighbours(self)[province]
+        return self.sea_adjacent[province]
 
     def is_sea(self, province: str) -> bool:
         return self.provinces[province].kind == SEA
-
-
-@cache
-def _supply_centers(game_map: GameMap) -> frozenset[str]:
-    return frozenset(k for k, p in game_map.provinces.items() if p.supply_center)
-
-
-@cache
-def _sea_neighbours(game_map: GameMap) -> Mapping[str, frozenset[str]]:
-    out: dict[str, frozenset[str]] = {}
-    for key, province in game_map.provinces.items():
-        if province.kind == SEA:
-            out[key] = frozenset(game_map.province_of(x) for x in game_map.fleet_moves[key])
-    return out
 
 
 # GameMap holds Mappings, which are not hashable by value; identity is what we cache on.
@@ -223,4 +207,12 @@ def build_map(data: dict) -> GameMap:
         names=MappingProxyType(names),
         power_names=MappingProxyType(power_names),
         spellings=tuple(spellings),
+        supply_centers=frozenset(k for k, p in provinces.items() if p.supply_center),
+        sea_adjacent=MappingProxyType(
+            {
+                k: frozenset(d.split("/", 1)[0] for d in fleet[k])
+                for k, p in provinces.items()
+                if p.kind == SEA
+            }
+        ),
     )

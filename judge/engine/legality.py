@@ -22,8 +22,9 @@ class IllegalOrder(ValueError):
     """An order that cannot be valid in this position; the message is for the player."""
 
 
-def unit_ref(unit: Unit) -> UnitRef:
-    return UnitRef(unit.kind, unit.location)
+def unit_ref(unit: Unit) -> Unit:
+    """What a bound order names: the board's own unit (it reads like a UnitRef)."""
+    return unit
 
 
 def name(game_map: GameMap, location: str) -> str:
@@ -50,6 +51,9 @@ def own_unit(position: Position, power: str, ref: UnitRef) -> Unit:
     return unit
 
 
+_MOVEMENT_ORDERS = frozenset([Hold, Move, Support, Convoy])
+
+
 class MovementLegality:
     """Checks movement-phase orders against one position (built once per phase)."""
 
@@ -62,19 +66,22 @@ class MovementLegality:
 
     def check(self, order: Order, power: str) -> Order:
         """The order bound to the board (real unit types and locations), or IllegalOrder."""
-        unit = own_unit(self.position, power, order.unit)  # type: ignore[union-attr]
-        ref = unit_ref(unit)
-        if isinstance(order, Hold):
-            return Hold(ref)
-        if isinstance(order, Move):
-            dest, needs_convoy = self.move_destination(unit, order.dest)
-            via = unit.kind == ARMY and (needs_convoy or order.via_convoy)
-            return Move(ref, dest, via)
-        if isinstance(order, Support):
+        kind = type(order)
+        if kind not in _MOVEMENT_ORDERS:
+            raise IllegalOrder(
+                "This is not a movement order: write a hold, move, support or convoy."
+            )
+        unit = own_unit(self.position, power, order.unit)
+        if kind is Hold:
+            return Hold(unit)
+        if kind is Move:
+            dest, _ = self.move_destination(unit, order.dest)
+            # VIA stays only where the player wrote it; a move between places that do
+            # not border each other goes by convoy anyway.
+            return Move(unit, dest, unit.kind == ARMY and order.via_convoy)
+        if kind is Support:
             return self._support(unit, order)
-        if isinstance(order, Convoy):
-            return self._convoy(unit, order)
-        raise IllegalOrder(f"{type(order).__name__} orders are not given in a movement phase.")
+        return self._convoy(unit, order)
 
     # -- moves ----------------------------------------------------------------------------
     def move_destination(self, unit: Unit, written: str, exclude_sea: str | None = None):
@@ -91,9 +98,7 @@ class MovementLegality:
         if dest in gm.army_moves[unit.province]:
             return dest, False
         if gm.provinces[unit.province].kind == LAND or kind == LAND:
-            raise IllegalOrder(
-                f"{name(gm, unit.province)} does not border {name(gm, dest)}."
-            )
+            raise IllegalOrder(f"{name(gm, unit.province)} does not border {name(gm, dest)}.")
         seas = self.fleet_seas - {exclude_sea} if exclude_sea else self.fleet_seas
         if convoy_route_exists(gm, unit.province, dest, seas):
             return dest, True
@@ -107,7 +112,9 @@ class MovementLegality:
         gm = self.gm
         target = self.position.unit_in(order.supported.province)
         if target is None:
-            raise IllegalOrder(f"There is no unit in {name(gm, order.supported.province)} to support.")
+            raise IllegalOrder(
+                f"There is no unit in {name(gm, order.supported.province)} to support."
+            )
         if target.province == unit.province:
             raise IllegalOrder("A unit cannot support itself.")
         if order.dest is None:
@@ -134,7 +141,9 @@ class MovementLegality:
                 coast = ""  # an irrelevant coast is ignored (4.B.6 b)
             written = f"{dest}/{coast}" if coast else dest
             if not reach or (coast and written not in reach):
-                raise IllegalOrder(f"{target} cannot move to {name(gm, written)}, so it cannot be supported there.")
+                raise IllegalOrder(
+                    f"{target} cannot move to {name(gm, written)}, so it cannot be supported there."
+                )
             return Support(unit_ref(unit), unit_ref(target), written)
         exclude = unit.province if unit.kind == FLEET else None
         try:
@@ -159,7 +168,7 @@ class MovementLegality:
         if gm.provinces[dest].kind == SEA or dest == army.province:
             raise IllegalOrder(f"An army cannot be convoyed to {name(gm, dest)}.")
         if gm.provinces[dest].kind == LAND or gm.provinces[army.province].kind == LAND:
-            raise IllegalOrder(f"Armies are convoyed only between coasts.")
+            raise IllegalOrder("Armies are convoyed only between coasts.")
         if unit.province not in seas_on_routes(gm, army.province, dest, self.fleet_seas):
             raise IllegalOrder(
                 f"{unit} is not on any chain of fleets from {name(gm, army.province)} "
@@ -187,7 +196,5 @@ def fleet_destination(gm: GameMap, source: str, written: str) -> str:
     if len(reach) == 1:
         return reach[0]
     raise IllegalOrder(
-        f"Say which coast of {name(gm, prov)}: "
-        + " or ".join(name(gm, r) for r in reach)
-        + "."
+        f"Say which coast of {name(gm, prov)}: " + " or ".join(name(gm, r) for r in reach) + "."
     )

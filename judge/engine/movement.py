@@ -69,8 +69,10 @@ class _Adjudicator:
                         self.void.add(p)
                     else:
                         self.hold_support.setdefault(s, []).append(p)
-                elif type(so) is Move and self.target[s] == gm.province_of(o.dest) and (
-                    "/" not in o.dest or o.dest == so.dest
+                elif (
+                    type(so) is Move
+                    and self.target[s] == gm.province_of(o.dest)
+                    and ("/" not in o.dest or o.dest == so.dest)
                 ):
                     self.move_support.setdefault(s, []).append(p)
                 else:
@@ -91,17 +93,12 @@ class _Adjudicator:
                 if sea not in on_route:
                     self.void.add(sea)
             self.convoyers[a] = [s for s in seas if s in on_route]
-        for p, dest in self.target.items():
+        for p in self.target:
             if self._goes_by_convoy(p, orders[p]):
                 self.convoyed.add(p)
         for p, dest in self.target.items():
             q = self.unit.get(dest) and dest
-            if (
-                q
-                and self.target.get(q) == p
-                and p not in self.convoyed
-                and q not in self.convoyed
-            ):
+            if q and self.target.get(q) == p and p not in self.convoyed and q not in self.convoyed:
                 self.opponent[p] = q
 
         self.state: dict[str, int] = {}
@@ -120,9 +117,7 @@ class _Adjudicator:
         if not self.convoyers.get(p):
             return False  # no complete route ordered: the land route (6.G.8)
         power = self.unit[p].power
-        return order.via_convoy or any(
-            self.unit[s].power == power for s in self.convoy_orders[p]
-        )
+        return order.via_convoy or any(self.unit[s].power == power for s in self.convoy_orders[p])
 
     # -- the guessing machinery (Math of Adjudication) ------------------------------------
     def resolve(self, p: str) -> bool:
@@ -203,9 +198,7 @@ class _Adjudicator:
                 return False
         elif attack <= self.hold_strength(dest):
             return False
-        return all(
-            attack > self.prevent_strength(q) for q in self.moves_to[dest] if q != p
-        )
+        return all(attack > self.prevent_strength(q) for q in self.moves_to[dest] if q != p)
 
     def support_decision(self, p: str) -> bool:
         """SUPPORT: True when the support of the unit in `p` is given (not cut)."""
@@ -297,6 +290,24 @@ class _Adjudicator:
         return 1 + self._supports(p)
 
     # -- the outcome ------------------------------------------------------------------
+    def _standoffs(self, moved: frozenset[str], dislodged: dict[str, str]) -> frozenset[str]:
+        """Places left empty by a standoff, where no unit may retreat. Only needed when
+        some unit was dislodged."""
+        occupied_after = {
+            self.target[p] if p in moved else p for p in self.unit if p not in dislodged
+        }
+        contested = set()
+        for dest, movers in self.moves_to.items():
+            if dest in occupied_after:
+                continue
+            for q in movers:
+                if q in moved or not self.path_decision(q):
+                    continue
+                if self.opponent.get(q) == dest and dest in moved and q in dislodged:
+                    continue  # lost a head-to-head battle: no standoff in the winner's place
+                contested.add(dest)
+        return frozenset(contested)
+
     def outcome(self) -> MovementOutcome:
         for p in self.order:
             if type(self.order[p]) in (Move, Support, Convoy) and p not in self.void:
@@ -314,7 +325,10 @@ class _Adjudicator:
         cut = frozenset(
             p
             for p, o in self.order.items()
-            if type(o) is Support and p not in self.void and p not in dislodged and not self.result[p]
+            if type(o) is Support
+            and p not in self.void
+            and p not in dislodged
+            and not self.result[p]
         )
         no_route = set()
         disrupted = set()
@@ -327,18 +341,7 @@ class _Adjudicator:
                 no_route.add(p)
             elif not self.path_decision(p):
                 disrupted.add(p)
-        # A standoff leaves a place empty that units tried, and failed, to enter.
-        contested = set()
-        occupied_after = {self.target[p] if p in moved else p for p in self.unit if p not in dislodged}
-        for dest, movers in self.moves_to.items():
-            if dest in occupied_after:
-                continue
-            for q in movers:
-                if q in moved or not self.path_decision(q):
-                    continue
-                if self.opponent.get(q) == dest and dest in moved and q in dislodged:
-                    continue  # lost a head-to-head battle: no standoff in the winner's place
-                contested.add(dest)
+        contested = self._standoffs(moved, dislodged) if dislodged else frozenset()
         return MovementOutcome(
             moved=moved,
             dislodged=dislodged,
@@ -354,4 +357,3 @@ class _Adjudicator:
 def resolve_movement(position: Position, orders: dict[str, Order]) -> MovementOutcome:
     """Adjudicate legal orders (province -> order; every unit ordered, Hold by default)."""
     return _Adjudicator(position, orders).outcome()
-

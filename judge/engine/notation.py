@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
-from .geography import GameMap, squash
+from .geography import GameMap
 from .orders import (
     Build,
     Convoy,
@@ -33,8 +34,7 @@ class NotationError(ValueError):
     """An order that cannot be read; the message is one sentence for the player."""
 
 
-@dataclass(frozen=True)
-class Parsed:
+class Parsed(NamedTuple):
     order: Order
     notes: tuple[str, ...] = ()  # e.g. "read 'Pariz' as Paris"
 
@@ -118,11 +118,21 @@ _DOTTED_COAST = re.compile(r"\b([nsew])\.\s*c\b\.?")
 _UNIT, _PLACE, _KEY = "unit", "place", "key"
 
 
+_GOING = frozenset([MOVE, RETREAT, R])
+_SKIP = ("skip",)  # a word that carries no meaning in an order (power names, fillers)
+_COASTISH = frozenset(
+    ["coast", "nc", "sc", "ec", "wc", "north", "south", "east", "west", "n", "s", "e", "w"]
+)
+
+
 @dataclass(frozen=True)
 class _Tables:
+    words: dict[str, tuple]  # one-token word -> its item, or _SKIP
+    plain_places: dict[str, str]  # one-token names the fast path may take -> province
     names: dict[str, str]  # squashed name -> province
     longest: int  # the most tokens a name may span
     first_words: frozenset[str]  # tokens that start some multi-token name
+    name_words: frozenset[str]  # every token of some multi-token name
     hyphenated: tuple[tuple[str, str], ...]  # "mid-atlantic" -> "midatlantic"
     power_words: frozenset[str]
     multi_coast: frozenset[str]
@@ -134,20 +144,39 @@ def _tables(game_map: GameMap) -> _Tables:
     # The map's squashed names, plus the word lists needed to match multi-word names.
     hyphenated = set()
     first_words = set()
+    name_words: set[str] = set()
     longest = 1
     for text in game_map.spellings:
         words = _TOKEN.findall(text.lower().replace("-", ""))  # as _scan joins them
         longest = max(longest, len(words))
         if len(words) > 1:
             first_words.add(words[0])
+            name_words.update(words)
         for h in re.findall(r"[a-z]+(?:-[a-z]+)+", text.lower()):
             hyphenated.add((h, h.replace("-", "")))
     power_words = set(game_map.power_names)
     power_words |= {w + "s" for w in game_map.power_names}
+    words: dict[str, tuple] = {}
+    for w in power_words | _FILLERS:
+        words[w] = _SKIP
+    for name, prov in game_map.names.items():
+        words[name] = (_PLACE, prov, None)
+    for w, key in _KEYWORDS.items():
+        words[w] = (_KEY, key)
+    for w, kind in _UNIT_WORDS.items():
+        words[w] = (_UNIT, kind)
+    plain_places = {
+        name: prov
+        for name, prov in game_map.names.items()
+        if name not in first_words and words.get(name) == (_PLACE, prov, None)
+    }
     return _Tables(
+        words=words,
+        plain_places=plain_places,
         names=dict(game_map.names),
         longest=longest,
         first_words=frozenset(first_words),
+        name_words=frozenset(name_words),
         hyphenated=tuple(sorted(hyphenated)),
         power_words=frozenset(power_words),
         multi_coast=frozenset(k for k, p in game_map.provinces.items() if p.coasts),
@@ -160,8 +189,10 @@ def parse_order(text: str, game_map: GameMap, phase_kind: str | None = None) -> 
     and `disband` (retreat-phase disband or removal); both read the same way here."""
     tables = _tables(game_map)
     notes: list[str] = []
-    items = _scan(text, tables, notes)
-    order = _grammar(items, text, tables)
+    order = _fast(text, tables)
+    if order is None:
+        items = _scan(text, tables, notes)
+        order = _grammar(items, text, tables)
     if phase_kind == RETREATS and isinstance(order, Move):
         order = Retreat(order.unit, order.dest)
     elif phase_kind not in (RETREATS, None) and isinstance(order, Retreat):
@@ -173,19 +204,74 @@ def parse_order(text: str, game_map: GameMap, phase_kind: str | None = None) -> 
     return Parsed(order, tuple(notes))
 
 
+# -- the fast path ----------------------------------------------------------------------
+
+_PLACE_RE = r"([a-z]+)(?:\s*[(/]\s*([nesw]c)\s*\)?)?"
+_FAST = re.compile(
+    r"\s*(?:([af])\s+)?" + _PLACE_RE + r"(?:"
+    r"\s*(?:-|->|\s+to\s+)\s*" + _PLACE_RE + r"|"
+    r"\s+(s|c|supports|convoys)\s+(?:([af])\s+)?"
+    + _PLACE_RE
+    + r"(?:\s*(?:-|->)\s*"
+    + _PLACE_RE
+    + r")?|"
+    r"\s+(h|holds?)"
+    r")?\s*"
+)
+
+
+def _fast(text: str, t: _Tables) -> Order | None:
+    """The most common shapes (`A Par-Bur`, `F Nth S A Lon - Bel`, `F Nth C A Lon-Bel`,
+    `A Mun H`) read by one regular expression. Only plain one-word names are taken, so
+    the result is exactly what the general reader gives; anything else returns None."""
+    m = _FAST.fullmatch(text.lower())
+    if m is None:
+        return None
+    kind, place, coast, dest, dcoast, op, kind2, place2, coast2, dest2, dcoast2, hold = m.groups()
+    plain = t.plain_places
+    prov = plain.get(place)
+    if prov is None:
+        return None
+    unit = UnitRef(kind.upper() if kind else None, f"{prov}/{coast.upper()}" if coast else prov)
+    if dest is not None:
+        d = plain.get(dest)
+        return None if d is None else Move(unit, f"{d}/{dcoast.upper()}" if dcoast else d)
+    if op is None:
+        return Hold(unit) if (kind or hold) else None  # a bare place: the general reader
+    p2 = plain.get(place2)
+    if p2 is None:
+        return None
+    other = UnitRef(kind2.upper() if kind2 else None, f"{p2}/{coast2.upper()}" if coast2 else p2)
+    to = None
+    if dest2 is not None:
+        d2 = plain.get(dest2)
+        if d2 is None:
+            return None
+        to = f"{d2}/{dcoast2.upper()}" if dcoast2 else d2
+    if op[0] == "s":
+        return Support(unit, other, to)
+    return None if to is None else Convoy(unit, other, to)
+
+
 # -- scanning ---------------------------------------------------------------------------
 
 
 def _scan(text: str, t: _Tables, notes: list[str]) -> list[tuple]:
     """Text -> a stream of (kind, value[, coast]) items, power names and fillers dropped."""
-    s = _NUMBERING.sub("", text.lower(), count=1)
-    s = _ARROWS.sub(" - ", s)
-    s = _DOTTED_COAST.sub(r" \1c ", s)
+    s = text.lower()
+    # The substitutions are rarely needed: test cheaply before running each.
+    if s[:1].isdigit() or s.lstrip()[:1] in ("-", "*", "•"):
+        s = _NUMBERING.sub("", s, count=1)
+    if ">" in s or "–" in s or "—" in s or "→" in s:
+        s = _ARROWS.sub(" - ", s)
+    if "." in s:
+        s = _DOTTED_COAST.sub(r" \1c ", s)
     for hyph, joined in t.hyphenated:
         if hyph in s:
             s = s.replace(hyph, joined)
     tokens = _TOKEN.findall(s)
     items: list[tuple] = []
+    words = t.words
     i, n = 0, len(tokens)
     while i < n:
         tok = tokens[i]
@@ -200,38 +286,57 @@ def _scan(text: str, t: _Tables, notes: list[str]) -> list[tuple]:
             if j > i + 1:
                 i = _place(items, prov, tokens, j, t)
                 continue
-        if tok == "via" or (tok == "by" and i + 1 < n and tokens[i + 1] in ("convoy", "sea")):
+        item = words.get(tok)
+        if item is not None:
+            i += 1
+            if item is _SKIP:
+                continue
+            if item[0] == _PLACE:
+                if i < n and tokens[i] in _COASTISH:
+                    i = _place(items, item[1], tokens, i, t)
+                else:
+                    items.append(item)
+                continue
+            if item[1] == VIA and i < n and tokens[i] in ("convoy", "sea"):
+                i += 1  # "via convoy"
+            if item[1] == MOVE and items and items[-1][0] == _KEY and items[-1][1] in _GOING:
+                continue  # "moves to", "retreats to", "--": one move sign
+            items.append(item)
+            continue
+        if tok == "by" and i + 1 < n and tokens[i + 1] in ("convoy", "sea"):
             items.append((_KEY, VIA))
-            i += 2 if i + 1 < n and tokens[i + 1] in ("convoy", "sea") else 1
+            i += 2
             continue
-        unit = _UNIT_WORDS.get(tok)
-        if unit:
-            items.append((_UNIT, unit))
-            i += 1
-            continue
-        key = _KEYWORDS.get(tok)
-        if key:
-            items.append((_KEY, key))
-            i += 1
-            continue
-        prov = t.names.get(tok)
-        if prov:
-            i = _place(items, prov, tokens, i + 1, t)
-            continue
-        if tok in t.power_words or tok in _FILLERS or tok.endswith("'s"):
+        if tok.endswith("'s"):
             i += 1
             continue
         if tok in _COASTS or tok == "coast":
             i += 1  # a coast with nothing before it to belong to: ignore (DATC 4.B.6)
             continue
-        prov_or_key = _fuzzy(tok, t)
-        if prov_or_key in _KEYWORDS.values():
-            items.append((_KEY, prov_or_key))
-            notes.append(f"read {tok!r} as {prov_or_key}")
-            i += 1
-        else:
-            notes.append(f"read {tok!r} as {t.display[prov_or_key]}")
-            i = _place(items, prov_or_key, tokens, i + 1, t)
+        # A misspelling: of a multi-word name ("tyrrenian sea") or of one word. A phrase
+        # runs only over words that are unknown or belong to multi-word names.
+        end = i + 1
+        while end < min(n, i + t.longest) and (
+            tokens[end] in t.name_words or (tokens[end] not in words and tokens[end] != "-")
+        ):
+            end += 1
+        for j in range(end, i, -1):
+            phrase = "".join(tokens[i:j])
+            try:
+                found = _fuzzy(phrase, t)
+            except NotationError:
+                if j == i + 1:
+                    raise
+                continue
+            shown = " ".join(tokens[i:j])
+            if found in _KEYWORDS.values():
+                items.append((_KEY, found))
+                notes.append(f"read {shown!r} as {found!r}")
+                i = j
+            else:
+                notes.append(f"read {shown!r} as {t.display[found]}")
+                i = _place(items, found, tokens, j, t)
+            break
     return items
 
 
@@ -290,11 +395,11 @@ def _fuzzy(tok: str, t: _Tables) -> str:
             if d <= limit and d < best.get(key, 99):
                 best[key] = d
     if not best:
-        raise NotationError(f"I don't know the place {tok!r}.")
+        raise NotationError(f"I don't know the word or place {tok!r}.")
     low = min(best.values())
     closest = sorted(k for k, d in best.items() if d == low)
     if len(closest) > 1:
-        names = [t.display.get(k, k) for k in closest]
+        names = [t.display.get(k, f"the word '{k}'") for k in closest]
         listed = ", ".join(names[:-1]) + " or " + names[-1]
         raise NotationError(f"{tok!r} could be {listed}: please write the name out.")
     return closest[0]
@@ -322,111 +427,125 @@ def _distance(a: str, b: str, limit: int) -> int:
 
 
 def _grammar(items: list[tuple], text: str, t: _Tables) -> Order:
-    shown = text.strip()
-    if not items:
-        raise NotationError(f"{shown!r} is not an order: expected something like 'A Par - Bur'.")
-    pos = 0
-
-    def peek_key() -> str | None:
-        return items[pos][1] if pos < len(items) and items[pos][0] == _KEY else None
-
-    def unit_ref(what: str) -> UnitRef:
-        nonlocal pos
-        kind = None
-        while pos < len(items) and items[pos][0] == _UNIT:
-            kind = items[pos][1]  # "a fleet": the last designation counts
-            pos += 1
-        if pos >= len(items) or items[pos][0] != _PLACE:
-            raise NotationError(f"{shown!r}: expected {what}, like 'A Par'.")
-        loc = _location(items[pos])
-        pos += 1
-        return UnitRef(kind, loc)
-
-    def place(what: str) -> str:
-        nonlocal pos
-        if pos >= len(items) or items[pos][0] != _PLACE:
-            raise NotationError(f"{shown!r}: expected {what} after the move sign.")
-        loc = _location(items[pos])
-        pos += 1
-        return loc
-
-    def finish(order: Order) -> Order:
-        if pos < len(items):
-            extra = items[pos]
-            word = extra[1] if extra[0] != _PLACE else t.display[extra[1]]
-            raise NotationError(f"{shown!r}: I don't understand {word!r} at the end of the order.")
-        return order
-
-    first = peek_key()
+    n = len(items)
+    if not n:
+        raise NotationError(
+            f"{text.strip()!r} is not an order: expected something like 'A Par - Bur'."
+        )
+    first = items[0][1] if items[0][0] == _KEY else None
     if first == WAIVE:
-        pos = len(items) if all(i[0] == _KEY for i in items) else 1
-        return finish(Waive())
+        if all(i[0] == _KEY for i in items):  # "waive build"
+            return Waive()
+        _trailing(items, 1, text, t)
     if first == BUILD:
-        pos += 1
-        return finish(Build(unit_ref("the unit to build")))
+        unit, pos = _unit_ref(items, 1, text, "the unit to build")
+        _trailing(items, pos, text, t)
+        return Build(unit)
     if first in (REMOVE, DISBAND, R):
-        pos += 1
-        return finish(Disband(unit_ref("the unit to remove")))
+        unit, pos = _unit_ref(items, 1, text, "the unit to remove")
+        _trailing(items, pos, text, t)
+        return Disband(unit)
 
-    unit = unit_ref("a unit and its place")
-    key = peek_key()
-    if key is None:
-        if pos == len(items):
-            return Hold(unit)
-        dest = place("a destination")  # `A Par Bur`: a move without its sign
-        return finish(_move_rest(unit, dest, items, pos, shown))
+    unit, pos = _unit_ref(items, 0, text, "a unit and its place")
+    if pos == n:
+        if unit.kind is None:  # a bare place ("Hello" read as Helgoland) is no order
+            raise NotationError(
+                f"{text.strip()!r} is not an order: expected something like 'A Par - Bur'."
+            )
+        return Hold(unit)
+    kind, key = items[pos][0], items[pos][1]
+    if kind == _PLACE:  # `A Par Bur`: a move without its sign
+        return _move_rest(unit, _location(items[pos]), items, pos + 1, text)
+    if kind != _KEY:
+        _trailing(items, pos, text, t)
     pos += 1
-    if key == HOLD:
-        return finish(Hold(unit))
     if key in (MOVE, RETREAT, R):
-        dest = place("where the unit goes")
-        order = _move_rest(unit, dest, items, pos, shown)
+        dest = _place_at(items, pos, text, "where the unit goes")
+        order = _move_rest(unit, dest, items, pos + 1, text)
         if key != MOVE and isinstance(order, Move) and not order.via_convoy:
             return Retreat(unit, order.dest)
         return order
-    if key == VIA:
-        raise NotationError(f"{shown!r}: write the destination before 'via convoy'.")
+    if key == HOLD:
+        _trailing(items, pos, text, t)
+        return Hold(unit)
     if key == SUPPORT:
-        supported = unit_ref("the unit supported")
-        nxt = peek_key()
-        if nxt is None or nxt == HOLD:
-            pos += 1 if nxt == HOLD else 0
-            return finish(Support(unit, supported, None))
+        supported, pos = _unit_ref(items, pos, text, "the unit supported")
+        nxt = items[pos][1] if pos < n and items[pos][0] == _KEY else None
+        if pos == n or nxt == HOLD:
+            _trailing(items, pos + (nxt == HOLD), text, t)
+            return Support(unit, supported, None)
         if nxt == MOVE:
-            pos += 1
-            return finish(Support(unit, supported, place("where the supported unit goes")))
-        raise NotationError(f"{shown!r}: a support is 'A Mun S A Bur' or 'A Mun S A Par - Bur'.")
+            dest = _place_at(items, pos + 1, text, "where the supported unit goes")
+            _trailing(items, pos + 2, text, t)
+            return Support(unit, supported, dest)
+        raise NotationError(
+            f"{text.strip()!r}: a support is 'A Mun S A Bur' or 'A Mun S A Par - Bur'."
+        )
     if key == CONVOY:
-        army = unit_ref("the army convoyed")
-        if peek_key() != MOVE:
-            raise NotationError(f"{shown!r}: a convoy names the army's move, 'F Nth C A Lon - Bel'.")
-        pos += 1
-        return finish(Convoy(unit, army, place("where the army goes")))
+        army, pos = _unit_ref(items, pos, text, "the army convoyed")
+        if pos >= n or items[pos][:2] != (_KEY, MOVE):
+            raise NotationError(
+                f"{text.strip()!r}: a convoy names the army's move, 'F Nth C A Lon - Bel'."
+            )
+        dest = _place_at(items, pos + 1, text, "where the army goes")
+        _trailing(items, pos + 2, text, t)
+        return Convoy(unit, army, dest)
     if key in (DISBAND, REMOVE):
-        return finish(Disband(unit))
+        _trailing(items, pos, text, t)
+        return Disband(unit)
     if key == BUILD:
-        return finish(Build(unit))
-    raise NotationError(f"{shown!r}: I don't understand {key!r} here.")
+        _trailing(items, pos, text, t)
+        return Build(unit)
+    if key == VIA:
+        raise NotationError(f"{text.strip()!r}: write the destination before 'via convoy'.")
+    raise NotationError(f"{text.strip()!r}: I don't understand {key!r} here.")
 
 
-def _move_rest(unit: UnitRef, dest: str, items: list[tuple], pos: int, shown: str) -> Order:
+def _unit_ref(items: list[tuple], pos: int, text: str, what: str) -> tuple[UnitRef, int]:
+    """A unit as written at items[pos]: optional type(s), then a place."""
+    kind = None
+    n = len(items)
+    while pos < n and items[pos][0] == _UNIT:
+        kind = items[pos][1]  # "a fleet": the last designation counts
+        pos += 1
+    if pos >= n or items[pos][0] != _PLACE:
+        raise NotationError(f"{text.strip()!r}: expected {what}, like 'A Par'.")
+    return UnitRef(kind, _location(items[pos])), pos + 1
+
+
+def _place_at(items: list[tuple], pos: int, text: str, what: str) -> str:
+    if pos >= len(items) or items[pos][0] != _PLACE:
+        raise NotationError(f"{text.strip()!r}: expected {what} after the move sign.")
+    return _location(items[pos])
+
+
+def _trailing(items: list[tuple], pos: int, text: str, t: _Tables) -> None:
+    """Refuse words left over after a complete order."""
+    if pos < len(items):
+        extra = items[pos]
+        word = t.display[extra[1]] if extra[0] == _PLACE else extra[1]
+        raise NotationError(
+            f"{text.strip()!r}: I don't understand {word!r} at the end of the order."
+        )
+
+
+def _move_rest(unit: UnitRef, dest: str, items: list[tuple], pos: int, text: str) -> Order:
     """After `A Lon - Bel`: further `- X` steps (a convoy path, DATC 4.A.6) and `via`."""
     via = False
     n = len(items)
     while pos < n:
         kind, value = items[pos][0], items[pos][1]
-        if kind == _KEY and value == VIA:
+        if kind == _KEY and value in (VIA, CONVOY):  # "via convoy", "A Lon - Bel convoy"
             via = True
             pos += 1
-        elif kind == _KEY and value == CONVOY:  # "A Lon - Bel convoy"
-            via = True
-            pos += 1
+            while pos < n and items[pos][0] == _PLACE:
+                pos += 1  # "via Nth": a convoy path, which is not needed (4.A.6 a)
         elif kind == _KEY and value == MOVE and pos + 1 < n and items[pos + 1][0] == _PLACE:
             dest = _location(items[pos + 1])  # a path: only the last place counts
             via = True
             pos += 2
         else:
-            raise NotationError(f"{shown!r}: I don't understand the end of this move.")
+            raise NotationError(f"{text.strip()!r}: I don't understand the end of this move.")
     return Move(unit, dest, via)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .orders import Order, order_text
 
@@ -10,8 +11,9 @@ OK, BOUNCE, CUT, DISLODGED, VOID = "ok", "bounce", "cut", "dislodged", "void"
 NO_CONVOY, DISRUPTED, DISBAND = "no convoy", "disrupted", "disband"
 
 
-@dataclass(frozen=True)
-class OrderResult:
+class OrderResult(NamedTuple):
+    """One order's outcome. A NamedTuple: immutable, and cheap to make by the thousand."""
+
     power: str
     given: str  # the text as given ("" for an order the judge made)
     order: str  # canonical short form of what was understood (the text if nothing was)
@@ -20,7 +22,7 @@ class OrderResult:
     notes: tuple[str, ...] = ()  # how a misspelling was read
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """One order line as it goes through reading and checking."""
 

@@ -96,26 +96,30 @@ def resolve_retreats(
             results.append(e.result(OK))
     for prov, d in sorted(dislodged.items()):
         if prov not in chosen:
-            results.append(OrderResult(d.unit.power, "", order_text(Disband(unit_ref(d.unit))), DISBAND))
+            results.append(
+                OrderResult(d.unit.power, "", order_text(Disband(unit_ref(d.unit))), DISBAND)
+            )
     return results, units
 
 
-def _retreat_location(gm, unit: Unit, written: str, allowed: tuple[str, ...], e: Entry):
+def _retreat_location(
+    gm, unit: Unit, written: str, allowed: tuple[str, ...], e: Entry
+) -> str | None:
+    """The allowed location a retreat order names, or None with e.error set."""
     prov, _, coast = written.partition("/")
     here = [loc for loc in allowed if gm.province_of(loc) == prov]
     if not here:
         places = ", ".join(name(gm, a) for a in allowed) or "nowhere: it must disband"
         e.error = f"{unit} cannot retreat to {name(gm, prov)}; it may retreat to {places}."
         return None
-    if len(here) == 1 and (not coast or here[0] == written or "/" not in here[0]):
-        return here[0]
-    if coast and written in here:
-        return written
-    if coast and f"{prov}/{coast}" not in here and gm.provinces[prov].coasts:
-        if coast in gm.provinces[prov].coasts:
-            e.error = f"{unit} cannot retreat to {name(gm, written)}."
-            return None
+    if coast in gm.provinces[prov].coasts:  # a real coast was written: it must be allowed
+        if written in here:
+            return written
+        e.error = f"{unit} cannot retreat to {name(gm, written)}."
+        return None
     if len(here) == 1:
         return here[0]
-    e.error = f"Say which coast of {name(gm, prov)}: " + " or ".join(name(gm, h) for h in here) + "."
+    e.error = (
+        f"Say which coast of {name(gm, prov)}: " + " or ".join(name(gm, h) for h in here) + "."
+    )
     return None

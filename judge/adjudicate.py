@@ -1,0 +1,158 @@
+"""`judge adjudicate`: Contract 1, one JSON position with orders in, one outcome out, per line.
+
+A line that cannot be adjudicated (bad JSON, an unknown map, power, province or phase,
+a unit that cannot stand where it is put) gets `{"error": "..."}` and the run goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+from judge.engine.adjudication import Adjudication, adjudicate
+from judge.engine.board import Dislodged, Position, parse_unit
+from judge.engine.geography import GameMap, MapError, load_map
+from judge.engine.phase import RETREATS, Phase
+from judge.engine.rules import Rules
+
+
+class InputError(ValueError):
+    """The input line does not describe a position."""
+
+
+def position_from_json(data: dict[str, Any]) -> tuple[Position, dict[str, list[str]], Rules]:
+    """Contract 1 input -> (position, orders per power, rules)."""
+    if not isinstance(data, dict):
+        raise InputError("each line must be a JSON object")
+    try:
+        gm = load_map(str(data.get("map", "standard")))
+    except MapError as e:
+        raise InputError(str(e)) from None
+    try:
+        phase = Phase.parse(str(data.get("phase", "")))
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    units = []
+    seen: dict[str, str] = {}
+    for power, texts in _power_map(gm, data.get("units", {}), "units").items():
+        for text in _strings(texts, f"units of {power}"):
+            try:
+                unit = parse_unit(gm, power, text)
+            except ValueError as e:
+                raise InputError(str(e)) from None
+            if unit.province in seen:
+                raise InputError(f"two units in {unit.province}: {seen[unit.province]} and {text}")
+            seen[unit.province] = text
+            units.append(unit)
+    centers: dict[str, frozenset[str]] = {}
+    owners: dict[str, str] = {}
+    for power, cs in _power_map(gm, data.get("centers", {}), "centers").items():
+        for c in _strings(cs, f"centers of {power}"):
+            c = c.upper()
+            if c not in gm.supply_centers:
+                raise InputError(f"{c} is not a supply centre")
+            if c in owners:
+                raise InputError(f"{c} is owned by both {owners[c]} and {power}")
+            owners[c] = power
+        centers[power] = frozenset(c.upper() for c in cs)
+    dislodged = []
+    for power, entries in _power_map(gm, data.get("retreats", {}), "retreats").items():
+        if not isinstance(entries, dict):
+            raise InputError(f"retreats of {power} must map units to places")
+        for text, places in entries.items():
+            try:
+                unit = parse_unit(gm, power, text)
+            except ValueError as e:
+                raise InputError(str(e)) from None
+            locs = tuple(sorted(p.upper() for p in _strings(places, f"retreats of {text}")))
+            for loc in locs:
+                if gm.province_of(loc) not in gm.provinces:
+                    raise InputError(f"unknown place {loc} in the retreats of {text}")
+            dislodged.append(Dislodged(unit, locs))
+    if dislodged and phase.kind != RETREATS:
+        raise InputError(f"retreats are given, but {phase} is not a retreat phase")
+    orders = {
+        power: _strings(lines, f"orders of {power}")
+        for power, lines in _power_map(gm, data.get("orders", {}), "orders").items()
+    }
+    try:
+        rules = Rules.from_json(data.get("rules"))
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    position = Position(gm, phase, tuple(units), centers, tuple(dislodged))
+    return position, orders, rules
+
+
+def _power_map(gm: GameMap, value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InputError(f"{what} must be an object keyed by power")
+    out = {}
+    for power, v in value.items():
+        key = str(power).upper()
+        if key not in gm.powers:
+            raise InputError(f"unknown power {power!r} in {what}")
+        out[key] = v
+    return out
+
+
+def _strings(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InputError(f"{what} must be a list of strings")
+    return value
+
+
+def outcome_to_json(position: Position, outcome: Adjudication) -> dict[str, Any]:
+    """An Adjudication -> the Contract 1 output object."""
+    results: dict[str, list[dict[str, str]]] = {}
+    for r in outcome.results:
+        item = {"order": r.order, "given": r.given, "result": r.result}
+        if r.error:
+            item["error"] = r.error
+        results.setdefault(r.power, []).append(item)
+    after = outcome.position
+    units: dict[str, list[str]] = {}
+    for u in after.units:
+        units.setdefault(u.power, []).append(str(u))
+    retreats: dict[str, dict[str, list[str]]] = {}
+    for d in after.dislodged:
+        retreats.setdefault(d.unit.power, {})[str(d.unit)] = list(d.retreats)
+    return {
+        "phase": str(position.phase),
+        "next_phase": str(after.phase),
+        "results": results,
+        "units": {p: sorted(us) for p, us in sorted(units.items())},
+        "centers": {p: sorted(cs) for p, cs in sorted(after.centers.items()) if cs},
+        "retreats": retreats,
+        "builds": dict(sorted(outcome.builds.items())),
+        "winner": outcome.winner,
+    }
+
+
+def adjudicate_line(line: str) -> dict[str, Any]:
+    """One input line -> one output object (an error object when the line is bad)."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as e:
+        return {"error": f"not valid JSON: {e.msg} at column {e.colno}"}
+    try:
+        position, orders, rules = position_from_json(data)
+        outcome = adjudicate(position, orders, rules)
+    except (InputError, ValueError) as e:
+        return {"error": str(e)}
+    return outcome_to_json(position, outcome)
+
+
+def adjudicate_lines(lines: Iterable[str]) -> Iterator[str]:
+    """JSON lines in -> JSON lines out, in order; blank lines are skipped."""
+    for line in lines:
+        if line.strip():
+            yield json.dumps(adjudicate_line(line), separators=(",", ":"))
+
+
+def run(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
+    for out in adjudicate_lines(stdin):
+        stdout.write(out + "\n")
+    stdout.flush()
+    return 0

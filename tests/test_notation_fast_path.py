@@ -1,0 +1,63 @@
+"""The parser's fast path must read exactly as the general reader does."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from judge.engine.geography import load_map
+from judge.engine.notation import _fast, _grammar, _scan, _tables
+
+GM = load_map("standard")
+T = _tables(GM)
+WORDS = sorted(GM.names)[:: max(1, len(GM.names) // 60)] + ["stp", "spa", "bul", "lon", "nth"]
+COASTS = ["", "(nc)", "/sc", " (ec)", "/ nc", "(xc)"]
+SHAPES = [
+    "{u} {a}{c}",
+    "{u} {a}{c}-{b}{d}",
+    "{u} {a}{c} - {b}{d}",
+    "{u} {a}{c} -> {b}{d}",
+    "{u} {a}{c} to {b}{d}",
+    "{u} {a}{c} H",
+    "{u} {a}{c} holds",
+    "{u} {a}{c} S {u} {b}{d}",
+    "{u} {a}{c} S {u} {b} - {a}{d}",
+    "{u} {a}{c} supports {b}-{a}",
+    "{u} {a}{c} C {u} {b}-{a}{d}",
+    "{u} {a}{c} convoys {u} {b} - {a}",
+    "{a} - {b}",
+]
+
+
+def _general(text: str):
+    return _grammar(_scan(text, T, []), text, T)
+
+
+def test_fast_path_agrees_on_every_common_shape() -> None:
+    checked = 0
+    for shape, (a, b), c, d, u in itertools.product(
+        SHAPES, itertools.permutations(WORDS[:14], 2), COASTS[:3], COASTS[:2], ["A", "F", ""]
+    ):
+        text = shape.format(a=a, b=b, c=c, d=d, u=u).strip()
+        fast = _fast(text, T)
+        if fast is not None:
+            assert fast == _general(text), text
+            checked += 1
+    assert checked > 3_000  # the fast path really is the common path
+
+
+@settings(max_examples=3000, derandomize=True, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(WORDS + ["a", "f", "s", "c", "h", "-", "->", "to", "(nc)", "/sc", "holds"]),
+        min_size=1,
+        max_size=7,
+    )
+)
+def test_fast_path_agrees_on_random_word_salad(words: list[str]) -> None:
+    text = " ".join(words)
+    fast = _fast(text, T)
+    if fast is not None:
+        assert fast == _general(text)
