@@ -55,35 +55,44 @@ class _Adjudicator:
         self.void: set[str] = set()
         self.paradox: set[str] = set()  # convoyed moves failed by the Szykman rule
 
+        target, moves_to = self.target, self.moves_to
+        supports: list[tuple[str, Support]] = []
+        convoys: list[tuple[str, Convoy]] = []
         for p, o in orders.items():
-            if type(o) is Move:
-                dest = gm.province_of(o.dest)
-                self.target[p] = dest
-                self.moves_to.setdefault(dest, []).append(p)
-        for p, o in orders.items():
-            if type(o) is Support:
-                s = o.supported.province
-                so = orders.get(s)
-                if o.dest is None:
-                    if type(so) is Move:
-                        self.void.add(p)
-                    else:
-                        self.hold_support.setdefault(s, []).append(p)
-                elif (
-                    type(so) is Move
-                    and self.target[s] == gm.province_of(o.dest)
-                    and ("/" not in o.dest or o.dest == so.dest)
-                ):
-                    self.move_support.setdefault(s, []).append(p)
+            kind = type(o)
+            if kind is Move:
+                dest = o.dest.partition("/")[0]
+                target[p] = dest
+                if dest in moves_to:
+                    moves_to[dest].append(p)
                 else:
+                    moves_to[dest] = [p]
+            elif kind is Support:
+                supports.append((p, o))
+            elif kind is Convoy:
+                convoys.append((p, o))
+        for p, o in supports:
+            s = o.supported.province
+            so = orders.get(s)
+            if o.dest is None:
+                if type(so) is Move:
                     self.void.add(p)
-            elif type(o) is Convoy:
-                a = o.army.province
-                ao = orders.get(a)
-                if type(ao) is Move and self.target[a] == o.dest:
-                    self.convoyers.setdefault(a, []).append(p)
                 else:
-                    self.void.add(p)
+                    self.hold_support.setdefault(s, []).append(p)
+            elif (
+                type(so) is Move
+                and target[s] == o.dest.partition("/")[0]
+                and ("/" not in o.dest or o.dest == so.dest)
+            ):
+                self.move_support.setdefault(s, []).append(p)
+            else:
+                self.void.add(p)
+        for p, o in convoys:
+            a = o.army.province
+            if type(orders.get(a)) is Move and target[a] == o.dest:
+                self.convoyers.setdefault(a, []).append(p)
+            else:
+                self.void.add(p)
         # Intent to convoy (4.A.3 d) is shown by a legal, matching convoy order of a fleet
         # of the army's power, even one that no ordered route passes through (6.G.6).
         self.convoy_orders = {a: list(seas) for a, seas in self.convoyers.items()}
@@ -93,8 +102,11 @@ class _Adjudicator:
                 if sea not in on_route:
                     self.void.add(sea)
             self.convoyers[a] = [s for s in seas if s in on_route]
-        for p in self.target:
-            if self._goes_by_convoy(p, orders[p]):
+        army_moves = gm.army_moves
+        for p, dest in target.items():
+            if (dest not in army_moves.get(p, ()) or p in self.convoyers) and self._goes_by_convoy(
+                p, orders[p]
+            ):
                 self.convoyed.add(p)
         for p, dest in self.target.items():
             q = self.unit.get(dest) and dest
