@@ -1,0 +1,272 @@
+"""Configuration (Contract 2): `judge.toml`, or the embedded defaults.
+
+With no file at all the judge runs on its embedded defaults: database `var/judge.db`,
+inbound by the embedded SMTP receiver on 127.0.0.1:2525, outbound into the Maildir
+`var/outbox/`. Secrets may be given as `password`, `password_file` or `password_env`.
+A wrong key or value raises ConfigError naming it.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+
+class ConfigError(ValueError):
+    """The configuration is wrong; the message names the key."""
+
+
+@dataclass(frozen=True)
+class ImapConfig:
+    host: str = "127.0.0.1"
+    port: int = 993
+    ssl: bool = True
+    starttls: bool = False
+    username: str = ""
+    password: str = ""
+    mailbox: str = "INBOX"
+    processed_mailbox: str = "processed"
+    idle: bool = True
+    poll_seconds: float = 30.0
+
+
+@dataclass(frozen=True)
+class SmtpInConfig:
+    host: str = "127.0.0.1"
+    port: int = 2525
+
+
+@dataclass(frozen=True)
+class SmtpOutConfig:
+    host: str = "127.0.0.1"
+    port: int = 25
+    starttls: bool = False
+    ssl: bool = False
+    username: str = ""
+    password: str = ""
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str = "JUDGE"
+    address: str = "judge@localhost"
+    database: Path = Path("var/judge.db")
+    timezone: str = "UTC"
+    masters: tuple[str, ...] = ()
+    broadcast: str = ""
+    max_message_bytes: int = 1_000_000
+    rate_limit_per_hour: int = 60
+    inbound_mode: str = "smtp"
+    imap: ImapConfig = field(default_factory=ImapConfig)
+    smtp_in: SmtpInConfig = field(default_factory=SmtpInConfig)
+    outbound_mode: str = "maildir"
+    smtp_out: SmtpOutConfig = field(default_factory=SmtpOutConfig)
+    maildir: Path = Path("var/outbox")
+    source: str = "embedded defaults"  # where this configuration came from
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+
+_SECTIONS: dict[str, set[str]] = {
+    "judge": {
+        "name",
+        "address",
+        "database",
+        "timezone",
+        "masters",
+        "broadcast",
+        "max_message_bytes",
+        "rate_limit_per_hour",
+    },
+    "inbound": {"mode", "imap", "smtp"},
+    "inbound.imap": {
+        "host",
+        "port",
+        "ssl",
+        "starttls",
+        "username",
+        "password",
+        "password_file",
+        "password_env",
+        "mailbox",
+        "processed_mailbox",
+        "idle",
+        "poll_seconds",
+    },
+    "inbound.smtp": {"host", "port"},
+    "outbound": {"mode", "smtp", "maildir"},
+    "outbound.smtp": {
+        "host",
+        "port",
+        "starttls",
+        "ssl",
+        "username",
+        "password",
+        "password_file",
+        "password_env",
+    },
+    "outbound.maildir": {"path"},
+}
+
+
+def load_config(path: str | Path | None = None, *, cwd: Path | None = None) -> Config:
+    """`path`, else ./judge.toml, else the embedded defaults. Relative paths in the file
+    are taken from the file's own folder."""
+    cwd = cwd or Path.cwd()
+    if path is None:
+        candidate = cwd / "judge.toml"
+        if not candidate.exists():
+            return _resolve_paths(Config(), cwd)
+        path = candidate
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such configuration file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    return _resolve_paths(config_from_dict(data, source=str(path)), path.resolve().parent)
+
+
+def config_from_dict(data: dict[str, Any], source: str = "dict") -> Config:
+    """Build a Config from parsed TOML, refusing unknown keys and wrong types."""
+    _check_keys(data, "", {"judge", "inbound", "outbound"})
+    judge = _table(data, "judge")
+    inbound = _table(data, "inbound")
+    outbound = _table(data, "outbound")
+    _check_keys(judge, "judge", _SECTIONS["judge"])
+    _check_keys(inbound, "inbound", _SECTIONS["inbound"])
+    _check_keys(outbound, "outbound", _SECTIONS["outbound"])
+    imap = _table(inbound, "imap", "inbound.")
+    smtp_in = _table(inbound, "smtp", "inbound.")
+    smtp_out = _table(outbound, "smtp", "outbound.")
+    maildir = _table(outbound, "maildir", "outbound.")
+    for key, table in (
+        ("inbound.imap", imap),
+        ("inbound.smtp", smtp_in),
+        ("outbound.smtp", smtp_out),
+        ("outbound.maildir", maildir),
+    ):
+        _check_keys(table, key, _SECTIONS[key])
+
+    d = Config()
+    timezone = _get(judge, "judge.timezone", str, d.timezone)
+    try:
+        ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"judge.timezone: unknown time zone {timezone!r}") from None
+    inbound_mode = _get(inbound, "inbound.mode", str, d.inbound_mode)
+    if inbound_mode not in ("imap", "smtp"):
+        raise ConfigError(f'inbound.mode must be "imap" or "smtp", not {inbound_mode!r}')
+    outbound_mode = _get(outbound, "outbound.mode", str, d.outbound_mode)
+    if outbound_mode not in ("smtp", "maildir"):
+        raise ConfigError(f'outbound.mode must be "smtp" or "maildir", not {outbound_mode!r}')
+    address = _get(judge, "judge.address", str, d.address)
+    if "@" not in address:
+        raise ConfigError(f"judge.address must be a mail address, not {address!r}")
+    di, dsi, dso = ImapConfig(), SmtpInConfig(), SmtpOutConfig()
+    return Config(
+        name=_get(judge, "judge.name", str, d.name),
+        address=address,
+        database=Path(_get(judge, "judge.database", str, str(d.database))),
+        timezone=timezone,
+        masters=tuple(a.lower() for a in _get(judge, "judge.masters", list, [])),
+        broadcast=_get(judge, "judge.broadcast", str, d.broadcast),
+        max_message_bytes=_get(judge, "judge.max_message_bytes", int, d.max_message_bytes),
+        rate_limit_per_hour=_get(judge, "judge.rate_limit_per_hour", int, d.rate_limit_per_hour),
+        inbound_mode=inbound_mode,
+        imap=ImapConfig(
+            host=_get(imap, "inbound.imap.host", str, di.host),
+            port=_get(imap, "inbound.imap.port", int, di.port),
+            ssl=_get(imap, "inbound.imap.ssl", bool, di.ssl),
+            starttls=_get(imap, "inbound.imap.starttls", bool, di.starttls),
+            username=_get(imap, "inbound.imap.username", str, di.username),
+            password=_secret(imap, "inbound.imap"),
+            mailbox=_get(imap, "inbound.imap.mailbox", str, di.mailbox),
+            processed_mailbox=_get(
+                imap, "inbound.imap.processed_mailbox", str, di.processed_mailbox
+            ),
+            idle=_get(imap, "inbound.imap.idle", bool, di.idle),
+            poll_seconds=float(_get(imap, "inbound.imap.poll_seconds", (int, float), 30)),
+        ),
+        smtp_in=SmtpInConfig(
+            host=_get(smtp_in, "inbound.smtp.host", str, dsi.host),
+            port=_get(smtp_in, "inbound.smtp.port", int, dsi.port),
+        ),
+        outbound_mode=outbound_mode,
+        smtp_out=SmtpOutConfig(
+            host=_get(smtp_out, "outbound.smtp.host", str, dso.host),
+            port=_get(smtp_out, "outbound.smtp.port", int, dso.port),
+            starttls=_get(smtp_out, "outbound.smtp.starttls", bool, dso.starttls),
+            ssl=_get(smtp_out, "outbound.smtp.ssl", bool, dso.ssl),
+            username=_get(smtp_out, "outbound.smtp.username", str, dso.username),
+            password=_secret(smtp_out, "outbound.smtp"),
+        ),
+        maildir=Path(_get(maildir, "outbound.maildir.path", str, str(d.maildir))),
+        source=source,
+    )
+
+
+def _resolve_paths(config: Config, base: Path) -> Config:
+    from dataclasses import replace
+
+    return replace(
+        config,
+        database=config.database if config.database.is_absolute() else base / config.database,
+        maildir=config.maildir if config.maildir.is_absolute() else base / config.maildir,
+    )
+
+
+def _table(data: dict, key: str, prefix: str = "") -> dict:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"{prefix}{key} must be a table ([{prefix}{key}])")
+    return value
+
+
+def _check_keys(table: dict, name: str, allowed: set[str]) -> None:
+    for key in table:
+        if key not in allowed:
+            where = f"{name}.{key}" if name else key
+            raise ConfigError(f"{where}: unknown key (allowed: {', '.join(sorted(allowed))})")
+
+
+def _get(table: dict, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
+    short = key.rsplit(".", 1)[1]
+    if short not in table:
+        return default
+    value = table[short]
+    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise ConfigError(f"{key} must be a {names}, not {value!r}")
+    return value
+
+
+def _secret(table: dict, section: str) -> str:
+    """`password`, `password_file` or `password_env`, at most one of them."""
+    given = [k for k in ("password", "password_file", "password_env") if k in table]
+    if len(given) > 1:
+        raise ConfigError(f"{section}: give only one of {', '.join(given)}")
+    if not given:
+        return ""
+    key = given[0]
+    value = _get(table, f"{section}.{key}", str, "")
+    if key == "password":
+        return value
+    if key == "password_file":
+        try:
+            return Path(value).read_text().strip()
+        except OSError as e:
+            raise ConfigError(
+                f"{section}.password_file: cannot read {value}: {e.strerror}"
+            ) from None
+    if value not in os.environ:
+        raise ConfigError(f"{section}.password_env: the environment variable {value} is not set")
+    return os.environ[value]

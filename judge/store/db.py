@@ -1,0 +1,49 @@
+"""Opening the database: WAL, foreign keys, and forward migrations to the current schema."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import sqlite_utils
+
+from . import schema
+
+Migration = Callable[[sqlite_utils.Database], None]
+
+
+def open_db(path: str | Path) -> sqlite_utils.Database:
+    """Open (creating if need be) the judge's database and migrate it forward."""
+    path = Path(path)
+    if str(path) != ":memory:":
+        path.parent.mkdir(parents=True, exist_ok=True)
+    # check_same_thread=False: one connection per thread is the rule, but the SMTP
+    # receiver hands its connection to aiosmtpd's thread once, at start-up.
+    conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
+    db = sqlite_utils.Database(conn)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    # FULL: a message the judge has acknowledged (SMTP 250, IMAP moved) is on disk.
+    conn.execute("PRAGMA synchronous=FULL")
+    migrate(db)
+    return db
+
+
+def schema_version(db: sqlite_utils.Database) -> int:
+    return db.execute("PRAGMA user_version").fetchone()[0]
+
+
+def migrate(db: sqlite_utils.Database, migrations: list[Migration] | None = None) -> None:
+    """Apply every migration past the stored schema version, each in its own transaction."""
+    migrations = schema.MIGRATIONS if migrations is None else migrations
+    version = schema_version(db)
+    if version > len(migrations):
+        raise RuntimeError(
+            f"the database has schema version {version}, newer than this judge "
+            f"({len(migrations)}): upgrade the judge"
+        )
+    for number, step in enumerate(migrations[version:], start=version + 1):
+        with db.atomic():
+            step(db)
+            db.execute(f"PRAGMA user_version = {number}")

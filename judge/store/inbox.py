@@ -1,0 +1,108 @@
+"""Inbound mail: stored raw before anything else happens, once however often it arrives."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.parser import BytesHeaderParser
+from email.policy import default as default_policy
+from email.utils import getaddresses
+
+import sqlite_utils
+
+from .audit import iso, record
+
+NEW, HANDLED, IGNORED, FAILED = "new", "handled", "ignored", "failed"
+_TRACE = {"received", "return-path", "delivered-to", "x-original-to", "status", "x-status"}
+
+
+@dataclass(frozen=True)
+class Inbound:
+    id: int
+    raw: bytes
+    source: str
+    sender: str
+    return_path: str | None
+    received_at: str
+
+
+def dedupe_key(raw: bytes) -> tuple[str, str | None, str]:
+    """(key, Message-ID, From address). The key is the Message-ID plus a hash of the
+    content without trace headers, so a mail fetched twice, or delivered twice by
+    different routes, has one key."""
+    head, _, body = raw.partition(b"\r\n\r\n") if b"\r\n\r\n" in raw else raw.partition(b"\n\n")
+    headers = BytesHeaderParser(policy=default_policy).parsebytes(head + b"\n\n")
+    message_id = _header(headers, "Message-ID")
+    sender = ""
+    try:
+        addrs = getaddresses([str(v) for v in headers.get_all("From", [])])
+        sender = addrs[0][1].lower() if addrs else ""
+    except Exception:  # a From header that cannot be parsed: no sender, never a crash
+        sender = ""
+    digest = hashlib.sha256()
+    for line in head.splitlines():
+        name = line.split(b":", 1)[0].strip().lower().decode("ascii", "replace")
+        if line[:1] in (b" ", b"\t") or name not in _TRACE:
+            digest.update(line.rstrip() + b"\n")
+    digest.update(b"\n" + body.replace(b"\r\n", b"\n").rstrip())
+    return f"{message_id or ''}|{digest.hexdigest()}", message_id, sender
+
+
+def _header(headers, name: str) -> str | None:
+    try:
+        value = headers.get(name)
+    except Exception:
+        return None
+    return str(value).strip() if value else None
+
+
+def ingest(
+    db: sqlite_utils.Database,
+    raw: bytes,
+    source: str,
+    now: datetime,
+    return_path: str | None = None,
+) -> int | None:
+    """Store one raw message and commit. Returns its id, or None if it was already stored."""
+    key, message_id, sender = dedupe_key(raw)
+    with db.atomic():
+        cur = db.execute(
+            "INSERT OR IGNORE INTO inbound (dedupe_key, message_id, sender, return_path, "
+            "source, received_at, size, raw, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'new')",
+            [key, message_id, sender, return_path, source, iso(now), len(raw), raw],
+        )
+        if cur.rowcount == 0:
+            return None
+        inbound_id = cur.lastrowid
+        record(db, now, "inbound", inbound_id, "stored", f"from {sender or '?'} by {source}")
+    return inbound_id
+
+
+def waiting(db: sqlite_utils.Database, limit: int = 100) -> list[Inbound]:
+    """Stored messages not handled yet, oldest first."""
+    rows = db.execute(
+        "SELECT id, raw, source, sender, return_path, received_at FROM inbound "
+        "WHERE state = 'new' ORDER BY id LIMIT ?",
+        [limit],
+    ).fetchall()
+    return [Inbound(*row) for row in rows]
+
+
+def mark(
+    db: sqlite_utils.Database, inbound_id: int, state: str, now: datetime, error: str | None = None
+) -> None:
+    """Set a message's state (call inside the transaction that handled it)."""
+    db.execute(
+        "UPDATE inbound SET state = ?, error = ?, handled_at = ? WHERE id = ?",
+        [state, error, iso(now), inbound_id],
+    )
+    record(db, now, "inbound", inbound_id, state, error)
+
+
+def count_from(db: sqlite_utils.Database, sender: str, now: datetime, hours: float = 1) -> int:
+    """How many messages `sender` sent in the last `hours` (for the rate limit)."""
+    since = iso(now - timedelta(hours=hours))
+    return db.execute(
+        "SELECT COUNT(*) FROM inbound WHERE sender = ? AND received_at > ?", [sender, since]
+    ).fetchone()[0]

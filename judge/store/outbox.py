@@ -1,0 +1,89 @@
+"""Outbound mail: rendered, given its final Message-ID, and queued in the same transaction
+as whatever caused it; the drainer (judge/mail/outbox.py) sends it and records the result."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import sqlite_utils
+
+from .audit import iso, record
+
+QUEUED, SENT, FAILED = "queued", "sent", "failed"
+
+
+@dataclass(frozen=True)
+class Outbound:
+    id: int
+    message_id: str
+    recipients: tuple[str, ...]
+    raw: bytes
+    attempts: int
+
+
+def queue(
+    db: sqlite_utils.Database,
+    raw: bytes,
+    message_id: str,
+    recipients: list[str],
+    kind: str,
+    now: datetime,
+    inbound_id: int | None = None,
+) -> int:
+    """Queue one rendered message (call inside the caller's transaction)."""
+    cur = db.execute(
+        "INSERT INTO outbound (message_id, inbound_id, kind, recipients, raw, state, attempts, "
+        "next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?)",
+        [message_id, inbound_id, kind, json.dumps(recipients), raw, iso(now), iso(now)],
+    )
+    record(db, now, "outbound", cur.lastrowid, "queued", f"{kind} to {', '.join(recipients)}")
+    return cur.lastrowid
+
+
+def due(db: sqlite_utils.Database, now: datetime, limit: int = 100) -> list[Outbound]:
+    rows = db.execute(
+        "SELECT id, message_id, recipients, raw, attempts FROM outbound "
+        "WHERE state = 'queued' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
+        [iso(now), limit],
+    ).fetchall()
+    return [Outbound(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4]) for r in rows]
+
+
+def next_attempt(db: sqlite_utils.Database) -> str | None:
+    """When the earliest queued message is due (ISO), or None."""
+    row = db.execute("SELECT MIN(next_attempt_at) FROM outbound WHERE state = 'queued'").fetchone()
+    return row[0]
+
+
+def mark_sent(db: sqlite_utils.Database, outbound_id: int, now: datetime, how: str) -> None:
+    with db.atomic():
+        db.execute(
+            "UPDATE outbound SET state = 'sent', sent_at = ?, attempts = attempts + 1, "
+            "last_error = NULL WHERE id = ?",
+            [iso(now), outbound_id],
+        )
+        record(db, now, "outbound", outbound_id, "sent", how)
+
+
+def mark_retry(
+    db: sqlite_utils.Database, outbound_id: int, now: datetime, error: str, delay: timedelta
+) -> None:
+    with db.atomic():
+        db.execute(
+            "UPDATE outbound SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? "
+            "WHERE id = ?",
+            [error, iso(now + delay), outbound_id],
+        )
+        record(db, now, "outbound", outbound_id, "retry", f"{error}; next try in {delay}")
+
+
+def mark_failed(db: sqlite_utils.Database, outbound_id: int, now: datetime, error: str) -> None:
+    with db.atomic():
+        db.execute(
+            "UPDATE outbound SET state = 'failed', attempts = attempts + 1, last_error = ? "
+            "WHERE id = ?",
+            [error, outbound_id],
+        )
+        record(db, now, "outbound", outbound_id, "failed", error)
