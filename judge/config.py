@@ -132,11 +132,15 @@ def load_config(path: str | Path | None = None, *, cwd: Path | None = None) -> C
         raise ConfigError(f"{path}: no such configuration file") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
-    return _resolve_paths(config_from_dict(data, source=str(path)), path.resolve().parent)
+    base = path.resolve().parent
+    return _resolve_paths(config_from_dict(data, source=str(path), base=base), base)
 
 
-def config_from_dict(data: dict[str, Any], source: str = "dict") -> Config:
-    """Build a Config from parsed TOML, refusing unknown keys and wrong types."""
+def config_from_dict(
+    data: dict[str, Any], source: str = "dict", base: Path | None = None
+) -> Config:
+    """Build a Config from parsed TOML, refusing unknown keys and wrong types. Relative
+    `password_file` paths are taken from `base` (the configuration file's folder)."""
     _check_keys(data, "", {"judge", "inbound", "outbound"})
     judge = _table(data, "judge")
     inbound = _table(data, "inbound")
@@ -188,7 +192,7 @@ def config_from_dict(data: dict[str, Any], source: str = "dict") -> Config:
             ssl=_get(imap, "inbound.imap.ssl", bool, di.ssl),
             starttls=_get(imap, "inbound.imap.starttls", bool, di.starttls),
             username=_get(imap, "inbound.imap.username", str, di.username),
-            password=_secret(imap, "inbound.imap"),
+            password=_secret(imap, "inbound.imap", base),
             mailbox=_get(imap, "inbound.imap.mailbox", str, di.mailbox),
             processed_mailbox=_get(
                 imap, "inbound.imap.processed_mailbox", str, di.processed_mailbox
@@ -207,7 +211,7 @@ def config_from_dict(data: dict[str, Any], source: str = "dict") -> Config:
             starttls=_get(smtp_out, "outbound.smtp.starttls", bool, dso.starttls),
             ssl=_get(smtp_out, "outbound.smtp.ssl", bool, dso.ssl),
             username=_get(smtp_out, "outbound.smtp.username", str, dso.username),
-            password=_secret(smtp_out, "outbound.smtp"),
+            password=_secret(smtp_out, "outbound.smtp", base),
         ),
         maildir=Path(_get(maildir, "outbound.maildir.path", str, str(d.maildir))),
         source=source,
@@ -249,7 +253,7 @@ def _get(table: dict, key: str, kind: type | tuple[type, ...], default: Any) -> 
     return value
 
 
-def _secret(table: dict, section: str) -> str:
+def _secret(table: dict, section: str, base: Path | None) -> str:
     """`password`, `password_file` or `password_env`, at most one of them."""
     given = [k for k in ("password", "password_file", "password_env") if k in table]
     if len(given) > 1:
@@ -261,8 +265,9 @@ def _secret(table: dict, section: str) -> str:
     if key == "password":
         return value
     if key == "password_file":
+        file = Path(value) if base is None or Path(value).is_absolute() else base / value
         try:
-            return Path(value).read_text().strip()
+            return file.read_text().strip()
         except OSError as e:
             raise ConfigError(
                 f"{section}.password_file: cannot read {value}: {e.strerror}"

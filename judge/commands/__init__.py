@@ -1,0 +1,1 @@
+"""The judge's mail command language: a submission in, replies out."""

@@ -1,0 +1,94 @@
+"""The embedded SMTP receiver (aiosmtpd): the default inbound when no IMAP is configured.
+
+A message is stored and committed before the judge answers 250, so an accepted message
+survives a crash; the sender's MTA retries anything not acknowledged, and the store's
+deduplication makes the retry harmless. Only the judge's own address is accepted as a
+recipient, and data beyond the protocol limit is refused.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+from judge.config import Config
+from judge.store import inbox
+from judge.store.db import open_db
+
+log = logging.getLogger("judge.smtp")
+
+
+class JudgeHandler:
+    def __init__(
+        self, config: Config, clock: Callable[[], datetime], wake: Callable[[], None]
+    ) -> None:
+        self.config = config
+        self.clock = clock
+        self.wake = wake
+        self.db = None  # opened in the receiver's own thread, on first use
+
+    async def handle_RCPT(  # noqa: N802 (aiosmtpd's hook name)
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options
+    ) -> str:
+        if address.strip().lower() != self.config.address.lower():
+            return f"550 5.1.1 <{address}>: this server accepts mail only for {self.config.address}"
+        envelope.rcpt_tos.append(address)
+        return "250 2.1.5 OK"
+
+    async def handle_DATA(  # noqa: N802
+        self, server: SMTP, session: Session, envelope: Envelope
+    ) -> str:
+        raw = envelope.original_content or b""
+        mail_from = envelope.mail_from or ""
+        # As a final-delivery MTA does: the envelope sender becomes Return-Path.
+        raw = f"Return-Path: <{mail_from}>\r\n".encode("ascii", "replace") + raw
+        try:
+            if self.db is None:
+                self.db = open_db(self.config.database)
+            inbound_id = inbox.ingest(self.db, raw, "smtp", self.clock(), return_path=mail_from)
+        except Exception:
+            log.exception("could not store a message from <%s>", mail_from)
+            return "451 4.3.0 Could not store the message; please try again later"
+        log.info(
+            "stored message %s from <%s> (%d bytes)",
+            inbound_id if inbound_id is not None else "(duplicate)",
+            mail_from,
+            len(raw),
+        )
+        self.wake()
+        return "250 2.0.0 Message accepted"
+
+
+class SmtpReceiver:
+    """Starts and stops the receiver in its own thread."""
+
+    def __init__(
+        self,
+        config: Config,
+        clock: Callable[[], datetime],
+        wake: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.handler = JudgeHandler(config, clock, wake)
+        # The protocol limit is generous; the judge's own size limit (max_message_bytes)
+        # is applied after storing, with a reply, so that nothing is silently lost.
+        self.controller = Controller(
+            self.handler,
+            hostname=config.smtp_in.host,
+            port=config.smtp_in.port,
+            data_size_limit=max(10 * config.max_message_bytes, 1_000_000),
+            server_hostname=config.address.rpartition("@")[2] or "judge",
+            ready_timeout=10,
+        )
+
+    def start(self) -> None:
+        self.controller.start()
+        log.info("SMTP receiver listening on %s:%s", self.controller.hostname, self.controller.port)
+
+    def stop(self) -> None:
+        self.controller.stop()
+        if self.handler.db is not None:
+            self.handler.db.conn.close()

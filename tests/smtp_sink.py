@@ -1,0 +1,67 @@
+"""An aiosmtpd server on 127.0.0.1 that keeps what it receives: the judge's SMTP peer."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from dataclasses import dataclass, field
+
+from aiosmtpd.controller import Controller
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Received:
+    mail_from: str
+    rcpt_tos: list[str]
+    data: bytes
+
+
+@dataclass
+class _Handler:
+    messages: list[Received] = field(default_factory=list)
+    answer: str | None = None  # e.g. "451 4.3.0 busy": refuse DATA with this
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def handle_DATA(self, server, session, envelope) -> str:  # noqa: N802
+        if self.answer:
+            return self.answer
+        with self.lock:
+            self.messages.append(
+                Received(envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content)
+            )
+        return "250 OK"
+
+
+class SmtpSink:
+    """`with SmtpSink() as sink:` ... `sink.messages`; `sink.answer = "550 ..."` to refuse."""
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.handler = _Handler()
+        self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port)
+
+    @property
+    def messages(self) -> list[Received]:
+        with self.handler.lock:
+            return list(self.handler.messages)
+
+    @property
+    def answer(self) -> str | None:
+        return self.handler.answer
+
+    @answer.setter
+    def answer(self, value: str | None) -> None:
+        self.handler.answer = value
+
+    def __enter__(self) -> SmtpSink:
+        self.controller.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.controller.stop()  # always: an unstopped controller hangs the process at exit

@@ -1,0 +1,124 @@
+"""The outbox drainer: SMTP to a real aiosmtpd peer, Maildir, retries and failures."""
+
+from __future__ import annotations
+
+import email
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from email.policy import default
+from pathlib import Path
+
+from smtp_sink import SmtpSink
+
+from judge.config import Config, SmtpOutConfig
+from judge.mail import compose
+from judge.mail.outbox import MaildirDelivery, SmtpDelivery, drain
+from judge.store import outbox
+from judge.store.db import open_db
+
+NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+CONFIG = Config(name="TEST", address="judge@example.org")
+
+
+def _queue(db, n: int = 1, to: str = "bob@example.org") -> list[str]:
+    ids = []
+    with db.atomic():
+        for i in range(n):
+            mid = compose.new_message_id(CONFIG)
+            raw = compose.build(CONFIG, [to], f"Subject {i}", f"Body {i}\n", NOW, mid)
+            outbox.queue(db, raw, mid, [to], "reply", NOW)
+            ids.append(mid)
+    return ids
+
+
+def test_built_mail_carries_the_loop_headers_and_threading() -> None:
+    raw = compose.build(
+        CONFIG,
+        ["bob@example.org"],
+        "[TEST] Re: hi",
+        "Héllo\n",
+        NOW,
+        "<a@example.org>",
+        in_reply_to="<q@x>",
+        references=["<p@x>"],
+    )
+    msg = email.message_from_bytes(raw, policy=default)
+    assert msg["From"] == "TEST judge <judge@example.org>"
+    assert msg["Auto-Submitted"] == "auto-replied"
+    assert msg["X-Judge"] == "TEST"
+    assert msg["Message-ID"] == "<a@example.org>"
+    assert msg["In-Reply-To"] == "<q@x>"
+    assert msg["References"] == "<p@x> <q@x>"
+    assert msg.get_content().replace("\r\n", "\n") == "Héllo\n"
+
+
+def test_smtp_delivery_to_a_real_peer(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    ids = _queue(db, 3)
+    with SmtpSink() as sink:
+        config = replace(CONFIG, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=sink.port))
+        assert drain(db, SmtpDelivery(config), lambda: NOW) == 3
+        got = [
+            email.message_from_bytes(m.data, policy=default)["Message-ID"] for m in sink.messages
+        ]
+        assert got == ids
+        assert {m.mail_from for m in sink.messages} == {"judge@example.org"}
+        assert all(m.rcpt_tos == ["bob@example.org"] for m in sink.messages)
+    assert [r["state"] for r in db["outbound"].rows] == ["sent"] * 3
+    assert outbox.due(db, NOW + timedelta(days=1)) == []
+
+
+def test_a_temporary_refusal_is_retried_later_with_the_same_message(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    [mid] = _queue(db)
+    with SmtpSink() as sink:
+        config = replace(CONFIG, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=sink.port))
+        sink.answer = "451 4.3.0 try again"
+        assert drain(db, SmtpDelivery(config), lambda: NOW) == 0
+        row = db["outbound"].get(1)
+        assert (row["state"], row["attempts"]) == ("queued", 1)
+        assert "451" in row["last_error"]
+        assert drain(db, SmtpDelivery(config), lambda: NOW) == 0  # not due yet
+        sink.answer = None
+        later = NOW + timedelta(minutes=1)
+        assert drain(db, SmtpDelivery(config), lambda: later) == 1
+        [m] = sink.messages
+        assert email.message_from_bytes(m.data, policy=default)["Message-ID"] == mid
+
+
+def test_a_permanent_refusal_is_recorded_and_dropped(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    _queue(db)
+    with SmtpSink() as sink:
+        config = replace(CONFIG, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=sink.port))
+        sink.answer = "550 5.7.1 no thanks"
+        drain(db, SmtpDelivery(config), lambda: NOW)
+    row = db["outbound"].get(1)
+    assert row["state"] == "failed" and "550" in row["last_error"]
+
+
+def test_no_server_at_all_is_a_temporary_failure(tmp_path: Path) -> None:
+    from smtp_sink import free_port
+
+    db = open_db(tmp_path / "j.db")
+    _queue(db, 2)
+    config = replace(CONFIG, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=free_port()))
+    assert drain(db, SmtpDelivery(config, timeout=2), lambda: NOW) == 0
+    states = [(r["state"], r["attempts"]) for r in db["outbound"].rows]
+    assert states == [("queued", 1), ("queued", 0)]  # the rest waits for the next pass
+
+
+def test_maildir_delivery_writes_each_message_once(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    ids = _queue(db, 2)
+    delivery = MaildirDelivery(tmp_path / "outbox")
+    assert drain(db, delivery, lambda: NOW) == 2
+    files = sorted((tmp_path / "outbox" / "new").iterdir())
+    got = [email.message_from_bytes(f.read_bytes(), policy=default)["Message-ID"] for f in files]
+    assert sorted(got) == sorted(ids)
+    # A crash after writing but before recording: sending again writes nothing new.
+    db.execute("UPDATE outbound SET state = 'queued'")
+    db.conn.commit()
+    assert drain(db, delivery, lambda: NOW) == 2
+    assert len(list((tmp_path / "outbox" / "new").iterdir())) == 2
+    assert list((tmp_path / "outbox" / "tmp").iterdir()) == []

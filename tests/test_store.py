@@ -1,0 +1,104 @@
+"""The store: schema, migrations, deduplication, outbox bookkeeping, audit rows."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from judge.store import inbox, outbox
+from judge.store.db import migrate, open_db, schema_version
+from judge.store.schema import MIGRATIONS
+
+NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+MAIL = b"From: Bob <Bob@Example.org>\r\nMessage-ID: <1@x>\r\nSubject: hi\r\n\r\nA Par-Bur\r\n"
+
+
+def test_a_new_database_is_wal_with_foreign_keys_at_the_latest_schema(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "sub" / "judge.db")
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert schema_version(db) == len(MIGRATIONS)
+    assert {"inbound", "outbound", "audit", "rate_notice"} <= set(db.table_names())
+
+
+def test_migrations_run_forward_once(tmp_path: Path) -> None:
+    calls: list[int] = []
+    steps = [lambda db: calls.append(1), lambda db: calls.append(2)]
+    db = open_db(tmp_path / "j.db")
+    db.execute("PRAGMA user_version = 0")
+    db.conn.commit()
+    for name in ["inbound", "outbound", "audit", "rate_notice"]:
+        db[name].drop()
+    migrate(db, steps)
+    migrate(db, steps)
+    assert calls == [1, 2] and schema_version(db) == 2
+
+
+def test_a_database_newer_than_the_judge_is_refused(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    db.conn.commit()
+    with pytest.raises(RuntimeError, match="upgrade the judge"):
+        migrate(db)
+
+
+def test_the_same_mail_is_stored_once_however_it_arrives(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    first = inbox.ingest(db, MAIL, "smtp", NOW)
+    assert first == 1
+    assert inbox.ingest(db, MAIL, "smtp", NOW) is None
+    # A second delivery by another route adds trace headers: still the same mail.
+    rerouted = b"Received: from relay\r\nReturn-Path: <bob@example.org>\r\n" + MAIL
+    assert inbox.ingest(db, rerouted, "imap", NOW) is None
+    # The same Message-ID with other content is another message.
+    assert inbox.ingest(db, MAIL.replace(b"Bur", b"Pic"), "smtp", NOW) == 2
+    rows = list(db["inbound"].rows)
+    assert [(r["id"], r["sender"], r["state"], r["message_id"]) for r in rows] == [
+        (1, "bob@example.org", "new", "<1@x>"),
+        (2, "bob@example.org", "new", "<1@x>"),
+    ]
+    assert [(a["entity_id"], a["event"]) for a in db["audit"].rows] == [
+        (1, "stored"),
+        (2, "stored"),
+    ]
+
+
+def test_garbage_is_stored_too(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    assert inbox.ingest(db, b"\x00\xff not a mail at all", "smtp", NOW) == 1
+    assert inbox.ingest(db, b"", "smtp", NOW) == 2
+    assert [w.id for w in inbox.waiting(db)] == [1, 2]
+
+
+def test_rate_counting_looks_back_one_hour(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    for i in range(5):
+        inbox.ingest(
+            db, MAIL.replace(b"<1@x>", f"<{i}@x>".encode()), "smtp", NOW - timedelta(minutes=20 * i)
+        )
+    assert inbox.count_from(db, "bob@example.org", NOW) == 3  # 0, 20 and 40 minutes ago
+
+
+def test_outbox_bookkeeping(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    with db.atomic():
+        oid = outbox.queue(db, b"raw", "<m1@judge>", ["a@x", "b@x"], "reply", NOW)
+    [item] = outbox.due(db, NOW)
+    assert (item.id, item.message_id, item.recipients, item.raw) == (
+        oid,
+        "<m1@judge>",
+        ("a@x", "b@x"),
+        b"raw",
+    )
+    outbox.mark_retry(db, oid, NOW, "421 busy", timedelta(minutes=2))
+    assert outbox.due(db, NOW + timedelta(minutes=1)) == []
+    assert [i.attempts for i in outbox.due(db, NOW + timedelta(minutes=2))] == [1]
+    outbox.mark_sent(db, oid, NOW, "sent")
+    row = db["outbound"].get(oid)
+    assert (row["state"], row["attempts"], row["last_error"]) == ("sent", 2, None)
+    events = [a["event"] for a in db["audit"].rows_where("entity = 'outbound'")]
+    assert events == ["queued", "retry", "sent"]
+    with db.atomic(), pytest.raises(Exception, match="UNIQUE"):
+        outbox.queue(db, b"raw", "<m1@judge>", ["a@x"], "reply", NOW)
