@@ -5,7 +5,11 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench clean system-packages
+
+# Debian packages the tests need: Dovecot for the real IMAP server of the mail tests.
+SYSTEM_PACKAGES := dovecot-imapd dovecot-lmtpd openssl
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +22,14 @@ $(STAMP): $(PY) pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/judge run
 
-test: $(STAMP)
+system-packages:
+	@if ! command -v dovecot >/dev/null 2>&1 && [ ! -x /usr/sbin/dovecot ]; then \
+		echo "Installing $(SYSTEM_PACKAGES) from Debian's packages"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES); \
+	fi
+
+test: $(STAMP) system-packages
 	$(VENV)/bin/ruff check judge tests benchmarks
 	$(PY) -m pytest -q
 
@@ -32,6 +43,7 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/engine.py
+	$(PY) benchmarks/mail.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

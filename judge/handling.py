@@ -16,6 +16,7 @@ import sqlite_utils
 
 from judge.commands.dispatch import Context, Reply, dispatch
 from judge.config import Config
+from judge.crashpoints import crash_point
 from judge.mail import compose
 from judge.mail.guards import reason_not_to_answer
 from judge.mail.message import Submission, parse_submission, reply_address
@@ -52,6 +53,8 @@ def handle_one(
     try:
         with db.atomic():
             outcome = _handle(db, config, item, sub, now, dispatcher)
+            crash_point("handle-queued")
+        crash_point("handle-committed")
         log.info("message %d from %s: %s", item.id, sub.sender or "?", outcome)
     except Exception as e:  # a bug of ours: keep the message, tell the sender once
         log.exception("message %d from %s failed", item.id, sub.sender or "?")

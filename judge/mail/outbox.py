@@ -21,6 +21,7 @@ from pathlib import Path
 import sqlite_utils
 
 from judge.config import Config
+from judge.crashpoints import crash_point
 from judge.store import outbox
 
 MAX_ATTEMPTS = 30  # with the backoff below, about three days of trying
@@ -146,6 +147,7 @@ def drain(
                     outbox.mark_retry(db, item.id, clock(), error, backoff(item.attempts))
                 log.warning("outbound %s %s: %s", item.id, item.message_id, error)
                 break  # the server is unhappy: try the rest later
+            crash_point("send-delivered")
             outbox.mark_sent(db, item.id, clock(), how)
             sent += 1
     finally:

@@ -16,6 +16,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from judge.config import Config
+from judge.crashpoints import crash_point
 from judge.store import inbox
 from judge.store.db import open_db
 
@@ -46,6 +47,7 @@ class JudgeHandler:
         mail_from = envelope.mail_from or ""
         # As a final-delivery MTA does: the envelope sender becomes Return-Path.
         raw = f"Return-Path: <{mail_from}>\r\n".encode("ascii", "replace") + raw
+        crash_point("smtp-received")
         try:
             if self.db is None:
                 self.db = open_db(self.config.database)
@@ -59,6 +61,7 @@ class JudgeHandler:
             mail_from,
             len(raw),
         )
+        crash_point("smtp-stored")
         self.wake()
         return "250 2.0.0 Message accepted"
 

@@ -1,0 +1,265 @@
+"""Inbound mail by IMAP: fetch, store, and only then mark seen and move on the server.
+
+Each undeleted message in the configured mailbox is fetched with BODY.PEEK[] (RFC822 would
+mark it seen before it is stored), handed to `store_message` (which stores and commits
+it, deduplicating), then flagged \\Seen and moved to the processed mailbox. A crash
+between storing and moving fetches the message again on the next pass; the store's
+dedupe key makes that harmless. A message that fails to store stays unseen in the
+mailbox and is tried again on the next pass.
+
+`run()` waits for new mail with IDLE when the server offers it (else it polls), and
+survives every connection failure by reconnecting with exponential backoff.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import imaplib
+import logging
+import ssl
+import threading
+import time
+from collections.abc import Callable
+
+from imapclient import IMAPClient
+
+from judge.config import ImapConfig
+from judge.crashpoints import crash_point
+
+BATCH = 50  # UIDs fetched per round trip: a huge inbox never sits in memory at once
+SOCKET_TIMEOUT = 30.0  # seconds: a dead server cannot hang the judge
+IDLE_RENEW = 300.0  # re-IDLE at least this often (RFC 2177 asks for under 29 minutes)
+BACKOFF_MAX = 60.0
+SEEN, DELETED = b"\\Seen", b"\\Deleted"
+
+# What a broken connection or a refusing server raises; imapclient's exceptions are
+# imaplib.IMAP4.error and its subclasses (LoginError, CapabilityError, abort...).
+CONNECTION_ERRORS = (OSError, EOFError, imaplib.IMAP4.error)
+
+
+class ConnectionLost(ConnectionError):
+    """The server said BYE or closed the connection."""
+
+
+class ImapInbound:
+    def __init__(
+        self,
+        config: ImapConfig,
+        store_message: Callable[[bytes], object],
+        wake: Callable[[], None] = lambda: None,
+        log: logging.Logger | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        *,
+        ssl_context: ssl.SSLContext | None = None,
+        timeout: float = SOCKET_TIMEOUT,
+    ) -> None:
+        self.config = config
+        self.store_message = store_message
+        self.wake = wake
+        self.log = log or logging.getLogger(__name__)
+        self.sleep = sleep
+        self.ssl_context = ssl_context  # None: the system's verifying default
+        self.timeout = timeout
+        self.failed = 0  # messages that could not be stored on the last pass
+        self._client: IMAPClient | None = None
+        self._processed_ready = False
+
+    # -- connection --------------------------------------------------------------------
+
+    def connect(self) -> IMAPClient:
+        """The open connection, making one if need be: TLS as configured, logged in,
+        the mailbox selected."""
+        if self._client is not None:
+            return self._client
+        c = self.config
+        if c.ssl:
+            context = self.ssl_context or ssl.create_default_context()
+            client = IMAPClient(c.host, c.port, ssl=True, ssl_context=context, timeout=self.timeout)
+        else:
+            client = IMAPClient(c.host, c.port, ssl=False, timeout=self.timeout)
+        try:
+            if not c.ssl and c.starttls:
+                client.starttls(self.ssl_context or ssl.create_default_context())
+            client.login(c.username, c.password)
+            client.select_folder(c.mailbox)
+        except BaseException:
+            _shutdown(client)
+            raise
+        self._client = client
+        self._processed_ready = False
+        self.log.info("IMAP: connected to %s:%s as %s", c.host, c.port, c.username)
+        return client
+
+    def close(self) -> None:
+        """Log out (quietly: the connection may already be gone)."""
+        client, self._client = self._client, None
+        if client is None:
+            return
+        try:
+            client.logout()
+        except Exception:
+            _shutdown(client)
+
+    def _drop(self) -> None:
+        """Forget a broken connection without talking to the server."""
+        client, self._client = self._client, None
+        if client is not None:
+            _shutdown(client)
+
+    def has_capability(self, name: str) -> bool:
+        """Whether the server offers `name` (tests override this to force fallbacks)."""
+        return self.connect().has_capability(name)
+
+    # -- one pass ------------------------------------------------------------------------
+
+    def fetch_once(self) -> int:
+        """Store every undeleted message in the mailbox, then flag it \\Seen and
+        move it to the processed mailbox. Returns how many were stored (a duplicate the
+        store recognised counts: it is safe too). Connection errors propagate, and the
+        broken connection is dropped so the next call reconnects."""
+        try:
+            return self._fetch_all(self.connect())
+        except CONNECTION_ERRORS:
+            self._drop()
+            raise
+
+    def _fetch_all(self, client: IMAPClient) -> int:
+        # Everything left in the mailbox is unprocessed (stored mail is moved out), even
+        # mail a person has read in a mail client: \Seen does not mean stored here.
+        uids = sorted(client.search(["NOT", "DELETED"]))
+        stored_total = 0
+        self.failed = 0
+        for start in range(0, len(uids), BATCH):
+            batch = uids[start : start + BATCH]
+            stored = self._store_batch(client, batch)
+            if stored:
+                self._move(client, stored)
+                stored_total += len(stored)
+        return stored_total
+
+    def _store_batch(self, client: IMAPClient, batch: list[int]) -> list[int]:
+        fetched = client.fetch(batch, ["BODY.PEEK[]"])
+        stored: list[int] = []
+        for uid in batch:
+            raw = fetched.get(uid, {}).get(b"BODY[]")
+            if raw is None:  # expunged by someone else meanwhile
+                continue
+            try:
+                self.store_message(bytes(raw))
+            except Exception:
+                self.failed += 1
+                self.log.exception(
+                    "IMAP: could not store message UID %s from %s; it stays in the mailbox and "
+                    "will be tried again",
+                    uid,
+                    self.config.mailbox,
+                )
+                continue
+            stored.append(uid)
+            crash_point("imap-stored")  # stored, not yet moved: the next pass refetches it
+        if stored:
+            try:
+                self.wake()
+            except Exception:
+                self.log.exception("IMAP: wake() failed")
+        return stored
+
+    def _move(self, client: IMAPClient, uids: list[int]) -> None:
+        """Flag the stored messages \\Seen and move them to the processed mailbox."""
+        target = self.config.processed_mailbox
+        self._ensure_processed(client)
+        client.add_flags(uids, [SEEN], silent=True)
+        if self.has_capability("MOVE"):
+            client.move(uids, target)
+            return
+        client.copy(uids, target)
+        client.add_flags(uids, [DELETED], silent=True)
+        if self.has_capability("UIDPLUS"):
+            client.uid_expunge(uids)
+        else:  # removes every \Deleted message in the mailbox, not only ours
+            client.expunge()
+
+    def _ensure_processed(self, client: IMAPClient) -> None:
+        if self._processed_ready:
+            return
+        target = self.config.processed_mailbox
+        if not client.folder_exists(target):
+            try:
+                client.create_folder(target)
+                self.log.info("IMAP: created mailbox %s", target)
+            except imaplib.IMAP4.error:
+                if not client.folder_exists(target):  # not a race with another client
+                    raise
+        self._processed_ready = True
+
+    # -- the daemon loop -------------------------------------------------------------------
+
+    def run(self, stop: threading.Event) -> None:
+        """Fetch, then wait for mail (IDLE or polling), until `stop` is set. Connection
+        failures are logged and retried with backoff (1 s, 2 s, 4 s ... 60 s); nothing
+        is raised."""
+        backoff = 1.0
+        while not stop.is_set():
+            try:
+                self.fetch_once()
+                backoff = 1.0
+                if stop.is_set():
+                    break
+                self._wait_for_mail(stop)
+            except Exception as e:
+                if isinstance(e, CONNECTION_ERRORS):
+                    self.log.warning(
+                        "IMAP %s:%s: %s: %s; reconnecting in %g s",
+                        self.config.host,
+                        self.config.port,
+                        type(e).__name__,
+                        e,
+                        backoff,
+                    )
+                else:  # a bug, not the network: log it in full, but keep the judge alive
+                    self.log.exception("IMAP: unexpected error; reconnecting in %g s", backoff)
+                self._drop()
+                self._pause(backoff, stop)
+                backoff = min(backoff * 2, BACKOFF_MAX)
+        self.close()
+
+    def _wait_for_mail(self, stop: threading.Event) -> None:
+        # While some message failed to store, come back for it after poll_seconds even
+        # if nothing new arrives.
+        retry = self.config.poll_seconds if self.failed else IDLE_RENEW
+        if self.config.idle and self.has_capability("IDLE"):
+            self._idle(stop, min(retry, IDLE_RENEW))
+        else:
+            self._pause(self.config.poll_seconds, stop)
+
+    def _idle(self, stop: threading.Event, renew: float) -> None:
+        """IDLE until the mailbox changes, `renew` seconds pass or `stop` is set."""
+        client = self.connect()
+        client.idle()
+        deadline = time.monotonic() + renew
+        while not stop.is_set() and time.monotonic() < deadline:
+            started = time.monotonic()
+            wait = min(1.0, max(0.05, deadline - started))
+            responses = client.idle_check(timeout=wait)
+            if any(r[:1] == (b"BYE",) for r in responses):
+                raise ConnectionLost(f"server said {responses}")
+            if any(r[:1] != (b"OK",) for r in responses):
+                break  # EXISTS, RECENT, EXPUNGE...: something to fetch
+            if not responses and time.monotonic() - started < wait / 2:
+                # imapclient returns at once with nothing when the socket reached EOF;
+                # ending IDLE below raises if the connection is really gone.
+                break
+        client.idle_done()
+
+    def _pause(self, seconds: float, stop: threading.Event) -> None:
+        """Sleep `seconds` in small steps, returning early when `stop` is set."""
+        left = seconds
+        while left > 0 and not stop.is_set():
+            step = min(left, 0.1)
+            self.sleep(step)
+            left -= step
+
+
+def _shutdown(client: IMAPClient) -> None:
+    with contextlib.suppress(Exception):
+        client.shutdown()
