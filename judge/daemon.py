@@ -100,7 +100,8 @@ def run_forever(
             wake.clear()
             handle_waiting(db, config, clock)
             sender.drain(db, delivery, clock)
-            wake.wait(_seconds_until_next_send(db, clock))
+            # Wake for new mail, a retry falling due, or (within a second) a stop.
+            wake.wait(min(1.0, _seconds_until_next_send(db, clock)))
     finally:
         stop.set()
         if receiver is not None:

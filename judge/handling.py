@@ -22,6 +22,7 @@ from judge.mail.guards import reason_not_to_answer
 from judge.mail.message import Submission, parse_submission, reply_address
 from judge.store import inbox, outbox
 from judge.store.audit import iso
+from judge.store.db import transaction
 
 log = logging.getLogger("judge.handling")
 Dispatcher = Callable[[Submission, Context], list[Reply]]
@@ -51,14 +52,14 @@ def handle_one(
 ) -> None:
     sub = parse_submission(item.raw, config.max_message_bytes)
     try:
-        with db.atomic():
+        with transaction(db):
             outcome = _handle(db, config, item, sub, now, dispatcher)
             crash_point("handle-queued")
         crash_point("handle-committed")
         log.info("message %d from %s: %s", item.id, sub.sender or "?", outcome)
     except Exception as e:  # a bug of ours: keep the message, tell the sender once
         log.exception("message %d from %s failed", item.id, sub.sender or "?")
-        with db.atomic():
+        with transaction(db):
             inbox.mark(db, item.id, inbox.FAILED, now, f"{type(e).__name__}: {e}")
             if reason_not_to_answer(sub, config.address) is None and reply_address(sub):
                 _queue(
@@ -84,7 +85,7 @@ def _handle(
         inbox.mark(db, item.id, inbox.IGNORED, now, f"not answered: {reason}")
         return f"not answered ({reason})"
     limit = config.rate_limit_per_hour
-    if inbox.count_from(db, sub.sender, now) > limit:
+    if inbox.count_before(db, item) > limit:
         if _first_notice(db, sub.sender, now):
             _queue(
                 db,

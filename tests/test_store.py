@@ -72,13 +72,15 @@ def test_garbage_is_stored_too(tmp_path: Path) -> None:
     assert [w.id for w in inbox.waiting(db)] == [1, 2]
 
 
-def test_rate_counting_looks_back_one_hour(tmp_path: Path) -> None:
+def test_rate_counting_looks_back_one_hour_from_the_message(tmp_path: Path) -> None:
     db = open_db(tmp_path / "j.db")
-    for i in range(5):
-        inbox.ingest(
-            db, MAIL.replace(b"<1@x>", f"<{i}@x>".encode()), "smtp", NOW - timedelta(minutes=20 * i)
-        )
-    assert inbox.count_from(db, "bob@example.org", NOW) == 3  # 0, 20 and 40 minutes ago
+    for i in range(6):
+        mail = MAIL.replace(b"<1@x>", f"<{i}@x>".encode())
+        inbox.ingest(db, mail, "smtp", NOW + timedelta(minutes=20 * i))
+    by_id = {w.id: w for w in inbox.waiting(db)}
+    assert inbox.count_before(db, by_id[1]) == 1  # later mail does not count
+    assert inbox.count_before(db, by_id[3]) == 3  # 0, 20 and 40 minutes in
+    assert inbox.count_before(db, by_id[6]) == 3  # 60 minutes ago is out of the hour
 
 
 def test_outbox_bookkeeping(tmp_path: Path) -> None:

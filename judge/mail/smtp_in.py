@@ -66,6 +66,17 @@ class JudgeHandler:
         return "250 2.0.0 Message accepted"
 
 
+class _LenientSMTP(SMTP):
+    # RFC 5321 allows 1000 characters a line, but real clients send longer lines and the
+    # judge would rather read them than refuse a player's orders.
+    line_length_limit = 100_000
+
+
+class _Controller(Controller):
+    def factory(self) -> SMTP:
+        return _LenientSMTP(self.handler, **self.SMTP_kwargs)
+
+
 class SmtpReceiver:
     """Starts and stops the receiver in its own thread."""
 
@@ -78,7 +89,7 @@ class SmtpReceiver:
         self.handler = JudgeHandler(config, clock, wake)
         # The protocol limit is generous; the judge's own size limit (max_message_bytes)
         # is applied after storing, with a reply, so that nothing is silently lost.
-        self.controller = Controller(
+        self.controller = _Controller(
             self.handler,
             hostname=config.smtp_in.host,
             port=config.smtp_in.port,

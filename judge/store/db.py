@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import sqlite_utils
@@ -44,6 +45,24 @@ def migrate(db: sqlite_utils.Database, migrations: list[Migration] | None = None
             f"({len(migrations)}): upgrade the judge"
         )
     for number, step in enumerate(migrations[version:], start=version + 1):
-        with db.atomic():
+        with transaction(db):
             step(db)
             db.execute(f"PRAGMA user_version = {number}")
+
+
+@contextlib.contextmanager
+def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """A write transaction taken at once (BEGIN IMMEDIATE): in WAL mode a transaction that
+    reads first and writes later cannot wait for another writer and fails at once, so
+    every transaction that will write says so up front. Nested use is a savepoint."""
+    if db.conn.in_transaction:
+        with db.atomic():
+            yield db
+        return
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.rollback()
+        raise
+    db.conn.execute("COMMIT")

@@ -12,6 +12,7 @@ from email.utils import getaddresses
 import sqlite_utils
 
 from .audit import iso, record
+from .db import transaction
 
 NEW, HANDLED, IGNORED, FAILED = "new", "handled", "ignored", "failed"
 _TRACE = {"received", "return-path", "delivered-to", "x-original-to", "status", "x-status"}
@@ -66,7 +67,7 @@ def ingest(
 ) -> int | None:
     """Store one raw message and commit. Returns its id, or None if it was already stored."""
     key, message_id, sender = dedupe_key(raw)
-    with db.atomic():
+    with transaction(db):
         cur = db.execute(
             "INSERT OR IGNORE INTO inbound (dedupe_key, message_id, sender, return_path, "
             "source, received_at, size, raw, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'new')",
@@ -100,9 +101,11 @@ def mark(
     record(db, now, "inbound", inbound_id, state, error)
 
 
-def count_from(db: sqlite_utils.Database, sender: str, now: datetime, hours: float = 1) -> int:
-    """How many messages `sender` sent in the last `hours` (for the rate limit)."""
-    since = iso(now - timedelta(hours=hours))
+def count_before(db: sqlite_utils.Database, item: Inbound, hours: float = 1) -> int:
+    """How many messages the sender of `item` sent in the hour up to and including it
+    (for the rate limit; mail that arrived after it does not count against it)."""
+    since = iso(datetime.fromisoformat(item.received_at) - timedelta(hours=hours))
     return db.execute(
-        "SELECT COUNT(*) FROM inbound WHERE sender = ? AND received_at > ?", [sender, since]
+        "SELECT COUNT(*) FROM inbound WHERE sender = ? AND id <= ? AND received_at > ?",
+        [item.sender, item.id, since],
     ).fetchone()[0]

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 import sqlite_utils
 
 from .audit import iso, record
+from .db import transaction
 
 QUEUED, SENT, FAILED = "queued", "sent", "failed"
 
@@ -58,7 +59,7 @@ def next_attempt(db: sqlite_utils.Database) -> str | None:
 
 
 def mark_sent(db: sqlite_utils.Database, outbound_id: int, now: datetime, how: str) -> None:
-    with db.atomic():
+    with transaction(db):
         db.execute(
             "UPDATE outbound SET state = 'sent', sent_at = ?, attempts = attempts + 1, "
             "last_error = NULL WHERE id = ?",
@@ -70,7 +71,7 @@ def mark_sent(db: sqlite_utils.Database, outbound_id: int, now: datetime, how: s
 def mark_retry(
     db: sqlite_utils.Database, outbound_id: int, now: datetime, error: str, delay: timedelta
 ) -> None:
-    with db.atomic():
+    with transaction(db):
         db.execute(
             "UPDATE outbound SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? "
             "WHERE id = ?",
@@ -80,7 +81,7 @@ def mark_retry(
 
 
 def mark_failed(db: sqlite_utils.Database, outbound_id: int, now: datetime, error: str) -> None:
-    with db.atomic():
+    with transaction(db):
         db.execute(
             "UPDATE outbound SET state = 'failed', attempts = attempts + 1, last_error = ? "
             "WHERE id = ?",
