@@ -50,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
         stream=sys.stderr,
     )
+    if not args.verbose:  # aiosmtpd logs every SMTP command at INFO
+        logging.getLogger("mail.log").setLevel(logging.WARNING)
     if args.command == "adjudicate":
         from judge.adjudicate import run as adjudicate
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from .adjustments import resolve_adjustments
 from .board import Dislodged, Position, Unit
 from .legality import IllegalOrder, MovementLegality
-from .movement import resolve_movement
+from .movement import MovementOutcome, resolve_movement
 from .notation import NotationError, parse_order
-from .orders import Convoy, Hold, Move, Order, Support, UnitRef, order_text
+from .orders import Convoy, Hold, Move, Order, Support, order_text
 from .phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
 from .results import (
     BOUNCE,
@@ -102,29 +102,30 @@ def _movement(position: Position, entries: list[Entry], rules: Rules) -> Adjudic
     legal: dict[str, Order] = {}
     for unit in position.units:
         e = effective.get(unit.province)
-        legal[unit.province] = e.legal if e else Hold(UnitRef(unit.kind, unit.location))  # type: ignore[assignment]
+        legal[unit.province] = e.legal if e else Hold(unit)  # type: ignore[assignment]
     outcome = resolve_movement(position, legal)
 
-    results = [_movement_result(e, position, outcome) for e in entries]
-    named = {
-        (e.power, e.parsed.unit.province)  # type: ignore[union-attr]
-        for e in entries
-        if getattr(e.parsed, "unit", None) is not None
-    }
-    for unit in position.units:
-        # A unit no order line named holds; one named only illegally is reported there.
-        if unit.province not in effective and (unit.power, unit.province) not in named:
-            code = DISLODGED if unit.province in outcome.dislodged else OK
-            results.append(OrderResult(unit.power, "", f"{unit} H", code))
-
+    occupied = position.occupied
+    results = []
+    named: set[tuple[str, str]] = set()
+    for e in entries:
+        ref = getattr(e.parsed, "unit", None)
+        prov = ref.location.partition("/")[0] if ref is not None else None
+        if prov is not None:
+            named.add((e.power, prov))
+        results.append(_movement_result(e, prov, occupied, outcome))
+    moved, dislodged_from = outcome.moved, outcome.dislodged
     units: list[Unit] = []
     for unit in position.units:
         p = unit.province
-        if p in outcome.dislodged:
+        # A unit no order line named holds; one named only illegally is reported there.
+        if p not in effective and (unit.power, p) not in named:
+            code = DISLODGED if p in dislodged_from else OK
+            results.append(OrderResult(unit.power, "", f"{unit.kind} {unit.location} H", code))
+        if p in dislodged_from:
             continue
-        if p in outcome.moved:
-            dest = legal[p].dest  # type: ignore[union-attr]
-            units.append(Unit(unit.power, unit.kind, dest))
+        if p in moved:
+            units.append(Unit(unit.power, unit.kind, legal[p].dest))  # type: ignore[union-attr]
         else:
             units.append(unit)
     dislodged = tuple(
@@ -137,17 +138,23 @@ def _movement(position: Position, entries: list[Entry], rules: Rules) -> Adjudic
     return _advance(position, tuple(results), units, dislodged, rules)
 
 
-def _movement_result(e: Entry, position: Position, outcome) -> OrderResult:
-    order_str = order_text(e.legal or e.parsed) if (e.legal or e.parsed) else e.given
-    ref = getattr(e.legal or e.parsed, "unit", None)
-    prov = ref.province if ref is not None else None
-    unit = position.unit_in(prov) if prov else None
-    own = unit is not None and unit.power == e.power
-    if own and prov in outcome.dislodged:
-        code = DISLODGED
-    elif e.legal is None:
-        code = VOID
-    elif isinstance(e.legal, Move):
+_new = tuple.__new__  # a NamedTuple without its Python-level __new__ (see notation.py)
+
+
+def _movement_result(
+    e: Entry, prov: str | None, occupied: Mapping[str, Unit], outcome: MovementOutcome
+) -> OrderResult:
+    """The result code of one order line (`prov`: the province of the unit it names)."""
+    order = e.legal
+    shown = order or e.parsed
+    text = order_text(shown) if shown is not None else e.given
+    unit = occupied.get(prov) if prov else None
+    if unit is not None and unit.power == e.power and prov in outcome.dislodged:
+        return _new(OrderResult, (e.power, e.given, text, DISLODGED, e.error, e.notes))
+    if order is None:
+        return _new(OrderResult, (e.power, e.given, text, VOID, e.error, e.notes))
+    kind = type(order)
+    if kind is Move:
         if prov in outcome.moved:
             code = OK
         elif prov in outcome.no_route:
@@ -156,16 +163,14 @@ def _movement_result(e: Entry, position: Position, outcome) -> OrderResult:
             code = DISRUPTED
         else:
             code = BOUNCE
-    elif isinstance(e.legal, Support):
+    elif kind is Support:
         code = VOID if prov in outcome.void else CUT if prov in outcome.cut else OK
-    elif isinstance(e.legal, Convoy):
+    elif kind is Convoy:
         code = VOID if prov in outcome.void else OK
     else:
         code = OK
-    error = e.error
-    if e.legal is not None and code == VOID:
-        error = _unmatched_reason(e.legal)
-    return OrderResult(e.power, e.given, order_str, code, error, e.notes)
+    error = _unmatched_reason(order) if code == VOID else e.error
+    return _new(OrderResult, (e.power, e.given, text, code, error, e.notes))
 
 
 def _unmatched_reason(order: Order) -> str:

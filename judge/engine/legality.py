@@ -52,6 +52,7 @@ def own_unit(position: Position, power: str, ref: UnitRef) -> Unit:
 
 
 _MOVEMENT_ORDERS = frozenset([Hold, Move, Support, Convoy])
+_new = tuple.__new__  # a NamedTuple without its Python-level __new__ (see notation.py)
 
 
 class MovementLegality:
@@ -59,6 +60,7 @@ class MovementLegality:
 
     def __init__(self, position: Position) -> None:
         self.position = position
+        self.occupied = position.occupied
         self.gm = position.game_map
         self.fleet_seas = frozenset(
             u.province for u in position.units if u.kind == FLEET and self.gm.is_sea(u.province)
@@ -71,14 +73,16 @@ class MovementLegality:
             raise IllegalOrder(
                 "This is not a movement order: write a hold, move, support or convoy."
             )
-        unit = own_unit(self.position, power, order.unit)
+        unit = self.occupied.get(order.unit.location.partition("/")[0])
+        if unit is None or unit.power != power:
+            unit = own_unit(self.position, power, order.unit)  # raises with the reason
         if kind is Hold:
-            return Hold(unit)
+            return _new(Hold, (unit,))
         if kind is Move:
             dest, _ = self.move_destination(unit, order.dest)
             # VIA stays only where the player wrote it; a move between places that do
             # not border each other goes by convoy anyway.
-            return Move(unit, dest, unit.kind == ARMY and order.via_convoy)
+            return _new(Move, (unit, dest, unit.kind == ARMY and order.via_convoy))
         if kind is Support:
             return self._support(unit, order)
         return self._convoy(unit, order)

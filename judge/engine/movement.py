@@ -71,6 +71,8 @@ class _Adjudicator:
                 supports.append((p, o))
             elif kind is Convoy:
                 convoys.append((p, o))
+        self.supports = [p for p, _ in supports]
+        self.convoys = [p for p, _ in convoys]
         for p, o in supports:
             s = o.supported.province
             so = orders.get(s)
@@ -321,9 +323,11 @@ class _Adjudicator:
         return frozenset(contested)
 
     def outcome(self) -> MovementOutcome:
-        for p in self.order:
-            if type(self.order[p]) in (Move, Support, Convoy) and p not in self.void:
-                self.resolve(p)
+        void = self.void
+        for group in (self.target, self.supports, self.convoys):
+            for p in group:
+                if p not in void:
+                    self.resolve(p)
         moved = frozenset(p for p in self.target if self.result[p])
         dislodged: dict[str, str] = {}
         by_convoy = set()
