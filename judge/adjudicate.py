@@ -103,6 +103,25 @@ def _strings(value: Any, what: str) -> list[str]:
     return value
 
 
+def position_to_json(position: Position) -> dict[str, Any]:
+    """A Position -> the Contract 1 input shape (without orders); position_from_json reads it."""
+    units: dict[str, list[str]] = {}
+    for u in position.units:
+        units.setdefault(u.power, []).append(str(u))
+    retreats: dict[str, dict[str, list[str]]] = {}
+    for d in position.dislodged:
+        retreats.setdefault(d.unit.power, {})[str(d.unit)] = list(d.retreats)
+    data: dict[str, Any] = {
+        "map": position.game_map.name,
+        "phase": str(position.phase),
+        "units": {p: sorted(us) for p, us in sorted(units.items())},
+        "centers": {p: sorted(cs) for p, cs in sorted(position.centers.items()) if cs},
+    }
+    if retreats:
+        data["retreats"] = retreats
+    return data
+
+
 def outcome_to_json(position: Position, outcome: Adjudication) -> dict[str, Any]:
     """An Adjudication -> the Contract 1 output object."""
     results: dict[str, list[dict[str, str]]] = {}

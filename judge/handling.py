@@ -14,7 +14,8 @@ from datetime import datetime, timedelta
 
 import sqlite_utils
 
-from judge.commands.dispatch import Context, Reply, dispatch
+from judge.commands.dispatch import dispatch
+from judge.commands.replies import Context, Reply
 from judge.config import Config
 from judge.crashpoints import crash_point
 from judge.mail import compose

@@ -87,11 +87,14 @@ def test_a_mail_is_stored_handled_and_answered(judge: Config) -> None:
     _send(judge, MAIL.format(n=1, extra=""))
     [reply] = _outbox(judge, 1)
     assert reply["To"] == "bob@example.org"
-    assert reply["Subject"] == "[T] Re: orders"
+    # Orders without a SIGNON line: answered, with each line's error.
+    assert reply["Subject"] == "[T] Re: orders (ERRORS)"
     assert reply["In-Reply-To"] == "<1@example.org>"
     assert reply["Auto-Submitted"] == "auto-replied" and reply["X-Judge"] == "T"
     body = reply.get_content().replace("\r\n", "\n")
-    assert "    A Par-Bur\n    F Bre - MAO\n" in body
+    needs = "  ERROR: this line needs a SIGNON line before it (SIGNON Xgame password, X your"
+    assert f"Line 1: A Par-Bur\n{needs}" in body
+    assert f"Line 2: F Bre - MAO\n{needs}" in body
     assert _states(judge) == [("handled", None)]
 
 

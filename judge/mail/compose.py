@@ -29,7 +29,8 @@ def _environment() -> jinja2.Environment:
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         undefined=jinja2.StrictUndefined,  # a missing variable is a bug, not a blank
         keep_trailing_newline=True,
-        trim_blocks=False,
+        trim_blocks=True,  # a block tag's own line leaves no blank line behind
+        lstrip_blocks=True,
         autoescape=False,  # plain-text mail
     )
 

@@ -75,4 +75,79 @@ def _v1_mail(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS = [_v1_mail]
+def _v2_games(db: sqlite_utils.Database) -> None:
+    db["games"].create(
+        {
+            "id": int,
+            "name": str,  # lower case, unique
+            "variant": str,  # the map name
+            "state": str,  # forming, active, finished
+            "settings": str,  # JSON: order-set rule, phase lengths, ...
+            "phase": str,  # the current phase (S1901M), NULL while forming
+            "deadline": str,  # UTC ISO of the current phase's deadline
+            "created_at": str,
+        },
+        pk="id",
+        not_null={"name", "variant", "state", "settings", "created_at"},
+    )
+    db["games"].create_index(["name"], unique=True)
+    db["seats"].create(
+        {
+            "id": int,
+            "game_id": int,
+            "role": str,  # player, master, observer
+            "power": str,  # NULL until powers are assigned
+            "address": str,  # address of record
+            "password_hash": str,  # scrypt
+            "preference": str,  # power initials, most wanted first
+            "wait": int,  # SET WAIT: hold the phase to its deadline
+            "joined_at": str,
+            "left_at": str,  # RESIGN
+        },
+        pk="id",
+        not_null={"game_id", "role", "address", "password_hash", "joined_at"},
+        defaults={"wait": 0, "preference": ""},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db["seats"].create_index(["game_id", "power"])
+    db["phases"].create(
+        {
+            "id": int,
+            "game_id": int,
+            "phase": str,
+            "position": str,  # JSON, Contract 1's input shape
+            "started_at": str,
+            "deadline": str,
+            "processed_at": str,
+            "results": str,  # JSON, Contract 1's output shape
+        },
+        pk="id",
+        not_null={"game_id", "phase", "position", "started_at"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db["phases"].create_index(["game_id", "phase"], unique=True)
+    db["order_sets"].create(
+        {
+            "id": int,
+            "game_id": int,
+            "phase": str,
+            "power": str,
+            "inbound_id": int,
+            "received_at": str,
+            "mode": str,  # replace, merge, clear
+            "lines": str,  # JSON: [{"given", "order", "error"}] as checked on arrival
+        },
+        pk="id",
+        not_null={"game_id", "phase", "power", "received_at", "mode", "lines"},
+        foreign_keys=[("game_id", "games", "id"), ("inbound_id", "inbound", "id")],
+    )
+    db["order_sets"].create_index(["game_id", "phase", "power"])
+    db["orders"].create(
+        {"game_id": int, "phase": str, "power": str, "lines": str},  # effective orders, JSON
+        pk=("game_id", "phase", "power"),
+        not_null={"lines"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+
+
+MIGRATIONS = [_v1_mail, _v2_games]

@@ -1,0 +1,130 @@
+"""The command language of Contract 3: a submission's text -> a list of commands.
+
+Lines are read in order; commands are case-insensitive; `SIGNOFF` (or a `-- ` signature,
+already cut by the mail reader) ends them. A line whose first word is not a command is
+an order line: it belongs to the game and power of the SIGNON before it. This module
+only reads; judge/commands/dispatch.py runs the commands against the store.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Command:
+    line: int  # 1-based line number in the body
+    text: str  # the line as written
+    name: str  # CREATE, SIGNON, JOIN, ORDER, CLEAR, SET WAIT, ..., ERROR
+    args: tuple[str, ...] = ()
+
+
+# First words that start commands; "SET" takes a second word.
+_SIMPLE = {
+    "CREATE",
+    "SIGNON",
+    "SIGNOFF",
+    "CLEAR",
+    "RESIGN",
+    "HELP",
+    "MERGE",
+    "REPLACE",
+    "PROCESS",
+}
+_SET = {
+    "PREFERENCE": "SET PREFERENCE",
+    "PREF": "SET PREFERENCE",
+    "PREFERENCES": "SET PREFERENCE",
+    "WAIT": "SET WAIT",
+    "NOWAIT": "SET NOWAIT",
+    "PASSWORD": "SET PASSWORD",
+    "ADDRESS": "SET ADDRESS",
+    "ORDERS": "SET ORDERS",
+}
+KNOWN = sorted(
+    _SIMPLE
+    | {f"SET {w}" for w in ("PREFERENCE", "WAIT", "NOWAIT", "PASSWORD", "ADDRESS", "ORDERS")}
+)
+
+
+def read_commands(body: str) -> list[Command]:
+    """Every command of a submission, with ERROR commands for lines that cannot be read."""
+    out: list[Command] = []
+    for number, raw in enumerate(body.splitlines(), start=1):
+        text = raw.strip()
+        if not text:
+            continue
+        words = text.split()
+        first = words[0].upper()
+        if first == "SIGNOFF":
+            break
+        if first in _SIMPLE:
+            out.append(_simple(number, text, first, words[1:]))
+        elif first == "SET":
+            out.append(_set(number, text, words[1:]))
+        else:
+            out.append(Command(number, text, "ORDER", (text,)))
+    return out
+
+
+def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
+    if name == "CREATE":
+        if len(args) not in (2, 3) or not args[0].startswith("?"):
+            return _error(
+                number, text, "CREATE ?name password [variant], e.g. CREATE ?game1 secret"
+            )
+        return Command(
+            number, text, name, (args[0][1:].lower(), args[1], *(a.lower() for a in args[2:]))
+        )
+    if name == "SIGNON":
+        if len(args) != 2 or len(args[0]) < 2:
+            return _error(
+                number,
+                text,
+                "SIGNON Xname password (X the power's initial, ? to join, M for the master)",
+            )
+        who, game = args[0][0].upper(), args[0][1:].lower()
+        if who == "?":
+            return Command(number, text, "JOIN", (game, args[1]))
+        return Command(number, text, "SIGNON", (who, game, args[1]))
+    if args and name in ("CLEAR", "RESIGN", "MERGE", "REPLACE", "PROCESS"):
+        return _error(number, text, f"{name} on its own line")
+    return Command(number, text, name, tuple(args))
+
+
+def _set(number: int, text: str, args: list[str]) -> Command:
+    if not args:
+        return _error(number, text, "SET followed by what to set, e.g. SET WAIT")
+    name = _SET.get(args[0].upper())
+    if name is None:
+        close = difflib.get_close_matches(args[0].upper(), list(_SET), n=1)
+        hint = f" Did you mean SET {close[0]}?" if close else ""
+        return Command(number, text, "ERROR", (f"I don't know SET {args[0]}.{hint}",))
+    rest = args[1:]
+    if name in ("SET WAIT", "SET NOWAIT") and rest:
+        return _error(number, text, f"{name} on its own")
+    if name in ("SET PASSWORD", "SET ADDRESS") and len(rest) != 1:
+        what = "a new password" if name == "SET PASSWORD" else "a mail address"
+        return _error(number, text, f"{name} followed by {what}")
+    if name == "SET PREFERENCE" and not rest:
+        return _error(
+            number, text, "SET PREFERENCE followed by power initials, e.g. SET PREFERENCE FGR"
+        )
+    if name == "SET ORDERS" and (len(rest) != 1 or rest[0].upper() not in ("MERGE", "REPLACE")):
+        return _error(number, text, "SET ORDERS MERGE or SET ORDERS REPLACE")
+    if name == "SET ORDERS":
+        rest = [rest[0].upper()]
+    return Command(number, text, name, tuple(rest))
+
+
+def _error(number: int, text: str, expected: str) -> Command:
+    return Command(number, text, "ERROR", (f"Expected {expected}.",))
+
+
+def nearest_command(word: str) -> str | None:
+    """The command a mistyped first word most likely meant, if one is close."""
+    first = word.split()[0].upper() if word.split() else ""
+    names = sorted(_SIMPLE | {"SET"})
+    close = difflib.get_close_matches(first, names, n=1, cutoff=0.75)
+    return close[0] if close else None

@@ -1,0 +1,114 @@
+"""Checking one power's orders on arrival, the way the phase will adjudicate them.
+
+The judge answers every order set at once with each order as it will be adjudicated or
+the reason it will not be. This runs the same legality code as adjudication, for one
+power alone: what it accepts is exactly what the phase will use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .adjustments import resolve_adjustments
+from .board import Position
+from .legality import IllegalOrder, MovementLegality
+from .notation import NotationError, parse_order
+from .orders import Build, Disband, Retreat, Waive, order_text
+from .phase import ADJUSTMENTS, MOVEMENT, RETREATS
+from .results import Entry
+from .retreats import resolve_retreats
+from .rules import DEFAULT_RULES, Rules
+
+REPLACED = "A later order for the same unit replaces this one."
+
+
+@dataclass(frozen=True)
+class CheckedOrder:
+    given: str
+    order: str | None  # canonical short form, when the judge understood the line
+    error: str | None  # why it will not be used (None: it will be)
+    key: str | None  # what it orders (a unit's province, a build site, "WAIVE n")
+
+    @property
+    def accepted(self) -> bool:
+        return self.error is None and self.order is not None
+
+    @property
+    def replaced(self) -> bool:
+        """Legal, but a later order for the same unit replaces it (a warning)."""
+        return self.error == REPLACED
+
+
+def check_orders(
+    position: Position, power: str, lines: Sequence[str], rules: Rules = DEFAULT_RULES
+) -> list[CheckedOrder]:
+    """Each line checked against the position, in order. Two orders for one unit: the
+    last legal one counts (the earlier is marked replaced); too many builds or removals:
+    the first legal ones count (DATC 4.D.4, 4.D.6)."""
+    kind = position.phase.kind
+    entries = []
+    for line in lines:
+        e = Entry(power, line)
+        try:
+            e.parsed, e.notes = parse_order(line, position.game_map, kind)
+        except NotationError as err:
+            e.error = str(err)
+        entries.append(e)
+    if kind == MOVEMENT:
+        legality = MovementLegality(position)
+        latest: dict[str, Entry] = {}
+        for e in entries:
+            if e.parsed is None:
+                continue
+            try:
+                e.legal = legality.check(e.parsed, power)
+            except IllegalOrder as err:
+                e.error = str(err)
+                continue
+            prov = e.legal.unit.province  # type: ignore[union-attr]
+            if prov in latest:
+                latest[prov].error = REPLACED
+            latest[prov] = e
+    elif kind == RETREATS:
+        resolve_retreats(position, entries, rules)
+    elif kind == ADJUSTMENTS:
+        resolve_adjustments(position, entries, rules)
+    out = []
+    waives = 0
+    for e in entries:
+        shown = e.legal or e.parsed
+        key = None
+        if e.legal is not None:
+            if isinstance(e.legal, Waive):
+                waives += 1
+                key = f"WAIVE {waives}"
+            elif isinstance(e.legal, Build | Disband | Retreat) or hasattr(e.legal, "unit"):
+                key = e.legal.unit.location.partition("/")[0]  # type: ignore[union-attr]
+        error = e.error if (e.error or e.legal is None) else None
+        if e.legal is None and error is None:
+            error = "This order cannot be used in this phase."
+        out.append(
+            CheckedOrder(e.given, order_text(shown) if shown is not None else None, error, key)
+        )
+    return out
+
+
+def orders_due(position: Position, power: str) -> tuple[set[str], int]:
+    """What a power must order this phase: (unit provinces needing an order, adjustments
+    owed). Movement: every unit; retreats: every dislodged unit; adjustments: the number of
+    builds it can make (limited by its free home centres) or removals it owes."""
+    kind = position.phase.kind
+    if kind == MOVEMENT:
+        return {u.province for u in position.units if u.power == power}, 0
+    if kind == RETREATS:
+        return {d.unit.province for d in position.dislodged if d.unit.power == power}, 0
+    n = position.adjustment(power)
+    if n > 0:
+        gm = position.game_map
+        owned = position.centers.get(power, frozenset())
+        free = [
+            h for h in gm.powers[power].home_centers if h in owned and position.unit_in(h) is None
+        ]
+        return set(), min(n, len(free))
+    return set(), n

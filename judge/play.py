@@ -1,0 +1,342 @@
+"""Playing a game by mail: starting it, taking order sets, and processing a phase.
+
+Every function runs inside the caller's transaction and returns the mails to send
+(`Reply` objects, rendered and queued by the caller in the same transaction).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+import sqlite_utils
+
+from judge.adjudicate import outcome_to_json, position_from_json, position_to_json
+from judge.assignment import assign_powers
+from judge.commands.replies import Reply
+from judge.config import Config
+from judge.engine.adjudication import adjudicate
+from judge.engine.board import Position, starting_position
+from judge.engine.geography import GameMap, load_map
+from judge.engine.phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
+from judge.engine.validation import CheckedOrder, check_orders, orders_due
+from judge.report import (
+    describe_text,
+    destroyed_units,
+    format_deadline,
+    free_home_centres,
+    ownership,
+    phase_kind_title,
+    phase_title,
+    results_by_power,
+    retreat_options,
+    units_list,
+)
+from judge.store import games
+from judge.store.audit import iso
+
+_HOURS = {MOVEMENT: "move_hours", RETREATS: "retreat_hours", ADJUSTMENTS: "adjust_hours"}
+
+
+def game_map(game: games.Game) -> GameMap:
+    return load_map(game.variant)
+
+
+def current_position(db: sqlite_utils.Database, game: games.Game) -> Position:
+    position, _, _ = position_from_json(games.phase_position(db, game, game.phase or ""))
+    return position
+
+
+def deadline_for(game: games.Game, phase: Phase, now: datetime) -> str:
+    hours = float(game.settings.get(_HOURS[phase.kind], 48))
+    return iso(now + timedelta(hours=hours))
+
+
+# -- starting ---------------------------------------------------------------------------
+
+
+def start_game(
+    db: sqlite_utils.Database, config: Config, game: games.Game, now: datetime, seed: int
+) -> list[Reply]:
+    """Assign the powers by the players' preference lists (DPTG chapter I), set up the
+    first phase and tell everyone."""
+    gm = game_map(game)
+    players = games.seats(db, game, games.PLAYER)
+    initials = {p: gm.powers[p].initial for p in gm.powers}
+    assignment = assign_powers(
+        [(s.id, s.preference) for s in players], list(gm.powers), initials, random.Random(seed)
+    )
+    for seat in players:
+        games.update_seat(db, seat, now, power=assignment[seat.id])
+    position = starting_position(gm)
+    phase = position.phase
+    deadline = deadline_for(game, phase, now)
+    game = games.update_game(db, game, now, state=games.ACTIVE, phase=str(phase), deadline=deadline)
+    games.add_phase(db, game, str(phase), position_to_json(position), deadline, now)
+    context = _game_context(config, game, gm)
+    context["powers"] = [
+        {"power": gm.powers[p].name, "units": units_list(gm, position, p)} for p in gm.powers
+    ]
+    mails = []
+    for seat in games.seats(db, game, games.PLAYER):
+        power = gm.powers[seat.power]  # type: ignore[index]
+        mails.append(
+            Reply(
+                (seat.address,),
+                "game_start",
+                {**context, "you": power.name, "initial": power.initial},
+                kind="start",
+                in_reply=False,
+            )
+        )
+    for seat in games.seats(db, game, games.MASTER):
+        mails.append(Reply((seat.address,), "game_start", {**context, "you": None}, "start", False))
+    return mails
+
+
+def _game_context(config: Config, game: games.Game, gm: GameMap) -> dict:
+    phase = Phase.parse(game.phase) if game.phase else None
+    return {
+        "game": game.name,
+        "variant": gm.title,
+        "phase": phase,
+        "phase_title": phase_title(phase) if phase else "",
+        "phase_kind": phase_kind_title(phase) if phase else "",
+        "deadline": format_deadline(game.deadline, config.timezone),
+    }
+
+
+# -- orders -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OrderStatus:
+    """What an acknowledgement says about one power after an order set."""
+
+    game: str
+    power: str  # the power's name
+    phase_title: str
+    phase_kind: str
+    checked: tuple[CheckedOrder, ...]  # this mail's lines, as checked
+    effective: tuple[str, ...]  # the orders now on file, in full words
+    missing: tuple[str, ...]  # units still without orders, in full words
+    adjustments_owed: int  # builds (+) or removals (-) still to order
+    wait: bool
+    deadline: str
+    cleared: bool
+
+    @property
+    def has_errors(self) -> bool:
+        return any(c.error and not c.replaced for c in self.checked)
+
+
+def submit_orders(
+    db: sqlite_utils.Database,
+    config: Config,
+    game: games.Game,
+    seat: games.Seat,
+    lines: Sequence[str],
+    mode: str,
+    clear: bool,
+    inbound_id: int | None,
+    now: datetime,
+) -> OrderStatus:
+    """Take one mail's orders for a power: keep the set as received, work out the orders
+    now in effect under the order-set rule (`replace` or `merge`), and say where it stands."""
+    position = current_position(db, game)
+    power = seat.power or ""
+    checked = check_orders(position, power, lines)
+    if clear or lines:
+        record_mode = "clear" if clear and not lines else mode
+        games.add_order_set(
+            db,
+            game,
+            power,
+            record_mode,
+            [{"given": c.given, "order": c.order, "error": c.error} for c in checked],
+            inbound_id,
+            now,
+        )
+        before = [] if clear else games.effective_orders(db, game, game.phase or "").get(power, [])
+        accepted = [c.order for c in checked if c.accepted]
+        combined = _combine(position, power, before, accepted, mode)
+        games.set_effective_orders(db, game, power, combined)
+    status = order_status(db, config, game, seat, position)
+    return replace(status, checked=tuple(checked), cleared=clear)
+
+
+def _combine(
+    position: Position, power: str, before: list[str], new: list[str], mode: str
+) -> list[str]:
+    """The orders in effect: the new set alone (replace), or the new set laid over the
+    earlier orders unit by unit (merge). Re-checked together, so caps still apply."""
+    if mode == "replace" or not before:
+        candidates = new
+    else:
+        new_keys = {c.key for c in check_orders(position, power, new) if c.key}
+        kept = [c.order for c in check_orders(position, power, before) if c.key not in new_keys]
+        candidates = [o for o in kept if o] + new
+    return [c.order for c in check_orders(position, power, candidates) if c.accepted]  # type: ignore[misc]
+
+
+def order_status(
+    db: sqlite_utils.Database,
+    config: Config,
+    game: games.Game,
+    seat: games.Seat,
+    position: Position | None = None,
+) -> OrderStatus:
+    position = position or current_position(db, game)
+    gm = position.game_map
+    power = seat.power or ""
+    effective = games.effective_orders(db, game, game.phase or "").get(power, [])
+    units_due, owed = orders_due(position, power)
+    checked = check_orders(position, power, effective)
+    covered = {c.key for c in checked if c.accepted}
+    missing = []
+    for u in position.units:
+        if u.province in units_due and u.province not in covered:
+            missing.append(describe_text(gm, f"{u}", None).replace(" HOLD", ""))
+    for d in position.dislodged:
+        if d.unit.province in units_due and d.unit.province not in covered:
+            missing.append(f"{d.unit.kind} {d.unit.location}")
+    done = len([c for c in checked if c.accepted]) if position.phase.kind == ADJUSTMENTS else 0
+    remaining = (owed - done) if owed > 0 else (owed + done if owed < 0 else 0)
+    phase = position.phase
+    return OrderStatus(
+        game=game.name,
+        power=gm.powers[power].name if power in gm.powers else power,
+        phase_title=phase_title(phase),
+        phase_kind=phase_kind_title(phase),
+        checked=(),
+        effective=tuple(describe_text(gm, o, phase.kind) for o in effective),
+        missing=tuple(missing),
+        adjustments_owed=remaining,
+        wait=seat.wait,
+        deadline=format_deadline(game.deadline, config.timezone),
+        cleared=False,
+    )
+
+
+def power_complete(position: Position, power: str, effective: list[str]) -> bool:
+    units_due, owed = orders_due(position, power)
+    checked = [c for c in check_orders(position, power, effective) if c.accepted]
+    if position.phase.kind == ADJUSTMENTS:
+        return len(checked) >= abs(owed)
+    return units_due <= {c.key for c in checked}
+
+
+def ready_to_process(db: sqlite_utils.Database, game: games.Game) -> bool:
+    """Every power with something to order has complete orders, and nobody waits."""
+    if game.state != games.ACTIVE or not game.phase:
+        return False
+    position = current_position(db, game)
+    effective = games.effective_orders(db, game, game.phase)
+    for seat in games.seats(db, game, games.PLAYER):
+        if not seat.power:
+            continue
+        if seat.wait:
+            return False
+        if not power_complete(position, seat.power, effective.get(seat.power, [])):
+            return False
+    return True
+
+
+# -- processing --------------------------------------------------------------------------
+
+
+def process_phase(
+    db: sqlite_utils.Database, config: Config, game: games.Game, now: datetime
+) -> list[Reply]:
+    """Adjudicate the current phase with the orders on file, store the outcome and the
+    next phase, and return the results, retreat requests and build requests."""
+    raw = games.phase_position(db, game, game.phase or "")
+    position, _, rules = position_from_json(raw)
+    gm = position.game_map
+    orders = games.effective_orders(db, game, game.phase or "")
+    outcome = adjudicate(position, orders, rules)
+    results = outcome_to_json(position, outcome)
+    games.finish_phase(db, game, str(position.phase), results, now)
+    after = outcome.position
+    finished = outcome.winner is not None
+    deadline = None if finished else deadline_for(game, after.phase, now)
+    game = games.update_game(
+        db,
+        game,
+        now,
+        phase=str(after.phase),
+        deadline=deadline,
+        state=games.FINISHED if finished else games.ACTIVE,
+    )
+    if not finished:
+        games.add_phase(db, game, str(after.phase), position_to_json(after), deadline, now)
+        for seat in games.seats(db, game, games.PLAYER):
+            if seat.wait:
+                games.update_seat(db, seat, now, wait=0)  # WAIT lasts one phase
+    context = _game_context(config, game, gm)
+    context.update(
+        {
+            "done_title": phase_title(position.phase),
+            "done_kind": phase_kind_title(position.phase),
+            "orders": results_by_power(gm, results["results"], position.phase),
+            "retreats": retreat_options(gm, results["retreats"]),
+            "destroyed": destroyed_units(
+                gm,
+                [
+                    {"power": d.unit.power, "unit": str(d.unit), "retreats": d.retreats}
+                    for d in outcome.dislodged
+                ],
+            ),
+            "fall": position.phase.season == "F"
+            and position.phase.kind != ADJUSTMENTS
+            and after.phase.kind != RETREATS,
+            "ownership": ownership(gm, after, outcome.builds),
+            "winner": gm.powers[outcome.winner].name if outcome.winner else None,
+            "finished": finished,
+        }
+    )
+    everyone = [s.address for s in games.seats(db, game)]
+    if config.broadcast:
+        everyone.append(config.broadcast)
+    mails = [
+        Reply(tuple(dict.fromkeys(everyone)), "results", context, kind="results", in_reply=False)
+    ]
+    if finished:
+        return mails
+    by_power = {s.power: s for s in games.seats(db, game, games.PLAYER) if s.power}
+    if after.phase.kind == RETREATS:
+        for power, seat in by_power.items():
+            mine = [r for r in context["retreats"] if r["power"] == gm.powers[power].name]
+            if mine:
+                mails.append(
+                    Reply(
+                        (seat.address,),
+                        "retreat_request",
+                        {**context, "you": gm.powers[power].name, "mine": mine},
+                        "request",
+                        False,
+                    )
+                )
+    if after.phase.kind == ADJUSTMENTS:
+        for power, n in outcome.builds.items():
+            seat = by_power.get(power)
+            if seat is None:
+                continue
+            mails.append(
+                Reply(
+                    (seat.address,),
+                    "build_request",
+                    {
+                        **context,
+                        "you": gm.powers[power].name,
+                        "builds": n,
+                        "free": free_home_centres(gm, after, power),
+                        "units": units_list(gm, after, power),
+                    },
+                    "request",
+                    False,
+                )
+            )
+    return mails
