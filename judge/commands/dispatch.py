@@ -345,7 +345,7 @@ def _need_player(run: _Run, cmd: Command) -> _Block | None:
 def _need_master(run: _Run, cmd: Command) -> _Block | None:
     block = _need_block(run, cmd)
     if block and block.seat.role != games.MASTER:
-        run.event("master_only", cmd, command=cmd.name)
+        run.event("master_only", cmd, what=cmd.name)
         return None
     return block
 

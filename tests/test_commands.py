@@ -1,0 +1,323 @@
+"""The command language through the real handling path (store on disk, no servers):
+order-set rules, passwords, sign-on from another address, and every rejected line."""
+
+from __future__ import annotations
+
+import email
+import itertools
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from email.policy import default
+from pathlib import Path
+
+import pytest
+
+from judge.adjudicate import position_to_json
+from judge.config import Config
+from judge.engine.board import Position, Unit
+from judge.engine.geography import load_map
+from judge.engine.phase import Phase
+from judge.handling import handle_waiting
+from judge.store import games, inbox
+from judge.store.db import open_db
+
+POWERS = "AEFGIRT"
+
+
+@dataclass
+class Mail:
+    to: list[str]
+    subject: str
+    body: str
+
+
+class Judge:
+    """The judge's handling path with a fixed clock; `send` returns the mails it queued."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.config = Config(
+            name="TEST",
+            address="judge@example.org",
+            database=tmp / "j.db",
+            rate_limit_per_hour=10**6,
+        )
+        self.db = open_db(self.config.database)
+        self.now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+        self.serial = itertools.count(1)
+
+    def send(self, sender: str, body: str, subject: str = "orders") -> list[Mail]:
+        n = next(self.serial)
+        self.now += timedelta(minutes=1)
+        raw = (
+            f"From: {sender}\r\nTo: judge@example.org\r\nSubject: {subject}\r\n"
+            f"Message-ID: <{n}@example.org>\r\n\r\n{body}\r\n"
+        ).encode()
+        inbox.ingest(self.db, raw, "smtp", self.now)
+        before = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM outbound").fetchone()[0]
+        handle_waiting(self.db, self.config, lambda: self.now)
+        rows = self.db.execute(
+            "SELECT recipients, raw FROM outbound WHERE id > ? ORDER BY id", [before]
+        ).fetchall()
+        out = []
+        for recipients, raw_out in rows:
+            msg = email.message_from_bytes(raw_out, policy=default)
+            body_text = msg.get_content().replace("\r\n", "\n")
+            out.append(Mail(json.loads(recipients), msg["Subject"], body_text))
+        return out
+
+    def start_game(self, name: str = "war1") -> dict[str, str]:
+        """A full, started game; returns power initial -> player address."""
+        self.send("gm@example.org", f"CREATE ?{name} masterpw")
+        for i, initial in enumerate(POWERS):
+            self.send(f"p{i}@example.org", f"SIGNON ?{name} pw{i}\nSET PREFERENCE {initial}")
+        return {initial: f"p{i}@example.org" for i, initial in enumerate(POWERS)}
+
+    def effective(self, name: str, power: str) -> list[str]:
+        game = games.find_game(self.db, name)
+        assert game is not None and game.phase
+        return games.effective_orders(self.db, game, game.phase).get(power, [])
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    return Judge(tmp_path)
+
+
+def _ack(mails: list[Mail]) -> Mail:
+    return mails[0]
+
+
+# -- order-set rules -----------------------------------------------------------------------
+
+
+def test_a_new_order_set_replaces_the_last_by_default(judge: Judge) -> None:
+    judge.start_game()
+    judge.send("p2@example.org", "SIGNON Fwar1 pw2\nA Par-Bur\nA Mar-Spa")
+    ack = _ack(judge.send("p2@example.org", "SIGNON Fwar1 pw2\nF Bre-Mao"))
+    assert judge.effective("war1", "FRANCE") == ["F BRE - MAO"]
+    assert "  Orders on file now:\n    Fleet Brest -> Mid-Atlantic Ocean\n" in ack.body
+    assert "Still without orders: Army Marseilles, Army Paris." in ack.body
+    sets = judge.db.execute("SELECT mode, lines FROM order_sets ORDER BY id").fetchall()
+    assert [(m, [x["given"] for x in json.loads(lines)]) for m, lines in sets] == [
+        ("replace", ["A Par-Bur", "A Mar-Spa"]),
+        ("replace", ["F Bre-Mao"]),
+    ]  # every set is kept as received
+
+
+def test_merge_in_a_mail_keeps_earlier_orders_unit_by_unit(judge: Judge) -> None:
+    judge.start_game()
+    judge.send("p2@example.org", "SIGNON Fwar1 pw2\nA Par-Bur\nA Mar-Spa")
+    judge.send("p2@example.org", "SIGNON Fwar1 pw2\nMERGE\nF Bre-Mao\nA Par-Pic")
+    assert judge.effective("war1", "FRANCE") == ["A MAR - SPA", "F BRE - MAO", "A PAR - PIC"]
+
+
+def test_the_master_can_make_merging_the_rule_and_a_mail_can_override_it(judge: Judge) -> None:
+    judge.start_game()
+    ack = _ack(judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET ORDERS MERGE"))
+    assert "Order sets in war1 now merge with earlier ones." in ack.body
+    judge.send("p2@example.org", "SIGNON Fwar1 pw2\nA Par-Bur")
+    judge.send("p2@example.org", "SIGNON Fwar1 pw2\nA Mar-Spa")
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR", "A MAR - SPA"]
+    judge.send("p2@example.org", "SIGNON Fwar1 pw2\nREPLACE\nF Bre-Eng")
+    assert judge.effective("war1", "FRANCE") == ["F BRE - ENG"]
+
+
+def test_clear_discards_the_phases_orders(judge: Judge) -> None:
+    judge.start_game()
+    judge.send("p2@example.org", "SIGNON Fwar1 pw2\nA Par-Bur\nA Mar-Spa")
+    ack = _ack(judge.send("p2@example.org", "SIGNON Fwar1 pw2\nCLEAR"))
+    assert judge.effective("war1", "FRANCE") == []
+    assert "  All earlier orders for this phase are cleared.\n  No orders on file.\n" in ack.body
+
+
+def test_two_orders_for_one_unit_the_last_legal_one_counts_with_a_warning(judge: Judge) -> None:
+    judge.start_game()
+    ack = _ack(judge.send("p2@example.org", "SIGNON Fwar1 pw2\nA Par-Bur\nA Par-Pic\nA Par-Mun"))
+    assert judge.effective("war1", "FRANCE") == ["A PAR - PIC"]
+    assert (
+        "  A PAR - BUR                  (replaced by a later order for the same unit)\n" in ack.body
+    )
+    assert "  A Par-Mun                    ERROR: Paris does not border Munich.\n" in ack.body
+    assert ack.subject == "[TEST] Re: orders (ERRORS)"  # the illegal line, not the warning
+
+
+def test_a_clean_order_set_has_no_error_flag(judge: Judge) -> None:
+    judge.start_game()
+    ack = _ack(judge.send("p2@example.org", "SIGNON Fwar1 pw2\nA Par-Bur\nA Mar-Spa\nF Bre-Mao"))
+    assert ack.subject == "[TEST] Re: orders"
+    assert "  A PAR - BUR\n  A MAR - SPA\n  F BRE - MAO\n" in ack.body
+
+
+def test_excess_builds_the_first_legal_ones_count(judge: Judge) -> None:
+    judge.start_game()
+    game = games.find_game(judge.db, "war1")
+    assert game is not None
+    gm = load_map("standard")
+    # Winter 1901: France owns six centres and has three units away from home.
+    position = Position(
+        gm,
+        Phase.parse("W1901A"),
+        (Unit("FRANCE", "A", "BUR"), Unit("FRANCE", "A", "SPA"), Unit("FRANCE", "F", "POR")),
+        {
+            **{p: pw.home_centers for p, pw in gm.powers.items()},
+            "FRANCE": frozenset({"PAR", "MAR", "BRE", "SPA", "POR", "BEL"}),
+        },
+    )
+    games.add_phase(
+        judge.db, game, "W1901A", position_to_json(position), game.deadline or "", judge.now
+    )
+    games.update_game(judge.db, game, judge.now, phase="W1901A")
+    judge.db.conn.commit()
+    ack = _ack(
+        judge.send(
+            "p2@example.org",
+            "SIGNON Fwar1 pw2\nBuild A Par\nBuild A Par\nBuild F Bre\nBuild A Mar\nBuild A Mar",
+        )
+    )
+    assert judge.effective("war1", "FRANCE") == ["A PAR B", "F BRE B", "A MAR B"]
+    assert "  Build A Par                  ERROR: Paris is occupied.\n" in ack.body
+    assert (
+        "  Build A Mar                  ERROR: You may build only 3; this order is one too many.\n"
+        in ack.body
+    )
+
+
+# -- passwords and addresses ---------------------------------------------------------------
+
+
+def test_a_wrong_password_reveals_nothing(judge: Judge) -> None:
+    judge.start_game()
+    answers = [
+        _ack(judge.send("x@example.org", body)).body
+        for body in (
+            "SIGNON Fwar1 wrong",  # wrong password
+            "SIGNON Fnosuch pw2",  # no such game
+            "SIGNON Xwar1 pw2",  # no such power
+            "SIGNON Ewar1 pw2",  # another power's password
+        )
+    ]
+    refused = "  ERROR: signon refused: the game name, the power or the password is wrong.\n"
+    for body in answers:
+        assert refused in body
+        assert "France" not in body and "Paris" not in body and "Movement" not in body
+
+
+def test_a_signon_from_another_address_is_copied_to_the_address_of_record(judge: Judge) -> None:
+    judge.start_game()
+    mails = judge.send("laptop@example.net", "SIGNON Fwar1 pw2\nA Par-Bur")
+    assert [m.to for m in mails] == [["laptop@example.net"], ["p2@example.org"]]
+    assert mails[1].body.startswith(
+        "This is a copy for the address of record: laptop@example.net sent the mail below.\n"
+    )
+    assert "  A PAR - BUR\n" in mails[1].body
+
+
+def test_password_and_address_can_be_changed(judge: Judge) -> None:
+    judge.start_game()
+    mails = judge.send(
+        "p2@example.org", "SIGNON Fwar1 pw2\nSET PASSWORD newpw\nSET ADDRESS p2@new.example.org"
+    )
+    assert "Your address of record for war1 is now p2@new.example.org." in mails[0].body
+    refused = "signon refused"
+    assert refused in _ack(judge.send("p2@new.example.org", "SIGNON Fwar1 pw2")).body
+    assert refused not in _ack(judge.send("p2@new.example.org", "SIGNON Fwar1 newpw")).body
+
+
+# -- every rejected line ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("A Par-Bur", "ERROR: this line needs a SIGNON line before it"),
+        ("SIGNNO Fwar1 pw2", "ERROR: I don't understand this line. Did you mean SIGNON?"),
+        ("SET WIAT", "ERROR: I don't know SET WIAT. Did you mean SET WAIT?"),
+        (
+            "CREATE game2",
+            "ERROR: Expected CREATE ?name password [variant], e.g. CREATE ?game1 secret.",
+        ),
+        ("CREATE ?war1 pw", "ERROR: there is already a game called war1; choose another name."),
+        (
+            "CREATE ?game2 pw chess",
+            "ERROR: the game was not created: there is no variant called chess.",
+        ),
+        (
+            "CREATE ?game-2 pw",
+            "ERROR: the game was not created: a game name is up to 20 letters and digits.",
+        ),
+        ("SIGNON ?nosuch pw", "ERROR: there is no game called nosuch waiting for players."),
+        ("SIGNON ?war1 pw", "ERROR: there is no game called war1 waiting for players."),
+        (
+            "SIGNON war1",
+            "ERROR: Expected SIGNON Xname password (X the power's initial, ? to join, M for "
+            "the master).",
+        ),
+        ("SIGNON Fwar1 pw2\nPROCESS", "ERROR: only the game's master may use PROCESS."),
+        ("SIGNON Fwar1 pw2\nSET ORDERS MERGE", "ERROR: only the game's master may use SET ORDERS."),
+        ("SIGNON Fwar1 pw2\nSET PREFERENCE F", "ERROR: this cannot be done in war1 now."),
+        ("SIGNON Fwar1 pw2\nSET ADDRESS nowhere", "ERROR: nowhere is not a mail address."),
+        (
+            "SIGNON Fwar1 pw2\nSET PASSWORD",
+            "ERROR: Expected SET PASSWORD followed by a new password.",
+        ),
+        ("SIGNON Fwar1 pw2\nCLEAR now", "ERROR: Expected CLEAR on its own line."),
+        (
+            "SIGNON Fwar1 pw2\nSET ORDERS SOMETIMES",
+            "ERROR: Expected SET ORDERS MERGE or SET ORDERS REPLACE.",
+        ),
+        ("SIGNON Mwar1 masterpw\nA Par-Bur", "ERROR: this cannot be done in war1 now."),
+        (
+            "SIGNON Fwar1 pw2\nA Par-Mos",
+            "A Par-Mos                    ERROR: Paris does not border Moscow.",
+        ),
+        ("SIGNON Fwar1 pw2\nA Bur - Pic", "ERROR: There is no unit in Burgundy."),
+        (
+            "SIGNON Fwar1 pw2\nA Par - Pir",
+            "ERROR: 'pir' could be Paris, Picardy, Piedmont or Portugal",
+        ),
+    ],
+)
+def test_every_rejected_line_gets_its_reason(judge: Judge, body: str, expected: str) -> None:
+    judge.start_game()
+    ack = _ack(judge.send("p2@example.org", body))
+    assert expected in ack.body
+    assert ack.subject.endswith("(ERRORS)")
+
+
+def test_a_forming_game_refuses_orders_and_bad_preferences(judge: Judge) -> None:
+    judge.send("gm@example.org", "CREATE ?form1 pw")
+    ack = _ack(judge.send("p@example.org", "SIGNON ?form1 pw\nSET PREFERENCE FXZ\nA Par-Bur"))
+    assert "Line 2: SET PREFERENCE FXZ\n  ERROR: " in ack.body
+    assert "Line 3: A Par-Bur\n  ERROR: this cannot be done in form1 now." in ack.body
+    again = _ack(judge.send("p@example.org", "SIGNON ?form1 pw"))
+    assert "ERROR: you have already joined form1." in again.body
+
+
+def test_help_lists_the_commands(judge: Judge) -> None:
+    ack = _ack(judge.send("new@example.org", "HELP"))
+    assert "    CREATE ?name password         create a game; you become its master\n" in ack.body
+    assert ack.subject == "[TEST] Re: orders"
+
+
+def test_processing_when_the_last_orders_arrive_and_wait_holds_it(judge: Judge) -> None:
+    players = judge.start_game()
+    orders = {
+        "A": "A Vie H\nA Bud H\nF Tri H",
+        "E": "F Lon H\nF Edi H\nA Lvp H",
+        "F": "A Par H\nA Mar H\nF Bre H",
+        "G": "F Kie H\nA Ber H\nA Mun H",
+        "I": "A Ven H\nA Rom H\nF Nap H",
+        "R": "A Mos H\nA War H\nF Sev H\nF StP H",
+        "T": "F Ank H\nA Con H\nA Smy H",
+    }
+    judge.send(players["T"], "SIGNON Twar1 pw6\nSET WAIT")
+    for i, initial in enumerate(POWERS):
+        mails = judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\n{orders[initial]}")
+    assert all("results" not in m.subject for m in mails)  # Turkey waits
+    mails = judge.send(players["T"], "SIGNON Twar1 pw6\nSET NOWAIT")
+    results = [m for m in mails if m.subject == "[TEST] war1: Movement results for Spring of 1901"]
+    assert len(results) == 1
+    assert "Russia: Fleet St Petersburg (south coast) HOLD.\n" in results[0].body
+    assert sorted(results[0].to) == sorted(["gm@example.org", *players.values()])
+    assert "The next phase of war1 is Movement for Fall of 1901.\n" in results[0].body
