@@ -77,7 +77,8 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         clock = daemon.fixed_clock(args.now) if args.now else daemon.real_clock
         counts = daemon.run_once(config, clock)
         logging.getLogger("judge").info(
-            "fetched %(fetched)d, handled %(handled)d, sent %(sent)d", counts
+            "fetched %(fetched)d, handled %(handled)d, deadline mails %(due)d, sent %(sent)d",
+            counts,
         )
         return 0
 

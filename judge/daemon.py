@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from judge import schedule
 from judge.config import Config
 from judge.handling import handle_waiting
 from judge.mail import outbox as sender
@@ -59,8 +60,9 @@ def run_once(config: Config, clock: Callable[[], datetime] = real_clock) -> dict
             finally:
                 poller.close()
         handled = handle_waiting(db, config, clock)
+        due = schedule.run_due(db, config, clock)
         sent = sender.drain(db, sender.delivery_for(config), clock)
-        return {"fetched": fetched, "handled": handled, "sent": sent}
+        return {"fetched": fetched, "handled": handled, "due": due, "sent": sent}
     finally:
         db.conn.close()
 
@@ -81,7 +83,9 @@ def run_forever(
     delivery = sender.delivery_for(config)
     receiver = None
     imap_thread = None
+    timers = schedule.Timers(wake.set, clock)
     try:
+        timers.start()
         if config.inbound_mode == "smtp":
             from judge.mail.smtp_in import SmtpReceiver
 
@@ -99,11 +103,14 @@ def run_forever(
         while not stop.is_set():
             wake.clear()
             handle_waiting(db, config, clock)
+            schedule.run_due(db, config, clock)
+            timers.sync(schedule.next_events(db))
             sender.drain(db, delivery, clock)
             # Wake for new mail, a retry falling due, or (within a second) a stop.
             wake.wait(min(1.0, _seconds_until_next_send(db, clock)))
     finally:
         stop.set()
+        timers.stop()
         if receiver is not None:
             receiver.stop()
         if imap_thread is not None:

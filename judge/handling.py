@@ -18,10 +18,10 @@ from judge.commands.dispatch import dispatch
 from judge.commands.replies import Context, Reply
 from judge.config import Config
 from judge.crashpoints import crash_point
-from judge.mail import compose
 from judge.mail.guards import reason_not_to_answer
 from judge.mail.message import Submission, parse_submission, reply_address
-from judge.store import inbox, outbox
+from judge.outgoing import queue_reply
+from judge.store import inbox
 from judge.store.audit import iso
 from judge.store.db import transaction
 
@@ -135,16 +135,4 @@ def _queue(
     now: datetime,
     reply: Reply,
 ) -> None:
-    subject, body = compose.render(reply.template, config, **reply.context)
-    message_id = compose.new_message_id(config)
-    raw = compose.build(
-        config,
-        reply.to,
-        subject,
-        body,
-        now,
-        message_id,
-        in_reply_to=sub.message_id if reply.in_reply else None,
-        references=sub.references if reply.in_reply else (),
-    )
-    outbox.queue(db, raw, message_id, list(reply.to), reply.kind, now, inbound_id)
+    queue_reply(db, config, now, reply, inbound_id, sub.message_id, sub.references)

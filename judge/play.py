@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import sqlite_utils
 
@@ -17,6 +18,7 @@ from judge.adjudicate import outcome_to_json, position_from_json, position_to_js
 from judge.assignment import assign_powers
 from judge.commands.replies import Reply
 from judge.config import Config
+from judge.dates import next_deadline, parse_time_of_day, push_past_absence
 from judge.engine.adjudication import adjudicate
 from judge.engine.board import Position, starting_position
 from judge.engine.geography import GameMap, load_map
@@ -49,9 +51,43 @@ def current_position(db: sqlite_utils.Database, game: games.Game) -> Position:
     return position
 
 
-def deadline_for(game: games.Game, phase: Phase, now: datetime) -> str:
-    hours = float(game.settings.get(_HOURS[phase.kind], 48))
-    return iso(now + timedelta(hours=hours))
+def deadline_for(
+    game: games.Game,
+    phase: Phase,
+    now: datetime,
+    zone: str = "UTC",
+    absences: Sequence[tuple[datetime, datetime]] = (),
+) -> str:
+    """The deadline of a phase starting now: its length, moved to the game's time of day
+    and allowed weekdays in the judge's zone, and past any player's absence (up to the
+    game's maximum)."""
+    s = game.settings
+    length = timedelta(hours=float(s.get(_HOURS[phase.kind], 48)))
+    time_of_day = parse_time_of_day(s["deadline_time"]) if s.get("deadline_time") else None
+    weekdays = frozenset(s["weekdays"]) if s.get("weekdays") else None
+    deadline = next_deadline(now, length, ZoneInfo(zone), time_of_day, weekdays)
+    if absences:
+        cap = timedelta(days=float(s.get("absence_max_days", 7)))
+        deadline = push_past_absence(deadline, absences, cap)
+    return iso(deadline)
+
+
+def orders_changed(
+    db: sqlite_utils.Database, config: Config, game: games.Game, now: datetime
+) -> list[Reply]:
+    """After a change to a game's orders or WAITs: process at once when everything is in
+    and the game has no early-processing delay; with a delay, set the time to process."""
+    game = games.get_game(db, game.id)
+    if not ready_to_process(db, game):
+        if game.process_at:
+            games.update_game(db, game, now, process_at=None)
+        return []
+    delay = float(game.settings.get("delay_minutes", 0))
+    if delay <= 0:
+        return process_phase(db, config, game, now)
+    if not game.process_at:
+        games.update_game(db, game, now, process_at=iso(now + timedelta(minutes=delay)))
+    return []
 
 
 # -- starting ---------------------------------------------------------------------------
@@ -72,7 +108,7 @@ def start_game(
         games.update_seat(db, seat, now, power=assignment[seat.id])
     position = starting_position(gm)
     phase = position.phase
-    deadline = deadline_for(game, phase, now)
+    deadline = deadline_for(game, phase, now, config.timezone, games.absences(db, game))
     game = games.update_game(db, game, now, state=games.ACTIVE, phase=str(phase), deadline=deadline)
     games.add_phase(db, game, str(phase), position_to_json(position), deadline, now)
     context = _game_context(config, game, gm)
@@ -91,8 +127,15 @@ def start_game(
                 in_reply=False,
             )
         )
+    players = [
+        {"power": gm.powers[s.power].name, "address": s.address}
+        for s in sorted(
+            games.seats(db, game, games.PLAYER), key=lambda s: list(gm.powers).index(s.power)
+        )
+    ]
     for seat in games.seats(db, game, games.MASTER):
-        mails.append(Reply((seat.address,), "game_start", {**context, "you": None}, "start", False))
+        master = {**context, "you": None, "players": players}
+        mails.append(Reply((seat.address,), "game_start", master, "start", False))
     return mails
 
 
@@ -196,12 +239,14 @@ def order_status(
     checked = check_orders(position, power, effective)
     covered = {c.key for c in checked if c.accepted}
     missing = []
-    for u in position.units:
-        if u.province in units_due and u.province not in covered:
-            missing.append(describe_text(gm, f"{u}", None).replace(" HOLD", ""))
-    for d in position.dislodged:
-        if d.unit.province in units_due and d.unit.province not in covered:
-            missing.append(f"{d.unit.kind} {d.unit.location}")
+    if position.phase.kind == RETREATS:
+        for d in position.dislodged:
+            if d.unit.province in units_due and d.unit.province not in covered:
+                missing.append(describe_text(gm, str(d.unit)).replace(" HOLD", ""))
+    else:
+        for u in position.units:
+            if u.province in units_due and u.province not in covered:
+                missing.append(describe_text(gm, str(u)).replace(" HOLD", ""))
     done = len([c for c in checked if c.accepted]) if position.phase.kind == ADJUSTMENTS else 0
     remaining = (owed - done) if owed > 0 else (owed + done if owed < 0 else 0)
     phase = position.phase
@@ -228,8 +273,11 @@ def power_complete(position: Position, power: str, effective: list[str]) -> bool
     return units_due <= {c.key for c in checked}
 
 
-def ready_to_process(db: sqlite_utils.Database, game: games.Game) -> bool:
-    """Every power with something to order has complete orders, and nobody waits."""
+def ready_to_process(
+    db: sqlite_utils.Database, game: games.Game, ignore_wait: bool = False
+) -> bool:
+    """Every power with something to order has complete orders, and (unless the
+    deadline has passed, `ignore_wait`) nobody waits."""
     if game.state != games.ACTIVE or not game.phase:
         return False
     position = current_position(db, game)
@@ -237,7 +285,7 @@ def ready_to_process(db: sqlite_utils.Database, game: games.Game) -> bool:
     for seat in games.seats(db, game, games.PLAYER):
         if not seat.power:
             continue
-        if seat.wait:
+        if seat.wait and not ignore_wait:
             return False
         if not power_complete(position, seat.power, effective.get(seat.power, [])):
             return False
@@ -245,6 +293,11 @@ def ready_to_process(db: sqlite_utils.Database, game: games.Game) -> bool:
 
 
 # -- processing --------------------------------------------------------------------------
+
+
+def _had_orders_due(position: Position, power: str) -> bool:
+    units, owed = orders_due(position, power)
+    return bool(units) or owed != 0
 
 
 def process_phase(
@@ -256,18 +309,28 @@ def process_phase(
     position, _, rules = position_from_json(raw)
     gm = position.game_map
     orders = games.effective_orders(db, game, game.phase or "")
+    civil_disorder = [
+        gm.powers[s.power].name
+        for s in games.seats(db, game, games.PLAYER)
+        if s.power and not orders.get(s.power) and _had_orders_due(position, s.power)
+    ]
     outcome = adjudicate(position, orders, rules)
     results = outcome_to_json(position, outcome)
     games.finish_phase(db, game, str(position.phase), results, now)
     after = outcome.position
     finished = outcome.winner is not None
-    deadline = None if finished else deadline_for(game, after.phase, now)
+    deadline = (
+        None
+        if finished
+        else deadline_for(game, after.phase, now, config.timezone, games.absences(db, game))
+    )
     game = games.update_game(
         db,
         game,
         now,
         phase=str(after.phase),
         deadline=deadline,
+        process_at=None,
         state=games.FINISHED if finished else games.ACTIVE,
     )
     if not finished:
@@ -294,6 +357,7 @@ def process_phase(
             and after.phase.kind != RETREATS,
             "ownership": ownership(gm, after, outcome.builds),
             "winner": gm.powers[outcome.winner].name if outcome.winner else None,
+            "civil_disorder": civil_disorder,
             "finished": finished,
         }
     )

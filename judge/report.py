@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from judge.dates import format_moment
 from judge.engine.board import Position
 from judge.engine.geography import GameMap
 from judge.engine.notation import NotationError, parse_order
@@ -101,10 +102,10 @@ def phase_kind_title(phase: Phase) -> str:
 
 
 def format_deadline(deadline: str | None, zone: str) -> str:
+    """A stored (UTC ISO) deadline as every mail shows times: in full, in the judge's zone."""
     if not deadline:
         return "none set"
-    moment = datetime.fromisoformat(deadline).astimezone(ZoneInfo(zone))
-    return moment.strftime("%A %d %B %Y %H:%M ") + (moment.tzname() or zone)
+    return format_moment(datetime.fromisoformat(deadline), ZoneInfo(zone))
 
 
 def listing(names: Sequence[str], last: str = "and") -> str:
@@ -120,10 +121,16 @@ def results_by_power(gm: GameMap, results: Mapping[str, list[dict]], phase: Phas
     for power in gm.powers:
         lines = []
         for r in results.get(power, []):
+            tag = _TAG.get(r["result"], f"(*{r['result']}*)")
+            if r["result"] == "disband" and not r["given"]:
+                # The judge's own order: no retreat ordered, or a civil-disorder removal.
+                tag = (
+                    "(*civil disorder*)" if phase.kind == ADJUSTMENTS else "(*no retreat ordered*)"
+                )
             lines.append(
                 {
                     "text": describe_text(gm, r["order"], phase.kind),
-                    "tag": _TAG.get(r["result"], f"(*{r['result']}*)"),
+                    "tag": tag,
                     "error": r.get("error") if r["result"] == "void" else None,
                     "given": r["given"],
                 }
@@ -170,7 +177,12 @@ def ownership(gm: GameMap, position: Position, builds: Mapping[str, int]) -> lis
         if not owned and not units:
             continue
         n = builds.get(power, len(owned) - units if position.phase.kind == ADJUSTMENTS else 0)
-        if n > 0:
+        free = len(free_home_centres(gm, position, power)) if n > 0 else 0
+        if n > 0 and free == 0:
+            adjustment = f"builds 0 of {n} (no home centre free)"
+        elif 0 < free < n:
+            adjustment = f"builds {free} of {n} ({free} home centre{'s' if free != 1 else ''} free)"
+        elif n > 0:
             adjustment = f"builds {n} unit{'s' if n != 1 else ''}"
         elif n < 0:
             adjustment = f"removes {-n} unit{'s' if n != -1 else ''}"

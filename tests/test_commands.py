@@ -3,80 +3,17 @@ order-set rules, passwords, sign-on from another address, and every rejected lin
 
 from __future__ import annotations
 
-import email
-import itertools
 import json
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from email.policy import default
 from pathlib import Path
 
 import pytest
+from judge_harness import POWERS, Judge, Mail
 
 from judge.adjudicate import position_to_json
-from judge.config import Config
 from judge.engine.board import Position, Unit
 from judge.engine.geography import load_map
 from judge.engine.phase import Phase
-from judge.handling import handle_waiting
-from judge.store import games, inbox
-from judge.store.db import open_db
-
-POWERS = "AEFGIRT"
-
-
-@dataclass
-class Mail:
-    to: list[str]
-    subject: str
-    body: str
-
-
-class Judge:
-    """The judge's handling path with a fixed clock; `send` returns the mails it queued."""
-
-    def __init__(self, tmp: Path) -> None:
-        self.config = Config(
-            name="TEST",
-            address="judge@example.org",
-            database=tmp / "j.db",
-            rate_limit_per_hour=10**6,
-        )
-        self.db = open_db(self.config.database)
-        self.now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
-        self.serial = itertools.count(1)
-
-    def send(self, sender: str, body: str, subject: str = "orders") -> list[Mail]:
-        n = next(self.serial)
-        self.now += timedelta(minutes=1)
-        raw = (
-            f"From: {sender}\r\nTo: judge@example.org\r\nSubject: {subject}\r\n"
-            f"Message-ID: <{n}@example.org>\r\n\r\n{body}\r\n"
-        ).encode()
-        inbox.ingest(self.db, raw, "smtp", self.now)
-        before = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM outbound").fetchone()[0]
-        handle_waiting(self.db, self.config, lambda: self.now)
-        rows = self.db.execute(
-            "SELECT recipients, raw FROM outbound WHERE id > ? ORDER BY id", [before]
-        ).fetchall()
-        out = []
-        for recipients, raw_out in rows:
-            msg = email.message_from_bytes(raw_out, policy=default)
-            body_text = msg.get_content().replace("\r\n", "\n")
-            out.append(Mail(json.loads(recipients), msg["Subject"], body_text))
-        return out
-
-    def start_game(self, name: str = "war1") -> dict[str, str]:
-        """A full, started game; returns power initial -> player address."""
-        self.send("gm@example.org", f"CREATE ?{name} masterpw")
-        for i, initial in enumerate(POWERS):
-            self.send(f"p{i}@example.org", f"SIGNON ?{name} pw{i}\nSET PREFERENCE {initial}")
-        return {initial: f"p{i}@example.org" for i, initial in enumerate(POWERS)}
-
-    def effective(self, name: str, power: str) -> list[str]:
-        game = games.find_game(self.db, name)
-        assert game is not None and game.phase
-        return games.effective_orders(self.db, game, game.phase).get(power, [])
+from judge.store import games
 
 
 @pytest.fixture
@@ -296,7 +233,7 @@ def test_a_forming_game_refuses_orders_and_bad_preferences(judge: Judge) -> None
 
 def test_help_lists_the_commands(judge: Judge) -> None:
     ack = _ack(judge.send("new@example.org", "HELP"))
-    assert "    CREATE ?name password         create a game; you become its master\n" in ack.body
+    assert "    CREATE ?name password       create a game; you become its master\n" in ack.body
     assert ack.subject == "[TEST] Re: orders"
 
 

@@ -92,7 +92,7 @@ def test_a_mail_is_stored_handled_and_answered(judge: Config) -> None:
     assert reply["In-Reply-To"] == "<1@example.org>"
     assert reply["Auto-Submitted"] == "auto-replied" and reply["X-Judge"] == "T"
     body = reply.get_content().replace("\r\n", "\n")
-    needs = "  ERROR: this line needs a SIGNON line before it (SIGNON Xgame password, X your"
+    needs = "  ERROR: this line needs a SIGNON line before it\n  (SIGNON Xgame password, X your"
     assert f"Line 1: A Par-Bur\n{needs}" in body
     assert f"Line 2: F Bre - MAO\n{needs}" in body
     assert _states(judge) == [("handled", None)]
@@ -168,6 +168,6 @@ def test_run_once_handles_what_is_stored(tmp_path: Path) -> None:
     db = open_db(config.database)
     inbox.ingest(db, MAIL.format(n=40, extra="").encode(), "cli", datetime.now(UTC))
     db.conn.close()
-    assert run_once(config) == {"fetched": 0, "handled": 1, "sent": 1}
-    assert run_once(config) == {"fetched": 0, "handled": 0, "sent": 0}
+    assert run_once(config) == {"fetched": 0, "handled": 1, "due": 0, "sent": 1}
+    assert run_once(config) == {"fetched": 0, "handled": 0, "due": 0, "sent": 0}
     assert len(list((tmp_path / "out" / "new").iterdir())) == 1

@@ -8,19 +8,32 @@ The dispatcher records *events*; the words are in templates/acknowledgement.txt.
 
 from __future__ import annotations
 
+import re
 import zlib
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from judge import play
 from judge.assignment import parse_preference
 from judge.commands.language import Command, nearest_command, read_commands
 from judge.commands.replies import Context, Reply
+from judge.dates import (
+    DateError,
+    format_moment,
+    parse_duration,
+    parse_moment,
+    parse_time_of_day,
+    parse_weekdays,
+    push_past_absence,
+)
 from judge.engine.geography import MapError, load_map
 from judge.mail.message import Submission, reply_address
 from judge.passwords import check_password, hash_password
 from judge.store import games
+from judge.store.audit import iso
 
 __all__ = ["Context", "Reply", "dispatch"]
+_PLAYING = (games.ACTIVE, games.PAUSED)  # orders are taken while a game is paused
 
 
 @dataclass
@@ -43,6 +56,7 @@ class _Run:
     mails: list[Reply] = field(default_factory=list)
     block: _Block | None = None
     copy_to: set[str] = field(default_factory=set)  # addresses of record to copy
+    refused: bool = False  # the last SIGNON was refused: its lines are not used
     to_process: set[int] = field(default_factory=set)  # game ids whose orders changed
 
     def event(self, kind: str, command: Command | None = None, **data: object) -> None:
@@ -63,8 +77,9 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
     _close_block(run)
     for game_id in sorted(run.to_process):
         game = games.get_game(ctx.db, game_id)
-        if play.ready_to_process(ctx.db, game):
-            run.mails += play.process_phase(ctx.db, ctx.config, game, ctx.now)
+        mails = play.orders_changed(ctx.db, ctx.config, game, ctx.now)
+        if mails:
+            run.mails += mails
             run.event("processed", game=game.name, phase=game.phase)
     errors = any(e["kind"] in _ERROR_KINDS for e in run.events) or any(
         e["kind"] == "orders" and e["status"].has_errors for e in run.events
@@ -79,6 +94,7 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
 
 
 _ERROR_KINDS = {
+    "after_refused",
     "error",
     "unknown",
     "signon_failed",
@@ -169,7 +185,9 @@ def _signon(run: _Run, cmd: Command) -> None:
     if seat is None or game is None:
         # The same words whether the game, the power or the password was wrong.
         run.event("signon_failed", cmd, who=who, game=name)
+        run.refused = True
         return
+    run.refused = False
     run.block = _Block(game, seat)
     if seat.address != run.sub.sender:
         run.copy_to.add(seat.address)
@@ -184,9 +202,9 @@ def _order(run: _Run, cmd: Command) -> None:
         if hint:
             run.event("unknown", cmd, suggestion=hint)
         else:
-            run.event("needs_signon", cmd)
+            run.event("after_refused" if run.refused else "needs_signon", cmd)
         return
-    if block.seat.role != games.PLAYER or block.game.state != games.ACTIVE:
+    if block.seat.role != games.PLAYER or block.game.state not in _PLAYING:
         hint = nearest_command(cmd.text)
         run.event("unknown" if hint else "not_now", cmd, suggestion=hint, game=block.game.name)
         return
@@ -254,8 +272,19 @@ def _preference(run: _Run, cmd: Command) -> None:
         run.event("preference_bad", cmd, message=str(e))
         return
     block.seat = games.update_seat(run.ctx.db, block.seat, run.ctx.now, preference=preference)
-    names = [p.name for i in preference for p in gm.powers.values() if p.initial == i]
-    run.event("preference", cmd, game=block.game.name, powers=names)
+    run.event("preference", cmd, game=block.game.name, powers=_preference_words(gm, preference))
+
+
+def _preference_words(gm, preference: str) -> list[str]:
+    """ "A[IT]E" -> ["Austria", "Italy or Turkey", "England"]: brackets group equals."""
+    by_initial = {p.initial: p.name for p in gm.powers.values()}
+    groups = re.findall(r"\[([^\]]*)\]|(.)", preference)
+    words = []
+    for group, single in groups:
+        names = [by_initial[i] for i in (group or single) if i in by_initial]
+        if names:
+            words.append(" or ".join(names))
+    return words
 
 
 def _resign(run: _Run, cmd: Command) -> None:
@@ -305,7 +334,7 @@ def _close_block(run: _Run) -> None:
         return
     _create_or_join_done(run)
     run.block = None
-    if block.seat.role != games.PLAYER or block.game.state != games.ACTIVE:
+    if block.seat.role != games.PLAYER or block.game.state not in _PLAYING:
         return
     game = games.get_game(run.ctx.db, block.game.id)
     seat = games.get_seat(run.ctx.db, block.seat.id)
@@ -330,13 +359,13 @@ def _close_block(run: _Run) -> None:
 
 def _need_block(run: _Run, cmd: Command) -> _Block | None:
     if run.block is None:
-        run.event("needs_signon", cmd)
+        run.event("after_refused" if run.refused else "needs_signon", cmd)
     return run.block
 
 
 def _need_player(run: _Run, cmd: Command) -> _Block | None:
     block = _need_block(run, cmd)
-    if block and (block.seat.role != games.PLAYER or block.game.state != games.ACTIVE):
+    if block and (block.seat.role != games.PLAYER or block.game.state not in _PLAYING):
         run.event("not_now", cmd, game=block.game.name)
         return None
     return block
@@ -348,6 +377,172 @@ def _need_master(run: _Run, cmd: Command) -> _Block | None:
         run.event("master_only", cmd, what=cmd.name)
         return None
     return block
+
+
+# -- deadlines (master), absences (players) --------------------------------------------
+
+
+def _deadline(run: _Run, cmd: Command) -> None:
+    block = _need_master(run, cmd)
+    if not block or not _active(run, cmd, block):
+        return
+    try:
+        moment = parse_moment(cmd.args[0], run.ctx.now, run.ctx.config.zone)
+    except DateError as e:
+        run.event("error", cmd, message=str(e))
+        return
+    game = games.update_game(run.ctx.db, block.game, run.ctx.now, deadline=iso(moment))
+    games.clear_notices(run.ctx.db, game)
+    block.game = game
+    run.event("deadline", cmd, game=game.name, deadline=format_moment(moment, run.ctx.config.zone))
+    run.mails.append(_deadline_mail(run, game, moment))
+
+
+def _deadline_mail(run: _Run, game: games.Game, moment: datetime) -> Reply:
+    everyone = tuple(dict.fromkeys(s.address for s in games.seats(run.ctx.db, game)))
+    return Reply(
+        everyone,
+        "deadline_changed",
+        {"game": game.name, "deadline": format_moment(moment, run.ctx.config.zone)},
+        "notice",
+        False,
+    )
+
+
+_SETTING_LENGTHS = {
+    "SET GRACE": ("grace_hours", 60),
+    "SET MOVE LENGTH": ("move_hours", 60),
+    "SET RETREAT LENGTH": ("retreat_hours", 60),
+    "SET ADJUST LENGTH": ("adjust_hours", 60),
+    "SET REMINDER": ("reminder_hours", 60),
+    "SET DELAY": ("delay_minutes", 1),
+}
+
+
+def _setting(run: _Run, cmd: Command) -> None:
+    """The master's game settings: lengths, time of day, days, NMR."""
+    block = _need_master(run, cmd)
+    if not block:
+        return
+    settings = dict(block.game.settings)
+    try:
+        if cmd.name in _SETTING_LENGTHS:
+            key, per_unit = _SETTING_LENGTHS[cmd.name]
+            length = parse_duration(cmd.args[0])
+            settings[key] = length.total_seconds() / 60 / per_unit
+            shown = _length_words(length)
+        elif cmd.name == "SET TIME":
+            if cmd.args[0].upper() == "NONE":
+                settings["deadline_time"], shown = None, "any time of day"
+            else:
+                t = parse_time_of_day(cmd.args[0])
+                settings["deadline_time"] = shown = t.strftime("%H:%M")
+        elif cmd.name == "SET DAYS":
+            days = parse_weekdays(cmd.args[0])
+            settings["weekdays"] = sorted(days) if len(days) < 7 else None
+            shown = ", ".join(_DAY_NAMES[d] for d in sorted(days))
+        else:  # SET NMR / SET NONMR
+            settings["nmr"] = cmd.name == "SET NMR"
+            shown = "processed with the orders on file" if settings["nmr"] else "wait for you"
+    except DateError as e:
+        run.event("error", cmd, message=str(e))
+        return
+    block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
+    run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)
+
+
+_DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+
+def _length_words(length: timedelta) -> str:
+    minutes = int(length.total_seconds() // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    return " ".join(f"{n} {word}{'s' if n != 1 else ''}" for n, word in parts if n) or "0 minutes"
+
+
+def _pause(run: _Run, cmd: Command) -> None:
+    block = _need_master(run, cmd)
+    if not block:
+        return
+    db, now, game = run.ctx.db, run.ctx.now, games.get_game(run.ctx.db, block.game.id)
+    if cmd.name == "PAUSE":
+        if game.state != games.ACTIVE:
+            run.event("not_now", cmd, game=game.name)
+            return
+        remaining = (datetime.fromisoformat(game.deadline or iso(now)) - now).total_seconds()
+        game = games.update_game(
+            db, game, now, state=games.PAUSED, paused_remaining=max(0.0, remaining), process_at=None
+        )
+        run.mails.append(_everyone(run, game, "game_paused", {}))
+    else:
+        if game.state != games.PAUSED:
+            run.event("not_now", cmd, game=game.name)
+            return
+        deadline = now + timedelta(seconds=game.paused_remaining or 0)
+        game = games.update_game(
+            db, game, now, state=games.ACTIVE, deadline=iso(deadline), paused_remaining=None
+        )
+        games.clear_notices(db, game)
+        shown = format_moment(deadline, run.ctx.config.zone)
+        run.mails.append(_everyone(run, game, "game_resumed", {"deadline": shown}))
+        run.to_process.add(game.id)
+    block.game = game
+    run.event(cmd.name.lower(), cmd, game=game.name)
+
+
+def _everyone(run: _Run, game: games.Game, template: str, context: dict) -> Reply:
+    to = tuple(dict.fromkeys(s.address for s in games.seats(run.ctx.db, game)))
+    return Reply(to, template, {"game": game.name, **context}, "notice", False)
+
+
+def _absence(run: _Run, cmd: Command) -> None:
+    block = _need_player(run, cmd)
+    if not block:
+        return
+    text = cmd.args[0]
+    parts = re.split(r"\s+(?:to|until|till|-)\s+", text, maxsplit=1, flags=re.IGNORECASE)
+    if len(parts) != 2:
+        run.event("error", cmd, message="Expected SET ABSENCE <from> TO <to>.")
+        return
+    zone, now = run.ctx.config.zone, run.ctx.now
+    try:
+        starts = _absence_moment(parts[0], now, zone)
+        ends = parse_moment(parts[1], now, zone)
+    except DateError as e:
+        run.event("error", cmd, message=str(e))
+        return
+    if ends <= starts:
+        run.event("error", cmd, message="The absence must end after it starts.")
+        return
+    game = block.game
+    games.add_absence(run.ctx.db, block.seat, starts, ends, now)
+    shown = (format_moment(starts, zone), format_moment(ends, zone))
+    moved = None
+    if game.deadline:
+        old = datetime.fromisoformat(game.deadline)
+        cap = timedelta(days=float(game.settings["absence_max_days"]))
+        new = push_past_absence(old, games.absences(run.ctx.db, game), cap)
+        if new != old:
+            block.game = game = games.update_game(run.ctx.db, game, now, deadline=iso(new))
+            moved = format_moment(new, zone)
+            run.mails.append(_deadline_mail(run, game, new))
+    run.event("absence", cmd, game=game.name, starts=shown[0], ends=shown[1], moved=moved)
+
+
+def _absence_moment(text: str, now: datetime, zone) -> datetime:
+    """An absence may start now ("now", "today") or at any future moment."""
+    if text.strip().lower() in ("now", "today"):
+        return now
+    return parse_moment(text, now, zone)
+
+
+def _active(run: _Run, cmd: Command, block: _Block) -> bool:
+    if block.game.state not in (games.ACTIVE,):
+        run.event("not_now", cmd, game=block.game.name)
+        return False
+    return True
 
 
 _HANDLERS = {
@@ -367,4 +562,18 @@ _HANDLERS = {
     "RESIGN": _resign,
     "HELP": _help,
     "PROCESS": _process,
+    "PAUSE": _pause,
+    "RESUME": _pause,
+    "SET DEADLINE": _deadline,
+    "SET GRACE": _setting,
+    "SET MOVE LENGTH": _setting,
+    "SET RETREAT LENGTH": _setting,
+    "SET ADJUST LENGTH": _setting,
+    "SET REMINDER": _setting,
+    "SET DELAY": _setting,
+    "SET TIME": _setting,
+    "SET DAYS": _setting,
+    "SET NMR": _setting,
+    "SET NONMR": _setting,
+    "SET ABSENCE": _absence,
 }

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Command:
     line: int  # 1-based line number in the body
-    text: str  # the line as written
+    text: str  # the line as written, with any password masked (it is echoed in replies)
     name: str  # CREATE, SIGNON, JOIN, ORDER, CLEAR, SET WAIT, ..., ERROR
     args: tuple[str, ...] = ()
 
@@ -31,6 +31,8 @@ _SIMPLE = {
     "MERGE",
     "REPLACE",
     "PROCESS",
+    "PAUSE",
+    "RESUME",
 }
 _SET = {
     "PREFERENCE": "SET PREFERENCE",
@@ -41,6 +43,32 @@ _SET = {
     "PASSWORD": "SET PASSWORD",
     "ADDRESS": "SET ADDRESS",
     "ORDERS": "SET ORDERS",
+    "DEADLINE": "SET DEADLINE",
+    "GRACE": "SET GRACE",
+    "DELAY": "SET DELAY",
+    "REMINDER": "SET REMINDER",
+    "TIME": "SET TIME",
+    "DAYS": "SET DAYS",
+    "NMR": "SET NMR",
+    "NONMR": "SET NONMR",
+    "ABSENCE": "SET ABSENCE",
+    "MOVE": "SET MOVE LENGTH",
+    "MOVEMENT": "SET MOVE LENGTH",
+    "RETREAT": "SET RETREAT LENGTH",
+    "ADJUST": "SET ADJUST LENGTH",
+    "BUILD": "SET ADJUST LENGTH",
+}
+_TAKES_TEXT = {
+    "SET DEADLINE": "a date, e.g. SET DEADLINE 2026-12-01 23:30",
+    "SET GRACE": "a length, e.g. SET GRACE 24h",
+    "SET DELAY": "a length, e.g. SET DELAY 30m",
+    "SET REMINDER": "a length before the deadline, e.g. SET REMINDER 12h",
+    "SET TIME": "a time of day or NONE, e.g. SET TIME 23:30",
+    "SET DAYS": "the days deadlines may fall on, e.g. SET DAYS Mon-Fri, or ALL",
+    "SET ABSENCE": "two dates, e.g. SET ABSENCE 2026-12-01 TO 2026-12-05",
+    "SET MOVE LENGTH": "a length, e.g. SET MOVE LENGTH 48h",
+    "SET RETREAT LENGTH": "a length, e.g. SET RETREAT LENGTH 24h",
+    "SET ADJUST LENGTH": "a length, e.g. SET ADJUST LENGTH 24h",
 }
 KNOWN = sorted(
     _SIMPLE
@@ -57,6 +85,7 @@ def read_commands(body: str) -> list[Command]:
             continue
         words = text.split()
         first = words[0].upper()
+        text = _masked(words) or text
         if first == "SIGNOFF":
             break
         if first in _SIMPLE:
@@ -66,6 +95,16 @@ def read_commands(body: str) -> list[Command]:
         else:
             out.append(Command(number, text, "ORDER", (text,)))
     return out
+
+
+def _masked(words: list[str]) -> str | None:
+    """The line with its password replaced by ****, for lines that carry one."""
+    first = words[0].upper()
+    if first in ("CREATE", "SIGNON") and len(words) >= 3:
+        return " ".join([*words[:2], "****", *words[3:]])
+    if first == "SET" and len(words) >= 3 and words[1].upper() == "PASSWORD":
+        return " ".join([*words[:2], "****"])
+    return None
 
 
 def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
@@ -88,7 +127,7 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         if who == "?":
             return Command(number, text, "JOIN", (game, args[1]))
         return Command(number, text, "SIGNON", (who, game, args[1]))
-    if args and name in ("CLEAR", "RESIGN", "MERGE", "REPLACE", "PROCESS"):
+    if args and name in ("CLEAR", "RESIGN", "MERGE", "REPLACE", "PROCESS", "PAUSE", "RESUME"):
         return _error(number, text, f"{name} on its own line")
     return Command(number, text, name, tuple(args))
 
@@ -102,7 +141,13 @@ def _set(number: int, text: str, args: list[str]) -> Command:
         hint = f" Did you mean SET {close[0]}?" if close else ""
         return Command(number, text, "ERROR", (f"I don't know SET {args[0]}.{hint}",))
     rest = args[1:]
-    if name in ("SET WAIT", "SET NOWAIT") and rest:
+    if name.endswith(" LENGTH") and rest and rest[0].upper() == "LENGTH":
+        rest = rest[1:]  # SET MOVE LENGTH 48h
+    if name in _TAKES_TEXT:
+        if not rest:
+            return _error(number, text, f"{name} followed by {_TAKES_TEXT[name]}")
+        return Command(number, text, name, (" ".join(rest),))
+    if name in ("SET WAIT", "SET NOWAIT", "SET NMR", "SET NONMR") and rest:
         return _error(number, text, f"{name} on its own")
     if name in ("SET PASSWORD", "SET ADDRESS") and len(rest) != 1:
         what = "a new password" if name == "SET PASSWORD" else "a mail address"

@@ -29,6 +29,7 @@ class CheckedOrder:
     order: str | None  # canonical short form, when the judge understood the line
     error: str | None  # why it will not be used (None: it will be)
     key: str | None  # what it orders (a unit's province, a build site, "WAIVE n")
+    notes: tuple[str, ...] = ()  # how a misspelling was read
 
     @property
     def accepted(self) -> bool:
@@ -88,9 +89,8 @@ def check_orders(
         error = e.error if (e.error or e.legal is None) else None
         if e.legal is None and error is None:
             error = "This order cannot be used in this phase."
-        out.append(
-            CheckedOrder(e.given, order_text(shown) if shown is not None else None, error, key)
-        )
+        text = order_text(shown) if shown is not None else None
+        out.append(CheckedOrder(e.given, text, error, key, tuple(e.notes)))
     return out
 
 

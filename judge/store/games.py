@@ -12,7 +12,7 @@ import sqlite_utils
 
 from .audit import iso, record
 
-FORMING, ACTIVE, FINISHED = "forming", "active", "finished"
+FORMING, ACTIVE, PAUSED, FINISHED = "forming", "active", "paused", "finished"
 PLAYER, MASTER, OBSERVER = "player", "master", "observer"
 
 DEFAULT_SETTINGS: dict[str, Any] = {
@@ -20,6 +20,13 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "move_hours": 48,
     "retreat_hours": 24,
     "adjust_hours": 24,
+    "deadline_time": None,  # "HH:MM" in the judge's zone: deadlines move to that time
+    "weekdays": None,  # [0..6], Monday 0: deadlines only on these days
+    "grace_hours": 24,  # after the deadline, late players have this long
+    "delay_minutes": 0,  # when all orders are in: process after this delay
+    "reminder_hours": 24,  # remind players missing orders this long before the deadline
+    "nmr": True,  # at the end of grace: process (civil disorder) or wait for the master
+    "absence_max_days": 7,  # how far absences may push a deadline
 }
 
 
@@ -32,6 +39,8 @@ class Game:
     settings: dict[str, Any]
     phase: str | None
     deadline: str | None
+    process_at: str | None = None  # early processing is due (all orders in, delay running)
+    paused_remaining: float | None = None  # seconds to the deadline when PAUSEd
 
 
 @dataclass(frozen=True)
@@ -46,12 +55,13 @@ class Seat:
     wait: bool
 
 
-def _game(row: sqlite_utils.db.Table | tuple) -> Game:
-    id_, name, variant, state, settings, phase, deadline = row
-    return Game(id_, name, variant, state, json.loads(settings), phase, deadline)
+def _game(row: tuple) -> Game:
+    id_, name, variant, state, settings, phase, deadline, process_at, paused = row
+    merged = {**DEFAULT_SETTINGS, **json.loads(settings)}  # games made before a new setting
+    return Game(id_, name, variant, state, merged, phase, deadline, process_at, paused)
 
 
-_GAME_COLUMNS = "id, name, variant, state, settings, phase, deadline"
+_GAME_COLUMNS = "id, name, variant, state, settings, phase, deadline, process_at, paused_remaining"
 _SEAT_COLUMNS = "id, game_id, role, power, address, password_hash, preference, wait"
 
 
@@ -184,3 +194,56 @@ def set_effective_orders(
         "ON CONFLICT(game_id, phase, power) DO UPDATE SET lines = excluded.lines",
         [game.id, game.phase, power, json.dumps(lines)],
     )
+
+
+def active_games(db: sqlite_utils.Database) -> list[Game]:
+    rows = db.execute(
+        f"SELECT {_GAME_COLUMNS} FROM games WHERE state = ? ORDER BY id", [ACTIVE]
+    ).fetchall()
+    return [_game(r) for r in rows]
+
+
+def notice_sent(db: sqlite_utils.Database, game: Game, kind: str) -> bool:
+    row = db.execute(
+        "SELECT 1 FROM notices WHERE game_id = ? AND phase = ? AND kind = ?",
+        [game.id, game.phase, kind],
+    ).fetchone()
+    return row is not None
+
+
+def record_notice(db: sqlite_utils.Database, game: Game, kind: str, now: datetime) -> None:
+    db.execute(
+        "INSERT OR IGNORE INTO notices (game_id, phase, kind, sent_at) VALUES (?, ?, ?, ?)",
+        [game.id, game.phase, kind, iso(now)],
+    )
+
+
+def add_absence(
+    db: sqlite_utils.Database, seat: Seat, starts: datetime, ends: datetime, now: datetime
+) -> None:
+    db.execute(
+        "INSERT INTO absences (seat_id, starts, ends, created_at) VALUES (?, ?, ?, ?)",
+        [seat.id, iso(starts), iso(ends), iso(now)],
+    )
+    record(db, now, "seat", seat.id, "absence", f"{iso(starts)} to {iso(ends)}")
+
+
+def absences(db: sqlite_utils.Database, game: Game) -> list[tuple[datetime, datetime]]:
+    rows = db.execute(
+        "SELECT a.starts, a.ends FROM absences a JOIN seats s ON s.id = a.seat_id "
+        "WHERE s.game_id = ? AND s.left_at IS NULL ORDER BY a.starts",
+        [game.id],
+    ).fetchall()
+    return [(datetime.fromisoformat(a), datetime.fromisoformat(b)) for a, b in rows]
+
+
+def clear_notices(db: sqlite_utils.Database, game: Game) -> None:
+    """A new deadline: reminders and late notices may be due again."""
+    db.execute("DELETE FROM notices WHERE game_id = ? AND phase = ?", [game.id, game.phase])
+
+
+def phase_started(db: sqlite_utils.Database, game: Game) -> datetime:
+    row = db.execute(
+        "SELECT started_at FROM phases WHERE game_id = ? AND phase = ?", [game.id, game.phase]
+    ).fetchone()
+    return datetime.fromisoformat(row[0])

@@ -150,4 +150,21 @@ def _v2_games(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS = [_v1_mail, _v2_games]
+def _v3_deadlines(db: sqlite_utils.Database) -> None:
+    db["games"].add_column("process_at", str)  # early processing, when all orders are in
+    db["games"].add_column("paused_remaining", float)  # seconds left when PAUSEd
+    db["notices"].create(
+        {"game_id": int, "phase": str, "kind": str, "sent_at": str},
+        pk=("game_id", "phase", "kind"),  # each notice once per phase
+        not_null={"sent_at"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db["absences"].create(
+        {"id": int, "seat_id": int, "starts": str, "ends": str, "created_at": str},
+        pk="id",
+        not_null={"seat_id", "starts", "ends", "created_at"},
+        foreign_keys=[("seat_id", "seats", "id")],
+    )
+
+
+MIGRATIONS = [_v1_mail, _v2_games, _v3_deadlines]

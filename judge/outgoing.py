@@ -1,0 +1,40 @@
+"""Queueing a mail the judge decided to send: render its template, give it its final
+Message-ID, and put it in the outbox in the caller's transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+import sqlite_utils
+
+from judge.commands.replies import Reply
+from judge.config import Config
+from judge.mail import compose
+from judge.store import outbox
+
+
+def queue_reply(
+    db: sqlite_utils.Database,
+    config: Config,
+    now: datetime,
+    reply: Reply,
+    inbound_id: int | None = None,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+) -> None:
+    subject, body = compose.render(reply.template, config, **reply.context)
+    message_id = compose.new_message_id(config)
+    threaded = reply.in_reply and in_reply_to is not None
+    raw = compose.build(
+        config,
+        reply.to,
+        subject,
+        body,
+        now,
+        message_id,
+        in_reply_to=in_reply_to if threaded else None,
+        references=references if threaded else (),
+        auto_submitted="auto-replied" if threaded else "auto-generated",
+    )
+    outbox.queue(db, raw, message_id, list(reply.to), reply.kind, now, inbound_id)

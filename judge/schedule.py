@@ -1,0 +1,233 @@
+"""Deadlines: reminders, processing, late notices, grace and civil disorder.
+
+The database is the source of truth. `run_due` looks at every active game and does what
+is due by the clock it is given, each game in one transaction that re-reads the game,
+acts, and advances it: a timer that fires twice, or a judge restarted between a deadline
+and its processing, processes a phase exactly once. `Timers` keeps one APScheduler job
+per pending event, rebuilt from the store, so the daemon wakes exactly when something is
+due; the work itself always runs in the daemon's main loop.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+import sqlite_utils
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.triggers.date import DateTrigger
+
+from judge import play
+from judge.commands.replies import Reply
+from judge.config import Config
+from judge.engine.phase import Phase
+from judge.outgoing import queue_reply
+from judge.report import format_deadline, phase_kind_title, phase_title
+from judge.store import games
+from judge.store.db import transaction
+
+log = logging.getLogger("judge.schedule")
+
+
+def run_due(db: sqlite_utils.Database, config: Config, clock: Callable[[], datetime]) -> int:
+    """Do everything due by now in every active game; returns how many mails were queued."""
+    queued = 0
+    for game in games.active_games(db):
+        queued += _game_due(db, config, game.id, clock())
+    return queued
+
+
+def _game_due(db: sqlite_utils.Database, config: Config, game_id: int, now: datetime) -> int:
+    with transaction(db):
+        game = games.get_game(db, game_id)  # re-read inside the transaction
+        if game.state != games.ACTIVE or not game.phase or not game.deadline:
+            return 0
+        mails, what = _due(db, config, game, now)
+        for mail in mails:
+            queue_reply(db, config, now, mail)
+    if what:
+        log.info("game %s, phase %s: %s", game.name, game.phase, what)
+    return len(mails)
+
+
+def _due(
+    db: sqlite_utils.Database, config: Config, game: games.Game, now: datetime
+) -> tuple[list[Reply], str]:
+    s = game.settings
+    deadline = datetime.fromisoformat(game.deadline or "")
+    if game.process_at and now >= datetime.fromisoformat(game.process_at):
+        if play.ready_to_process(db, game):
+            return play.process_phase(db, config, game, now), "processed early"
+        games.update_game(db, game, now, process_at=None)  # someone set WAIT meanwhile
+        return [], ""
+    if now < deadline:
+        remind_at = _reminder_time(db, game, deadline)
+        if remind_at and now >= remind_at and not games.notice_sent(db, game, "reminder"):
+            games.record_notice(db, game, "reminder", now)
+            mails = _to_late_powers(db, config, game, "reminder")
+            return mails, f"reminded {len(mails)}"
+        return [], ""
+    if play.ready_to_process(db, game, ignore_wait=True):
+        return play.process_phase(db, config, game, now), "processed at the deadline"
+    grace_end = deadline + timedelta(hours=float(s["grace_hours"]))
+    mails: list[Reply] = []
+    if not games.notice_sent(db, game, "late"):
+        games.record_notice(db, game, "late", now)
+        mails += _to_late_powers(db, config, game, "late_notice", grace_end=grace_end)
+        mails += _waiting_notices(db, config, game, grace_end)
+    if now < grace_end:
+        return mails, "late notices sent" if mails else ""
+    if s["nmr"]:
+        return mails + play.process_phase(db, config, game, now), "processed after grace"
+    if not games.notice_sent(db, game, "nonmr"):
+        games.record_notice(db, game, "nonmr", now)
+        missing = [p["power"] for p in _late_powers(db, game)]
+        for seat in games.seats(db, game, games.MASTER):
+            mails.append(
+                Reply(
+                    (seat.address,),
+                    "nonmr_master",
+                    {**_context(config, game), "missing": missing},
+                    "notice",
+                    False,
+                )
+            )
+    return mails, "waiting for the master (NONMR)"
+
+
+def _reminder_time(
+    db: sqlite_utils.Database, game: games.Game, deadline: datetime
+) -> datetime | None:
+    """The configured time before the deadline; none for a phase no longer than that
+    (its start mail, retreat request or build request is the reminder)."""
+    remind_at = deadline - timedelta(hours=float(game.settings["reminder_hours"]))
+    return remind_at if remind_at > games.phase_started(db, game) else None
+
+
+def _context(config: Config, game: games.Game) -> dict:
+    phase = Phase.parse(game.phase or "")
+    return {
+        "game": game.name,
+        "phase_title": phase_title(phase),
+        "phase_kind": phase_kind_title(phase),
+        "deadline": format_deadline(game.deadline, config.timezone),
+        "nmr": bool(game.settings["nmr"]),
+    }
+
+
+def _late_powers(db: sqlite_utils.Database, game: games.Game) -> list[dict]:
+    """The players whose orders are not complete: [{seat, power, missing}]."""
+    position = play.current_position(db, game)
+    effective = games.effective_orders(db, game, game.phase or "")
+    out = []
+    for seat in games.seats(db, game, games.PLAYER):
+        if not seat.power:
+            continue
+        if not play.power_complete(position, seat.power, effective.get(seat.power, [])):
+            name = position.game_map.powers[seat.power].name
+            out.append({"seat": seat, "power": name})
+    return out
+
+
+def _to_late_powers(
+    db: sqlite_utils.Database,
+    config: Config,
+    game: games.Game,
+    template: str,
+    grace_end: datetime | None = None,
+) -> list[Reply]:
+    context = _context(config, game)
+    if grace_end is not None:
+        context["grace_end"] = format_deadline(grace_end.isoformat(), config.timezone)
+    mails = []
+    for late in _late_powers(db, game):
+        status = play.order_status(db, config, game, late["seat"])
+        mails.append(
+            Reply(
+                (late["seat"].address,),
+                template,
+                {**context, "you": late["power"], "status": status},
+                "notice",
+                False,
+            )
+        )
+    return mails
+
+
+def _waiting_notices(
+    db: sqlite_utils.Database, config: Config, game: games.Game, grace_end: datetime
+) -> list[Reply]:
+    late = {p["seat"].id for p in _late_powers(db, game)}
+    names = [p["power"] for p in _late_powers(db, game)]
+    context = {
+        **_context(config, game),
+        "waiting_for": names,
+        "grace_end": format_deadline(grace_end.isoformat(), config.timezone),
+    }
+    on_time = [s.address for s in games.seats(db, game, games.PLAYER) if s.id not in late]
+    masters = [s.address for s in games.seats(db, game, games.MASTER)]
+    to = tuple(dict.fromkeys(on_time + masters))
+    return [Reply(to, "waiting_notice", context, "notice", False)] if to else []
+
+
+# -- timers ---------------------------------------------------------------------------------
+
+
+def next_events(db: sqlite_utils.Database) -> dict[str, datetime]:
+    """The next moment each active game needs the judge: key -> UTC time."""
+    out: dict[str, datetime] = {}
+    for game in games.active_games(db):
+        if not game.deadline:
+            continue
+        deadline = datetime.fromisoformat(game.deadline)
+        s = game.settings
+        started = games.phase_started(db, game)
+        moments = [
+            max(
+                deadline - timedelta(hours=float(s["reminder_hours"])),
+                started + (deadline - started) / 2,
+            ),
+            deadline,
+            deadline + timedelta(hours=float(s["grace_hours"])),
+        ]
+        if game.process_at:
+            moments.append(datetime.fromisoformat(game.process_at))
+        for i, moment in enumerate(sorted(moments)):
+            out[f"{game.id}:{game.phase}:{i}:{moment.isoformat()}"] = moment
+    return out
+
+
+class Timers:
+    """One APScheduler job per pending event; each job only wakes the daemon."""
+
+    def __init__(self, wake: Callable[[], None], clock: Callable[[], datetime]) -> None:
+        self.wake = wake
+        self.clock = clock
+        self.scheduler = BackgroundScheduler(timezone="UTC")
+        self.lock = threading.Lock()
+
+    def start(self) -> None:
+        self.scheduler.start()
+
+    def sync(self, events: dict[str, datetime]) -> None:
+        """Make the jobs match `events` (past events wake at once)."""
+        with self.lock:
+            now = self.clock()
+            wanted = {k: v for k, v in events.items() if v > now}
+            for job in self.scheduler.get_jobs():
+                if job.id not in wanted:
+                    job.remove()
+            have = {job.id for job in self.scheduler.get_jobs()}
+            for key, moment in wanted.items():
+                if key not in have:
+                    self.scheduler.add_job(
+                        self.wake, DateTrigger(run_date=moment), id=key, misfire_grace_time=None
+                    )
+
+    def stop(self) -> None:
+        self.scheduler.shutdown(wait=False)
+
+    def pending(self) -> list[datetime]:
+        return sorted(j.next_run_time for j in self.scheduler.get_jobs())

@@ -1,0 +1,264 @@
+"""Deadlines on a clock the test moves (never a real sleep): processing at the deadline,
+early processing with and without WAIT, reminders, late notices, grace with NMR and
+NONMR, absences, pause and resume, a daylight-saving change, and a restart."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from judge_harness import POWERS, Judge
+
+from judge import schedule
+from judge.store import games
+from judge.store.db import open_db
+
+HOLDS = {
+    "A": "A Vie H\nA Bud H\nF Tri H",
+    "E": "F Lon H\nF Edi H\nA Lvp H",
+    "F": "A Par H\nA Mar H\nF Bre H",
+    "G": "F Kie H\nA Ber H\nA Mun H",
+    "I": "A Ven H\nA Rom H\nF Nap H",
+    "R": "A Mos H\nA War H\nF Sev H\nF StP H",
+    "T": "F Ank H\nA Con H\nA Smy H",
+}
+START = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+
+def _deadline(judge: Judge) -> datetime:
+    return datetime.fromisoformat(judge.game().deadline or "")
+
+
+def _order(judge: Judge, players: dict[str, str], initials: str) -> list:
+    mails = []
+    for initial in initials:
+        i = POWERS.index(initial)
+        mails += judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\n{HOLDS[initial]}")
+    return mails
+
+
+def _subjects(mails) -> list[str]:
+    return [m.subject for m in mails]
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    return Judge(tmp_path)
+
+
+def test_the_first_deadline_is_the_move_length_after_the_start(judge: Judge) -> None:
+    judge.start_game()
+    # The 7th player joined at START + 8 minutes; moves take 48 hours.
+    assert _deadline(judge) == START + timedelta(minutes=8, hours=48)
+
+
+def test_at_the_deadline_late_players_are_told_and_the_rest_wait(judge: Judge) -> None:
+    players = judge.start_game()
+    _order(judge, players, "AEFGIR")  # Turkey never orders
+    deadline = _deadline(judge)
+    before = judge.at(deadline - timedelta(seconds=1))
+    assert [m.subject.split(",")[0] for m in before] == ["[TEST] war1: reminder"]
+    mails = judge.at(deadline)
+    assert _subjects(mails) == [
+        "[TEST] war1: Turkey's orders are LATE",
+        "[TEST] war1: waiting for Turkey",
+    ]
+    late, waiting = mails
+    assert late.to == [players["T"]]
+    assert "Still without orders: Army Constantinople, Army Smyrna, Fleet Ankara." in late.body
+    assert sorted(waiting.to) == sorted([*(players[i] for i in "AEFGIR"), "gm@example.org"])
+    assert judge.at(deadline + timedelta(hours=1)) == []  # told once
+
+
+def test_grace_end_with_nmr_processes_with_civil_disorder(judge: Judge) -> None:
+    players = judge.start_game()
+    _order(judge, players, "AEFGIR")
+    deadline = _deadline(judge)
+    judge.at(deadline)
+    assert judge.at(deadline + timedelta(hours=23, minutes=59)) == []
+    mails = judge.at(deadline + timedelta(hours=24))
+    [results] = [m for m in mails if "Movement results" in m.subject]
+    assert "In civil disorder (no orders received): Turkey.\n" in results.body
+    assert "Turkey: Fleet Ankara HOLD.\n" in results.body
+    assert judge.game().phase == "F1901M"
+
+
+def test_grace_end_with_nonmr_waits_for_the_master(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET NONMR")
+    _order(judge, players, "AEFGIR")
+    deadline = _deadline(judge)
+    judge.at(deadline)
+    mails = judge.at(deadline + timedelta(hours=24))
+    assert _subjects(mails) == ["[TEST] war1: grace is over, orders still missing"]
+    assert mails[0].to == ["gm@example.org"]
+    assert "orders\nare still missing from Turkey." in mails[0].body
+    assert judge.at(deadline + timedelta(days=5)) == []
+    assert judge.game().phase == "S1901M"
+    mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")
+    assert any("Movement results for Spring of 1901" in m.subject for m in mails)
+
+
+def test_early_processing_when_all_orders_are_in_unless_someone_waits(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send(players["T"], "SIGNON Twar1 pw6\nSET WAIT")
+    mails = _order(judge, players, POWERS)
+    assert not any("results" in s for s in _subjects(mails))
+    deadline = _deadline(judge)
+    # WAIT holds the phase to its deadline, no later: then it is processed.
+    mails = judge.at(deadline)
+    assert any("Movement results for Spring of 1901" in s for s in _subjects(mails))
+
+
+def test_an_early_processing_delay(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET DELAY 30m")
+    _order(judge, players, POWERS)
+    done = judge.now
+    assert judge.game().phase == "S1901M"
+    assert judge.at(done + timedelta(minutes=29)) == []
+    mails = judge.at(done + timedelta(minutes=30))
+    assert any("Movement results" in s for s in _subjects(mails))
+
+
+def test_reminders_go_to_the_players_missing_orders_once(judge: Judge) -> None:
+    players = judge.start_game()
+    _order(judge, players, "AEFGIR")
+    deadline = _deadline(judge)
+    assert judge.at(deadline - timedelta(hours=24, seconds=1)) == []
+    mails = judge.at(deadline - timedelta(hours=24))
+    assert [(m.to, m.subject) for m in mails] == [
+        ([players["T"]], f"[TEST] war1: reminder, Turkey's orders are due by {_shown(deadline)}")
+    ]
+    assert judge.at(deadline - timedelta(hours=1)) == []
+
+
+def _shown(moment: datetime) -> str:
+    return moment.strftime("%A %-d %B %Y %H:%M UTC")
+
+
+def test_a_restart_between_the_deadline_and_processing_processes_once(
+    judge: Judge, tmp_path: Path
+) -> None:
+    players = judge.start_game()
+    _order(judge, players, POWERS[:-1])
+    judge.send(players["T"], "SIGNON Twar1 pw6\nSET WAIT\n" + HOLDS["T"])
+    deadline = _deadline(judge)
+    # Two judges (a restart, or a timer firing twice) both see the deadline pass.
+    other = open_db(tmp_path / "j.db")
+    judge.now = deadline
+    first = schedule.run_due(judge.db, judge.config, lambda: deadline)
+    second = schedule.run_due(other, judge.config, lambda: deadline)
+    assert first > 0 and second == 0
+    processed = judge.db.execute(
+        "SELECT COUNT(*) FROM phases WHERE processed_at IS NOT NULL"
+    ).fetchone()[0]
+    assert processed == 1
+    results = judge.db.execute("SELECT COUNT(*) FROM outbound WHERE kind = 'results'").fetchone()[0]
+    assert results == 1
+
+
+def test_pause_keeps_the_time_left_and_resume_gives_it_back(judge: Judge) -> None:
+    players = judge.start_game()
+    deadline = _deadline(judge)
+    paused_at = judge.now + timedelta(hours=10)
+    judge.now = paused_at - timedelta(minutes=1)
+    mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPAUSE")
+    left = deadline - paused_at
+    assert "[TEST] war1: the game is paused" in _subjects(mails)
+    assert judge.at(deadline + timedelta(days=3)) == []  # nothing happens while paused
+    judge.now = deadline + timedelta(days=3) - timedelta(minutes=1)
+    mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nRESUME")
+    assert _deadline(judge) == judge.now + left
+    assert "[TEST] war1: the game is running again" in _subjects(mails)
+    assert players  # the game went on with its players
+
+
+def test_an_absence_pushes_a_deadline_that_falls_in_it(judge: Judge) -> None:
+    players = judge.start_game()
+    deadline = _deadline(judge)
+    ends = deadline + timedelta(days=2)
+    mails = judge.send(
+        players["F"],
+        f"SIGNON Fwar1 pw2\nSET ABSENCE now TO {ends.strftime('%Y-%m-%d %H:%M')}",
+    )
+    assert _deadline(judge) == ends
+    assert any(s.startswith("[TEST] war1: the deadline is now") for s in _subjects(mails))
+
+
+def test_an_absence_cannot_push_past_the_games_maximum(judge: Judge) -> None:
+    players = judge.start_game()
+    deadline = _deadline(judge)
+    far = deadline + timedelta(days=30)
+    judge.send(
+        players["F"], f"SIGNON Fwar1 pw2\nSET ABSENCE now TO {far.strftime('%Y-%m-%d %H:%M')}"
+    )
+    assert _deadline(judge) == deadline + timedelta(days=7)
+
+
+def test_a_deadline_time_across_a_daylight_saving_change(tmp_path: Path) -> None:
+    judge = Judge(tmp_path, timezone="Europe/Amsterdam")
+    judge.now = datetime(2026, 3, 27, 9, 0, tzinfo=UTC)  # Friday; clocks go forward on Sunday
+    judge.send("gm@example.org", "CREATE ?war1 masterpw")
+    judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET TIME 23:30")
+    for i, initial in enumerate(POWERS):
+        judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}\nSET PREFERENCE {initial}")
+    # Started Friday 10:10 CET; 48 hours later is Sunday 11:10 CEST; at 23:30 that day.
+    assert _deadline(judge) == datetime(2026, 3, 29, 21, 30, tzinfo=UTC)  # 23:30 CEST
+    mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET DEADLINE 2026-03-29 02:30")
+    assert "Line 2: SET DEADLINE 2026-03-29 02:30" in mails[0].body  # inside the DST gap
+
+
+def test_the_master_sets_the_deadline_and_everyone_is_told(judge: Judge) -> None:
+    players = judge.start_game()
+    mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET DEADLINE 2026-12-01 23:30")
+    assert _deadline(judge) == datetime(2026, 12, 1, 23, 30, tzinfo=UTC)
+    assert (
+        "  The deadline for war1 is now Tuesday 1 December 2026 23:30 UTC. Everyone is told."
+        in (mails[0].body)
+    )
+    [notice] = [m for m in mails if "the deadline is now" in m.subject]
+    assert sorted(notice.to) == sorted(["gm@example.org", *players.values()])
+
+
+def test_master_settings_are_echoed(judge: Judge) -> None:
+    judge.start_game()
+    body = judge.send(
+        "gm@example.org",
+        "SIGNON Mwar1 masterpw\nSET MOVE LENGTH 72h\nSET GRACE 12h\nSET DAYS Mon-Fri\nSET NONMR",
+    )[0].body
+    assert "  war1: move length is now 3 days.\n" in body
+    assert "  war1: grace is now 12 hours.\n" in body
+    assert "  war1: days is now Monday, Tuesday, Wednesday, Thursday, Friday.\n" in body
+    assert "  war1: nonmr is now wait for you.\n" in body
+    settings = judge.game().settings
+    assert (
+        settings["move_hours"],
+        settings["grace_hours"],
+        settings["weekdays"],
+        settings["nmr"],
+    ) == (
+        72.0,
+        12.0,
+        [0, 1, 2, 3, 4],
+        False,
+    )
+
+
+def test_timers_follow_the_store(judge: Judge) -> None:
+    judge.start_game()
+    deadline = _deadline(judge)
+    events = sorted(schedule.next_events(judge.db).values())
+    assert events == [deadline - timedelta(hours=24), deadline, deadline + timedelta(hours=24)]
+    woken: list[int] = []
+    timers = schedule.Timers(lambda: woken.append(1), lambda: judge.now)
+    timers.start()
+    try:
+        timers.sync(schedule.next_events(judge.db))
+        assert timers.pending() == events
+        timers.sync({})
+        assert timers.pending() == []
+    finally:
+        timers.stop()
+    assert games.active_games(judge.db)[0].name == "war1"

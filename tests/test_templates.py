@@ -1,0 +1,380 @@
+"""Snapshot tests of every mail template, read as a player reads them.
+
+The mails are made the way the judge makes them: raw mails go into a temporary store
+(judge.store.inbox.ingest) and through judge.handling.handle_waiting, with a fixed clock
+that moves on a minute per mail, and the rendered mails are read back from the outbound
+table. Two games are played:
+
+* `demo`, from CREATE through Spring 1901 (bounces at Tyrolia, the English Channel and
+  Burgundy), Fall 1901 (Russia, supported by Austria, dislodges the Turkish army in
+  Bulgaria, which may go to Constantinople or Greece), the Fall 1901 retreat (to Greece:
+  the ownership section), and the Winter 1901 adjustments (Austria's removal made by
+  civil disorder);
+* `late`, whose Fall 1905 position is put straight into the store: Germany takes Belgium
+  but has no free home centre to build in, England must remove two units, the Austrian
+  army in Bohemia is destroyed, a support is cut and one is void.
+
+too_large, rate_limited and internal_error are rendered directly with compose.render.
+
+Each snapshot in tests/snapshots/<case>.txt is the Subject line, a blank line and the body,
+compared exactly. The files are the reviewed, correct mails: where the judge writes
+something else, the test fails until the template (or the code behind it) is fixed.
+`UPDATE_SNAPSHOTS=1 pytest tests/test_templates.py` rewrites them from what is rendered;
+review every changed file before committing it. A last test asks that the lines the
+templates write fit in 78 columns.
+"""
+
+from __future__ import annotations
+
+import difflib
+import email
+import email.policy
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from judge import play
+from judge.adjudicate import position_from_json
+from judge.config import Config
+from judge.engine.phase import Phase
+from judge.handling import handle_waiting
+from judge.mail import compose
+from judge.store import games, inbox
+from judge.store.db import open_db, transaction
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
+CONFIG = Config(name="TEST", address="judge@example.org", timezone="UTC")
+START = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+MASTER = "gm@example.org"
+# Player n asks for the power with this initial; no two ask for the same one, so each
+# gets the power asked for (DPTG chapter I) whatever the random draw.
+PLAYERS = {initial: f"p{n}@example.org" for n, initial in enumerate("AEFGIRT", start=1)}
+PASSWORDS = {initial: f"pw{n}" for n, initial in enumerate("AEFGIRT", start=1)}
+
+
+@dataclass(frozen=True)
+class Mail:
+    to: tuple[str, ...]
+    subject: str
+    body: str
+
+    @property
+    def text(self) -> str:
+        return f"Subject: {self.subject}\n\n{self.body}"
+
+
+class Judge:
+    """A judge over a temporary store, fed one raw mail at a time."""
+
+    def __init__(self, path: Path) -> None:
+        self.db = open_db(path)
+        self.now = START
+        self.count = 0
+
+    def send(self, sender: str, body: str, subject: str = "orders") -> list[Mail]:
+        """Deliver one mail and handle it; the mails the judge queued in answer."""
+        self.count += 1
+        self.now = START + timedelta(minutes=self.count)
+        raw = (
+            f"From: {sender}\r\nTo: {CONFIG.address}\r\nSubject: {subject}\r\n"
+            f"Message-ID: <mail{self.count}@example.org>\r\n"
+            f"Date: {self.now.strftime('%a, %d %b %Y %H:%M:%S +0000')}\r\n\r\n"
+            + body.replace("\n", "\r\n")
+            + "\r\n"
+        ).encode()
+        last = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM outbound").fetchone()[0]
+        assert inbox.ingest(self.db, raw, "test", self.now) is not None
+        now = self.now
+        assert handle_waiting(self.db, CONFIG, lambda: now) == 1
+        rows = self.db.execute(
+            "SELECT raw FROM outbound WHERE id > ? ORDER BY id", [last]
+        ).fetchall()
+        return [_read(raw) for (raw,) in rows]
+
+    def orders(self, initial: str, game: str, *lines: str) -> list[Mail]:
+        body = "\n".join([f"SIGNON {initial}{game} {PASSWORDS[initial]}", *lines])
+        return self.send(PLAYERS[initial], body)
+
+    def set_position(self, name: str, data: dict) -> None:
+        """Put a game straight into a position (as the judge stores a phase's start)."""
+        position_from_json(data)  # a position the judge can read
+        with transaction(self.db):
+            game = games.find_game(self.db, name)
+            assert game is not None
+            deadline = play.deadline_for(game, Phase.parse(data["phase"]), self.now)
+            game = games.update_game(
+                self.db, game, self.now, phase=data["phase"], deadline=deadline
+            )
+            games.add_phase(self.db, game, data["phase"], data, deadline, self.now)
+
+
+def _read(raw: bytes) -> Mail:
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    to = tuple(a.strip() for a in str(msg["To"]).split(","))
+    return Mail(to, str(msg["Subject"]), msg.get_content().replace("\r\n", "\n"))
+
+
+def _one(mails: list[Mail], to: str, subject: str) -> Mail:
+    """The one mail to `to` whose subject contains `subject`."""
+    found = [m for m in mails if to in m.to and subject in m.subject]
+    assert len(found) == 1, [(m.to, m.subject) for m in mails]
+    return found[0]
+
+
+def _ack(mails: list[Mail], to: str) -> Mail:
+    return _one(mails, to, "Re: ")
+
+
+# -- the games --------------------------------------------------------------------------
+
+
+def _demo(judge: Judge, out: dict[str, Mail]) -> None:
+    g = "demo"
+    out["ack_create"] = _ack(judge.send(MASTER, f"CREATE ?{g} secret", "new game"), MASTER)
+    for initial in "AEFGIR":
+        mails = judge.send(
+            PLAYERS[initial],
+            f"SIGNON ?{g} {PASSWORDS[initial]}\nSET PREFERENCE {initial}",
+            "join",
+        )
+        if initial == "A":
+            out["ack_join_with_preference"] = _ack(mails, PLAYERS["A"])
+    mails = judge.send(PLAYERS["T"], f"SIGNON ?{g} pw7\nSET PREFERENCE T", "join")
+    out["ack_join_seventh_starts_the_game"] = _ack(mails, PLAYERS["T"])
+    out["game_start_player"] = _one(mails, PLAYERS["A"], "the game has started")
+    out["game_start_master"] = _one(mails, MASTER, "the game has started")
+    assert len(mails) == 1 + 7 + 1
+
+    # Spring 1901: mails that go wrong, then everyone's orders.
+    mails = judge.send(PLAYERS["I"], "A Rom - Apu")
+    out["ack_orders_without_signon"] = _ack(mails, PLAYERS["I"])
+    mails = judge.send(PLAYERS["F"], f"SIGNON F{g} wrong\nA Par - Bur")
+    out["ack_wrong_password"] = _ack(mails, PLAYERS["F"])
+    out["ack_help"] = _ack(judge.send(PLAYERS["F"], "help", "help"), PLAYERS["F"])
+    mails = judge.send(PLAYERS["E"], f"SINGON E{g} pw2\nF Lon - Eng")
+    out["ack_unknown_command"] = _ack(mails, PLAYERS["E"])
+    mails = judge.orders(
+        "G",
+        g,
+        "F Kie - Den",
+        "A Ber - Mos",  # illegal: Berlin does not border Moscow
+        "A Ber - Kie",
+        "A Mun - Ruh",  # replaced by the next line
+        "A Mun - Burgandy",  # misspelt
+    )
+    out["ack_orders_with_errors"] = _ack(mails, PLAYERS["G"])
+    judge.orders("A", g, "A Vie - Tyr", "A Bud - Ser", "F Tri - Alb")
+    judge.orders("E", g, "F Edi - Nwg", "F Lon - Eng", "A Lvp - Yor")
+    out["ack_clear"] = _ack(judge.orders("E", g, "CLEAR"), PLAYERS["E"])
+    judge.orders("E", g, "F Edi - Nwg", "F Lon - Eng", "A Lvp - Yor")
+    judge.orders("F", g, "F Bre - Eng", "A Mar - Spa", "A Par - Bur")
+    mails = judge.orders(
+        "R", g, "SET WAIT", "F StP/sc - Bot", "A Mos - Ukr", "A War - Gal", "F Sev - Rum"
+    )
+    out["ack_set_wait"] = _ack(mails, PLAYERS["R"])
+    judge.orders("I", g, "F Nap - Ion", "A Rom - Apu", "A Ven - Tyr")
+    mails = judge.orders("T", g, "F Ank - Bla", "A Con - Bul", "A Smy - Arm")
+    assert len(mails) == 1, "Russia's WAIT holds the phase"
+    mails = judge.send(MASTER, f"SIGNON M{g} secret\nPROCESS")
+    out["ack_master_process"] = _ack(mails, MASTER)
+    out["results_spring_1901_movement"] = _one(mails, MASTER, "Movement results")
+
+    # Fall 1901: Russia takes Bulgaria with Austria's support; Italy convoys to Tunis.
+    judge.orders("A", g, "A Vie H", "A Ser S F Rum - Bul", "F Alb H")
+    judge.orders("E", g, "F Nwg - Nwy", "F Lon - Nth", "A Yor H")
+    judge.orders("F", g, "F Bre - Mid", "A Spa H", "A Par - Bur")
+    judge.orders("G", g, "F Den H", "A Kie - Hol", "A Mun - Bur")
+    judge.orders("I", g, "A Ven - Tri", "F Ion C A Apu - Tun", "A Apu - Tun")
+    judge.orders("R", g, "A Gal - Bud", "F Bot - Swe", "A Ukr H", "F Rum - Bul/ec")
+    mails = judge.orders("T", g, "F Bla H", "A Arm - Sev", "A Bul H")
+    out["ack_last_orders_process_the_phase"] = _ack(mails, PLAYERS["T"])
+    out["results_fall_1901_movement"] = _one(mails, MASTER, "Movement results")
+    out["retreat_request"] = _one(mails, PLAYERS["T"], "must retreat")
+    assert len(mails) == 3
+
+    # The Fall 1901 retreat: Turkey takes Greece; then the centres are counted.
+    mails = judge.orders("T", g, "A Bul - Gre")
+    out["results_fall_1901_retreat"] = _one(mails, MASTER, "Retreat results")
+    out["build_request_builds"] = _one(mails, PLAYERS["R"], "may build")
+    out["build_request_removal"] = _one(mails, PLAYERS["A"], "must remove")
+    assert len(mails) == 2 + 7
+
+    # Winter 1901: some builds; Austria's removal is left to civil disorder.
+    judge.orders("R", g, "Build A War", "Build F StP/nc")
+    judge.orders("G", g, "Build A Ber", "Waive")
+    judge.orders("E", g, "Build F Lon")
+    judge.orders("F", g, "Build F Bre")
+    out["ack_builds"] = _ack(judge.orders("I", g, "Build F Nap"), PLAYERS["I"])
+    mails = judge.send(MASTER, f"SIGNON M{g} secret\nPROCESS")
+    out["results_winter_1901_adjustment"] = _one(mails, MASTER, "Adjustment results")
+
+
+LATE_1905 = {
+    "map": "standard",
+    "phase": "F1905M",
+    "units": {
+        "AUSTRIA": ["A BOH", "F ADR"],
+        "ENGLAND": ["A WAL", "A YOR", "F NTH", "F NWG"],
+        "FRANCE": ["A BUR", "A PAR", "A PIC", "F LON"],
+        "GERMANY": ["A BER", "A KIE", "A MUN", "A RUH", "F HOL"],
+        "ITALY": ["A TYR", "A VEN", "F NAP"],
+        "RUSSIA": ["A GAL", "A SIL", "A VIE"],
+        "TURKEY": ["A BUL", "A CON", "F BLA"],
+    },
+    "centers": {
+        "ENGLAND": ["EDI", "LVP"],
+        "FRANCE": ["BEL", "BRE", "LON", "MAR", "PAR", "POR", "SPA"],
+        "GERMANY": ["BER", "DEN", "HOL", "KIE", "MUN", "SWE"],
+        "ITALY": ["NAP", "ROM", "VEN"],
+        "RUSSIA": ["BUD", "MOS", "RUM", "SEV", "STP", "VIE", "WAR"],
+        "TURKEY": ["ANK", "BUL", "CON", "GRE", "SER", "SMY"],
+    },
+}
+
+
+def _late(judge: Judge, out: dict[str, Mail]) -> None:
+    g = "late"
+    judge.send(MASTER, f"CREATE ?{g} secret", "new game")
+    for initial in "AEFGIRT":
+        judge.send(PLAYERS[initial], f"SIGNON ?{g} {PASSWORDS[initial]}\nSET PREFERENCE {initial}")
+    judge.set_position(g, LATE_1905)
+    judge.orders("A", g, "A Boh H", "F Adr H")
+    judge.orders("E", g, "F Nth H", "F Nwg H", "A Yor S A Wal - Lon", "A Wal H")
+    judge.orders("F", g, "A Par H", "A Bur S A Pic - Bel", "A Pic - Bel", "F Lon H")
+    judge.orders("G", g, "A Ber H", "A Kie H", "A Mun - Bur", "F Hol - Bel", "A Ruh S F Hol - Bel")
+    judge.orders("I", g, "A Tyr H", "A Ven H", "F Nap H")
+    judge.orders("T", g, "F Bla H", "A Bul H", "A Con H")
+    mails = judge.orders("R", g, "A Sil - Boh", "A Gal S A Sil - Boh", "A Vie H")
+    out["results_fall_1905_movement"] = _one(mails, MASTER, "Movement results")
+    out["build_request_no_free_home_centre"] = _one(mails, PLAYERS["G"], "build")
+    out["build_request_two_removals"] = _one(mails, PLAYERS["E"], "must remove")
+    # Turkey has three builds but only Ankara and Smyrna free (Constantinople is occupied).
+    out["build_request_fewer_free_centres_than_builds"] = _one(mails, PLAYERS["T"], "build")
+
+
+def _direct(out: dict[str, Mail]) -> None:
+    sub = SimpleNamespace(subject="Orders for Spring")
+    for name, context in {
+        "too_large": {"sub": sub, "size": 1234567, "limit": 1000000},
+        "rate_limited": {"sub": sub, "limit": 60},
+        "internal_error": {"sub": sub},
+        "internal_error_without_subject": {"sub": SimpleNamespace(subject="")},
+    }.items():
+        template = name.removesuffix("_without_subject")
+        subject, body = compose.render(template, CONFIG, **context)
+        out[name] = Mail(("someone@example.org",), subject, body)
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Mail]]:
+    judge = Judge(tmp_path_factory.mktemp("templates") / "judge.db")
+    out: dict[str, Mail] = {}
+    _demo(judge, out)
+    _late(judge, out)
+    _direct(out)
+    yield out
+    judge.db.conn.close()
+
+
+CASES = [
+    "ack_create",
+    "ack_join_with_preference",
+    "ack_join_seventh_starts_the_game",
+    "ack_orders_without_signon",
+    "ack_wrong_password",
+    "ack_help",
+    "ack_unknown_command",
+    "ack_orders_with_errors",
+    "ack_clear",
+    "ack_set_wait",
+    "ack_master_process",
+    "ack_last_orders_process_the_phase",
+    "ack_builds",
+    "game_start_player",
+    "game_start_master",
+    "results_spring_1901_movement",
+    "results_fall_1901_movement",
+    "results_fall_1901_retreat",
+    "results_winter_1901_adjustment",
+    "results_fall_1905_movement",
+    "retreat_request",
+    "build_request_builds",
+    "build_request_removal",
+    "build_request_no_free_home_centre",
+    "build_request_two_removals",
+    "build_request_fewer_free_centres_than_builds",
+    "too_large",
+    "rate_limited",
+    "internal_error",
+    "internal_error_without_subject",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_snapshot(case: str, rendered: dict[str, Mail]) -> None:
+    path = SNAPSHOTS / f"{case}.txt"
+    actual = rendered[case].text
+    if UPDATE:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(actual)
+    assert path.exists(), f"no snapshot {path.name}: run with UPDATE_SNAPSHOTS=1 and review it"
+    expected = path.read_text()
+    if actual != expected:
+        diff = difflib.unified_diff(
+            expected.splitlines(keepends=True),
+            actual.splitlines(keepends=True),
+            f"{path.name} (reviewed)",
+            f"{case} (rendered)",
+        )
+        pytest.fail("the mail differs from its snapshot:\n" + "".join(diff), pytrace=False)
+
+
+# Lines a template writes should fit a classic 80-column mail reader, and a reply's
+# "> " quoting, without wrapping: RFC 5322's 78. Lines that list a power's units or
+# centres, and the echo of the player's own lines, depend on the game and are left out.
+_DATA_LINE = re.compile(r"^(Line \d+: |(Austria|England|France|Germany|Italy|Russia|Turkey):)")
+
+
+def test_template_lines_fit_in_78_columns(rendered: dict[str, Mail]) -> None:
+    long = sorted(
+        {
+            f"{len(line)}: {line.strip()}"
+            for mail in rendered.values()
+            for line in mail.body.splitlines()
+            if len(line) > 78 and not _DATA_LINE.match(line)
+        }
+    )
+    assert not long, "lines over 78 characters:\n" + "\n".join(long)
+
+
+def test_every_case_has_a_snapshot_and_every_snapshot_a_case(rendered: dict[str, Mail]) -> None:
+    assert sorted(rendered) == sorted(CASES)
+    assert sorted(p.stem for p in SNAPSHOTS.glob("*.txt")) == sorted(CASES)
+
+
+BRIEF = [
+    "acknowledgement",
+    "game_start",
+    "results",
+    "retreat_request",
+    "build_request",
+    "too_large",
+    "rate_limited",
+    "internal_error",
+]
+
+
+@pytest.mark.parametrize("template", BRIEF)
+def test_every_template_has_cases(template: str) -> None:
+    prefix = "ack_" if template == "acknowledgement" else template
+    assert (TEMPLATES / f"{template}.txt").exists()
+    assert any(c.startswith(prefix) for c in CASES)
