@@ -258,3 +258,15 @@ def test_processing_when_the_last_orders_arrive_and_wait_holds_it(judge: Judge) 
     assert "Russia: Fleet St Petersburg (south coast) HOLD.\n" in results[0].body
     assert sorted(results[0].to) == sorted(["gm@example.org", *players.values()])
     assert "The next phase of war1 is Movement for Fall of 1901.\n" in results[0].body
+
+
+def test_resigning_tells_the_master(judge: Judge) -> None:
+    players = judge.start_game()
+    mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
+    assert "You have resigned from war1." in mails[0].body
+    [notice] = mails[1:]
+    assert notice.to == ["gm@example.org"]
+    assert notice.subject == "[TEST] war1: France has resigned"
+    assert "p2@example.org has resigned from war1, where they played France." in notice.body
+    refused = judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Bur")[0].body
+    assert "signon refused" in refused

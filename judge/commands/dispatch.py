@@ -288,10 +288,18 @@ def _preference_words(gm, preference: str) -> list[str]:
 
 
 def _resign(run: _Run, cmd: Command) -> None:
-    block = _need_block(run, cmd)
+    block = _need_player(run, cmd)
     if block:
-        games.update_seat(run.ctx.db, block.seat, run.ctx.now, left_at=run.ctx.now.isoformat())
+        db = run.ctx.db
+        games.update_seat(db, block.seat, run.ctx.now, left_at=run.ctx.now.isoformat())
+        power = (
+            load_map(block.game.variant).powers[block.seat.power].name if block.seat.power else None
+        )
         run.event("resigned", cmd, game=block.game.name)
+        masters = tuple(s.address for s in games.seats(db, block.game, games.MASTER))
+        if masters:
+            context = {"game": block.game.name, "power": power, "address": block.seat.address}
+            run.mails.append(Reply(masters, "resigned_master", context, "notice", False))
         run.block = None
 
 
