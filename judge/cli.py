@@ -44,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         help="with --once: act as if the clock read this instant (ISO 8601, e.g. "
         "2026-12-01T23:31:00Z)",
     )
+    _add_operator_commands(sub)
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
@@ -58,8 +59,89 @@ def main(argv: list[str] | None = None) -> int:
         return adjudicate()
     if args.command == "run":
         return _run(args, parser)
+    if getattr(args, "operator", None):
+        from judge import operator
+
+        return getattr(operator, args.operator)(args)
     parser.error(f"unknown command {args.command}")
     return 2
+
+
+def _add_operator_commands(sub: argparse._SubParsersAction) -> None:
+    """The operator's commands; each calls the function of judge/operator.py it names."""
+    init = sub.add_parser(
+        "init",
+        help="write a commented judge.toml to start from",
+        description="Write the commented example configuration (every key, with its "
+        "default) to PATH, ./judge.toml by default.",
+    )
+    init.add_argument("path", nargs="?", metavar="PATH", help="where to write (./judge.toml)")
+    init.add_argument("--force", action="store_true", help="overwrite an existing file")
+    init.set_defaults(operator="init")
+    sub.add_parser(
+        "check-config",
+        help="load the configuration and try each part: database, inbound, outbound",
+        description="Load the configuration and say of each part whether it works: the "
+        "database opens, the IMAP server takes the login and the mailbox (or the SMTP "
+        "receiver's port can be bound), the SMTP relay answers (or the Maildir is "
+        "writable). Exit status 0 when every part works, 1 otherwise.",
+    ).set_defaults(operator="check_config")
+    sub.add_parser(
+        "games",
+        help="list the games: variant, state, phase, deadline, players",
+        description="One line per game: name, variant, state, phase, deadline (in the "
+        "judge's time zone) and the players seated.",
+    ).set_defaults(operator="list_games")
+    game = sub.add_parser(
+        "game",
+        help="show one game: settings, seats, orders in, position",
+        description="A game's settings, its seats (power, address, WAIT, whether orders "
+        "are in for the current phase) and the current position.",
+    )
+    game.add_argument("name", metavar="NAME")
+    game.set_defaults(operator="show_game")
+    outbox = sub.add_parser(
+        "outbox",
+        help="the mail waiting to be sent or given up on; --retry to send it now",
+        description="Counts of outbound mail by state, then every queued and failed "
+        "message. With --retry, make every queued or failed message due now (failed ones "
+        "are queued again); with --retry ID, only that one.",
+    )
+    outbox.add_argument(
+        "--retry",
+        nargs="?",
+        const="all",
+        metavar="ID",
+        help="make queued and failed mail (or message ID) due now",
+    )
+    outbox.set_defaults(operator="outbox")
+    backup = sub.add_parser(
+        "backup",
+        help="copy the database to PATH, safely while the judge runs",
+        description="Copy the judge's database to PATH with SQLite's online backup: a "
+        "consistent snapshot even while the judge is writing.",
+    )
+    backup.add_argument("path", metavar="PATH")
+    backup.add_argument("--force", action="store_true", help="overwrite an existing file")
+    backup.set_defaults(operator="backup")
+    replay = sub.add_parser(
+        "replay",
+        help="adjudicate a game's history again and report any difference",
+        description="Adjudicate each processed phase of a game again, from its stored "
+        "position and orders, with the current engine, and report every difference from "
+        "the stored results. Exit status 1 when any phase differs.",
+    )
+    replay.add_argument("name", metavar="NAME")
+    replay.set_defaults(operator="replay")
+    export = sub.add_parser(
+        "export",
+        help="a game's history as JSON in the diplomacy package's saved-game format",
+        description="Write a game's full history as one line of JSON in the saved-game "
+        "format of the `diplomacy` Python package (its from_saved_game_format reads it).",
+    )
+    export.add_argument("name", metavar="NAME")
+    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
+    export.set_defaults(operator="export")
 
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

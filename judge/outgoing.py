@@ -36,5 +36,22 @@ def queue_reply(
         in_reply_to=in_reply_to if threaded else None,
         references=references if threaded else (),
         auto_submitted="auto-replied" if threaded else "auto-generated",
+        extra=reply.headers,
     )
     outbox.queue(db, raw, message_id, list(reply.to), reply.kind, now, inbound_id)
+
+
+def public_copy(
+    config: Config, game_name: str, list_address: str | None, reply: Reply
+) -> list[Reply]:
+    """The same public mail for the judge's broadcast address and the game's own list,
+    with List-Id so list software and readers can sort it. Never for private mail."""
+    lists = tuple(a for a in (config.broadcast, list_address) if a)
+    if not lists:
+        return []
+    domain = config.address.rpartition("@")[2] or "judge.invalid"
+    headers = (
+        ("List-Id", f"{config.name} {game_name} <{game_name}.{domain}>"),
+        ("Precedence", "list"),
+    )
+    return [Reply(lists, reply.template, reply.context, "public", False, headers)]

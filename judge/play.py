@@ -24,6 +24,7 @@ from judge.engine.board import Position, starting_position
 from judge.engine.geography import GameMap, load_map
 from judge.engine.phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
 from judge.engine.validation import CheckedOrder, check_orders, orders_due
+from judge.outgoing import public_copy
 from judge.report import (
     describe_text,
     destroyed_units,
@@ -101,8 +102,13 @@ def start_game(
     gm = game_map(game)
     players = games.seats(db, game, games.PLAYER)
     initials = {p: gm.powers[p].initial for p in gm.powers}
+    # FORCE BEGIN with fewer players: stand-ins take the powers left in civil disorder.
+    stand_ins = [(-i, "") for i in range(1, len(gm.powers) - len(players) + 1)]
     assignment = assign_powers(
-        [(s.id, s.preference) for s in players], list(gm.powers), initials, random.Random(seed)
+        [(s.id, s.preference) for s in players] + stand_ins,
+        list(gm.powers),
+        initials,
+        random.Random(seed),
     )
     for seat in players:
         games.update_seat(db, seat, now, power=assignment[seat.id])
@@ -136,6 +142,14 @@ def start_game(
     for seat in games.seats(db, game, games.MASTER):
         master = {**context, "you": None, "players": players}
         mails.append(Reply((seat.address,), "game_start", master, "start", False))
+    announcement = Reply(
+        (),
+        "game_start",
+        {**context, "you": None, "players": players, "public": True},
+        "start",
+        False,
+    )
+    mails += public_copy(config, game.name, game.settings.get("list"), announcement)
     return mails
 
 
@@ -361,12 +375,9 @@ def process_phase(
             "finished": finished,
         }
     )
-    everyone = [s.address for s in games.seats(db, game)]
-    if config.broadcast:
-        everyone.append(config.broadcast)
-    mails = [
-        Reply(tuple(dict.fromkeys(everyone)), "results", context, kind="results", in_reply=False)
-    ]
+    everyone = tuple(dict.fromkeys(s.address for s in games.seats(db, game)))
+    results_mail = Reply(everyone, "results", context, kind="results", in_reply=False)
+    mails = [results_mail, *public_copy(config, game.name, game.settings.get("list"), results_mail)]
     if finished:
         return mails
     by_power = {s.power: s for s in games.seats(db, game, games.PLAYER) if s.power}

@@ -184,7 +184,6 @@ def test_password_and_address_can_be_changed(judge: Judge) -> None:
             "ERROR: the game was not created: a game name is up to 20 letters and digits.",
         ),
         ("SIGNON ?nosuch pw", "ERROR: there is no game called nosuch waiting for players."),
-        ("SIGNON ?war1 pw", "ERROR: there is no game called war1 waiting for players."),
         (
             "SIGNON war1",
             "ERROR: Expected SIGNON Xname password (X the power's initial, ? to join, M for "

@@ -139,6 +139,9 @@ def _join(run: _Run, cmd: Command) -> None:
     name, password = cmd.args
     db, now = run.ctx.db, run.ctx.now
     game = games.find_game(db, name)
+    if game is not None and game.state in _PLAYING:
+        admin.observe(run, cmd)  # a started game: join it as an observer
+        return
     if game is None or game.state != games.FORMING:
         run.event("join_failed", cmd, game=name, reason="no_game")
         return
@@ -176,8 +179,14 @@ def _signon(run: _Run, cmd: Command) -> None:
         gm = load_map(game.variant)
         by_initial = {p.initial: key for key, p in gm.powers.items()}
         for s in games.seats(db, game):
-            mine = (who == "M" and s.role == games.MASTER) or (
-                s.role == games.PLAYER and s.power is not None and s.power == by_initial.get(who)
+            mine = (
+                (who == "M" and s.role == games.MASTER)
+                or (who == "O" and s.role == games.OBSERVER)
+                or (
+                    s.role == games.PLAYER
+                    and s.power is not None
+                    and s.power == by_initial.get(who)
+                )
             )
             if mine and check_password(password, s.password_hash):
                 seat = s
@@ -192,7 +201,7 @@ def _signon(run: _Run, cmd: Command) -> None:
     if seat.address != run.sub.sender:
         run.copy_to.add(seat.address)
     power = load_map(game.variant).powers[seat.power].name if seat.power else None
-    run.event("signed_on", cmd, game=game.name, power=power, master=seat.role == games.MASTER)
+    run.event("signed_on", cmd, game=game.name, power=power, role=seat.role)
 
 
 def _order(run: _Run, cmd: Command) -> None:
@@ -342,6 +351,9 @@ def _close_block(run: _Run) -> None:
         return
     _create_or_join_done(run)
     run.block = None
+    if block.seat.role == games.MASTER and block.game.state in _PLAYING:
+        _master_overview(run, block)
+        return
     if block.seat.role != games.PLAYER or block.game.state not in _PLAYING:
         return
     game = games.get_game(run.ctx.db, block.game.id)
@@ -363,6 +375,18 @@ def _close_block(run: _Run) -> None:
         )
         run.to_process.add(game.id)
     run.event("orders", status=status)
+
+
+def _master_overview(run: _Run, block: _Block) -> None:
+    """Masters see every power's orders on file in their acknowledgement."""
+    db = run.ctx.db
+    game = games.get_game(db, block.game.id)
+    statuses = [
+        play.order_status(db, run.ctx.config, game, seat)
+        for seat in games.seats(db, game, games.PLAYER)
+        if seat.power
+    ]
+    run.event("overview", game=game.name, statuses=statuses)
 
 
 def _need_block(run: _Run, cmd: Command) -> _Block | None:
@@ -585,3 +609,9 @@ _HANDLERS = {
     "SET NONMR": _setting,
     "SET ABSENCE": _absence,
 }
+
+
+# Masters, press, observers, draws and information commands live in their own module.
+from judge.commands import admin  # noqa: E402
+
+_HANDLERS.update(admin.HANDLERS)

@@ -9,7 +9,7 @@ only reads; judge/commands/dispatch.py runs the commands against the store.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,21 @@ _SIMPLE = {
     "PROCESS",
     "PAUSE",
     "RESUME",
+    "PREDICT",
+    "TERMINATE",
+    "EJECT",
+    "ROLLBACK",
+    "FORCE",
+    "PROMOTE",
+    "BECOME",
+    "OBSERVE",
+    "LIST",
+    "WHOGAME",
+    "SUMMARY",
+    "HISTORY",
+    "PRESS",
+    "BROADCAST",
+    "ENDPRESS",
 }
 _SET = {
     "PREFERENCE": "SET PREFERENCE",
@@ -52,6 +67,11 @@ _SET = {
     "NMR": "SET NMR",
     "NONMR": "SET NONMR",
     "ABSENCE": "SET ABSENCE",
+    "DRAW": "SET DRAW",
+    "NODRAW": "SET NODRAW",
+    "PRESS": "SET PRESS",
+    "PARTIAL": "SET PARTIAL",
+    "LIST": "SET LIST",
     "MOVE": "SET MOVE LENGTH",
     "MOVEMENT": "SET MOVE LENGTH",
     "RETREAT": "SET RETREAT LENGTH",
@@ -69,6 +89,9 @@ _TAKES_TEXT = {
     "SET MOVE LENGTH": "a length, e.g. SET MOVE LENGTH 48h",
     "SET RETREAT LENGTH": "a length, e.g. SET RETREAT LENGTH 24h",
     "SET ADJUST LENGTH": "a length, e.g. SET ADJUST LENGTH 24h",
+    "SET PRESS": "WHITE, GREY or NONE",
+    "SET PARTIAL": "YES or NO",
+    "SET LIST": "a mail address, or NONE",
 }
 KNOWN = sorted(
     _SIMPLE
@@ -79,8 +102,19 @@ KNOWN = sorted(
 def read_commands(body: str) -> list[Command]:
     """Every command of a submission, with ERROR commands for lines that cannot be read."""
     out: list[Command] = []
+    press: list[str] | None = None  # lines of an open PRESS/BROADCAST block
+    opened: Command | None = None
     for number, raw in enumerate(body.splitlines(), start=1):
         text = raw.strip()
+        if press is not None and opened is not None:
+            if text.upper() in ("ENDPRESS", "END PRESS", "SIGNOFF"):
+                out.append(replace(opened, args=(*opened.args, "\n".join(press).strip("\n"))))
+                press = opened = None
+                if text.upper() == "SIGNOFF":
+                    break
+            else:
+                press.append(raw.rstrip())
+            continue
         if not text:
             continue
         words = text.split()
@@ -88,19 +122,43 @@ def read_commands(body: str) -> list[Command]:
         text = _masked(words) or text
         if first == "SIGNOFF":
             break
-        if first in _SIMPLE:
+        if first in ("PRESS", "BROADCAST"):
+            opened = _press(number, text, first, words[1:])
+            if opened.name == "ERROR":
+                out.append(opened)
+                opened = None
+            else:
+                press = []
+        elif first in _SIMPLE:
             out.append(_simple(number, text, first, words[1:]))
         elif first == "SET":
             out.append(_set(number, text, words[1:]))
         else:
             out.append(Command(number, text, "ORDER", (text,)))
+    if press is not None and opened is not None:  # no ENDPRESS: the rest of the mail
+        out.append(replace(opened, args=(*opened.args, "\n".join(press).strip("\n"))))
     return out
+
+
+def _press(number: int, text: str, first: str, args: list[str]) -> Command:
+    """PRESS [TO powers] or BROADCAST: recipients as written (initials or names)."""
+    if first == "BROADCAST":
+        if args:
+            return _error(number, text, "BROADCAST on its own line, the press below it")
+        return Command(number, text, "PRESS", ("*",))
+    if args and args[0].upper() == "TO":
+        args = args[1:]
+    if not args:
+        return Command(number, text, "PRESS", ("*",))  # PRESS alone: to everyone
+    return Command(number, text, "PRESS", (" ".join(args),))
 
 
 def _masked(words: list[str]) -> str | None:
     """The line with its password replaced by ****, for lines that carry one."""
     first = words[0].upper()
     if first in ("CREATE", "SIGNON") and len(words) >= 3:
+        return " ".join([*words[:2], "****", *words[3:]])
+    if first == "OBSERVE" and len(words) >= 3:
         return " ".join([*words[:2], "****", *words[3:]])
     if first == "SET" and len(words) >= 3 and words[1].upper() == "PASSWORD":
         return " ".join([*words[:2], "****"])
@@ -127,7 +185,45 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         if who == "?":
             return Command(number, text, "JOIN", (game, args[1]))
         return Command(number, text, "SIGNON", (who, game, args[1]))
-    if args and name in ("CLEAR", "RESIGN", "MERGE", "REPLACE", "PROCESS", "PAUSE", "RESUME"):
+    if name == "REPLACE" and args:  # master: REPLACE power address
+        if len(args) != 2:
+            return _error(number, text, "REPLACE power address (or REPLACE alone before orders)")
+        return Command(number, text, "REPLACE POWER", tuple(args))
+    if name == "FORCE":
+        if [a.upper() for a in args] != ["BEGIN"]:
+            return _error(number, text, "FORCE BEGIN")
+        return Command(number, text, "FORCE BEGIN")
+    if name in ("EJECT", "BECOME", "PROMOTE", "OBSERVE", "LIST", "WHOGAME", "SUMMARY"):
+        need = {"LIST": (0, 1), "OBSERVE": (2, 2)}.get(name, (1, 1))
+        if not need[0] <= len(args) <= need[1]:
+            what = {
+                "EJECT": "EJECT power",
+                "BECOME": "BECOME power",
+                "PROMOTE": "PROMOTE address",
+                "OBSERVE": "OBSERVE name password",
+                "LIST": "LIST or LIST name",
+                "WHOGAME": "WHOGAME name",
+                "SUMMARY": "SUMMARY name",
+            }[name]
+            return _error(number, text, what)
+        return Command(number, text, name, tuple(a.lower() if name != "EJECT" else a for a in args))
+    if name == "HISTORY":
+        if not args:
+            return _error(number, text, "HISTORY name [FROM date] [TO date]")
+        return Command(number, text, name, (args[0].lower(), " ".join(args[1:])))
+    if name == "ROLLBACK":
+        return Command(number, text, name, tuple(a.upper() for a in args[:1]))
+    if args and name in (
+        "CLEAR",
+        "RESIGN",
+        "MERGE",
+        "PROCESS",
+        "PAUSE",
+        "RESUME",
+        "PREDICT",
+        "TERMINATE",
+        "ENDPRESS",
+    ):
         return _error(number, text, f"{name} on its own line")
     return Command(number, text, name, tuple(args))
 
@@ -147,7 +243,10 @@ def _set(number: int, text: str, args: list[str]) -> Command:
         if not rest:
             return _error(number, text, f"{name} followed by {_TAKES_TEXT[name]}")
         return Command(number, text, name, (" ".join(rest),))
-    if name in ("SET WAIT", "SET NOWAIT", "SET NMR", "SET NONMR") and rest:
+    if (
+        name in ("SET WAIT", "SET NOWAIT", "SET NMR", "SET NONMR", "SET DRAW", "SET NODRAW")
+        and rest
+    ):
         return _error(number, text, f"{name} on its own")
     if name in ("SET PASSWORD", "SET ADDRESS") and len(rest) != 1:
         what = "a new password" if name == "SET PASSWORD" else "a mail address"

@@ -19,6 +19,7 @@ class Reply:
     context: dict = field(default_factory=dict)
     kind: str = "reply"
     in_reply: bool = True  # threads under the submission (In-Reply-To, References)
+    headers: tuple[tuple[str, str], ...] = ()  # e.g. List-Id on mail to a list
 
 
 @dataclass(frozen=True)

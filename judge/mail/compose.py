@@ -61,6 +61,7 @@ def build(
     in_reply_to: str | None = None,
     references: Sequence[str] = (),
     auto_submitted: str = "auto-replied",
+    extra: Sequence[tuple[str, str]] = (),
 ) -> bytes:
     """An RFC 822 message with CRLF line ends, as bytes ready for SMTP or a Maildir.
 
@@ -86,6 +87,7 @@ def build(
     if in_reply_to:
         headers.append(("In-Reply-To", in_reply_to))
         headers.append(("References", " ".join([*references, in_reply_to][-10:])))
+    headers += [(name, _ascii(value)) for name, value in extra]
     headers += [
         ("Auto-Submitted", auto_submitted),
         ("X-Judge", _ascii(config.name or "judge")),

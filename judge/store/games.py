@@ -27,6 +27,10 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "reminder_hours": 24,  # remind players missing orders this long before the deadline
     "nmr": True,  # at the end of grace: process (civil disorder) or wait for the master
     "absence_max_days": 7,  # how far absences may push a deadline
+    "press": "white",  # white, grey (anonymous; the master sees the sender) or none
+    "partial": True,  # press to some powers only (False: broadcasts only)
+    "observer_press": False,  # observers may broadcast
+    "list": None,  # the game's own list address: every public mail goes there too
 }
 
 
@@ -247,3 +251,47 @@ def phase_started(db: sqlite_utils.Database, game: Game) -> datetime:
         "SELECT started_at FROM phases WHERE game_id = ? AND phase = ?", [game.id, game.phase]
     ).fetchone()
     return datetime.fromisoformat(row[0])
+
+
+def add_press(
+    db: sqlite_utils.Database,
+    game: Game,
+    seat: Seat,
+    recipients: list[str],
+    grey: bool,
+    text: str,
+    now: datetime,
+) -> None:
+    db.execute(
+        "INSERT INTO press (game_id, phase, seat_id, recipients, grey, text, sent_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [game.id, game.phase, seat.id, json.dumps(recipients), int(grey), text, iso(now)],
+    )
+
+
+def set_draw(db: sqlite_utils.Database, seat: Seat, vote: bool) -> None:
+    db.execute("UPDATE seats SET draw = ? WHERE id = ?", [int(vote), seat.id])
+
+
+def draw_votes(db: sqlite_utils.Database, game: Game) -> set[str]:
+    rows = db.execute(
+        "SELECT power FROM seats WHERE game_id = ? AND role = 'player' AND draw = 1 "
+        "AND left_at IS NULL",
+        [game.id],
+    ).fetchall()
+    return {r[0] for r in rows if r[0]}
+
+
+def all_games(db: sqlite_utils.Database) -> list[Game]:
+    rows = db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY name").fetchall()
+    return [_game(r) for r in rows]
+
+
+def processed_phases(db: sqlite_utils.Database, game: Game) -> list[tuple[str, dict, dict, str]]:
+    """(phase, position, results, processed_at) of every processed phase, in order."""
+    rows = db.execute(
+        "SELECT phase, position, results, processed_at FROM phases "
+        "WHERE game_id = ? AND processed_at IS NOT NULL ORDER BY id",
+        [game.id],
+    ).fetchall()
+    return [(p, json.loads(pos), json.loads(res), at) for p, pos, res, at in rows]

@@ -167,4 +167,24 @@ def _v3_deadlines(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS = [_v1_mail, _v2_games, _v3_deadlines]
+def _v4_press(db: sqlite_utils.Database) -> None:
+    db["press"].create(
+        {
+            "id": int,
+            "game_id": int,
+            "phase": str,
+            "seat_id": int,  # the sender
+            "recipients": str,  # JSON list of power keys, or ["*"] for a broadcast
+            "grey": int,  # sent as grey (anonymous) press
+            "text": str,
+            "sent_at": str,
+        },
+        pk="id",
+        not_null={"game_id", "seat_id", "recipients", "grey", "text", "sent_at"},
+        foreign_keys=[("game_id", "games", "id"), ("seat_id", "seats", "id")],
+    )
+    db["press"].create_index(["game_id", "sent_at"])
+    db["seats"].add_column("draw", int, not_null_default=0)  # SET DRAW vote
+
+
+MIGRATIONS = [_v1_mail, _v2_games, _v3_deadlines, _v4_press]
