@@ -1,0 +1,140 @@
+"""Deadline speed: 1,000 games reaching their deadline in the same minute.
+
+Builds the games in a temporary store on disk with the judge's own functions: each game
+is created with a master and seven players (judge.store.games), started
+(judge.play.start_game), and given seeded random orders for five of its seven powers,
+written the way players write them (the benchmarks/engine.py generator) and taken with
+judge.play.submit_orders. Two powers in every game send nothing, so it is the deadline,
+not early processing, that sets the games off. Every deadline falls in the same minute
+and grace is 0, so one `schedule.run_due` at a clock a minute later does all the work:
+late notices to the missing powers, "waiting for" notices to the rest, each position
+adjudicated, the next phase stored, and the results rendered and queued in the outbox,
+each game in its own transaction. The setup is timed separately. Prints figures;
+asserts nothing.
+
+    python benchmarks/deadlines.py [--games 1000] [--missing 2] [--seed 1901] [--dir PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import engine as engine_bench  # noqa: E402  (the order generator)
+
+from judge import play, schedule  # noqa: E402
+from judge.config import Config  # noqa: E402
+from judge.passwords import hash_password  # noqa: E402
+from judge.store import games  # noqa: E402
+from judge.store.audit import iso  # noqa: E402
+from judge.store.db import open_db, transaction  # noqa: E402
+
+START = datetime(2030, 3, 11, 9, 0, tzinfo=UTC)
+
+
+def build(db, config: Config, count: int, missing: int, seed: int) -> tuple[datetime, dict]:
+    """`count` started games, orders from all but `missing` powers in each, every deadline
+    in the same minute; returns the start of that minute and some figures."""
+    rng = random.Random(seed)
+    password = hash_password("secret")  # one scrypt hash for every seat: setup speed only
+    minute = START + timedelta(hours=48)
+    order_sets = order_lines = 0
+    for i in range(count):
+        with transaction(db):
+            game = games.create_game(db, f"bench{i}", "standard", START)
+            settings = {**game.settings, "grace_hours": 0}
+            game = games.update_game(db, game, START, settings=settings)
+            games.add_seat(db, game, games.MASTER, f"gm{i}@example.org", password, START)
+            for p in range(7):
+                games.add_seat(db, game, games.PLAYER, f"p{p}.g{i}@example.org", password, START)
+            play.start_game(db, config, game, START, seed=seed + i)  # start mails not queued
+            game = games.update_game(
+                db, game, START, deadline=iso(minute + timedelta(seconds=rng.randrange(60)))
+            )
+            position = play.current_position(db, game)
+            orders = engine_bench._orders(position, rng)
+            seats = games.seats(db, game, games.PLAYER)
+            for seat in rng.sample(seats, len(seats) - missing):
+                lines = orders.get(seat.power or "", [])
+                play.submit_orders(
+                    db,
+                    config,
+                    game,
+                    seat,
+                    lines,
+                    "replace",
+                    False,
+                    None,
+                    START + timedelta(hours=1),
+                )
+                order_sets += 1
+                order_lines += len(lines)
+    return minute, {"order_sets": order_sets, "order_lines": order_lines}
+
+
+def outbox_counts(db) -> dict[str, int]:
+    return dict(db.execute("SELECT kind, COUNT(*) FROM outbound GROUP BY kind").fetchall())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--missing", type=int, default=2, help="powers per game without orders")
+    parser.add_argument("--seed", type=int, default=1901)
+    parser.add_argument("--dir", default=None, help="where to put the temporary database")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(dir=args.dir, prefix="judge-bench-") as tmp:
+        config = Config(
+            name="BENCH",
+            address="judge@example.org",
+            database=Path(tmp) / "judge.db",
+            maildir=Path(tmp) / "outbox",
+        )
+        db = open_db(config.database)
+
+        start = time.perf_counter()
+        minute, figures = build(db, config, args.games, args.missing, args.seed)
+        setup = time.perf_counter() - start
+
+        now = minute + timedelta(minutes=1)  # past every deadline; grace is 0
+        before = outbox_counts(db)
+        start = time.perf_counter()
+        schedule.run_due(db, config, lambda: now)
+        elapsed = time.perf_counter() - start
+        after = outbox_counts(db)
+
+        processed = db.execute(
+            "SELECT COUNT(*) FROM phases WHERE phase = 'S1901M' AND processed_at IS NOT NULL"
+        ).fetchone()[0]
+        moved_on = db.execute("SELECT COUNT(*) FROM games WHERE phase = 'F1901M'").fetchone()[0]
+        queued = {k: n - before.get(k, 0) for k, n in after.items() if n - before.get(k, 0)}
+        total = sum(queued.values())
+        size = config.database.stat().st_size + sum(
+            p.stat().st_size for p in Path(tmp).glob("judge.db-*")
+        )
+
+        print(f"games built: {args.games} (Spring 1901, {args.missing} of 7 powers without orders)")
+        print(
+            f"  setup (not in the figure): {setup:.1f} s; {figures['order_sets']} order sets, "
+            f"{figures['order_lines']} order lines; database on disk at {tmp}"
+        )
+        print(f"games processed at the deadline: {processed} ({moved_on} now in Fall 1901)")
+        print(f"seconds for one schedule.run_due: {elapsed:.2f}")
+        print(f"games per second: {processed / elapsed:,.1f}")
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(queued.items()))
+        print(f"outbox rows queued: {total} ({kinds})")
+        print(f"database size afterwards: {size / 1e6:.1f} MB")
+        db.conn.close()
+
+
+if __name__ == "__main__":
+    main()

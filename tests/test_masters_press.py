@@ -1,0 +1,234 @@
+"""Masters, press, observers, the listserv, draws and the information commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from judge_harness import POWERS, Judge, Mail
+
+from judge.store import games
+
+LIST = "dip-results@lists.example.org"
+GAME_LIST = "war1-list@example.org"
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    return Judge(tmp_path, broadcast=LIST)
+
+
+def _to(mails: list[Mail], subject_part: str) -> list[list[str]]:
+    return [sorted(m.to) for m in mails if subject_part in m.subject]
+
+
+def test_an_observer_joins_a_started_game_and_gets_results_and_broadcasts(judge: Judge) -> None:
+    players = judge.start_game()
+    ack = judge.send("watcher@example.org", "SIGNON ?war1 seepw")[0]
+    assert "You are now an observer of war1" in ack.body
+    assert (
+        "Signed on to war1 as observer."
+        in judge.send("watcher@example.org", "SIGNON Owar1 seepw")[0].body
+    )
+    mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nBROADCAST\nPeace in our time.\nENDPRESS")
+    [broadcast] = [m for m in mails if "watcher@example.org" in m.to]
+    assert "watcher@example.org" in broadcast.to and players["F"] not in broadcast.to
+    assert "Peace in our time." in broadcast.body
+    # Results reach the observer too.
+    judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")
+    rows = judge.db.execute("SELECT recipients FROM outbound WHERE kind = 'results'").fetchall()
+    assert any("watcher@example.org" in r[0] for r in rows)
+
+
+def test_private_press_reaches_only_its_powers_and_never_the_lists(judge: Judge) -> None:
+    players = judge.start_game()
+    mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nPRESS TO E G\nShall we?\nENDPRESS")
+    press = [m for m in mails if "press from France" in m.subject]
+    assert sorted(sorted(m.to) for m in press) == [
+        ["gm@example.org"],
+        sorted([players["E"], players["G"]]),
+    ]
+    assert all(LIST not in m.to for m in mails)
+    [to_players] = [m for m in press if "gm@example.org" not in m.to]
+    assert "Press in war1 from France to England, Germany:\n\nShall we?\n" in to_players.body
+    assert "  Press sent to England, Germany." in mails[0].body
+
+
+def test_grey_press_hides_the_sender_except_from_the_master(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET PRESS GREY")
+    mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nPRESS TO R\nBeware of Germany.\nENDPRESS")
+    [to_russia] = [m for m in mails if m.to == [players["R"]]]
+    [to_master] = [m for m in mails if m.to == ["gm@example.org"]]
+    assert to_russia.subject == "[TEST] war1: press from someone"
+    assert "France" not in to_russia.body
+    assert "from France to Russia" in to_master.body and "(The master's copy.)" in to_master.body
+    assert "without your name (grey press)" in mails[0].body
+
+
+def test_no_press_and_no_partial_press(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET PARTIAL NO")
+    ack = judge.send(players["F"], "SIGNON Fwar1 pw2\nPRESS TO E\nhi\nENDPRESS")[0]
+    assert "ERROR: war1 allows only press to everyone (BROADCAST)." in ack.body
+    judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET PRESS NONE")
+    ack = judge.send(players["F"], "SIGNON Fwar1 pw2\nBROADCAST\nhi\nENDPRESS")[0]
+    assert "ERROR: war1 has no press." in ack.body
+    # The master may always write.
+    mails = judge.send(
+        "gm@example.org", "SIGNON Mwar1 masterpw\nBROADCAST\nDeadline soon.\nENDPRESS"
+    )
+    assert _to(mails, "broadcast from the master")[0] == sorted(players.values())
+
+
+def test_public_mail_goes_to_the_game_list_with_list_headers(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send("gm@example.org", f"SIGNON Mwar1 masterpw\nSET LIST {GAME_LIST}")
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nBROADCAST\nHello all.\nENDPRESS")
+    row = judge.db.execute(
+        "SELECT recipients, raw FROM outbound WHERE kind = 'public' ORDER BY id DESC LIMIT 1"
+    ).fetchone()
+    assert row[0] == f'["{LIST}", "{GAME_LIST}"]'
+    assert b"List-Id: TEST war1 <war1.example.org>" in row[1]
+    assert b"Precedence: list" in row[1]
+
+
+def test_the_lists_get_the_start_and_every_result(judge: Judge) -> None:
+    judge.start_game()
+    judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")
+    subjects = [
+        r[0]
+        for r in judge.db.execute(
+            "SELECT raw FROM outbound WHERE kind = 'public' ORDER BY id"
+        ).fetchall()
+    ]
+    assert any(b"Subject: [TEST] war1: the game has started" in raw for raw in subjects)
+    assert any(b"Movement results for Spring of 1901" in raw for raw in subjects)
+    assert all(b"You are the master" not in raw for raw in subjects)
+
+
+def test_every_master_command_is_refused_to_players_and_wrong_passwords(judge: Judge) -> None:
+    players = judge.start_game()
+    commands = [
+        "PROCESS",
+        "PREDICT",
+        "PAUSE",
+        "RESUME",
+        "TERMINATE",
+        "EJECT F",
+        "REPLACE F x@example.org",
+        "BECOME F",
+        "PROMOTE x@example.org",
+        "ROLLBACK",
+        "FORCE BEGIN",
+        "SET PRESS GREY",
+        "SET PARTIAL NO",
+        f"SET LIST {GAME_LIST}",
+        "SET DEADLINE +3d",
+        "SET GRACE 12h",
+        "SET NONMR",
+        "SET ORDERS MERGE",
+        "SET MOVE LENGTH 24h",
+    ]
+    for command in commands:
+        ack = judge.send(players["F"], f"SIGNON Fwar1 pw2\n{command}")[0]
+        assert "ERROR: only the game's master may use" in ack.body, command
+        ack = judge.send("gm@example.org", f"SIGNON Mwar1 wrong\n{command}")[0]
+        assert "ERROR: not used, because the SIGNON before it was refused." in ack.body, command
+    assert judge.game().state == games.ACTIVE and judge.game().phase == "S1901M"
+
+
+def test_predict_goes_to_the_master_alone(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Bur\nA Mar S A Par-Bur")
+    mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPREDICT")
+    [prediction] = [m for m in mails if "PREDICTION" in m.subject]
+    assert prediction.to == ["gm@example.org"]
+    assert "France: Army Paris -> Burgundy.\n" in prediction.body
+    assert judge.game().phase == "S1901M"
+
+
+def test_replace_hands_a_power_to_a_new_player(judge: Judge) -> None:
+    players = judge.start_game()
+    mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nREPLACE F new@example.org")
+    [letter] = [m for m in mails if m.to == ["new@example.org"]]
+    password = letter.body.split("SIGNON Fwar1 ")[1].split()[0]
+    assert "signon refused" in judge.send(players["F"], "SIGNON Fwar1 pw2")[0].body
+    ack = judge.send("new@example.org", f"SIGNON Fwar1 {password}\nA Par-Bur")[0]
+    assert "Signed on to war1 as France." in ack.body and "  A PAR - BUR\n" in ack.body
+
+
+def test_rollback_restores_the_previous_phase_and_tells_everyone(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Bur")
+    judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")
+    assert judge.game().phase == "F1901M"
+    mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nROLLBACK")
+    assert judge.game().phase == "S1901M"
+    [notice] = [m for m in mails if "rolled back" in m.subject]
+    assert sorted(notice.to) == sorted(["gm@example.org", *players.values()])
+    # The position is Spring's again: Paris is French and can be ordered anew.
+    ack = judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Pic")[0]
+    assert "  A PAR - PIC\n" in ack.body
+
+
+def test_a_draw_by_the_vote_of_every_surviving_power(judge: Judge) -> None:
+    players = judge.start_game()
+    for i, initial in enumerate(POWERS[:-1]):
+        mails = judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\nSET DRAW")
+        assert not any("the game is over" in m.subject for m in mails)
+    mails = judge.send(players["T"], "SIGNON Twar1 pw6\nSET DRAW")
+    [end] = [m for m in mails if m.subject == "[TEST] war1: the game is over" and LIST not in m.to]
+    assert "ended in a draw between Austria, England, France, Germany, Italy, Russia, Turkey" in (
+        end.body.replace("\n", " ")
+    )
+    assert judge.game().state == games.FINISHED
+    assert _to(mails, "the game is over").count([LIST]) == 1
+
+
+def test_terminate_eject_promote_become(judge: Judge) -> None:
+    players = judge.start_game()
+    mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nBECOME F\nA Par-Bur")
+    assert [sorted(m.to) for m in mails[:2]] == [["gm@example.org"], [players["F"]]]
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]
+    mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROMOTE co@example.org")
+    [letter] = [m for m in mails if m.to == ["co@example.org"]]
+    password = letter.body.split("SIGNON Mwar1 ")[1].split()[0]
+    assert "as master" in judge.send("co@example.org", f"SIGNON Mwar1 {password}")[0].body
+    mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nEJECT G")
+    assert [m.to for m in mails if "no longer play Germany" in m.subject] == [[players["G"]]]
+    mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nTERMINATE")
+    assert judge.game().state == games.FINISHED
+    assert any("The master has terminated war1." in m.body for m in mails)
+
+
+def test_force_begin_starts_with_the_players_seated(judge: Judge) -> None:
+    judge.send("gm@example.org", "CREATE ?small masterpw")
+    for i in range(3):
+        judge.send(f"q{i}@example.org", f"SIGNON ?small pw{i}")
+    mails = judge.send("gm@example.org", "SIGNON Msmall masterpw\nFORCE BEGIN")
+    starts = [m for m in mails if "you are" in m.subject]
+    assert len(starts) == 3
+    game = judge.game("small")
+    assert game.state == games.ACTIVE
+    assert len([s for s in games.seats(judge.db, game, games.PLAYER) if s.power]) == 3
+
+
+def test_information_commands(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send("gm@example.org", "CREATE ?forming pw")
+    body = judge.send("anyone@example.org", "LIST")[0].body
+    assert "    forming      forming   0 players signed on\n" in body
+    assert "    war1         active    Movement, Spring of 1901\n" in body
+    body = judge.send("anyone@example.org", "WHOGAME war1")[0].body
+    assert f"    France               {players['F']}\n" in body
+    body = judge.send("anyone@example.org", "LIST war1")[0].body
+    assert "  war1 (Standard Diplomacy): active, Movement, Spring of 1901.\n" in body
+    judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")  # Spring
+    judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")  # Fall -> Winter skipped?
+    body = judge.send("anyone@example.org", "SUMMARY war1")[0].body
+    assert "    Year  Aus Eng Fra Ger Ita Rus Tur\n    1901    3   3   3   3   3   4   3\n" in body
+    mails = judge.send("anyone@example.org", "HISTORY war1")
+    [history] = [m for m in mails if m.subject == "[TEST] war1: history"]
+    assert "Movement results for Spring of 1901 (processed " in history.body
+    assert "  France: Army Paris HOLD.\n" in history.body
