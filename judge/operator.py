@@ -568,20 +568,18 @@ def _show_game(config: Config, db: sqlite_utils.Database, name: str) -> int:
 
 
 def _shown_position(db: sqlite_utils.Database, game) -> tuple[str, dict] | None:
-    """The current phase's position, or for a finished game the final one."""
-    from judge.store import games
-
-    if not game.phase:
-        return None
+    """The current phase's position; for a game won, the position at the end (its last
+    stored phase holds the outcome, and no row exists for the phase after it)."""
     row = db.execute(
-        "SELECT position, results FROM phases WHERE game_id = ? AND phase = ?",
-        [game.id, game.phase],
+        "SELECT phase, position, results FROM phases WHERE game_id = ? ORDER BY id DESC LIMIT 1",
+        [game.id],
     ).fetchone()
     if row is None:
         return None
-    if game.state == games.FINISHED and row[1]:
-        return f"at the end (after {game.phase})", json.loads(row[1])
-    return f"at {game.phase}", json.loads(row[0])
+    phase, position, results = row
+    if results and phase != game.phase:
+        return f"at the end (after {phase})", json.loads(results)
+    return f"at {phase}", json.loads(position)
 
 
 # -- judge outbox --------------------------------------------------------------------------

@@ -6,6 +6,7 @@ Every function runs inside the caller's transaction and returns the mails to sen
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -309,6 +310,40 @@ def ready_to_process(
 # -- processing --------------------------------------------------------------------------
 
 
+STALE_YEARS, MAX_YEARS = 7, 35  # DPTG chapter II
+
+
+def _dptg_end(
+    db: sqlite_utils.Database, game: games.Game, before: Position, after: Position, results: dict
+) -> str | None:
+    """The DPTG's end by rule, checked when a game year is complete: a draw after seven
+    years without a supply centre changing hands, or after thirty-five game years."""
+    if after.phase.year == before.phase.year:
+        return None
+    first = after.game_map.first_year
+    if after.phase.year - first >= MAX_YEARS:
+        return "thirty-five game years have been played"
+    owners = []  # centre ownership at the end of each year, latest last
+    for phase, _pos, res, _at in games.processed_phases(db, game):
+        p = Phase.parse(phase)
+        if p.season != "S":
+            owners.append((p.year, json.dumps(res["centers"], sort_keys=True)))
+    owners.append((before.phase.year, json.dumps(results["centers"], sort_keys=True)))
+    by_year = dict(owners)  # the last state of each year
+    years = sorted(by_year)
+    if len(years) <= STALE_YEARS:
+        return None
+    recent = [by_year[y] for y in years[-(STALE_YEARS + 1) :]]
+    if len(set(recent)) == 1:
+        return "no supply centre has changed hands for seven years"
+    return None
+
+
+def _survivors(gm: GameMap, position: Position) -> list[str]:
+    alive = {u.power for u in position.units} | {p for p, cs in position.centers.items() if cs}
+    return [gm.powers[p].name for p in gm.powers if p in alive]
+
+
 def _had_orders_due(position: Position, power: str) -> bool:
     units, owed = orders_due(position, power)
     return bool(units) or owed != 0
@@ -333,6 +368,8 @@ def process_phase(
     games.finish_phase(db, game, str(position.phase), results, now)
     after = outcome.position
     finished = outcome.winner is not None
+    end_reason = None if finished else _dptg_end(db, game, position, after, results)
+    finished = finished or end_reason is not None
     deadline = (
         None
         if finished
@@ -372,6 +409,8 @@ def process_phase(
             "ownership": ownership(gm, after, outcome.builds),
             "winner": gm.powers[outcome.winner].name if outcome.winner else None,
             "civil_disorder": civil_disorder,
+            "end_reason": end_reason,
+            "survivors": _survivors(gm, after),
             "finished": finished,
         }
     )

@@ -232,3 +232,39 @@ def test_information_commands(judge: Judge) -> None:
     [history] = [m for m in mails if m.subject == "[TEST] war1: history"]
     assert "Movement results for Spring of 1901 (processed " in history.body
     assert "  France: Army Paris HOLD.\n" in history.body
+
+
+def test_seven_years_without_a_centre_changing_hands_end_in_a_draw(judge: Judge) -> None:
+    import json
+
+    from judge.adjudicate import position_to_json
+    from judge.engine.board import starting_position
+    from judge.engine.geography import load_map
+    from judge.engine.phase import Phase
+
+    judge.start_game()
+    game = judge.game()
+    start = starting_position(load_map("standard"))
+    centers = {p: sorted(c) for p, c in start.centers.items()}
+    # Seven quiet years of history (1901-1907), then Fall 1908 with every unit holding.
+    for year in range(1901, 1908):
+        for phase in (f"S{year}M", f"F{year}M"):
+            if phase == "S1901M":
+                continue
+            games.add_phase(judge.db, game, phase, {"phase": phase}, game.deadline or "", judge.now)
+        games.finish_phase(judge.db, game, f"S{year}M", {"centers": centers}, judge.now)
+        games.finish_phase(judge.db, game, f"F{year}M", {"centers": centers}, judge.now)
+    fall = position_to_json(start) | {"phase": "F1908M"}
+    games.add_phase(judge.db, game, "F1908M", fall, game.deadline or "", judge.now)
+    games.update_game(judge.db, game, judge.now, phase="F1908M")
+    judge.db.conn.commit()
+    assert Phase.parse("F1908M").year == 1908 and json.dumps(fall)
+    mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")
+    [results] = [
+        m for m in mails if "Movement results for Fall of 1908" in m.subject and LIST not in m.to
+    ]
+    assert (
+        "The game is over: no supply centre has changed hands for seven years, so it ends in a "
+        "draw between" in results.body.replace("\n", " ")
+    )
+    assert judge.game().state == games.FINISHED
