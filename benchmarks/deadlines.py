@@ -125,11 +125,13 @@ def main() -> None:
         print(f"games built: {args.games} (Spring 1901, {args.missing} of 7 powers without orders)")
         print(
             f"  setup (not in the figure): {setup:.1f} s; {figures['order_sets']} order sets, "
-            f"{figures['order_lines']} order lines; database on disk at {tmp}"
+            f"{figures['order_lines']} order lines"
         )
+        print(f"  database: {config.database} (on disk; removed afterwards)")
         print(f"games processed at the deadline: {processed} ({moved_on} now in Fall 1901)")
         print(f"seconds for one schedule.run_due: {elapsed:.2f}")
-        print(f"games per second: {processed / elapsed:,.1f}")
+        per_game = elapsed / processed * 1000 if processed else 0.0
+        print(f"games per second: {processed / elapsed:,.1f} ({per_game:.1f} ms a game)")
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(queued.items()))
         print(f"outbox rows queued: {total} ({kinds})")
         print(f"database size afterwards: {size / 1e6:.1f} MB")

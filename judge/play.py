@@ -379,7 +379,8 @@ def process_phase(
         db,
         game,
         now,
-        phase=str(after.phase),
+        # A finished game stays at its last phase: there is no next one to play.
+        phase=str(position.phase) if finished else str(after.phase),
         deadline=deadline,
         process_at=None,
         state=games.FINISHED if finished else games.ACTIVE,

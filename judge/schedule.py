@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import sqlite_utils
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -214,7 +214,10 @@ class Timers:
     def sync(self, events: dict[str, datetime]) -> None:
         """Make the jobs match `events` (past events wake at once)."""
         with self.lock:
-            now = self.clock()
+            # APScheduler runs on the real clock: an event already past on it (or on the
+            # judge's clock) is handled by the loop at once, never by a timer that would
+            # fire and be re-added on every pass.
+            now = max(self.clock(), datetime.now(UTC))
             wanted = {k: v for k, v in events.items() if v > now}
             for job in self.scheduler.get_jobs():
                 if job.id not in wanted:

@@ -483,23 +483,26 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
         boxes.quiet()  # told once; grace is not over
         at(grace_end)
 
-    with judge(make_config(tmp_path, dovecot, sink), clock):
-        # The master creates the game and sets short phases in the same mail.
-        deliver(
-            mail(
-                MASTER,
-                "new game",
-                [
-                    f"CREATE ?{GAME} masterpw",
-                    "SET MOVE LENGTH 2h",
-                    "SET RETREAT LENGTH 1h",
-                    "SET ADJUST LENGTH 1h",
-                    "SET GRACE 1h",
-                    "SET REMINDER 1h",
-                ],
-                clock.now,
-            )
+    # The master creates the game and sets short phases in the same mail. It is in the
+    # INBOX before the judge starts, so the judge's first pass fetches it: a mail appended
+    # while a pass runs (after its SEARCH, before IDLE) waits for the next IDLE renewal,
+    # because the EXISTS the server reports during the pass is not looked at.
+    deliver(
+        mail(
+            MASTER,
+            "new game",
+            [
+                f"CREATE ?{GAME} masterpw",
+                "SET MOVE LENGTH 2h",
+                "SET RETREAT LENGTH 1h",
+                "SET ADJUST LENGTH 1h",
+                "SET GRACE 1h",
+                "SET REMINDER 1h",
+            ],
+            clock.now,
         )
+    )
+    with judge(make_config(tmp_path, dovecot, sink), clock):
         ack = boxes.expect({MASTER: [f"{TAG} Re: new game"]})[MASTER][0]
         assert "ERROR" not in ack.body, ack.body
         for line in [

@@ -577,7 +577,7 @@ def test_export_has_the_saved_game_structure(played, tmp_path, capsys) -> None:
 
 
 def test_export_is_read_by_the_diplomacy_package(played, tmp_path, capsys) -> None:
-    pytest.importorskip("diplomacy", reason="the diplomacy package (the test extra) is missing")
+    import diplomacy  # noqa: F401 - a test dependency (pyproject's test extra), never skipped
     from diplomacy import Game
     from diplomacy.utils.export import from_saved_game_format
     from diplomacy.utils.game_phase_data import GamePhaseData
@@ -618,3 +618,33 @@ def test_export_and_replay_of_an_unknown_game(played, tmp_path, capsys) -> None:
     for command in ("export", "replay"):
         status, out, err = run(capsys, "--config", str(path), command, "nosuch")
         assert (status, out, err) == (1, [], "judge: no game 'nosuch'\n")
+
+
+def test_a_won_game_shows_and_exports_its_end(played, tmp_path, capsys) -> None:
+    # As the judge leaves a game won in W1901A: the last phase processed, its outcome
+    # stored, no row for the phase after it, the game finished.
+    path = _copy(played, tmp_path)
+    db = sqlite3.connect(tmp_path / "j.db")
+    db.execute("DELETE FROM phases WHERE phase = 'S1902M'")
+    db.execute("UPDATE games SET state = 'finished', deadline = NULL")
+    db.commit()
+    db.close()
+    status, out, _ = run(capsys, "--config", str(path), "game", "war1")
+    assert status == 0
+    end = out.index("Position at the end (after W1901A):")
+    assert out[end + 6] == (
+        "  Russia   6 centres  MOS, RUM, SEV, STP, SWE, WAR  "
+        "units: A GAL, A RUM, A WAR, F SEV, F STP/NC, F SWE"
+    )
+    assert "  Russia   p5@example.org  no    -" in out
+
+    status, out, _ = run(capsys, "--config", str(path), "export", "war1")
+    saved = json.loads(out[0])
+    assert [p["name"] for p in saved["phases"]] == [*PHASES, "COMPLETED"]
+    assert saved["phases"][-1]["state"]["units"]["AUSTRIA"] == ["A BUD", "A VIE"]
+    try:
+        from diplomacy.utils.export import from_saved_game_format
+    except ImportError:
+        return
+    game = from_saved_game_format(saved)
+    assert game.is_game_done and game.get_current_phase() == "COMPLETED"

@@ -99,7 +99,9 @@ def press(run: d._Run, cmd: Command) -> None:
         to = tuple(
             dict.fromkeys(s.address for s in seats if s.power in powers and s.role == games.PLAYER)
         )
-    if to:
+    if to and grey:  # one mail each: a shared To: line would give the sender away
+        run.mails += [Reply((a,), "press", context, "press", False) for a in to]
+    elif to:
         run.mails.append(Reply(to, "press", context, "press", False))
     # The master sees all press, with the sender even when it is grey.
     if masters and not master:
@@ -189,6 +191,7 @@ def draw_vote(run: d._Run, cmd: Command) -> None:
             position.game_map.powers[p].name for p in position.game_map.powers if p in survivors
         ]
         run.mails += end_game(run, game, {"draw": names})
+        run.event("drawn", game=game.name, powers=names)
 
 
 def end_game(run: d._Run, game: games.Game, how: dict) -> list[Reply]:
@@ -264,6 +267,8 @@ def replace_power(run: d._Run, cmd: Command) -> None:
     old = _seat_of(run, block.game, initial)
     if old is not None:
         games.update_seat(db, old, now, left_at=iso(now))
+        taken = {"game": block.game.name, "power": gm.powers[key].name}
+        run.mails.append(Reply((old.address,), "ejected", taken, "notice", False))
     password = secrets.token_urlsafe(8)
     games.add_seat(db, block.game, games.PLAYER, address, hash_password(password), now, power=key)
     power = gm.powers[key]
@@ -345,7 +350,7 @@ def rollback(run: d._Run, cmd: Command) -> None:
     later = [p for i, p in rows if i > cut]
     db.execute("DELETE FROM phases WHERE game_id = ? AND id > ?", [game.id, cut])
     db.execute("UPDATE phases SET processed_at = NULL, results = NULL WHERE id = ?", [cut])
-    for phase in later:
+    for phase in [*later, target]:  # the restored phase's orders must be sent again
         db.execute("DELETE FROM orders WHERE game_id = ? AND phase = ?", [game.id, phase])
     phase = Phase.parse(target)
     deadline = play.deadline_for(game, phase, now, run.ctx.config.timezone)
@@ -358,7 +363,11 @@ def rollback(run: d._Run, cmd: Command) -> None:
         "phase_kind": phase_kind_title(phase),
         "deadline": format_deadline(deadline, run.ctx.config.timezone),
     }
-    run.mails.append(Reply(everyone, "rolled_back", context, "notice", False))
+    notice = Reply(everyone, "rolled_back", context, "notice", False)
+    run.mails += [
+        notice,
+        *public_copy(run.ctx.config, game.name, game.settings.get("list"), notice),
+    ]
     run.event(
         "rolled_back", cmd, game=game.name, phase=f"{phase_kind_title(phase)}, {phase_title(phase)}"
     )

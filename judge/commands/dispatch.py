@@ -95,6 +95,7 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
 
 _ERROR_KINDS = {
     "after_refused",
+    "press_refused",
     "error",
     "unknown",
     "signon_failed",
@@ -351,12 +352,16 @@ def _close_block(run: _Run) -> None:
         return
     _create_or_join_done(run)
     run.block = None
-    if block.seat.role == games.MASTER and block.game.state in _PLAYING:
+    game = games.get_game(run.ctx.db, block.game.id)  # it may have ended meanwhile
+    if block.seat.role == games.MASTER and game.state in _PLAYING:
         _master_overview(run, block)
         return
+    # A player's orders are reported only where the game was already under way when
+    # the block began (a seventh player's join starts the game: no status for that).
     if block.seat.role != games.PLAYER or block.game.state not in _PLAYING:
         return
-    game = games.get_game(run.ctx.db, block.game.id)
+    if game.state not in _PLAYING:
+        return
     seat = games.get_seat(run.ctx.db, block.seat.id)
     if not block.touched:
         status = play.order_status(run.ctx.db, run.ctx.config, game, seat)

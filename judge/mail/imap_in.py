@@ -61,6 +61,7 @@ class ImapInbound:
         self.ssl_context = ssl_context  # None: the system's verifying default
         self.timeout = timeout
         self.failed = 0  # messages that could not be stored on the last pass
+        self.failed_uids: set[int] = set()  # their UIDs: no reason to skip IDLE for them
         self._client: IMAPClient | None = None
         self._processed_ready = False
 
@@ -129,6 +130,7 @@ class ImapInbound:
         uids = sorted(client.search(["NOT", "DELETED"]))
         stored_total = 0
         self.failed = 0
+        self.failed_uids = set()
         for start in range(0, len(uids), BATCH):
             batch = uids[start : start + BATCH]
             stored = self._store_batch(client, batch)
@@ -148,6 +150,7 @@ class ImapInbound:
                 self.store_message(bytes(raw))
             except Exception:
                 self.failed += 1
+                self.failed_uids.add(uid)
                 self.log.exception(
                     "IMAP: could not store message UID %s from %s; it stays in the mailbox and "
                     "will be tried again",
@@ -235,6 +238,10 @@ class ImapInbound:
     def _idle(self, stop: threading.Event, renew: float) -> None:
         """IDLE until the mailbox changes, `renew` seconds pass or `stop` is set."""
         client = self.connect()
+        # Mail that arrived after the last search was announced during that pass, and
+        # IDLE will not announce it again: look once more before waiting.
+        if set(client.search(["NOT", "DELETED"])) - self.failed_uids:
+            return
         client.idle()
         deadline = time.monotonic() + renew
         while not stop.is_set() and time.monotonic() < deadline:

@@ -1,0 +1,944 @@
+"""A game master's work, by mail, end to end, through the real mail path.
+
+The same commands as tests/test_masters_press.py, but every mail goes the way it goes in
+production: appended to the judge's INBOX on a private Dovecot, read by the real daemon
+(`run_forever`, IMAP IDLE in, SMTP out), and every mail the judge sends is received by an
+aiosmtpd peer that plays the mailboxes (grouped by recipient). The judge's broadcast
+address (the listserv) is dip-results@lists.example.org.
+
+The script:
+
+1. A master creates ?war1, seven players join (distinct first preferences, so the powers
+   are known), an observer joins after the start (SIGNON ?war1 on a started game) and the
+   master gives the game its own list (SET LIST).
+2. The master moves the deadline (everyone is told) and sets grey press.
+3. France sends grey press to England and Germany: only their mailboxes get it, without
+   France's name; the master's copy names France; no list gets it. The master sets white
+   press and SET PARTIAL NO: partial press is refused; France's BROADCAST reaches every
+   other player, the observer, the master (a copy) and both lists (with List-Id).
+4. Six powers order Spring 1901 and the master processes before Turkey's orders are in:
+   the results (Turkey in civil disorder) reach everyone, the observer and both lists.
+5. The master rolls back to Spring 1901: everyone is told; all seven order again and the
+   last order processes the phase, with different results.
+6. The master replaces Turkey's player: the new player gets a password by mail, the old
+   player's signon is refused, the new one orders.
+7. Every surviving power votes SET DRAW; the last vote ends the game: everyone, the
+   observer and both lists are told, with the draw's powers.
+8. At the end the observer's mailbox holds everything public from the moment it joined,
+   and the lists hold every public mail and no private press.
+
+Faults that do not stop the script (a wrong answer, a mail nobody should have received)
+are collected and reported at the very end, so that one of them does not hide the rest.
+"""
+
+from __future__ import annotations
+
+import email
+import itertools
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from email.policy import default
+from email.utils import format_datetime
+from pathlib import Path
+
+import pytest
+from servers import Dovecot
+from smtp_sink import SmtpSink
+
+from judge.config import Config, ImapConfig, SmtpOutConfig
+from judge.daemon import run_forever
+from judge.store import games
+from judge.store.db import open_db
+
+GAME = "war1"
+JUDGE = "judge@example.org"
+MASTER = "gm@example.org"
+MASTER_PASSWORD = "masterpw"
+LIST = "dip-results@lists.example.org"  # the judge's broadcast address (the listserv)
+GAME_LIST = "game-list@example.org"  # the game's own list (SET LIST)
+LISTS = sorted([LIST, GAME_LIST])
+LIST_ID = f"E2E {GAME} <{GAME}.example.org>"
+OBSERVER = "watcher@example.org"
+OBSERVER_PASSWORD = "seepw"
+NEW_TURKEY = "new@example.org"
+POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+
+# Addresses that do not spell a power's name, so that "France" in a mail is a name.
+PLAYER = {
+    "Austria": ("ann@example.org", "pwa"),
+    "England": ("bob@example.org", "pwe"),
+    "France": ("cid@example.org", "pwf"),
+    "Germany": ("dot@example.org", "pwg"),
+    "Italy": ("eve@example.org", "pwi"),
+    "Russia": ("fay@example.org", "pwr"),
+    "Turkey": ("gus@example.org", "pwt"),
+}
+ADDRESS = {power: address for power, (address, _) in PLAYER.items()}
+PLAYERS = [ADDRESS[p] for p in POWERS]
+START = datetime(2026, 3, 9, 12, 0, tzinfo=UTC)  # a Monday
+STEP = timedelta(minutes=5)  # the judge's clock moves on this much between mail batches
+NEW_DEADLINE = "2026-03-12 18:00"  # SET DEADLINE: a Thursday
+NEW_DEADLINE_TEXT = "Thursday 12 March 2026 18:00 UTC"
+
+GREY_TEXT = "Shall we split the Low Countries?\nMeet me in the Channel."
+BROADCAST_TEXT = "France wishes everyone a peaceful spring."
+
+
+def order(given: str, canonical: str, words: str, tag: str = "") -> tuple[str, str, str, str]:
+    """As the player writes it, as the judge reads it back (short form and words), and its
+    outcome tag in the results ('' when it succeeds)."""
+    return given, canonical, words, tag
+
+
+FIRST_SPRING = {  # Turkey sends nothing: the master processes without its orders
+    "Austria": [
+        order("A Vie-Gal", "A VIE - GAL", "Army Vienna -> Galicia", "bounce"),
+        order("A Bud-Ser", "A BUD - SER", "Army Budapest -> Serbia"),
+        order("F Tri-Alb", "F TRI - ALB", "Fleet Trieste -> Albania"),
+    ],
+    "England": [
+        order("F Lon-Nth", "F LON - NTH", "Fleet London -> North Sea"),
+        order("F Edi-Nwg", "F EDI - NWG", "Fleet Edinburgh -> Norwegian Sea"),
+        order("A Lvp-Yor", "A LVP - YOR", "Army Liverpool -> Yorkshire"),
+    ],
+    "France": [
+        order("F Bre-Mao", "F BRE - MAO", "Fleet Brest -> Mid-Atlantic Ocean"),
+        order("A Par-Bur", "A PAR - BUR", "Army Paris -> Burgundy", "bounce"),
+        order("A Mar-Spa", "A MAR - SPA", "Army Marseilles -> Spain"),
+    ],
+    "Germany": [
+        order("F Kie-Den", "F KIE - DEN", "Fleet Kiel -> Denmark"),
+        order("A Ber-Kie", "A BER - KIE", "Army Berlin -> Kiel"),
+        order("A Mun-Bur", "A MUN - BUR", "Army Munich -> Burgundy", "bounce"),
+    ],
+    "Italy": [
+        order("F Nap-Ion", "F NAP - ION", "Fleet Naples -> Ionian Sea"),
+        order("A Rom-Apu", "A ROM - APU", "Army Rome -> Apulia"),
+        order("A Ven H", "A VEN H", "Army Venice HOLD"),
+    ],
+    "Russia": [
+        order(
+            "F StP/sc-Bot",
+            "F STP/SC - BOT",
+            "Fleet St Petersburg (south coast) -> Gulf of Bothnia",
+        ),
+        order("A Mos-Ukr", "A MOS - UKR", "Army Moscow -> Ukraine"),
+        order("A War-Gal", "A WAR - GAL", "Army Warsaw -> Galicia", "bounce"),
+        order("F Sev-Bla", "F SEV - BLA", "Fleet Sevastopol -> Black Sea"),
+    ],
+}
+FIRST_SPRING_EXTRA = [  # Turkey's units hold, the power in civil disorder
+    "Turkey: Army Constantinople HOLD.",
+    "Turkey: Army Smyrna HOLD.",
+    "Turkey: Fleet Ankara HOLD.",
+]
+
+SECOND_SPRING = {  # after the rollback: Galicia and Burgundy taken, the Black Sea bounce
+    "Austria": [
+        order("A Vie-Gal", "A VIE - GAL", "Army Vienna -> Galicia"),
+        order("A Bud-Ser", "A BUD - SER", "Army Budapest -> Serbia"),
+        order("F Tri-Alb", "F TRI - ALB", "Fleet Trieste -> Albania"),
+    ],
+    "England": FIRST_SPRING["England"],
+    "France": [
+        order("F Bre-Mao", "F BRE - MAO", "Fleet Brest -> Mid-Atlantic Ocean"),
+        order("A Par-Bur", "A PAR - BUR", "Army Paris -> Burgundy"),
+        order("A Mar-Spa", "A MAR - SPA", "Army Marseilles -> Spain"),
+    ],
+    "Germany": [
+        order("F Kie-Den", "F KIE - DEN", "Fleet Kiel -> Denmark"),
+        order("A Ber-Kie", "A BER - KIE", "Army Berlin -> Kiel"),
+        order("A Mun-Ruh", "A MUN - RUH", "Army Munich -> Ruhr"),
+    ],
+    "Italy": FIRST_SPRING["Italy"],
+    "Russia": [
+        order(
+            "F StP/sc-Bot",
+            "F STP/SC - BOT",
+            "Fleet St Petersburg (south coast) -> Gulf of Bothnia",
+        ),
+        order("A Mos-Ukr", "A MOS - UKR", "Army Moscow -> Ukraine"),
+        order("A War H", "A WAR H", "Army Warsaw HOLD"),
+        order("F Sev-Bla", "F SEV - BLA", "Fleet Sevastopol -> Black Sea", "bounce"),
+    ],
+    "Turkey": [
+        order("F Ank-Bla", "F ANK - BLA", "Fleet Ankara -> Black Sea", "bounce"),
+        order("A Con-Bul", "A CON - BUL", "Army Constantinople -> Bulgaria"),
+        order("A Smy-Arm", "A SMY - ARM", "Army Smyrna -> Armenia"),
+    ],
+}
+
+NEW_TURKEY_FALL = [  # the new Turkish player's first orders, Fall 1901
+    order("F Ank H", "F ANK H", "Fleet Ankara HOLD"),
+    order("A Bul-Gre", "A BUL - GRE", "Army Bulgaria -> Greece"),
+    order("A Arm H", "A ARM H", "Army Armenia HOLD"),
+]
+
+
+# -- the clock, the mail and the mailboxes --------------------------------------------
+
+
+class Clock:
+    """The judge's clock: moved on by the test between batches, so deadlines are known."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def deadline_text(moment: datetime) -> str:
+    """A moment as every mail shows it: 'Wednesday 11 March 2026 12:05 UTC'."""
+    return f"{moment:%A} {moment.day} {moment:%B} {moment.year} {moment:%H:%M} UTC"
+
+
+_serial = itertools.count(1)
+
+
+def mail(sender: str, subject: str, lines: list[str], now: datetime) -> bytes:
+    n = next(_serial)
+    name = sender.split("@")[0].title()
+    body = "\r\n".join(lines)
+    return (
+        f"Return-Path: <{sender}>\r\nDelivered-To: {JUDGE}\r\n"
+        f"From: {name} <{sender}>\r\nTo: Judge <{JUDGE}>\r\nSubject: {subject}\r\n"
+        f"Date: {format_datetime(now)}\r\nMessage-ID: <m{n}.{time.time_ns()}@example.org>\r\n"
+        f"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
+    ).encode()
+
+
+@dataclass(frozen=True)
+class Mail:
+    message_id: str
+    subject: str
+    body: str
+    to: tuple[str, ...]  # the SMTP envelope's recipients, sorted
+    headers: str  # the header block as received
+    list_id: str | None
+    precedence: str | None
+
+
+class Mailboxes:
+    """What the SMTP peer received, by recipient, in arrival order."""
+
+    def __init__(self, sink: SmtpSink) -> None:
+        self.sink = sink
+        self.seen: dict[str, int] = {}
+        self.unexpected: list[str] = []
+
+    def all(self) -> dict[str, list[Mail]]:
+        out: dict[str, list[Mail]] = {}
+        for received in self.sink.messages:
+            msg = email.message_from_bytes(received.data, policy=default)
+            head = received.data.split(b"\r\n\r\n", 1)[0].decode("ascii", "replace")
+            m = Mail(
+                msg["Message-ID"],
+                str(msg["Subject"]),
+                msg.get_content().replace("\r\n", "\n"),
+                tuple(sorted(r.lower() for r in received.rcpt_tos)),
+                head,
+                msg["List-Id"],
+                msg["Precedence"],
+            )
+            for rcpt in received.rcpt_tos:
+                out.setdefault(rcpt.lower(), []).append(m)
+        return out
+
+    def new(self, expected: dict[str, list[str]], timeout: float = 15.0) -> dict[str, list[Mail]]:
+        """Wait until each address has received the mails with the `expected` subjects and
+        return every new mail by address. A mail nobody expected (at any address) is kept
+        in `unexpected`; the test fails on them at the end, after checking everything else."""
+        deadline = time.monotonic() + timeout
+        while True:
+            fresh = self._fresh()
+            missing = {
+                a: list(
+                    (Counter(subjects) - Counter(m.subject for m in fresh.get(a, []))).elements()
+                )
+                for a, subjects in expected.items()
+            }
+            missing = {a: ss for a, ss in missing.items() if ss}
+            if not missing:
+                break
+            if time.monotonic() > deadline:
+                got = {a: [m.subject for m in ms] for a, ms in fresh.items()}
+                raise AssertionError(f"timed out: still missing {missing}; new mail: {got}")
+            time.sleep(0.02)
+        time.sleep(0.3)  # anything sent with them (a mail too many) arrives meanwhile
+        fresh = self._fresh()
+        for address, mails in fresh.items():
+            extra = Counter(m.subject for m in mails) - Counter(expected.get(address, []))
+            for m in mails:
+                if extra[m.subject] > 0:
+                    extra[m.subject] -= 1
+                    self.unexpected.append(f"to {address}: {m.subject!r}: {m.body[:300]!r}")
+        self.seen = {a: len(ms) for a, ms in self.all().items()}
+        return fresh
+
+    def first_subject(self, address: str, timeout: float = 15.0) -> str:
+        """The subject of the next new mail to `address`, once it has come."""
+        deadline = time.monotonic() + timeout
+        while not self._fresh().get(address):
+            assert time.monotonic() < deadline, f"timed out waiting for mail to {address}"
+            time.sleep(0.02)
+        return self._fresh()[address][0].subject
+
+    def _fresh(self) -> dict[str, list[Mail]]:
+        fresh = {a: ms[self.seen.get(a, 0) :] for a, ms in self.all().items()}
+        return {a: ms for a, ms in fresh.items() if ms}
+
+
+def one(mails: list[Mail], subject: str) -> Mail:
+    found = [m for m in mails if m.subject == subject]
+    assert len(found) == 1, (subject, [m.subject for m in mails])
+    return found[0]
+
+
+def flat(text: str) -> str:
+    """Prose with its line breaks and indentation gone."""
+    return " ".join(text.split())
+
+
+def has_lines(body: str, wanted: list[str]) -> bool:
+    """Whether `wanted` are consecutive lines of `body` (indentation aside)."""
+    got = [line.strip() for line in body.split("\n")]
+    want = [line.strip() for line in wanted]
+    return any(got[i : i + len(want)] == want for i in range(len(got) - len(want) + 1))
+
+
+def subject(text: str) -> str:
+    return f"[E2E] {text}"
+
+
+def game_subject(text: str) -> str:
+    return f"[E2E] {GAME}: {text}"
+
+
+# -- the servers and the judge ----------------------------------------------------------
+
+
+@pytest.fixture
+def servers() -> Iterator[tuple[Dovecot, SmtpSink]]:
+    with Dovecot() as dovecot, SmtpSink() as sink:
+        yield dovecot, sink
+
+
+@contextmanager
+def judge(config: Config, clock: Clock) -> Iterator[None]:
+    stop, ready = threading.Event(), threading.Event()
+    thread = threading.Thread(
+        target=run_forever,
+        args=(config, clock),
+        kwargs={"stop": stop, "ready": ready.set},
+        name="judge",
+    )
+    thread.start()
+    try:
+        assert ready.wait(10)
+        yield
+    finally:
+        stop.set()
+        thread.join(15)
+        assert not thread.is_alive()
+
+
+def make_config(tmp: Path, dovecot: Dovecot, sink: SmtpSink) -> Config:
+    return Config(
+        name="E2E",
+        address=JUDGE,
+        database=tmp / "judge.db",
+        broadcast=LIST,
+        inbound_mode="imap",
+        imap=ImapConfig(
+            host=dovecot.host,
+            port=dovecot.port,
+            ssl=False,
+            username=dovecot.user,
+            password=dovecot.password,
+            idle=True,
+            poll_seconds=600,  # only IDLE can bring mail in quickly
+        ),
+        outbound_mode="smtp",
+        smtp_out=SmtpOutConfig(port=sink.port),
+    )
+
+
+# -- checking the mails -------------------------------------------------------------------
+
+
+def check_order_ack(ack: Mail, power: str, orders: list, deadline: str, processed: bool) -> None:
+    assert "ERROR" not in ack.body and "(ERRORS)" not in ack.subject, ack.body
+    initial = power[0]
+    assert has_lines(
+        ack.body,
+        [
+            f"Line 1: SIGNON {initial}{GAME} ****",
+            f"Signed on to {GAME} as {power}.",
+            "",
+            f"{power} in {GAME}, Movement for Spring of 1901:",
+            *(canonical for _, canonical, _, _ in orders),
+            "Orders on file now:",
+            *(words for _, _, words, _ in orders),
+            f"WAIT is not set. Deadline: {deadline}.",
+        ],
+    ), ack.body
+    assert "Still without orders" not in ack.body, ack.body
+    done = f"{GAME} has been processed; the results are mailed to everyone."
+    assert (done in flat(ack.body)) == processed, ack.body
+
+
+def check_results(results: Mail, expected_lines: list[str], civil: str, deadline: str) -> None:
+    """Spring 1901's results: every order with its outcome, civil disorder, the next phase."""
+    assert results.subject == game_subject("Movement results for Spring of 1901")
+    lines = results.body.split("\n")
+    assert lines[:2] == [
+        f"Game: {GAME}   Variant: Standard Diplomacy",
+        "Movement results for Spring of 1901.",
+    ], results.body
+    ends = [
+        i
+        for i, line in enumerate(lines)
+        if line.startswith(("In civil disorder", f"The next phase of {GAME}"))
+    ]
+    got = [line for line in lines[2 : ends[0]] if line]
+    assert Counter(got) == Counter(expected_lines), results.body
+    powers_in_order = [line.split(":")[0] for line in got]
+    assert powers_in_order == sorted(powers_in_order, key=POWERS.index), results.body
+    if civil:
+        assert f"\n\nIn civil disorder (no orders received): {civil}.\n" in results.body
+    else:
+        assert "civil disorder" not in results.body
+    assert "dislodged" not in results.body and "Ownership" not in results.body
+    assert flat(results.body).endswith(
+        f"The next phase of {GAME} is Movement for Fall of 1901. "
+        f"The deadline for orders is {deadline}."
+    ), results.body
+
+
+def result_lines(orders: dict[str, list]) -> list[str]:
+    return [
+        f"{power}: {words}." + (f"  (*{tag}*)" if tag else "")
+        for power, power_orders in orders.items()
+        for _, _, words, tag in power_orders
+    ]
+
+
+def check_public(m: Mail) -> None:
+    """A public copy: to both lists in one mail, with the list headers."""
+    assert m.to == tuple(LISTS), m.to
+    assert m.list_id == LIST_ID, m.headers
+    assert m.precedence == "list", m.headers
+
+
+# -- the game -----------------------------------------------------------------------------
+
+
+def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
+    dovecot, sink = servers
+    clock = Clock(START)
+    boxes = Mailboxes(sink)
+    problems: list[str] = []  # wrong answers that do not stop the script
+    sent = 0
+
+    def deliver(*batch: bytes) -> None:
+        nonlocal sent
+        clock.now += STEP
+        for raw in batch:  # as an MTA delivers: one after another into the INBOX
+            dovecot.append(raw)
+        sent += len(batch)
+
+    def master(subject_text: str, *lines: str) -> bytes:
+        return mail(MASTER, subject_text, [f"SIGNON M{GAME} {MASTER_PASSWORD}", *lines], clock.now)
+
+    def player(power: str, subject_text: str, *lines: str) -> bytes:
+        address, password = PLAYER[power]
+        return mail(
+            address, subject_text, [f"SIGNON {power[0]}{GAME} {password}", *lines], clock.now
+        )
+
+    everyone = [MASTER, *PLAYERS, OBSERVER]  # every seat once the observer has joined
+
+    with judge(make_config(tmp_path, dovecot, sink), clock):
+        # -- 1. The game: created, filled, an observer, the game's own list. -------------
+        deliver(mail(MASTER, "new game", [f"CREATE ?{GAME} {MASTER_PASSWORD}"], clock.now))
+        ack = one(boxes.new({MASTER: [subject("Re: new game")]})[MASTER], subject("Re: new game"))
+        assert f"Game {GAME} (Standard Diplomacy) is created" in flat(ack.body), ack.body
+
+        deliver(
+            *(
+                mail(
+                    PLAYER[p][0],
+                    "joining",
+                    [f"SIGNON ?{GAME} {PLAYER[p][1]}", f"SET PREFERENCE {p[0]}"],
+                    clock.now,
+                )
+                for p in POWERS
+            )
+        )
+        first_deadline = deadline_text(clock.now + timedelta(hours=48))
+        started = game_subject("the game has started")
+        new = boxes.new(
+            {
+                MASTER: [started],
+                LIST: [started],
+                **{ADDRESS[p]: [subject("Re: joining"), f"{started}; you are {p}"] for p in POWERS},
+            }
+        )
+        for power in POWERS:
+            start = one(new[ADDRESS[power]], f"{started}; you are {power}")
+            assert start.to == (ADDRESS[power],)
+            assert f"You are {power}. Sign on with: SIGNON {power[0]}{GAME}" in flat(start.body)
+        start = one(new[MASTER], started)
+        assert start.to == (MASTER,)
+        assert "You are the master." in start.body
+        announcement = one(new[LIST], started)
+        assert announcement.to == (LIST,)  # the game has no list of its own yet
+        assert announcement.list_id == LIST_ID and announcement.precedence == "list"
+        assert has_lines(
+            announcement.body, ["The players:", *(f"{p}: {ADDRESS[p]}" for p in POWERS)]
+        ), announcement.body
+        assert "You are" not in announcement.body and "Sign on with" not in announcement.body
+        assert flat(announcement.body).endswith(
+            f"The first phase is Movement for Spring of 1901. "
+            f"The deadline for orders is {first_deadline}."
+        ), announcement.body
+
+        deliver(mail(OBSERVER, "watching", [f"SIGNON ?{GAME} {OBSERVER_PASSWORD}"], clock.now))
+        ack = one(
+            boxes.new({OBSERVER: [subject("Re: watching")]})[OBSERVER], subject("Re: watching")
+        )
+        assert "ERROR" not in ack.body, ack.body
+        assert (
+            f"You are now an observer of {GAME}: you get its results and broadcasts. "
+            f"Sign on with SIGNON O{GAME} password."
+        ) in flat(ack.body), ack.body
+
+        deliver(master("our list", f"SET LIST {GAME_LIST}"))
+        ack = one(boxes.new({MASTER: [subject("Re: our list")]})[MASTER], subject("Re: our list"))
+        assert "ERROR" not in ack.body, ack.body
+        assert has_lines(
+            ack.body, [f"Line 2: SET LIST {GAME_LIST}", f"{GAME}: list is now {GAME_LIST}."]
+        ), ack.body
+
+        # -- 2. A new deadline (everyone is told) and grey press. --------------------------
+        deliver(master("more time", f"SET DEADLINE {NEW_DEADLINE}"))
+        moved = game_subject(f"the deadline is now {NEW_DEADLINE_TEXT}")
+        new = boxes.new(
+            {
+                MASTER: [subject("Re: more time"), moved],
+                **{a: [moved] for a in PLAYERS + [OBSERVER]},
+            }
+        )
+        ack = one(new[MASTER], subject("Re: more time"))
+        assert f"The deadline for {GAME} is now {NEW_DEADLINE_TEXT}. Everyone is told." in flat(
+            ack.body
+        ), ack.body
+        notice = one(new[MASTER], moved)
+        assert notice.to == tuple(sorted(everyone)), notice.to
+        assert flat(notice.body) == (
+            f"The deadline for the current phase of {GAME} is now {NEW_DEADLINE_TEXT}."
+        ), notice.body
+        for address in PLAYERS + [OBSERVER]:
+            assert one(new[address], moved).message_id == notice.message_id
+
+        deliver(master("grey", "SET PRESS GREY"))
+        ack = one(boxes.new({MASTER: [subject("Re: grey")]})[MASTER], subject("Re: grey"))
+        assert has_lines(ack.body, ["Line 2: SET PRESS GREY", f"{GAME}: press is now grey."]), (
+            ack.body
+        )
+
+        # -- 3. Grey press to England and Germany; then white press, no partial press. ----
+        deliver(player("France", "a word", "PRESS TO E G", *GREY_TEXT.split("\n"), "ENDPRESS"))
+        from_someone = game_subject("press from someone")
+        from_france = game_subject("press from France")
+        new = boxes.new(
+            {
+                ADDRESS["France"]: [subject("Re: a word")],
+                ADDRESS["England"]: [from_someone],
+                ADDRESS["Germany"]: [from_someone],
+                MASTER: [from_france],
+            }
+        )
+        ack = one(new[ADDRESS["France"]], subject("Re: a word"))
+        assert "ERROR" not in ack.body, ack.body
+        assert has_lines(
+            ack.body,
+            [
+                "Line 2: PRESS TO E G",
+                "Press sent to England, Germany, without your name (grey press).",
+            ],
+        ), ack.body
+        grey = one(new[ADDRESS["England"]], from_someone)
+        # Grey press goes out one mail per recipient: no shared To: line to read.
+        assert grey.to == (ADDRESS["England"],)
+        other = one(new[ADDRESS["Germany"]], from_someone)
+        assert other.to == (ADDRESS["Germany"],) and other.body == grey.body
+        assert grey.body == (
+            f"Press in {GAME} from someone who did not sign to England, Germany:\n\n{GREY_TEXT}\n"
+        ), grey.body
+        for leak in ("France", "French", ADDRESS["France"]):  # not in the body, not in a header
+            assert leak.lower() not in (grey.headers + grey.body).lower(), (leak, grey.headers)
+        copy = one(new[MASTER], from_france)
+        assert copy.to == (MASTER,)
+        assert copy.body == (
+            f"(The master's copy.)\nPress in {GAME} from France to England, Germany:\n\n"
+            f"{GREY_TEXT}\n"
+        ), copy.body
+        assert LIST not in new and GAME_LIST not in new and OBSERVER not in new
+
+        deliver(master("white", "SET PRESS WHITE", "SET PARTIAL NO"))
+        ack = one(boxes.new({MASTER: [subject("Re: white")]})[MASTER], subject("Re: white"))
+        assert "ERROR" not in ack.body, ack.body
+        assert has_lines(
+            ack.body,
+            [
+                "Line 2: SET PRESS WHITE",
+                f"{GAME}: press is now white.",
+                "Line 3: SET PARTIAL NO",
+                f"{GAME}: partial is now not allowed.",
+            ],
+        ), ack.body
+
+        deliver(player("France", "just you", "PRESS TO E", "Just between us.", "ENDPRESS"))
+        refused = subject("Re: just you (ERRORS)")
+        got = boxes.first_subject(ADDRESS["France"])  # with or without "(ERRORS)"
+        ack = one(boxes.new({ADDRESS["France"]: [got]})[ADDRESS["France"]], got)
+        if got != refused:  # every other refusal marks the subject; the player must see it
+            problems.append(
+                f"a refused PRESS is answered with the subject {got!r}, not {refused!r}, "
+                f"though the body says ERROR: {ack.body!r}"
+            )
+        assert has_lines(
+            ack.body,
+            ["Line 2: PRESS TO E", f"ERROR: {GAME} allows only press to everyone (BROADCAST)."],
+        ), ack.body
+
+        deliver(player("France", "to all", "BROADCAST", BROADCAST_TEXT, "ENDPRESS"))
+        broadcast = game_subject("broadcast from France")
+        others = [ADDRESS[p] for p in POWERS if p != "France"] + [OBSERVER]
+        new = boxes.new(
+            {
+                ADDRESS["France"]: [subject("Re: to all")],
+                MASTER: [broadcast],
+                LIST: [broadcast],
+                GAME_LIST: [broadcast],
+                **{a: [broadcast] for a in others},
+            }
+        )
+        ack = one(new[ADDRESS["France"]], subject("Re: to all"))
+        assert has_lines(ack.body, ["Line 2: BROADCAST", "Press sent to everyone."]), ack.body
+        to_players = one(new[OBSERVER], broadcast)
+        assert to_players.to == tuple(sorted(others)), to_players.to
+        assert to_players.list_id is None
+        assert to_players.body == f"Broadcast in {GAME} from France:\n\n{BROADCAST_TEXT}\n"
+        for address in others:
+            assert one(new[address], broadcast).message_id == to_players.message_id
+        copy = one(new[MASTER], broadcast)
+        assert copy.to == (MASTER,)
+        assert copy.body == (
+            f"(The master's copy.)\nBroadcast in {GAME} from France:\n\n{BROADCAST_TEXT}\n"
+        ), copy.body
+        public = one(new[LIST], broadcast)
+        check_public(public)
+        assert one(new[GAME_LIST], broadcast).message_id == public.message_id
+        assert public.body == to_players.body
+
+        # -- 4. Spring 1901: six powers order, the master processes without Turkey. --------
+        batch = [
+            player(power, f"orders {power}", *(given for given, _, _, _ in orders))
+            for power, orders in FIRST_SPRING.items()
+        ]
+        batch.append(master("process", "PROCESS"))
+        deliver(*batch)
+        spring = game_subject("Movement results for Spring of 1901")
+        fall_deadline = deadline_text(clock.now + timedelta(hours=48))
+        expected = {a: [spring] for a in everyone + [LIST, GAME_LIST]}
+        expected[MASTER].append(subject("Re: process"))
+        for power in FIRST_SPRING:
+            expected[ADDRESS[power]].append(subject(f"Re: orders {power}"))
+        new = boxes.new(expected)
+        for power, orders in FIRST_SPRING.items():
+            ack = one(new[ADDRESS[power]], subject(f"Re: orders {power}"))
+            check_order_ack(ack, power, orders, NEW_DEADLINE_TEXT, processed=False)
+        ack = one(new[MASTER], subject("Re: process"))
+        assert "ERROR" not in ack.body, ack.body
+        assert "  Turkey: none" in ack.body.split("\n"), ack.body  # the overview before it
+        assert flat(ack.body).endswith(
+            f"Line 2: PROCESS {GAME} has been processed; the results are mailed to everyone."
+        ), ack.body
+        first_results = one(new[MASTER], spring)
+        assert first_results.to == tuple(sorted(everyone)), first_results.to
+        check_results(
+            first_results,
+            result_lines(FIRST_SPRING) + FIRST_SPRING_EXTRA,
+            "Turkey",
+            fall_deadline,
+        )
+        for address in PLAYERS + [OBSERVER]:
+            assert one(new[address], spring).message_id == first_results.message_id
+        public = one(new[LIST], spring)
+        check_public(public)
+        assert one(new[GAME_LIST], spring).message_id == public.message_id
+        assert public.body == first_results.body
+
+        # -- 5. Rolled back to Spring 1901; ordered again, processed again. ---------------
+        deliver(master("undo", "ROLLBACK"))
+        rolled = game_subject("the game is rolled back to Movement, Spring of 1901")
+        rollback_deadline = deadline_text(clock.now + timedelta(hours=48))
+        new = boxes.new(
+            {
+                MASTER: [subject("Re: undo"), rolled],
+                **{a: [rolled] for a in PLAYERS + [OBSERVER]},
+                LIST: [rolled],  # the lists learn why a second Spring 1901 follows
+                GAME_LIST: [rolled],
+            }
+        )
+        ack = one(new[MASTER], subject("Re: undo"))
+        assert "ERROR" not in ack.body, ack.body
+        assert has_lines(
+            ack.body,
+            ["Line 2: ROLLBACK", f"{GAME} is back at Movement, Spring of 1901. Everyone is told."],
+        ), ack.body
+        rollback_notice = one(new[MASTER], rolled)
+        assert rollback_notice.to == tuple(sorted(everyone)), rollback_notice.to
+        assert flat(rollback_notice.body) == (
+            f"The master has rolled {GAME} back to Movement for Spring of 1901. "
+            "Later phases are undone; orders for this phase must be sent again. "
+            f"The deadline is {rollback_deadline}."
+        ), rollback_notice.body
+        for address in PLAYERS + [OBSERVER]:
+            assert one(new[address], rolled).message_id == rollback_notice.message_id
+        # "orders for this phase must be sent again": none may still be on file.
+        overview = ack.body.split(f"Orders on file in {GAME}, power by power:\n")[-1]
+        if any(f"  {p}: none" not in overview.split("\n") for p in POWERS):
+            problems.append(
+                "after ROLLBACK the master's acknowledgement still shows orders on file, "
+                f"though the notice says they must be sent again:\n{overview}"
+            )
+
+        deliver(player("France", "what now"))
+        ack = one(
+            boxes.new({ADDRESS["France"]: [subject("Re: what now")]})[ADDRESS["France"]],
+            subject("Re: what now"),
+        )
+        wanted = [
+            f"France in {GAME}, Movement for Spring of 1901:",
+            "No orders on file.",
+            "Still without orders: Army Marseilles, Army Paris, Fleet Brest.",
+            f"WAIT is not set. Deadline: {rollback_deadline}.",
+        ]
+        if not has_lines(ack.body, wanted):
+            problems.append(f"after ROLLBACK France's orders are still on file: {ack.body!r}")
+
+        deliver(
+            *(
+                player(power, f"again {power}", *(given for given, _, _, _ in orders))
+                for power, orders in SECOND_SPRING.items()
+            )
+        )
+        fall_deadline = deadline_text(clock.now + timedelta(hours=48))
+        expected = {a: [spring] for a in everyone + [LIST, GAME_LIST]}
+        for power in SECOND_SPRING:
+            expected[ADDRESS[power]].append(subject(f"Re: again {power}"))
+        new = boxes.new(expected)
+        for power, orders in SECOND_SPRING.items():
+            ack = one(new[ADDRESS[power]], subject(f"Re: again {power}"))
+            check_order_ack(ack, power, orders, rollback_deadline, processed=power == "Turkey")
+        second_results = one(new[MASTER], spring)
+        assert second_results.to == tuple(sorted(everyone)), second_results.to
+        check_results(second_results, result_lines(SECOND_SPRING), "", fall_deadline)
+        assert second_results.body != first_results.body
+        for address in PLAYERS + [OBSERVER]:
+            assert one(new[address], spring).message_id == second_results.message_id
+        public = one(new[LIST], spring)
+        check_public(public)
+        assert one(new[GAME_LIST], spring).message_id == public.message_id
+        assert public.body == second_results.body
+
+        # -- 6. Turkey gets a new player. --------------------------------------------------
+        deliver(master("new turk", f"REPLACE T {NEW_TURKEY}"))
+        letter_subject = game_subject("you now play Turkey")
+        taken = game_subject("you no longer play Turkey")
+        new = boxes.new(
+            {
+                MASTER: [subject("Re: new turk")],
+                NEW_TURKEY: [letter_subject],
+                ADDRESS["Turkey"]: [taken],  # the replaced player is told
+            }
+        )
+        ack = one(new[MASTER], subject("Re: new turk"))
+        assert "ERROR" not in ack.body, ack.body
+        assert has_lines(
+            ack.body,
+            [
+                f"Line 2: REPLACE T {NEW_TURKEY}",
+                f"Turkey in {GAME} now belongs to {NEW_TURKEY}, who gets a password by mail.",
+            ],
+        ), ack.body
+        letter = one(new[NEW_TURKEY], letter_subject)
+        assert letter.to == (NEW_TURKEY,)
+        words = flat(letter.body)
+        assert words.startswith(f"The master of {GAME} has given you Turkey."), letter.body
+        assert words.endswith(
+            "(change the password with SET PASSWORD after signing on). "
+            f"The deadline for the current phase is {fall_deadline}."
+        ), letter.body
+        new_password = letter.body.split(f"Sign on with: SIGNON T{GAME} ")[1].split()[0]
+        assert new_password != PLAYER["Turkey"][1]
+        assert MASTER_PASSWORD not in letter.body
+
+        deliver(player("Turkey", "still me", "F Ank H"))
+        old_refused = subject("Re: still me (ERRORS)")
+        ack = one(boxes.new({ADDRESS["Turkey"]: [old_refused]})[ADDRESS["Turkey"]], old_refused)
+        assert has_lines(
+            ack.body,
+            [
+                f"Line 1: SIGNON T{GAME} ****",
+                "ERROR: signon refused: the game name, the power or the password is wrong.",
+                "Line 2: F Ank H",
+                "ERROR: not used, because the SIGNON before it was refused.",
+            ],
+        ), ack.body
+
+        lines = [f"SIGNON T{GAME} {new_password}", *(given for given, _, _, _ in NEW_TURKEY_FALL)]
+        deliver(mail(NEW_TURKEY, "my orders", lines, clock.now))
+        ack = one(
+            boxes.new({NEW_TURKEY: [subject("Re: my orders")]})[NEW_TURKEY],
+            subject("Re: my orders"),
+        )
+        assert "ERROR" not in ack.body, ack.body
+        assert new_password not in ack.body
+        assert has_lines(
+            ack.body,
+            [
+                f"Line 1: SIGNON T{GAME} ****",
+                f"Signed on to {GAME} as Turkey.",
+                "",
+                f"Turkey in {GAME}, Movement for Fall of 1901:",
+                *(canonical for _, canonical, _, _ in NEW_TURKEY_FALL),
+                "Orders on file now:",
+                *(words for _, _, words, _ in NEW_TURKEY_FALL),
+                f"WAIT is not set. Deadline: {fall_deadline}.",
+            ],
+        ), ack.body
+
+        # -- 7. A draw by the vote of every surviving power. ------------------------------
+        voters = [p for p in POWERS if p != "Turkey"]
+        deliver(*(player(p, f"draw {p}", "SET DRAW") for p in voters))
+        new = boxes.new({ADDRESS[p]: [subject(f"Re: draw {p}")] for p in voters})
+        for power in voters:
+            ack = one(new[ADDRESS[power]], subject(f"Re: draw {power}"))
+            assert "ERROR" not in ack.body, ack.body
+            assert (
+                f"Line 2: SET DRAW Your vote for a draw in {GAME} is recorded. The game ends in "
+                "a draw when every surviving power has voted for it."
+            ) in flat(ack.body), ack.body
+
+        deliver(
+            mail(
+                NEW_TURKEY, "draw Turkey", [f"SIGNON T{GAME} {new_password}", "SET DRAW"], clock.now
+            )
+        )
+        over = game_subject("the game is over")
+        at_the_end = [MASTER, *(ADDRESS[p] for p in voters), NEW_TURKEY, OBSERVER]
+        expected = {a: [over] for a in at_the_end + [LIST, GAME_LIST]}
+        expected[NEW_TURKEY].append(subject("Re: draw Turkey"))
+        new = boxes.new(expected)
+        end = one(new[MASTER], over)
+        assert end.to == tuple(sorted(at_the_end)), end.to  # not the old Turkish player
+        assert flat(end.body) == (
+            f"{GAME} has ended in a draw, by the vote of every surviving power. The draw is "
+            "shared by: Austria, England, France, Germany, Italy, Russia, Turkey."
+        ), end.body
+        for address in at_the_end:
+            assert one(new[address], over).message_id == end.message_id
+        public = one(new[LIST], over)
+        check_public(public)
+        assert one(new[GAME_LIST], over).message_id == public.message_id
+        assert public.body == end.body
+        ack = one(new[NEW_TURKEY], subject("Re: draw Turkey"))
+        assert "ERROR" not in ack.body, ack.body
+        assert f"Your vote for a draw in {GAME} is recorded." in flat(ack.body), ack.body
+        # The vote that ended the game should say so, and not go on about the phase.
+        if "Deadline:" in ack.body or "the game is over" not in flat(ack.body).lower():
+            problems.append(
+                "the acknowledgement of the vote that ended the game does not say the game is "
+                f"over and still shows the phase's orders and deadline: {ack.body!r}"
+            )
+
+        # Nothing more comes.
+        time.sleep(0.5)
+        boxes.new({})
+        mailboxes = boxes.all()
+        inbox_left = dovecot.messages("INBOX")
+        processed = dovecot.messages("processed")
+
+    # -- 8. The observer's and the lists' mailboxes, and the store. ------------------------
+    def subjects(address: str) -> list[str]:
+        return [m.subject for m in mailboxes.get(address, [])]
+
+    assert subjects(OBSERVER) == [
+        subject("Re: watching"),
+        moved,
+        broadcast,
+        spring,
+        rolled,
+        spring,
+        over,
+    ]
+    observed = mailboxes[OBSERVER]
+    assert [m.message_id for m in observed[3:6]] == [
+        first_results.message_id,
+        rollback_notice.message_id,
+        second_results.message_id,
+    ]
+    assert observed[2].body == f"Broadcast in {GAME} from France:\n\n{BROADCAST_TEXT}\n"
+    assert observed[6].message_id == end.message_id
+    assert not any(GREY_TEXT.split("\n")[0] in m.body for m in observed)
+
+    assert subjects(LIST) == [started, broadcast, spring, rolled, spring, over]
+    assert subjects(GAME_LIST) == [broadcast, spring, rolled, spring, over]  # set after the start
+    for address in (LIST, GAME_LIST):
+        for m in mailboxes[address]:
+            assert m.list_id == LIST_ID and m.precedence == "list", m.headers
+            assert "press from" not in m.subject
+            assert "master's copy" not in m.body and "You are the master" not in m.body
+            assert GREY_TEXT.split("\n")[0] not in m.body and "Just between us" not in m.body
+    listed = mailboxes[LIST]
+    assert listed[2].body == first_results.body and listed[4].body == second_results.body
+    assert "In civil disorder (no orders received): Turkey." in listed[2].body
+    assert listed[3].body == rollback_notice.body
+    assert "Army Vienna -> Galicia.\n" in listed[4].body  # the second time, Vienna moved
+    assert listed[5].body == end.body
+
+    # The old Turkish player heard everything up to the second results, and not the end.
+    assert subjects(ADDRESS["Turkey"]) == [
+        subject("Re: joining"),
+        f"{started}; you are Turkey",
+        moved,
+        broadcast,
+        spring,
+        rolled,
+        subject("Re: again Turkey"),
+        spring,
+        taken,
+        old_refused,
+    ]
+
+    # Every mail was handled and moved out of the INBOX; the game is over.
+    assert inbox_left == []
+    assert len(processed) == sent
+    db = open_db(tmp_path / "judge.db")
+    states = [r["state"] for r in db.query("SELECT state FROM inbound ORDER BY id")]
+    assert states == ["handled"] * sent
+    game = games.find_game(db, GAME)
+    assert game is not None and game.state == games.FINISHED
+
+    problems += [f"mail nobody expected: {m}" for m in boxes.unexpected]
+    assert problems == [], "\n\n".join(problems)
