@@ -11,6 +11,7 @@ import logging
 import signal
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from judge import schedule
@@ -76,9 +77,11 @@ def run_forever(
     """Run until SIGTERM/SIGINT (or `stop` is set)."""
     stop = stop or threading.Event()
     wake = threading.Event()
+    reload = threading.Event()
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: (stop.set(), wake.set()))
+        signal.signal(signal.SIGHUP, lambda *_: (reload.set(), wake.set()))
     db = open_db(config.database)
     delivery = sender.delivery_for(config)
     receiver = None
@@ -102,6 +105,9 @@ def run_forever(
         ready()
         while not stop.is_set():
             wake.clear()
+            if reload.is_set():
+                reload.clear()
+                config = _reloaded(config)
             handle_waiting(db, config, clock)
             schedule.run_due(db, config, clock)
             timers.sync(schedule.next_events(db))
@@ -117,6 +123,31 @@ def run_forever(
             imap_thread.join(timeout=10)
         db.conn.close()
         log.info("stopped")
+
+
+def _reloaded(config: Config) -> Config:
+    """SIGHUP: read the configuration file again. Names, addresses, masters, limits and
+    the time zone take effect at once; a change to the database or the mail servers
+    needs a restart, which the log says."""
+    from judge.config import ConfigError, load_config
+
+    if config.source == "embedded defaults":
+        log.info("SIGHUP: running on the embedded defaults, nothing to reload")
+        return config
+    try:
+        fresh = load_config(config.source)
+    except ConfigError as e:
+        log.error("SIGHUP: configuration not reloaded: %s", e)
+        return config
+    fixed = ("database", "inbound_mode", "imap", "smtp_in", "outbound_mode", "smtp_out", "maildir")
+    changed = [k for k in fixed if getattr(fresh, k) != getattr(config, k)]
+    if changed:
+        log.warning(
+            "SIGHUP: %s changed; restart the judge for that to take effect", ", ".join(changed)
+        )
+        fresh = replace(fresh, **{k: getattr(config, k) for k in fixed})
+    log.info("SIGHUP: configuration reloaded from %s", config.source)
+    return fresh
 
 
 def _seconds_until_next_send(db, clock: Callable[[], datetime]) -> float:

@@ -7,6 +7,7 @@ Every function runs inside the caller's transaction and returns the mails to sen
 from __future__ import annotations
 
 import json
+import logging
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -41,6 +42,7 @@ from judge.report import (
 from judge.store import games
 from judge.store.audit import iso
 
+log = logging.getLogger("judge.play")
 _HOURS = {MOVEMENT: "move_hours", RETREATS: "retreat_hours", ADJUSTMENTS: "adjust_hours"}
 
 
@@ -365,6 +367,15 @@ def process_phase(
     ]
     outcome = adjudicate(position, orders, rules)
     results = outcome_to_json(position, outcome)
+    log.info(
+        "game %s: %s processed (%d dislodged%s%s); next %s",
+        game.name,
+        position.phase,
+        len(outcome.dislodged),
+        f", civil disorder: {', '.join(civil_disorder)}" if civil_disorder else "",
+        f", {outcome.winner} wins" if outcome.winner else "",
+        outcome.position.phase,
+    )
     games.finish_phase(db, game, str(position.phase), results, now)
     after = outcome.position
     finished = outcome.winner is not None
