@@ -130,20 +130,14 @@ def outcome_to_json(position: Position, outcome: Adjudication) -> dict[str, Any]
         if r.error:
             item["error"] = r.error
         results.setdefault(r.power, []).append(item)
-    after = outcome.position
-    units: dict[str, list[str]] = {}
-    for u in after.units:
-        units.setdefault(u.power, []).append(str(u))
-    retreats: dict[str, dict[str, list[str]]] = {}
-    for d in after.dislodged:
-        retreats.setdefault(d.unit.power, {})[str(d.unit)] = list(d.retreats)
+    after = position_to_json(outcome.position)
     return {
         "phase": str(position.phase),
-        "next_phase": str(after.phase),
+        "next_phase": after["phase"],
         "results": results,
-        "units": {p: sorted(us) for p, us in sorted(units.items())},
-        "centers": {p: sorted(cs) for p, cs in sorted(after.centers.items()) if cs},
-        "retreats": retreats,
+        "units": after["units"],
+        "centers": after["centers"],
+        "retreats": after.get("retreats", {}),
         "builds": dict(sorted(outcome.builds.items())),
         "winner": outcome.winner,
     }
