@@ -44,6 +44,14 @@ def main(argv: list[str] | None = None) -> int:
         help="with --once: act as if the clock read this instant (ISO 8601, e.g. "
         "2026-12-01T23:31:00Z)",
     )
+    sub.add_parser(
+        "demo",
+        help="play a short scripted game by mail against a judge started in this process",
+        description="Start the judge in this process on its configuration (SMTP receiver, "
+        "Maildir outbox), have a master and seven players mail it a game year of real "
+        "commands and orders, and count the replies in the Maildir. Exit status 1 when the "
+        "receiver's port is taken or the game does not go as scripted.",
+    )
     _add_operator_commands(sub)
     args = parser.parse_args(argv)
     logging.basicConfig(
@@ -59,6 +67,10 @@ def main(argv: list[str] | None = None) -> int:
         return adjudicate()
     if args.command == "run":
         return _run(args, parser)
+    if args.command == "demo":
+        from judge.demo import main as demo
+
+        return demo(args)
     if getattr(args, "operator", None):
         from judge import operator
 

@@ -269,3 +269,19 @@ def test_resigning_tells_the_master(judge: Judge) -> None:
     assert "p2@example.org has resigned from war1, where they played France." in notice.body
     refused = judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Bur")[0].body
     assert "signon refused" in refused
+
+
+def test_several_games_in_one_mail_each_after_its_own_signon(judge: Judge) -> None:
+    players = judge.start_game("war1")
+    judge.send("gm2@example.org", "CREATE ?war2 masterpw")
+    for i, initial in enumerate(POWERS):
+        address = players[initial] if initial == "F" else f"x{i}@example.org"
+        judge.send(address, f"SIGNON ?war2 pw{i}\nSET PREFERENCE {initial}")
+    ack = judge.send(
+        players["F"], "SIGNON Fwar1 pw2\nA Par-Bur\nSIGNON Fwar2 pw2\nA Par-Pic\nSIGNOFF\nA Mar-Spa"
+    )[0]
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]
+    assert judge.effective("war2", "FRANCE") == ["A PAR - PIC"]
+    assert "France in war1, Movement for Spring of 1901:\n  A PAR - BUR\n" in ack.body
+    assert "France in war2, Movement for Spring of 1901:\n  A PAR - PIC\n" in ack.body
+    assert "A Mar-Spa" not in ack.body  # after SIGNOFF nothing is read

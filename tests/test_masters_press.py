@@ -268,3 +268,28 @@ def test_seven_years_without_a_centre_changing_hands_end_in_a_draw(judge: Judge)
         "draw between" in results.body.replace("\n", " ")
     )
     assert judge.game().state == games.FINISHED
+
+
+def test_a_concession_by_every_other_surviving_power(judge: Judge) -> None:
+    players = judge.start_game()
+    for i, initial in enumerate(POWERS):
+        if initial in "FT":
+            continue
+        mails = judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\nSET CONCEDE F")
+        assert "You concede war1 to France." in mails[0].body
+    assert judge.game().state == games.ACTIVE  # Turkey has not conceded
+    mails = judge.send(players["T"], "SIGNON Twar1 pw6\nSET CONCEDE France")
+    assert "the game is over, and France wins" in mails[0].body.replace("\n", " ")
+    [end] = [m for m in mails if m.subject == "[TEST] war1: the game is over" and LIST not in m.to]
+    assert "conceded war1 to France" in end.body
+    assert judge.game().state == games.FINISHED
+
+
+def test_observer_press_is_off_until_the_master_allows_it(judge: Judge) -> None:
+    judge.start_game()
+    judge.send("w@example.org", "SIGNON ?war1 wpw")
+    ack = judge.send("w@example.org", "SIGNON Owar1 wpw\nBROADCAST\nhello\nENDPRESS")[0]
+    assert "ERROR: observers may not send press in war1." in ack.body
+    judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET OBSERVER PRESS YES")
+    mails = judge.send("w@example.org", "SIGNON Owar1 wpw\nBROADCAST\nhello\nENDPRESS")
+    assert any(m.subject == "[TEST] war1: broadcast from an observer" for m in mails)

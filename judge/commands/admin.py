@@ -194,6 +194,47 @@ def draw_vote(run: d._Run, cmd: Command) -> None:
         run.event("drawn", game=game.name, powers=names)
 
 
+def concede(run: d._Run, cmd: Command) -> None:
+    """SET CONCEDE X: when every other surviving power concedes to X, X wins."""
+    block = d._need_player(run, cmd)
+    if not block:
+        return
+    db = run.ctx.db
+    gm = load_map(block.game.variant)
+    if cmd.name == "SET NOCONCEDE":
+        games.set_concede(db, block.seat, None)
+        run.event("concede", cmd, game=block.game.name, to=None)
+        return
+    to = _power_key(gm, cmd.args[0].strip())
+    if to is None or to == block.seat.power:
+        run.event("error", cmd, message=f"Expected another power to concede to, not {cmd.args[0]}.")
+        return
+    games.set_concede(db, block.seat, to)
+    game = games.get_game(db, block.game.id)
+    run.event("concede", cmd, game=game.name, to=gm.powers[to].name)
+    position = play.current_position(db, game)
+    survivors = {u.power for u in position.units} | {p for p, cs in position.centers.items() if cs}
+    others = survivors - {to}
+    conceded = games.concessions(db, game)
+    if to in survivors and others and all(conceded.get(p) == to for p in others):
+        run.mails += end_game(run, game, {"conceded_to": gm.powers[to].name})
+        run.event("conceded", game=game.name, to=gm.powers[to].name)
+
+
+def observer_press(run: d._Run, cmd: Command) -> None:
+    block = d._need_master(run, cmd)
+    if not block:
+        return
+    value = cmd.args[0].strip().upper()
+    if value not in ("YES", "NO"):
+        run.event("error", cmd, message="Expected SET OBSERVER PRESS YES or NO.")
+        return
+    settings = {**block.game.settings, "observer_press": value == "YES"}
+    block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
+    shown = "allowed" if value == "YES" else "not allowed"
+    run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)
+
+
 def end_game(run: d._Run, game: games.Game, how: dict) -> list[Reply]:
     """Finish a game and tell everyone (and the lists): a draw or a termination."""
     game = games.update_game(run.ctx.db, game, run.ctx.now, state=games.FINISHED, process_at=None)
@@ -564,6 +605,9 @@ HANDLERS = {
     "SET LIST": press_settings,
     "SET DRAW": draw_vote,
     "SET NODRAW": draw_vote,
+    "SET CONCEDE": concede,
+    "SET NOCONCEDE": concede,
+    "SET OBSERVER PRESS": observer_press,
     "TERMINATE": terminate,
     "PREDICT": predict,
     "EJECT": eject,

@@ -68,6 +68,9 @@ _SET = {
     "NONMR": "SET NONMR",
     "ABSENCE": "SET ABSENCE",
     "DRAW": "SET DRAW",
+    "CONCEDE": "SET CONCEDE",
+    "NOCONCEDE": "SET NOCONCEDE",
+    "OBSERVER": "SET OBSERVER PRESS",
     "NODRAW": "SET NODRAW",
     "PRESS": "SET PRESS",
     "PARTIAL": "SET PARTIAL",
@@ -91,6 +94,8 @@ _TAKES_TEXT = {
     "SET ADJUST LENGTH": "a length, e.g. SET ADJUST LENGTH 24h",
     "SET PRESS": "WHITE, GREY or NONE",
     "SET PARTIAL": "YES or NO",
+    "SET CONCEDE": "the power you concede to, e.g. SET CONCEDE F",
+    "SET OBSERVER PRESS": "YES or NO",
     "SET LIST": "a mail address, or NONE",
 }
 KNOWN = sorted(
@@ -239,6 +244,8 @@ def _set(number: int, text: str, args: list[str]) -> Command:
     rest = args[1:]
     if name.endswith(" LENGTH") and rest and rest[0].upper() == "LENGTH":
         rest = rest[1:]  # SET MOVE LENGTH 48h
+    if name == "SET OBSERVER PRESS" and rest and rest[0].upper() == "PRESS":
+        rest = rest[1:]
     if name in _TAKES_TEXT:
         if not rest:
             return _error(number, text, f"{name} followed by {_TAKES_TEXT[name]}")

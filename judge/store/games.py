@@ -295,3 +295,17 @@ def processed_phases(db: sqlite_utils.Database, game: Game) -> list[tuple[str, d
         [game.id],
     ).fetchall()
     return [(p, json.loads(pos), json.loads(res), at) for p, pos, res, at in rows]
+
+
+def set_concede(db: sqlite_utils.Database, seat: Seat, power: str | None) -> None:
+    db.execute("UPDATE seats SET concede = ? WHERE id = ?", [power, seat.id])
+
+
+def concessions(db: sqlite_utils.Database, game: Game) -> dict[str, str]:
+    """Power -> the power it concedes to, for the seated players who conceded."""
+    rows = db.execute(
+        "SELECT power, concede FROM seats WHERE game_id = ? AND role = 'player' "
+        "AND left_at IS NULL AND concede IS NOT NULL",
+        [game.id],
+    ).fetchall()
+    return {p: c for p, c in rows if p}

@@ -187,4 +187,8 @@ def _v4_press(db: sqlite_utils.Database) -> None:
     db["seats"].add_column("draw", int, not_null_default=0)  # SET DRAW vote
 
 
-MIGRATIONS = [_v1_mail, _v2_games, _v3_deadlines, _v4_press]
+def _v5_concede(db: sqlite_utils.Database) -> None:
+    db["seats"].add_column("concede", str)  # SET CONCEDE: the power conceded to
+
+
+MIGRATIONS = [_v1_mail, _v2_games, _v3_deadlines, _v4_press, _v5_concede]
