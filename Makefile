@@ -5,10 +5,11 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench clean system-packages
+.PHONY: run demo test lint format bench clean system-packages
 
-# Debian packages the tests need: Dovecot for the real IMAP server of the mail tests.
-SYSTEM_PACKAGES := dovecot-imapd dovecot-lmtpd openssl
+# Debian packages the tests need: Dovecot for the real IMAP server of the mail tests,
+# systemd for `systemd-analyze verify` of systemd/judge.service.
+SYSTEM_PACKAGES := dovecot-imapd dovecot-lmtpd openssl systemd
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 $(PY):
@@ -22,8 +23,12 @@ $(STAMP): $(PY) pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/judge run
 
+demo: $(STAMP)
+	$(VENV)/bin/judge demo
+
 system-packages:
-	@if ! command -v dovecot >/dev/null 2>&1 && [ ! -x /usr/sbin/dovecot ]; then \
+	@if { ! command -v dovecot >/dev/null 2>&1 && [ ! -x /usr/sbin/dovecot ]; } || \
+		! command -v systemd-analyze >/dev/null 2>&1; then \
 		echo "Installing $(SYSTEM_PACKAGES) from Debian's packages"; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES); \

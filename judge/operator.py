@@ -29,6 +29,7 @@ import sqlite_utils
 
 from judge.config import Config, ConfigError, load_config
 from judge.export import export_game
+from judge.paths import data_dir
 
 NETWORK_TIMEOUT = 10.0  # seconds: check-config never hangs on a dead server
 EXAMPLE_NAME = "judge.example.toml"
@@ -126,16 +127,9 @@ def _plural(n: int, word: str, plural: str | None = None) -> str:
 
 
 def example_path() -> Path | None:
-    """The commented example configuration: in the source tree beside the package, or
-    beside the virtual environment the judge is installed in (/opt/judge/.venv)."""
-    here = Path(__file__).resolve().parent
-    for candidate in (
-        here.parent / "config" / EXAMPLE_NAME,
-        Path(sys.prefix).parent / "config" / EXAMPLE_NAME,
-    ):
-        if candidate.is_file():
-            return candidate
-    return None
+    """The commented example configuration (source checkout or installed copy)."""
+    candidate = data_dir("config") / EXAMPLE_NAME
+    return candidate if candidate.is_file() else None
 
 
 def init(args: argparse.Namespace) -> int:

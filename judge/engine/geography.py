@@ -14,7 +14,16 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
-MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
+
+def _maps_dir() -> Path:
+    # The rules core does no I/O beyond reading map files; where they are is the
+    # shell's knowledge (judge/paths.py), looked up lazily so the engine stays importable.
+    from judge.paths import data_dir
+
+    return data_dir("maps")
+
+
+MAPS_DIR = _maps_dir()
 
 LAND, COAST, SEA, IMPASSABLE = "land", "coast", "sea", "impassable"
 _KINDS = (LAND, COAST, SEA, IMPASSABLE)

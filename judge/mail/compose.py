@@ -14,13 +14,13 @@ from email.header import Header
 from email.quoprimime import body_encode
 from email.utils import format_datetime, formataddr, make_msgid
 from functools import cache
-from pathlib import Path
 
 import jinja2
 
 from judge.config import Config
+from judge.paths import data_dir
 
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES_DIR = data_dir("templates")
 
 
 @cache

@@ -1,0 +1,198 @@
+"""`judge demo`: the scripted game year against a judge in the same process.
+
+Run as the user runs it (`judge --config judge.toml demo`, in a subprocess), in a
+temporary folder with a judge.toml on a free port, and checked by what it leaves in the
+Maildir: the acknowledgements, the seven start mails, the results of each phase of 1901
+with the orders' outcomes, the retreat and build requests.
+"""
+
+from __future__ import annotations
+
+import email
+import re
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass
+from email.policy import default
+from pathlib import Path
+
+POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+
+
+@dataclass
+class Mail:
+    name: str
+    subject: str
+    to: list[str]
+    body: str
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def write_config(folder: Path, port: int) -> Path:
+    config = folder / "judge.toml"
+    config.write_text(f'[judge]\nname = "DEMO"\n\n[inbound.smtp]\nport = {port}\n')
+    return config
+
+
+def demo(folder: Path, config: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "judge.cli", "--config", str(config), "demo"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+
+
+def outbox(folder: Path) -> list[Mail]:
+    out = []
+    for path in sorted((folder / "var" / "outbox" / "new").iterdir()):
+        msg = email.message_from_bytes(path.read_bytes(), policy=default)
+        to = [a.strip() for a in str(msg["To"]).split(",")]
+        out.append(Mail(path.name, str(msg["Subject"]), to, msg.get_content()))
+    return out
+
+
+def lines(body: str) -> list[str]:
+    return [line.strip() for line in body.replace("\r\n", "\n").split("\n")]
+
+
+def test_the_demo_plays_1901_by_mail_and_runs_again(tmp_path: Path) -> None:
+    config = write_config(tmp_path, free_port())
+    result = demo(tmp_path, config)
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    game = re.search(r"creates \?(demo\d+): acknowledged", out).group(1)
+
+    # The progress lines: who plays what, the orders, where each phase's results are.
+    for power, orders in [
+        ("France", "F Bre-Mao, A Par-Bur, A Mar-Spa"),
+        ("Italy", "A Ven-Tri, A Tyr S A Ven-Tri, F Ion-Tun"),
+    ]:
+        season = "Spring" if power == "France" else "Fall"
+        assert f"{power} orders {season} 1901: {orders}\n" in out, out
+    assert "Austria orders Fall 1901 retreats: Fleet Trieste -> Albania\n" in out, out
+    for label in ("Spring 1901", "Fall 1901", "Fall 1901 retreats", "Winter 1901"):
+        assert re.search(rf"^results for {label} in var/outbox/new/judge-\d+-\w+$", out, re.M)
+    assert len(re.findall(r"reads var/outbox/new/\S+: plays (\w+)", out)) == 7
+    assert f"{game} goes on with Movement for Spring of 1902" in out
+    assert (
+        "var/outbox/new/ received 50 mails in" in out
+        and "30 acknowledgements, 8 start mails, 4 results, 8 requests" in out
+    ), out
+
+    mails = outbox(tmp_path)
+    assert len(mails) == 50
+
+    # Acknowledgements: one per mail sent (the master's CREATE, seven SIGNONs, seven order
+    # mails in each movement phase, Austria's retreat, seven adjustment mails), no errors.
+    acks = [m for m in mails if m.subject.startswith("[DEMO] Re: ")]
+    assert len(acks) == 1 + 7 + 7 + 7 + 1 + 7
+    assert not [m.subject for m in acks if "ERROR" in m.subject or "ERROR" in m.body]
+    created = next(m for m in acks if m.subject == f"[DEMO] Re: {game} create")
+    assert created.to == ["master@example.org"]
+    assert f"Game {game} (Standard Diplomacy) is created and you are its master." in created.body
+
+    # Seven start mails, one power each, to seven players; and the master's.
+    starts = [m for m in mails if "the game has started" in m.subject]
+    assert len(starts) == 8
+    power_of = {}
+    for m in starts:
+        found = re.search(r"; you are (\w+)$", m.subject)
+        if found is None:
+            assert m.to == ["master@example.org"] and "You are the master." in m.body
+            continue
+        assert len(m.to) == 1 and m.to[0].startswith("player")
+        assert f"You are {found.group(1)}." in m.body
+        power_of[m.to[0]] = found.group(1)
+    assert sorted(power_of.values()) == POWERS
+    address = {power: a for a, power in power_of.items()}
+
+    # An acknowledgement reads the orders back as they will be adjudicated.
+    france = next(m for m in acks if m.subject == f"[DEMO] Re: {game} Spring1901 orders of France")
+    assert france.to == [address["France"]]
+    got = lines(france.body)
+    start = got.index(f"France in {game}, Movement for Spring of 1901:")
+    assert got[start + 1 : start + 8] == [
+        "F BRE - MAO",
+        "A PAR - BUR",
+        "A MAR - SPA",
+        "Orders on file now:",
+        "Fleet Brest -> Mid-Atlantic Ocean",
+        "Army Paris -> Burgundy",
+        "Army Marseilles -> Spain",
+    ], france.body
+
+    # The results of every phase, to every player and the master, with the outcomes.
+    results = {
+        m.subject.removeprefix(f"[DEMO] {game}: "): m for m in mails if " results for " in m.subject
+    }
+    assert list(results) == [
+        "Movement results for Spring of 1901",
+        "Movement results for Fall of 1901",
+        "Retreat results for Fall of 1901",
+        "Adjustment results for Winter of 1901",
+    ]
+    for m in results.values():
+        assert sorted(m.to) == sorted(["master@example.org", *power_of])
+    spring = lines(results["Movement results for Spring of 1901"].body)
+    assert "France: Army Paris -> Burgundy.  (*bounce*)" in spring
+    assert "Germany: Army Munich -> Burgundy.  (*bounce*)" in spring
+    assert "France: Fleet Brest -> Mid-Atlantic Ocean." in spring
+    fall = lines(results["Movement results for Fall of 1901"].body)
+    assert "Italy: Army Venice -> Trieste." in fall  # the supported attack
+    assert "Italy: Army Tyrolia SUPPORT Army Venice -> Trieste." in fall
+    assert "Austria: Fleet Trieste HOLD.  (*dislodged*)" in fall
+    assert "The Austrian Fleet in Trieste can retreat to Adriatic Sea or Albania." in fall
+    assert "Austria: Fleet Trieste -> Albania." in lines(
+        results["Retreat results for Fall of 1901"].body
+    )
+    winter = lines(results["Adjustment results for Winter of 1901"].body)
+    for line in [
+        "Austria: Remove Fleet Albania.",
+        "France: Build Army Marseilles.",
+        "France: Build Fleet Brest.",
+        "Italy: Waive a build.",
+        "Russia: Build Fleet St Petersburg (north coast).",
+    ]:
+        assert line in winter, "\n".join(winter)
+    assert f"The next phase of {game} is Movement for Spring of 1902." in " ".join(winter)
+
+    # The requests: Austria's retreat, then everyone's builds or removal, each to its own.
+    requests = {m.subject.removeprefix(f"[DEMO] {game}: "): m for m in mails}
+    retreat = requests["Austria must retreat (Fall of 1901)"]
+    assert retreat.to == [address["Austria"]]
+    assert "Fleet in Trieste: may retreat to Adriatic Sea or Albania." in lines(retreat.body)
+    assert requests["Austria must remove 1 unit"].to == [address["Austria"]]
+    assert requests["France may build 2 units"].to == [address["France"]]
+    assert (
+        len([m for m in mails if re.search(r"must retreat|may build|must remove", m.subject)]) == 8
+    )
+
+    # Again, on the same database: a new game, as many new mails.
+    again = demo(tmp_path, config)
+    assert again.returncode == 0, again.stdout + again.stderr
+    second = re.search(r"creates \?(demo\d+): acknowledged", again.stdout).group(1)
+    assert second != game
+    assert "var/outbox/new/ received 50 mails in" in again.stdout, again.stdout
+    assert len(outbox(tmp_path)) == 100
+
+
+def test_the_demo_says_when_the_port_is_taken(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = demo(tmp_path, write_config(tmp_path, port))
+    assert result.returncode == 1
+    assert f"127.0.0.1:{port} is taken" in result.stderr, result.stderr
+    assert "another judge" in result.stderr
+    assert not (tmp_path / "var" / "outbox" / "new").exists() or not list(
+        (tmp_path / "var" / "outbox" / "new").iterdir()
+    )
