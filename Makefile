@@ -9,7 +9,9 @@ STAMP := $(VENV)/.installed
 
 # Debian packages the tests need: Dovecot for the real IMAP server of the mail tests,
 # systemd for `systemd-analyze verify` of systemd/judge.service.
-SYSTEM_PACKAGES := dovecot-imapd dovecot-lmtpd openssl systemd
+# Dovecot: the real IMAP server of the mail tests; systemd: systemd-analyze verifies the
+# unit file; libcairo2 and DejaVu fonts: CairoSVG renders the board pictures.
+SYSTEM_PACKAGES := dovecot-imapd dovecot-lmtpd openssl systemd libcairo2 fonts-dejavu-core
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 $(PY):
@@ -27,8 +29,7 @@ demo: $(STAMP)
 	$(VENV)/bin/judge demo
 
 system-packages:
-	@if { ! command -v dovecot >/dev/null 2>&1 && [ ! -x /usr/sbin/dovecot ]; } || \
-		! command -v systemd-analyze >/dev/null 2>&1; then \
+	@if ! dpkg -s $(SYSTEM_PACKAGES) >/dev/null 2>&1; then \
 		echo "Installing $(SYSTEM_PACKAGES) from Debian's packages"; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES); \
