@@ -154,6 +154,19 @@ def _add_operator_commands(sub: argparse._SubParsersAction) -> None:
     export.add_argument("name", metavar="NAME")
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
     export.set_defaults(operator="export")
+    board = sub.add_parser(
+        "map",
+        help="draw a game's board as PNG or SVG",
+        description="Draw the board of game NAME: the given phase with its orders and "
+        "results when it has been processed (default: the last processed phase, or the "
+        "current position).",
+    )
+    board.add_argument("name", metavar="NAME")
+    board.add_argument("phase", metavar="PHASE", nargs="?", help="e.g. S1901M")
+    board.add_argument(
+        "-o", "--output", metavar="FILE", help="FILE.png or FILE.svg (default: NAME-PHASE.png)"
+    )
+    board.set_defaults(operator="draw_map")
 
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -851,3 +851,42 @@ def export(args: argparse.Namespace) -> int:
         return 0
 
     return _with_database(args, work)
+
+
+def draw_map(args: argparse.Namespace) -> int:
+    """`judge map NAME [PHASE]`: the board as PNG (or SVG), with that phase's orders."""
+    from judge.render.board_svg import render_svg
+    from judge.render.png import PngUnavailable, svg_to_png
+
+    def work(config: Config, db: sqlite_utils.Database) -> int:
+        game = _find_game(db, args.name)
+        if game is None:
+            return _fail(f"no game {_game_name(args.name)!r}")
+        rows = db.execute(
+            "SELECT phase, position, results FROM phases WHERE game_id = ? ORDER BY id",
+            [game.id],
+        ).fetchall()
+        if not rows:
+            return _fail(f"{game.name} has not started: there is no board to draw")
+        if args.phase:
+            chosen = [r for r in rows if r[0] == args.phase.upper()]
+            if not chosen:
+                return _fail(f"{game.name} has no phase {args.phase.upper()}")
+            row = chosen[0]
+        else:
+            processed = [r for r in rows if r[2]]
+            row = processed[-1] if processed else rows[-1]
+        phase, position, results = row[0], json.loads(row[1]), json.loads(row[2] or "null")
+        svg = render_svg(position, results)
+        target = Path(args.output or f"{game.name}-{phase}.png")
+        if target.suffix.lower() == ".svg":
+            target.write_text(svg)
+        else:
+            try:
+                target.write_bytes(svg_to_png(svg))
+            except PngUnavailable as e:
+                return _fail(str(e))
+        _out(f"wrote {target} ({phase})")
+        return 0
+
+    return _with_database(args, work)

@@ -204,3 +204,25 @@ def test_png_of_a_full_opening_year(tmp_path):
         written.append(path)
     assert len(written) >= 3
     assert all(f.stat().st_size > 10_000 for f in written)
+
+
+def test_judge_map_writes_the_board_of_a_stored_game(tmp_path, monkeypatch, capsys) -> None:
+    """`judge map NAME [PHASE]` from a game played through the real handling path."""
+    from judge_harness import Judge
+
+    from judge.cli import main
+
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Bur\nA Mar S A Par-Bur")
+    judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")
+    config = tmp_path / "judge.toml"
+    config.write_text(f'[judge]\ndatabase = "{judge.config.database}"\n')
+    monkeypatch.chdir(tmp_path)
+    assert main(["--config", str(config), "map", "war1"]) == 0
+    assert capsys.readouterr().out == "wrote war1-S1901M.png (S1901M)\n"
+    assert (tmp_path / "war1-S1901M.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["--config", str(config), "map", "war1", "S1901M", "-o", "b.svg"]) == 0
+    svg = (tmp_path / "b.svg").read_text()
+    assert 'data-order="A PAR - BUR"' in svg and 'data-unit="A MAR"' in svg
+    assert main(["--config", str(config), "map", "war1", "F1905M"]) == 1
