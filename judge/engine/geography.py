@@ -7,6 +7,7 @@ Nothing here knows the standard map by name: a second map needs only a second fi
 from __future__ import annotations
 
 import re
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,11 +17,12 @@ from types import MappingProxyType
 
 
 def _maps_dir() -> Path:
-    # The rules core does no I/O beyond reading map files; where they are is the
-    # shell's knowledge (judge/paths.py), looked up lazily so the engine stays importable.
-    from judge.paths import data_dir
-
-    return data_dir("maps")
+    """maps/ beside the package in a source checkout, else the installed copy under
+    <prefix>/share/judge/maps (pyproject's data-files). The engine calls nothing outside
+    itself, so it looks for itself."""
+    source = Path(__file__).resolve().parents[2] / "maps"
+    installed = Path(sys.prefix) / "share" / "judge" / "maps"
+    return source if source.is_dir() or not installed.is_dir() else installed
 
 
 MAPS_DIR = _maps_dir()
