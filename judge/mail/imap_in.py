@@ -28,7 +28,7 @@ from judge.crashpoints import crash_point
 
 BATCH = 50  # UIDs fetched per round trip: a huge inbox never sits in memory at once
 SOCKET_TIMEOUT = 30.0  # seconds: a dead server cannot hang the judge
-IDLE_RENEW = 300.0  # re-IDLE at least this often (RFC 2177 asks for under 29 minutes)
+IDLE_RENEW = 60.0  # seconds: re-IDLE this often, a safety net for missed notifications
 BACKOFF_MAX = 60.0
 SEEN, DELETED = b"\\Seen", b"\\Deleted"
 
@@ -242,7 +242,15 @@ class ImapInbound:
         # IDLE will not announce it again: look once more before waiting.
         if set(client.search(["NOT", "DELETED"])) - self.failed_uids:
             return
+        pending = getattr(client._imap, "untagged_responses", None)  # imaplib's own store
+        if isinstance(pending, dict):
+            pending.clear()
         client.idle()
+        # An EXISTS sent just before the server's "+ idling" is filed by imaplib and never
+        # reaches idle_check(): look for it, or the mail would wait for the renewal.
+        if isinstance(pending, dict) and any(k in pending for k in ("EXISTS", "RECENT")):
+            client.idle_done()
+            return
         deadline = time.monotonic() + renew
         while not stop.is_set() and time.monotonic() < deadline:
             started = time.monotonic()
