@@ -28,7 +28,8 @@ from judge.crashpoints import crash_point
 
 BATCH = 50  # UIDs fetched per round trip: a huge inbox never sits in memory at once
 SOCKET_TIMEOUT = 30.0  # seconds: a dead server cannot hang the judge
-IDLE_RENEW = 60.0  # seconds: re-IDLE this often, a safety net for missed notifications
+IDLE_RENEW = 10.0  # seconds: re-search and re-IDLE this often: a missed notification
+# (a race between a search and IDLE starting) then delays a mail 10 s at most
 BACKOFF_MAX = 60.0
 SEEN, DELETED = b"\\Seen", b"\\Deleted"
 
