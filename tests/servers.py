@@ -153,9 +153,7 @@ class Dovecot:
     def _make_certificate(self, key: Path) -> None:
         openssl = shutil.which("openssl")
         if not openssl:
-            pytest.fail(
-                "openssl is not installed (make test installs it): no certificate for the TLS Dovecot"
-            )
+            pytest.fail("openssl is missing (make test installs it): no TLS certificate")
         subprocess.run(
             [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"]
             + ["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
