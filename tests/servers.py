@@ -26,11 +26,18 @@ import socket
 import ssl
 import subprocess
 import tempfile
+import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 from imapclient import IMAPClient
+
+from judge.config import Config
+from judge.daemon import run_forever
 
 USER = "judge"
 PASSWORD = "secret"
@@ -310,3 +317,24 @@ def _group_alive(pgid: int) -> bool:
         if fields[2] == str(pgid) and fields[0] != "Z":
             return True
     return False
+
+
+@contextmanager
+def running_judge(config: Config, clock: Callable[[], datetime]) -> Iterator[None]:
+    """The real daemon (`run_forever`) in a thread on `clock`, stopped and joined at the
+    end; it must stop within 15 seconds."""
+    stop, ready = threading.Event(), threading.Event()
+    thread = threading.Thread(
+        target=run_forever,
+        args=(config, clock),
+        kwargs={"stop": stop, "ready": ready.set},
+        name="judge",
+    )
+    thread.start()
+    try:
+        assert ready.wait(10)
+        yield
+    finally:
+        stop.set()
+        thread.join(15)
+        assert not thread.is_alive()

@@ -37,23 +37,19 @@ from __future__ import annotations
 import email
 import itertools
 import json
-import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.policy import default
 from email.utils import format_datetime
 from pathlib import Path
 
-import pytest
 from servers import Dovecot
+from servers import running_judge as judge
 from smtp_sink import SmtpSink
 
 from judge.config import Config, ImapConfig, SmtpOutConfig
-from judge.daemon import run_forever
 from judge.store.db import open_db
 
 GAME = "war1"
@@ -309,31 +305,6 @@ def one(mails: list[Mail], subject: str) -> Mail:
 
 
 # -- the servers and the judge ----------------------------------------------------------
-
-
-@pytest.fixture
-def servers() -> Iterator[tuple[Dovecot, SmtpSink]]:
-    with Dovecot() as dovecot, SmtpSink() as sink:
-        yield dovecot, sink
-
-
-@contextmanager
-def judge(config: Config, clock: Clock) -> Iterator[None]:
-    stop, ready = threading.Event(), threading.Event()
-    thread = threading.Thread(
-        target=run_forever,
-        args=(config, clock),
-        kwargs={"stop": stop, "ready": ready.set},
-        name="judge",
-    )
-    thread.start()
-    try:
-        assert ready.wait(10)
-        yield
-    finally:
-        stop.set()
-        thread.join(15)
-        assert not thread.is_alive()
 
 
 def make_config(tmp: Path, dovecot: Dovecot, sink: SmtpSink) -> Config:

@@ -42,23 +42,19 @@ import email
 import itertools
 import json
 import re
-import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.policy import default
 from email.utils import format_datetime
 from pathlib import Path
 
-import pytest
 from servers import Dovecot
+from servers import running_judge as judge
 from smtp_sink import SmtpSink
 
 from judge.config import Config, ImapConfig, SmtpOutConfig
-from judge.daemon import run_forever
 from judge.store.db import open_db
 
 GAME = "war1"
@@ -640,31 +636,6 @@ def has_lines(body: str, wanted: list[str]) -> bool:
 
 
 # -- the servers and the judge ----------------------------------------------------------
-
-
-@pytest.fixture
-def servers() -> Iterator[tuple[Dovecot, SmtpSink]]:
-    with Dovecot() as dovecot, SmtpSink() as sink:
-        yield dovecot, sink
-
-
-@contextmanager
-def judge(config: Config, clock: Clock) -> Iterator[None]:
-    stop, ready = threading.Event(), threading.Event()
-    thread = threading.Thread(
-        target=run_forever,
-        args=(config, clock),
-        kwargs={"stop": stop, "ready": ready.set},
-        name="judge",
-    )
-    thread.start()
-    try:
-        assert ready.wait(10)
-        yield
-    finally:
-        stop.set()
-        thread.join(15)
-        assert not thread.is_alive()
 
 
 def make_config(tmp: Path, dovecot: Dovecot, sink: SmtpSink) -> Config:
