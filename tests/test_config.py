@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.config import Config, ConfigError, load_config
+from judge.config import ConfigError, load_config
 
 FULL = """
 [judge]
@@ -137,7 +137,3 @@ def test_a_wrong_configuration_names_the_key(tmp_path: Path, text: str, message:
 def test_a_missing_file_is_an_error_not_the_defaults(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no such configuration file"):
         load_config(tmp_path / "nope.toml")
-
-
-def test_defaults_are_a_config() -> None:
-    assert isinstance(Config(), Config)

@@ -235,12 +235,10 @@ def test_information_commands(judge: Judge) -> None:
 
 
 def test_seven_years_without_a_centre_changing_hands_end_in_a_draw(judge: Judge) -> None:
-    import json
 
     from judge.adjudicate import position_to_json
     from judge.engine.board import starting_position
     from judge.engine.geography import load_map
-    from judge.engine.phase import Phase
 
     judge.start_game()
     game = judge.game()
@@ -258,7 +256,6 @@ def test_seven_years_without_a_centre_changing_hands_end_in_a_draw(judge: Judge)
     games.add_phase(judge.db, game, "F1908M", fall, game.deadline or "", judge.now)
     games.update_game(judge.db, game, judge.now, phase="F1908M")
     judge.db.conn.commit()
-    assert Phase.parse("F1908M").year == 1908 and json.dumps(fall)
     mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")
     [results] = [
         m for m in mails if "Movement results for Fall of 1908" in m.subject and LIST not in m.to
