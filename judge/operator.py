@@ -482,6 +482,7 @@ def _show_game(config: Config, db: sqlite_utils.Database, name: str) -> int:
     from judge.engine.geography import load_map
     from judge.engine.phase import Phase
     from judge.engine.validation import orders_due
+    from judge.game_rules import rules_of
     from judge.play import power_complete
     from judge.store import games
 
@@ -523,7 +524,7 @@ def _show_game(config: Config, db: sqlite_utils.Database, name: str) -> int:
                 mine = effective.get(seat.power, [])
                 if not units and owed == 0:
                     orders = "nothing due"
-                elif power_complete(position, seat.power, mine):
+                elif power_complete(position, seat.power, mine, rules_of(game)):
                     orders = "complete"
                 else:
                     orders = "partial" if mine else "none"
@@ -743,7 +744,8 @@ def _replay(db: sqlite_utils.Database, name: str) -> int:
             )
         }
         stored = json.loads(results_text or "{}")
-        differences = replay_phase(json.loads(position_text), orders, stored)
+        position = {**json.loads(position_text), "rules": game.settings.get("rules") or {}}
+        differences = replay_phase(position, orders, stored)
         if differences:
             differing += 1
             _out(f"{phase}: different")

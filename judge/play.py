@@ -6,7 +6,6 @@ Every function runs inside the caller's transaction and returns the mails to sen
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 from collections.abc import Sequence
@@ -25,7 +24,10 @@ from judge.engine.adjudication import adjudicate
 from judge.engine.board import Position, starting_position
 from judge.engine.geography import GameMap, load_map
 from judge.engine.phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
+from judge.engine.rules import DEFAULT_RULES, Rules
 from judge.engine.validation import CheckedOrder, check_orders, orders_due
+from judge.game_end import ending
+from judge.game_rules import end_rules, rules_of, rules_summary
 from judge.outgoing import public_copy
 from judge.report import (
     describe_text,
@@ -165,6 +167,7 @@ def _game_context(config: Config, game: games.Game, gm: GameMap) -> dict:
         "phase_title": phase_title(phase) if phase else "",
         "phase_kind": phase_kind_title(phase) if phase else "",
         "deadline": format_deadline(game.deadline, config.timezone),
+        "rules": rules_summary(rules_of(game)),
     }
 
 
@@ -207,7 +210,8 @@ def submit_orders(
     now in effect under the order-set rule (`replace` or `merge`), and say where it stands."""
     position = current_position(db, game)
     power = seat.power or ""
-    checked = check_orders(position, power, lines)
+    rules = rules_of(game)
+    checked = check_orders(position, power, lines, rules)
     if clear or lines:
         record_mode = "clear" if clear and not lines else mode
         games.add_order_set(
@@ -221,24 +225,26 @@ def submit_orders(
         )
         before = [] if clear else games.effective_orders(db, game, game.phase or "").get(power, [])
         accepted = [c.order for c in checked if c.accepted]
-        combined = _combine(position, power, before, accepted, mode)
+        combined = _combine(position, power, before, accepted, mode, rules)
         games.set_effective_orders(db, game, power, combined)
     status = order_status(db, config, game, seat, position)
     return replace(status, checked=tuple(checked), cleared=clear)
 
 
 def _combine(
-    position: Position, power: str, before: list[str], new: list[str], mode: str
+    position: Position, power: str, before: list[str], new: list[str], mode: str, rules: Rules
 ) -> list[str]:
     """The orders in effect: the new set alone (replace), or the new set laid over the
     earlier orders unit by unit (merge). Re-checked together, so caps still apply."""
     if mode == "replace" or not before:
         candidates = new
     else:
-        new_keys = {c.key for c in check_orders(position, power, new) if c.key}
-        kept = [c.order for c in check_orders(position, power, before) if c.key not in new_keys]
+        new_keys = {c.key for c in check_orders(position, power, new, rules) if c.key}
+        kept = [
+            c.order for c in check_orders(position, power, before, rules) if c.key not in new_keys
+        ]
         candidates = [o for o in kept if o] + new
-    return [c.order for c in check_orders(position, power, candidates) if c.accepted]  # type: ignore[misc]
+    return [c.order for c in check_orders(position, power, candidates, rules) if c.accepted]  # type: ignore[misc]
 
 
 def order_status(
@@ -253,7 +259,7 @@ def order_status(
     power = seat.power or ""
     effective = games.effective_orders(db, game, game.phase or "").get(power, [])
     units_due, owed = orders_due(position, power)
-    checked = check_orders(position, power, effective)
+    checked = check_orders(position, power, effective, rules_of(game))
     covered = {c.key for c in checked if c.accepted}
     missing = []
     if position.phase.kind == RETREATS:
@@ -282,9 +288,11 @@ def order_status(
     )
 
 
-def power_complete(position: Position, power: str, effective: list[str]) -> bool:
+def power_complete(
+    position: Position, power: str, effective: list[str], rules: Rules = DEFAULT_RULES
+) -> bool:
     units_due, owed = orders_due(position, power)
-    checked = [c for c in check_orders(position, power, effective) if c.accepted]
+    checked = [c for c in check_orders(position, power, effective, rules) if c.accepted]
     if position.phase.kind == ADJUSTMENTS:
         return len(checked) >= abs(owed)
     return units_due <= {c.key for c in checked}
@@ -298,13 +306,14 @@ def ready_to_process(
     if game.state != games.ACTIVE or not game.phase:
         return False
     position = current_position(db, game)
+    rules = rules_of(game)
     effective = games.effective_orders(db, game, game.phase)
     for seat in games.seats(db, game, games.PLAYER):
         if not seat.power:
             continue
         if seat.wait and not ignore_wait:
             return False
-        if not power_complete(position, seat.power, effective.get(seat.power, [])):
+        if not power_complete(position, seat.power, effective.get(seat.power, []), rules):
             return False
     return True
 
@@ -312,38 +321,13 @@ def ready_to_process(
 # -- processing --------------------------------------------------------------------------
 
 
-STALE_YEARS, MAX_YEARS = 7, 35  # DPTG chapter II
+_WINS = ("victory", "most_centres")
 
 
-def _dptg_end(
-    db: sqlite_utils.Database, game: games.Game, before: Position, after: Position, results: dict
-) -> str | None:
-    """The DPTG's end by rule, checked when a game year is complete: a draw after seven
-    years without a supply centre changing hands, or after thirty-five game years."""
-    if after.phase.year == before.phase.year:
-        return None
-    first = after.game_map.first_year
-    if after.phase.year - first >= MAX_YEARS:
-        return "thirty-five game years have been played"
-    owners = []  # centre ownership at the end of each year, latest last
-    for phase, _pos, res, _at in games.processed_phases(db, game):
-        p = Phase.parse(phase)
-        if p.season != "S":
-            owners.append((p.year, json.dumps(res["centers"], sort_keys=True)))
-    owners.append((before.phase.year, json.dumps(results["centers"], sort_keys=True)))
-    by_year = dict(owners)  # the last state of each year
-    years = sorted(by_year)
-    if len(years) <= STALE_YEARS:
-        return None
-    recent = [by_year[y] for y in years[-(STALE_YEARS + 1) :]]
-    if len(set(recent)) == 1:
-        return "no supply centre has changed hands for seven years"
-    return None
-
-
-def _survivors(gm: GameMap, position: Position) -> list[str]:
-    alive = {u.power for u in position.units} | {p for p, cs in position.centers.items() if cs}
-    return [gm.powers[p].name for p in gm.powers if p in alive]
+def _names(gm: GameMap, powers: Sequence[str]) -> str:
+    """England, France and Russia."""
+    names = [gm.powers[p].name for p in powers]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _had_orders_due(position: Position, power: str) -> bool:
@@ -357,7 +341,8 @@ def process_phase(
     """Adjudicate the current phase with the orders on file, store the outcome and the
     next phase, and return the results, retreat requests and build requests."""
     raw = games.phase_position(db, game, game.phase or "")
-    position, _, rules = position_from_json(raw)
+    position, _, _ = position_from_json(raw)
+    rules = rules_of(game)
     gm = position.game_map
     orders = games.effective_orders(db, game, game.phase or "")
     civil_disorder = [
@@ -367,20 +352,22 @@ def process_phase(
     ]
     outcome = adjudicate(position, orders, rules)
     results = outcome_to_json(position, outcome)
+    games.finish_phase(db, game, str(position.phase), results, now)
+    after = outcome.position
+    end = ending(db, game, end_rules(game, gm), position, after, results["centers"])
+    finished = end is not None
     log.info(
         "game %s: %s processed (%d dislodged%s%s); next %s",
         game.name,
         position.phase,
         len(outcome.dislodged),
         f", civil disorder: {', '.join(civil_disorder)}" if civil_disorder else "",
-        f", {outcome.winner} wins" if outcome.winner else "",
+        f", ended: {end.how} {' '.join(end.winners)}" if end else "",
         outcome.position.phase,
     )
-    games.finish_phase(db, game, str(position.phase), results, now)
-    after = outcome.position
-    finished = outcome.winner is not None
-    end_reason = None if finished else _dptg_end(db, game, position, after, results)
-    finished = finished or end_reason is not None
+    if end is not None:
+        result = {"how": end.how, "winners": list(end.winners)}
+        game = games.update_game(db, game, now, settings={**game.settings, "result": result})
     deadline = (
         None
         if finished
@@ -419,10 +406,11 @@ def process_phase(
             and position.phase.kind != ADJUSTMENTS
             and after.phase.kind != RETREATS,
             "ownership": ownership(gm, after, outcome.builds),
-            "winner": gm.powers[outcome.winner].name if outcome.winner else None,
+            "winner": _names(gm, end.winners) if end and end.how in _WINS else None,
             "civil_disorder": civil_disorder,
-            "end_reason": end_reason,
-            "survivors": _survivors(gm, after),
+            "end_reason": end.reason if end else None,
+            "how": end.how if end else None,
+            "survivors": [gm.powers[p].name for p in end.winners] if end else [],
             "finished": finished,
         }
     )

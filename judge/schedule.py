@@ -23,6 +23,7 @@ from judge import play
 from judge.commands.replies import Reply
 from judge.config import Config
 from judge.engine.phase import Phase
+from judge.game_rules import rules_of
 from judge.outgoing import queue_reply
 from judge.report import format_deadline, phase_kind_title, phase_title
 from judge.store import games
@@ -125,7 +126,8 @@ def _late_powers(db: sqlite_utils.Database, game: games.Game) -> list[dict]:
     for seat in games.seats(db, game, games.PLAYER):
         if not seat.power:
             continue
-        if not play.power_complete(position, seat.power, effective.get(seat.power, [])):
+        mine = effective.get(seat.power, [])
+        if not play.power_complete(position, seat.power, mine, rules_of(game)):
             name = position.game_map.powers[seat.power].name
             out.append({"seat": seat, "power": name})
     return out

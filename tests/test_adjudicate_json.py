@@ -130,7 +130,8 @@ def test_bad_lines_get_an_error_object_and_the_run_goes_on() -> None:
         json.dumps({"map": "../../etc/passwd", "phase": "S1901M"}),
         json.dumps({"phase": "S1901M", "centers": {"FRANCE": ["BUR"]}}),
         json.dumps({"phase": "S1901M", "orders": {"FRANCE": "A Par-Bur"}}),
-        json.dumps({"phase": "S1901M", "rules": {"convoy_paradox": "1982"}}),
+        json.dumps({"phase": "S1901M", "rules": {"convoy_paradox": "1983"}}),
+        json.dumps({"phase": "S1901M", "rules": {"set": "house"}}),
     ]
     out = [json.loads(line) for line in adjudicate_lines([good, *bad, good])]
     assert len(out) == len(bad) + 2
@@ -144,7 +145,36 @@ def test_bad_lines_get_an_error_object_and_the_run_goes_on() -> None:
     assert errors[6] == "two units in PAR: A PAR and A PAR"
     assert errors[8] == "unknown map '../../etc/passwd'"
     assert errors[9] == "BUR is not a supply centre"
-    assert "not supported yet" in errors[11]
+    assert errors[11] == (
+        "rule option convoy_paradox=1983 is not one of: "
+        "1971, 1982, 2000, szykman, all_hold, dptg, alexander"
+    )
+    assert errors[12] == "unknown rule set 'house' (known: alexander, datc)"
+
+
+def test_the_rules_object_changes_the_adjudication() -> None:
+    """DATC 4.D.7: with waiving not allowed, a WAIVE is refused (void) with a reason."""
+    line = {
+        "phase": "W1901A",
+        "units": {"ENGLAND": ["F NTH"]},
+        "centers": {"ENGLAND": ["EDI", "LON", "LVP", "NWY"]},
+        "orders": {"ENGLAND": ["WAIVE"]},
+    }
+    preferred, house = (
+        json.loads(out)
+        for out in adjudicate_lines(
+            [json.dumps(line), json.dumps({**line, "rules": {"waiving_builds": False}})]
+        )
+    )
+    assert preferred["results"]["ENGLAND"] == [{"order": "WAIVE", "given": "WAIVE", "result": "ok"}]
+    assert house["results"]["ENGLAND"] == [
+        {
+            "order": "WAIVE",
+            "given": "WAIVE",
+            "result": "void",
+            "error": "Builds cannot be waived in this game.",
+        }
+    ]
 
 
 def test_the_command_reads_thousands_of_lines() -> None:

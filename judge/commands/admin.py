@@ -20,6 +20,7 @@ from judge.commands.replies import Reply
 from judge.engine.adjudication import adjudicate
 from judge.engine.geography import load_map
 from judge.engine.phase import Phase
+from judge.game_rules import end_rules, end_rules_text, rules_of, rules_summary, score_lines
 from judge.outgoing import public_copy
 from judge.passwords import hash_password
 from judge.report import format_deadline, phase_kind_title, phase_title, results_by_power
@@ -237,7 +238,18 @@ def observer_press(run: d._Run, cmd: Command) -> None:
 
 def end_game(run: d._Run, game: games.Game, how: dict) -> list[Reply]:
     """Finish a game and tell everyone (and the lists): a draw or a termination."""
-    game = games.update_game(run.ctx.db, game, run.ctx.now, state=games.FINISHED, process_at=None)
+    gm = load_map(game.variant)
+    by_name = {p.name: key for key, p in gm.powers.items()}
+    if "draw" in how:
+        result = {"how": "draw", "winners": [by_name[n] for n in how["draw"]]}
+    elif "conceded_to" in how:
+        result = {"how": "conceded", "winners": [by_name[how["conceded_to"]]]}
+    else:
+        result = {"how": "terminated", "winners": []}
+    settings = {**game.settings, "result": result}
+    game = games.update_game(
+        run.ctx.db, game, run.ctx.now, state=games.FINISHED, process_at=None, settings=settings
+    )
     everyone = tuple(dict.fromkeys(s.address for s in games.seats(run.ctx.db, game)))
     context = {"game": game.name, **how}
     mail = Reply(everyone, "game_end", context, "end", False)
@@ -260,8 +272,9 @@ def predict(run: d._Run, cmd: Command) -> None:
     if not block or not d._active(run, cmd, block):
         return
     db, game = run.ctx.db, games.get_game(run.ctx.db, block.game.id)
-    position, _, rules = position_from_json(games.phase_position(db, game, game.phase or ""))
-    outcome = adjudicate(position, games.effective_orders(db, game, game.phase or ""), rules)
+    position, _, _ = position_from_json(games.phase_position(db, game, game.phase or ""))
+    orders = games.effective_orders(db, game, game.phase or "")
+    outcome = adjudicate(position, orders, rules_of(game))
     results = outcome_to_json(position, outcome)
     gm = position.game_map
     context = {
@@ -464,6 +477,8 @@ def list_games(run: d._Run, cmd: Command) -> None:
         press=settings["press"],
         orders_rule=settings["orders"],
         nmr="NMR" if settings["nmr"] else "NONMR",
+        rules=rules_summary(rules_of(game)),
+        end=end_rules_text(end_rules(game, gm)),
         powers=_who(db, game),
     )
 
@@ -515,6 +530,7 @@ def summary(run: d._Run, cmd: Command) -> None:
         "summary",
         cmd,
         game=game.name,
+        scores=score_lines(gm, game.settings.get("result")) if game.state == games.FINISHED else [],
         powers=[gm.powers[k].name for k in gm.powers],
         table=table,
         players=[

@@ -617,6 +617,7 @@ _HANDLERS = {
 
 
 # Masters, press, observers, draws and information commands live in their own module.
-from judge.commands import admin  # noqa: E402
+from judge.commands import admin, house_rules  # noqa: E402
 
 _HANDLERS.update(admin.HANDLERS)
+_HANDLERS.update(house_rules.HANDLERS)

@@ -80,6 +80,12 @@ _SET = {
     "RETREAT": "SET RETREAT LENGTH",
     "ADJUST": "SET ADJUST LENGTH",
     "BUILD": "SET ADJUST LENGTH",
+    "RULES": "SET RULES",
+    "RULE": "SET RULES",
+    "VICTORY": "SET VICTORY",
+    "END": "SET END",
+    "STALE": "SET STALE",
+    "MAXYEARS": "SET MAXYEARS",
 }
 _TAKES_TEXT = {
     "SET DEADLINE": "a date, e.g. SET DEADLINE 2026-12-01 23:30",
@@ -97,6 +103,10 @@ _TAKES_TEXT = {
     "SET CONCEDE": "the power you concede to, e.g. SET CONCEDE F",
     "SET OBSERVER PRESS": "YES or NO",
     "SET LIST": "a mail address, or NONE",
+    "SET VICTORY": "a number of supply centres, e.g. SET VICTORY 18",
+    "SET END": "a year and DRAW or MOST, e.g. SET END 1910 DRAW, or NONE",
+    "SET STALE": "a number of years or OFF, e.g. SET STALE 7",
+    "SET MAXYEARS": "a number of years or OFF, e.g. SET MAXYEARS 35",
 }
 KNOWN = sorted(
     _SIMPLE
@@ -246,6 +256,8 @@ def _set(number: int, text: str, args: list[str]) -> Command:
         rest = rest[1:]  # SET MOVE LENGTH 48h
     if name == "SET OBSERVER PRESS" and rest and rest[0].upper() == "PRESS":
         rest = rest[1:]
+    if name == "SET RULES":  # alone: list the options
+        return Command(number, text, name, (" ".join(rest),) if rest else ())
     if name in _TAKES_TEXT:
         if not rest:
             return _error(number, text, f"{name} followed by {_TAKES_TEXT[name]}")

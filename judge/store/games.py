@@ -31,6 +31,13 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "partial": True,  # press to some powers only (False: broadcasts only)
     "observer_press": False,  # observers may broadcast
     "list": None,  # the game's own list address: every public mail goes there too
+    "rules": {},  # DATC section 4 choices that differ from the preferred ones
+    "victory": None,  # supply centres to win; None: the map's own number
+    "end_year": None,  # the game ends after this year's Fall
+    "end_mode": "draw",  # at end_year: "draw" (the survivors) or "most" (most centres wins)
+    "stale_years": 7,  # DPTG II: a draw after this many years with no centre changing hands
+    "max_years": 35,  # DPTG II: a draw after this many game years
+    "result": None,  # when finished: {"how": ..., "winners": [power keys]}
 }
 
 

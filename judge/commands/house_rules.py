@@ -1,0 +1,102 @@
+"""The master's house rules: SET RULES (the DATC section 4 choices) before the game
+starts, and how the game ends (SET VICTORY, SET END, SET STALE, SET MAXYEARS).
+
+Handlers registered into the dispatcher's table (judge/commands/dispatch.py).
+"""
+
+from __future__ import annotations
+
+from judge.commands import dispatch as d
+from judge.commands.language import Command
+from judge.engine.geography import load_map
+from judge.game_rules import read_rules_text, rules_of, rules_summary, rules_table
+from judge.store import games
+
+
+def set_rules(run: d._Run, cmd: Command) -> None:
+    """SET RULES alone lists every option; with text it changes them, before the start."""
+    block = d._need_master(run, cmd)
+    if not block:
+        return
+    game = block.game
+    current = rules_of(game)
+    if not cmd.args:
+        run.event("rules_table", cmd, game=game.name, table=rules_table(current))
+        return
+    if game.state != games.FORMING:
+        run.event("error", cmd, message="The rules can be changed only before the game starts.")
+        return
+    try:
+        rules = read_rules_text(cmd.args[0], current)
+    except ValueError as e:
+        run.event("error", cmd, message=str(e))
+        return
+    settings = {**game.settings, "rules": rules.to_json()}
+    block.game = games.update_game(run.ctx.db, game, run.ctx.now, settings=settings)
+    run.event("rules", cmd, game=game.name, lines=rules_summary(rules))
+
+
+def set_end(run: d._Run, cmd: Command) -> None:
+    """The end rules. Each takes effect at once and holds until changed; a finished game
+    is not changed."""
+    block = d._need_master(run, cmd)
+    if not block:
+        return
+    game = block.game
+    if game.state == games.FINISHED:
+        run.event("not_now", cmd, game=game.name)
+        return
+    gm = load_map(game.variant)
+    words = cmd.args[0].split()
+    settings = dict(game.settings)
+    try:
+        if cmd.name == "SET VICTORY":
+            n = _count(words, 1, len(gm.supply_centers))
+            settings["victory"] = n
+            shown = f"{n} supply centres"
+        elif cmd.name == "SET END":
+            shown = _end_year(words, gm.first_year, settings)
+        else:  # SET STALE / SET MAXYEARS: a number of years or OFF
+            key = "stale_years" if cmd.name == "SET STALE" else "max_years"
+            if words and words[0].upper() in ("OFF", "NONE", "NO"):
+                settings[key] = None
+                shown = "off"
+            else:
+                settings[key] = _count(words, 1, 1000)
+                shown = f"{settings[key]} years"
+    except ValueError as e:
+        run.event("error", cmd, message=str(e))
+        return
+    block.game = games.update_game(run.ctx.db, game, run.ctx.now, settings=settings)
+    run.event("setting", cmd, game=game.name, setting=cmd.name, value=shown)
+
+
+def _count(words: list[str], low: int, high: int) -> int:
+    if len(words) != 1 or not words[0].isdigit() or not low <= int(words[0]) <= high:
+        raise ValueError(f"Expected a number from {low} to {high}.")
+    return int(words[0])
+
+
+def _end_year(words: list[str], first_year: int, settings: dict) -> str:
+    """SET END year [DRAW|MOST] or SET END NONE."""
+    if words and words[0].upper() in ("NONE", "OFF", "NO"):
+        settings["end_year"] = None
+        return "none: the game goes on until it is won or drawn"
+    if not 1 <= len(words) <= 2 or not words[0].isdigit() or int(words[0]) < first_year:
+        raise ValueError(f"Expected SET END year [DRAW or MOST], the year {first_year} or later.")
+    mode = words[1].upper() if len(words) == 2 else "DRAW"
+    if mode not in ("DRAW", "MOST"):
+        raise ValueError("Expected DRAW (the survivors draw) or MOST (most centres wins).")
+    settings["end_year"] = int(words[0])
+    settings["end_mode"] = mode.lower()
+    how = "the survivors draw" if mode == "DRAW" else "the most supply centres wins"
+    return f"after the Fall of {words[0]}, when {how}"
+
+
+HANDLERS = {
+    "SET RULES": set_rules,
+    "SET VICTORY": set_end,
+    "SET END": set_end,
+    "SET STALE": set_end,
+    "SET MAXYEARS": set_end,
+}

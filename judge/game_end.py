@@ -1,0 +1,144 @@
+"""How a game ends after a phase: victory, a set last year, or the DPTG's rules
+(chapter II: seven years with no supply centre changing hands, thirty-five years).
+
+A "player" here is a group of powers played by one person: one power in the ordinary
+game, several in the standard map's games for fewer players (rulebook XV.3), where
+victory counts the centres of all of a player's powers together.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from judge.engine.board import Position
+from judge.engine.geography import GameMap
+from judge.engine.phase import ADJUSTMENTS, RETREATS, Phase
+from judge.game_rules import EndRules
+from judge.store import games
+
+
+@dataclass(frozen=True)
+class Ending:
+    how: str  # victory, end_year, most_centres, stale, max_years
+    winners: tuple[str, ...]  # power keys: one player's powers (a win) or the draw's
+    reason: str  # in words, for the results mail ("" for a victory)
+
+
+def player_groups(gm: GameMap) -> tuple[tuple[str, ...], ...]:
+    """The powers each player plays: the map's groups, else one power each."""
+    groups = getattr(gm, "player_groups", ()) or ()
+    if groups:
+        return tuple(tuple(g) for g in groups)
+    neutral = set(getattr(gm, "neutral_powers", ()) or ())
+    return tuple((p,) for p in gm.powers if p not in neutral)
+
+
+def centres_counted(before: Position, after: Position) -> bool:
+    """Supply centres changed hands in this phase: a Fall that is over (after its
+    movement, or after its retreats)."""
+    return (
+        before.phase.season == "F"
+        and before.phase.kind != ADJUSTMENTS
+        and after.phase.kind != RETREATS
+    )
+
+
+def survivors(gm: GameMap, position: Position) -> list[str]:
+    """Powers with a unit or a supply centre, in map order."""
+    alive = {u.power for u in position.units} | {p for p, cs in position.centers.items() if cs}
+    return [p for p in gm.powers if p in alive]
+
+
+def ending(
+    db: sqlite_utils.Database,
+    game: games.Game,
+    end: EndRules,
+    before: Position,
+    after: Position,
+    centres: dict,
+) -> Ending | None:
+    """The game's end after the phase `before` -> `after` (`centres`: the outcome's
+    ownership), or None when it goes on."""
+    gm = after.game_map
+    if centres_counted(before, after):
+        counts = {
+            group: sum(len(after.centers.get(p, ())) for p in group) for group in player_groups(gm)
+        }
+        best = max(counts.values(), default=0)
+        leaders = [g for g, n in counts.items() if n == best]
+        if best >= end.victory_centers and len(leaders) == 1:  # a tie wins nothing yet
+            return Ending("victory", leaders[0], "")
+        if end.end_year is not None and before.phase.year >= end.end_year:
+            alive = set(survivors(gm, after))
+            if end.end_mode == "most":
+                winners = tuple(p for g in leaders for p in g)
+                if len(leaders) == 1:
+                    return Ending("most_centres", winners, "")
+                why = f"the game ended after {end.end_year} with a tie for the most centres"
+                return Ending("end_year", tuple(p for p in winners if p in alive), why)
+            why = f"the game ended after the Fall of {end.end_year}"
+            return Ending("end_year", tuple(p for p in gm.powers if p in alive), why)
+    if after.phase.year == before.phase.year:
+        return None
+    alive = tuple(survivors(gm, after))
+    if end.max_years is not None and after.phase.year - gm.first_year >= end.max_years:
+        why = f"{number_words(end.max_years)} game years have been played"
+        return Ending("max_years", alive, why)
+    if end.stale_years is not None and _stale(db, game, before, centres, end.stale_years):
+        why = f"no supply centre has changed hands for {number_words(end.stale_years)} years"
+        return Ending("stale", alive, why)
+    return None
+
+
+def _stale(
+    db: sqlite_utils.Database, game: games.Game, before: Position, centres: dict, years: int
+) -> bool:
+    owners = []  # centre ownership at the end of each year, latest last
+    for phase, _pos, res, _at in games.processed_phases(db, game):
+        p = Phase.parse(phase)
+        if p.season != "S":
+            owners.append((p.year, json.dumps(res["centers"], sort_keys=True)))
+    owners.append((before.phase.year, json.dumps(centres, sort_keys=True)))
+    by_year = dict(owners)  # the last state of each year
+    ordered = sorted(by_year)
+    if len(ordered) <= years:
+        return False
+    return len({by_year[y] for y in ordered[-(years + 1) :]}) == 1
+
+
+_ONES = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def number_words(n: int) -> str:
+    """7 -> "seven", 35 -> "thirty-five"; 100 and more as digits."""
+    if n < 20:
+        return _ONES[n]
+    if n < 100:
+        tens, ones = divmod(n, 10)
+        return _TENS[tens - 2] + (f"-{_ONES[ones]}" if ones else "")
+    return str(n)

@@ -1,0 +1,193 @@
+"""A game's own rules: its DATC section 4 choices, how it ends, and how it is scored.
+
+The choices live in the game's settings (`rules`: the options that differ from the
+DATC's preferences), so every phase of a game is adjudicated under the same rules.
+`read_rules_text` reads what a master writes after `SET RULES`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields
+from typing import Any
+
+from judge.engine.geography import GameMap
+from judge.engine.rules import OPTIONS, RULE_SETS, Rules, check_choice, describe
+from judge.store import games
+
+
+def rules_of(game: games.Game) -> Rules:
+    """The rules the game is played under (the DATC's preferences unless set)."""
+    return Rules.from_json(game.settings.get("rules") or None)
+
+
+def read_rules_text(text: str, current: Rules) -> Rules:
+    """`SET RULES` text -> the new rules. The text is a rule set's name (DATC,
+    ALEXANDER), option=choice pairs, or both (the set first). An option may be named
+    by its field name or its DATC issue (4.A.2), a choice by its value or its DATC
+    letter. ValueError with a plain-words reason when anything is not understood."""
+    words = re.sub(r"\s*=\s*", "=", text.strip()).split()
+    if not words:
+        raise ValueError("Write a rule set (DATC or ALEXANDER) or option=choice pairs.")
+    rules = current
+    changes: dict[str, Any] = {}
+    for word in words:
+        if "=" not in word:
+            if word.lower() not in RULE_SETS:
+                known = ", ".join(s.upper() for s in RULE_SETS)
+                raise ValueError(
+                    f"{word} is not a rule set ({known}) and not an option=choice pair."
+                )
+            if changes:
+                raise ValueError("Name the rule set first, then the options that differ.")
+            rules = RULE_SETS[word.lower()]
+            continue
+        key_text, value_text = word.split("=", 1)
+        key = option_key(key_text)
+        changes[key] = choice_value(key, value_text)
+    return Rules.from_json({**rules.to_json(), **changes})
+
+
+def option_key(text: str) -> str:
+    """An option's field name from its name or its DATC issue id."""
+    lowered = text.lower().replace("-", "_")
+    if lowered in OPTIONS:
+        return lowered
+    for key, option in OPTIONS.items():
+        if option.issue.lower() == lowered.rstrip("."):
+            return key
+    raise ValueError(f"{text} is not a rule option. Send SET RULES alone for the list.")
+
+
+def choice_value(key: str, text: str) -> Any:
+    """A choice of option `key` from its value or DATC letter."""
+    option = OPTIONS[key]
+    lowered = text.lower()
+    for value, (letter, _) in option.choices.items():
+        shown = str(value).lower()
+        if lowered in (shown, letter) or (isinstance(value, bool) and lowered == _yes_no(value)):
+            check_choice(key, value)
+            return value
+    allowed = ", ".join(
+        f"{str(v).lower()} ({letter})" if letter != "-" else str(v).lower()
+        for v, (letter, _) in option.choices.items()
+    )
+    raise ValueError(f"{text} is not a choice for {key} ({option.issue}); choose {allowed}.")
+
+
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def rules_table(rules: Rules) -> list[dict[str, str]]:
+    """Every option with the game's choice, for the SET RULES reply and LIST."""
+    out = []
+    for f in fields(Rules):
+        option = OPTIONS.get(f.name)
+        if option is None:
+            continue
+        value = getattr(rules, f.name)
+        letter, meaning = option.choices[value]
+        out.append(
+            {
+                "issue": option.issue,
+                "name": f.name,
+                "title": option.title,
+                "value": str(value).lower(),
+                "letter": letter,
+                "meaning": meaning,
+                "preferred": value == f.default,
+            }
+        )
+    return out
+
+
+def rules_summary(rules: Rules) -> list[str]:
+    """The game's departures from the DATC's preferences, one line each."""
+    return describe(rules)
+
+
+# -- the end of a game -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EndRules:
+    """How a game ends: victory centres, a set last year, the DPTG's rules."""
+
+    victory_centers: int
+    end_year: int | None  # the game ends after this year's Fall (and its adjustments)
+    end_mode: str  # at end_year: "draw" (the survivors draw) or "most" (most centres wins)
+    stale_years: int | None  # DPTG: a draw after this many years without a centre changing
+    max_years: int | None  # DPTG: a draw after this many game years
+
+
+def end_rules(game: games.Game, gm: GameMap) -> EndRules:
+    s = game.settings
+    return EndRules(
+        victory_centers=int(s.get("victory") or gm.victory_centers),
+        end_year=s.get("end_year"),
+        end_mode=s.get("end_mode") or "draw",
+        stale_years=s.get("stale_years"),
+        max_years=s.get("max_years"),
+    )
+
+
+# -- scoring ------------------------------------------------------------------------------
+
+# The Alexander Rules' table VII.4 (the DPTG's scoring of wins and draws by size).
+ALEXANDER_TABLE: dict[str, int] = {
+    "win": 360,
+    "draw2": 150,
+    "draw3": 80,
+    "draw4": 45,
+    "draw5": 24,
+    "draw6": 10,
+    "draw7": 0,
+    "loss": -60,
+}
+
+
+def scores(winners: list[str], players: list[str], table: dict[str, int]) -> dict[str, int]:
+    """Points per player: the winner (one) or the draw's members (several), the rest lose."""
+    if len(winners) == 1:
+        won = table["win"]
+    elif winners:
+        won = table.get(f"draw{len(winners)}", 0)
+    else:
+        won = table["loss"]
+    return {p: (won if p in winners else table["loss"]) for p in players}
+
+
+def end_rules_text(end: EndRules) -> list[str]:
+    """How the game ends, in words, for LIST and the start mail."""
+    out = [f"a power (or player) with {end.victory_centers} supply centres wins"]
+    if end.end_year is not None:
+        how = "the survivors draw" if end.end_mode == "draw" else "the most supply centres wins"
+        out.append(f"after the Fall of {end.end_year} {how}")
+    if end.stale_years is not None:
+        out.append(f"a draw after {end.stale_years} years with no supply centre changing hands")
+    if end.max_years is not None:
+        out.append(f"a draw after {end.max_years} game years")
+    return out
+
+
+def score_lines(gm: GameMap, result: dict | None) -> list[dict[str, Any]]:
+    """The scoring table's points for each player of a finished game (empty for a game
+    the master terminated, or one that ended before results were recorded)."""
+    if not result or result.get("how") == "terminated":
+        return []
+    from judge.game_end import player_groups  # the end rules use this module's EndRules
+
+    winners = set(result.get("winners", []))
+    groups = player_groups(gm)
+    winning = [g for g in groups if winners & set(g)]
+    points = scores([str(g) for g in winning], [str(g) for g in groups], ALEXANDER_TABLE)
+    out = []
+    for group in groups:
+        if group in winning:
+            outcome = "won" if len(winning) == 1 else f"{len(winning)}-way draw"
+        else:
+            outcome = "lost"
+        name = "/".join(gm.powers[p].name for p in group)
+        out.append({"player": name, "outcome": outcome, "points": points[str(group)]})
+    return out

@@ -1,0 +1,202 @@
+"""The master's house rules by mail: SET RULES before the start, shown in LIST and in
+every results header; the end of a game (SET VICTORY, SET END, SET STALE, SET MAXYEARS);
+the scoring table in SUMMARY."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from judge_harness import POWERS, Judge
+
+from judge.store import games
+
+GM = "gm@example.org"
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    return Judge(tmp_path)
+
+
+def _master(judge: Judge, body: str) -> str:
+    return judge.send(GM, f"SIGNON Mwar1 masterpw\n{body}")[0].body
+
+
+def _fill(judge: Judge) -> dict[str, str]:
+    for i, initial in enumerate(POWERS):
+        judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}\nSET PREFERENCE {initial}")
+    return {initial: f"p{i}@example.org" for i, initial in enumerate(POWERS)}
+
+
+def test_set_rules_by_name_issue_and_letter_and_shown_in_list(judge: Judge) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    ack = _master(judge, "SET RULES 4.A.2=b waiving_builds=no")
+    assert (
+        "  war1 is now played under these rules, and the DATC's preferred\n"
+        "  choices on every other point:\n"
+        "    DATC 4.A.2 (choice b): 1982 rule: no cut of a support into water holding a "
+        "convoying fleet\n"
+        "    DATC 4.D.7 (choice b): builds may not be waived\n"
+    ) in ack
+    assert judge.game().settings["rules"] == {"convoy_paradox": "1982", "waiving_builds": False}
+    listing = judge.send("someone@example.org", "LIST war1")[0].body
+    assert (
+        "  Rules: the DATC's preferred choices, except:\n"
+        "    DATC 4.A.2 (choice b): 1982 rule: no cut of a support into water holding a "
+        "convoying fleet\n"
+        "    DATC 4.D.7 (choice b): builds may not be waived\n"
+        "  The game ends: a power (or player) with 18 supply centres wins; a draw after 7 years "
+        "with no supply centre changing hands; a draw after 35 game years.\n"
+    ) in listing
+
+
+def test_a_rule_set_then_options_and_back_to_the_datc(judge: Judge) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    ack = _master(judge, "SET RULES ALEXANDER 4.B.4 = e")
+    assert "    DATC 4.A.2 (not a DATC choice): Alexander Rules IV.5.f\n" in ack
+    assert (
+        "    DATC 4.A.3 (not a DATC choice): land route unless VIA, land if all convoys fail "
+        "(Alexander)\n"
+    ) in ack
+    assert "    DATC 4.B.4 (choice e): coasts in supports are ignored (DPTG)\n" in ack
+    assert judge.game().settings["rules"] == {
+        "convoy_paradox": "alexander",
+        "convoy_to_adjacent_place": "land_unless_via",
+        "coast_in_support": "ignored",
+    }
+    ack = _master(judge, "SET RULES DATC")
+    assert "  war1 now follows the DATC's preferred choice on every point.\n" in ack
+    assert judge.game().settings["rules"] == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        (
+            "4.A.2=z",
+            "z is not a choice for convoy_paradox (4.A.2); choose 1971 (a), 1982 (b), 2000 (c), "
+            "szykman (d), all_hold (e), dptg (f), alexander.",
+        ),
+        ("paradox=1982", "paradox is not a rule option. Send SET RULES alone for the list."),
+        ("HOUSE", "HOUSE is not a rule set (DATC, ALEXANDER) and not an option=choice pair."),
+        ("4.D.7=b ALEXANDER", "Name the rule set first, then the options that differ."),
+    ],
+)
+def test_bad_rules_get_a_clear_error_and_change_nothing(
+    judge: Judge, text: str, error: str
+) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    ack = _master(judge, f"SET RULES {text}")
+    assert f"  ERROR: {error}\n" in ack
+    assert judge.game().settings["rules"] == {}
+
+
+def test_set_rules_alone_lists_every_option(judge: Judge) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    ack = _master(judge, "SET RULES")
+    assert (
+        "    4.A.1 multi_route_convoy_disruption = all_routes (b), the DATC's preference\n" in ack
+    )
+    assert "    4.E.5 proxy_orders = none (c), the DATC's preference\n" in ack
+    assert ack.count(", the DATC's preference\n") == 19
+
+
+def test_rules_only_by_the_master_and_only_before_the_start(judge: Judge) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    ack = judge.send("p0@example.org", "SIGNON ?war1 pw0\nSET RULES 4.D.7=b")[0].body
+    assert "  ERROR: only the game's master may use SET RULES.\n" in ack
+    _fill(judge)
+    ack = _master(judge, "SET RULES 4.D.7=b")
+    assert "  ERROR: The rules can be changed only before the game starts.\n" in ack
+    assert judge.game().settings["rules"] == {}
+
+
+def test_the_rules_are_in_every_results_header_and_used(judge: Judge) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    _master(judge, "SET RULES 4.D.7=b")
+    players = _fill(judge)
+    judge.send(players["E"], "SIGNON Ewar1 pw1\nF LON - NTH")
+    spring = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
+    judge.send(players["E"], "SIGNON Ewar1 pw1\nF NTH - NWY")
+    fall = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
+    results = [m for m in spring + fall if "results for" in m.subject]
+    assert len(results) == 2
+    for mail in results:
+        assert (
+            "Rules: the DATC's preferred choices, except:\n"
+            "  DATC 4.D.7 (choice b): builds may not be waived\n"
+        ) in mail.body
+    # The game's rule reaches the checking of orders: England may not waive its build.
+    assert judge.game().phase == "W1901A"
+    ack = judge.send(players["E"], "SIGNON Ewar1 pw1\nWAIVE")[0].body
+    assert "Builds cannot be waived in this game." in ack
+    assert judge.effective("war1", "ENGLAND") == []
+
+
+def test_victory_count_ends_the_game_when_reached(judge: Judge) -> None:
+    judge.start_game()
+    ack = _master(judge, "SET VICTORY 5")
+    assert "  war1: victory is now 5 supply centres.\n" in ack
+    players = {i: f"p{n}@example.org" for n, i in enumerate(POWERS)}
+    judge.send(players["R"], "SIGNON Rwar1 pw5\nF SEV - RUM")
+    _master(judge, "PROCESS")
+    assert judge.game().state == games.ACTIVE
+    mails = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
+    [results] = [m for m in mails if "Movement results for Fall of 1901" in m.subject]
+    assert "The game is over: Russia has won.\n" in results.body
+    game = judge.game()
+    assert game.state == games.FINISHED
+    assert game.settings["result"] == {"how": "victory", "winners": ["RUSSIA"]}
+    summary = judge.send("someone@example.org", "SUMMARY war1")[0].body
+    assert "  Scores (Alexander Rules table VII.4):\n" in summary
+    assert "    Russia   won         +360\n" in summary
+    assert "    France   lost        -60\n" in summary
+
+
+def test_a_set_last_year_with_the_most_centres_winning(judge: Judge) -> None:
+    judge.start_game()
+    ack = _master(judge, "SET END 1901 MOST")
+    assert "  war1: end is now after the Fall of 1901, when the most supply centres wins.\n" in ack
+    players = {i: f"p{n}@example.org" for n, i in enumerate(POWERS)}
+    _master(judge, "PROCESS")
+    judge.send(players["R"], "SIGNON Rwar1 pw5\nF SEV - RUM\nA WAR - GAL")
+    judge.send(players["T"], "SIGNON Twar1 pw6\nA CON - BUL")
+    mails = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
+    [results] = [m for m in mails if "Movement results for Fall of 1901" in m.subject]
+    assert (
+        "The game is over: Russia has won, with the most supply centres when the game ended."
+        in (results.body.replace("\n", " "))
+    )
+    assert judge.game().settings["result"] == {"how": "most_centres", "winners": ["RUSSIA"]}
+
+
+def test_a_set_last_year_drawn_and_the_dptg_rules_switched_off(judge: Judge) -> None:
+    judge.start_game()
+    _master(judge, "SET END 1901 DRAW\nSET STALE OFF\nSET MAXYEARS OFF")
+    game = judge.game()
+    assert (game.settings["stale_years"], game.settings["max_years"]) == (None, None)
+    _master(judge, "PROCESS")
+    mails = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
+    [results] = [m for m in mails if "Movement results for Fall of 1901" in m.subject]
+    assert (
+        "The game is over: the game ended after the Fall of 1901, so it ends in a draw between "
+        "Austria, England, France, Germany, Italy, Russia, Turkey."
+    ) in results.body.replace("\n", " ")
+    summary = judge.send("someone@example.org", "SUMMARY war1")[0].body
+    assert "    England  7-way draw  0\n" in summary
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        ("SET VICTORY 40", "Expected a number from 1 to 34."),
+        ("SET END 1800", "Expected SET END year [DRAW or MOST], the year 1901 or later."),
+        ("SET END 1905 SOON", "Expected DRAW (the survivors draw) or MOST (most centres wins)."),
+        ("SET STALE sometimes", "Expected a number from 1 to 1000."),
+    ],
+)
+def test_bad_end_rules_get_a_clear_error(judge: Judge, line: str, error: str) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    ack = _master(judge, line)
+    assert f"  ERROR: {error}\n" in ack
