@@ -27,13 +27,11 @@ class Ending:
     reason: str  # in words, for the results mail ("" for a victory)
 
 
-def player_groups(gm: GameMap) -> tuple[tuple[str, ...], ...]:
-    """The powers each player plays: the map's groups, else one power each."""
-    groups = getattr(gm, "player_groups", ()) or ()
-    if groups:
-        return tuple(tuple(g) for g in groups)
-    neutral = set(getattr(gm, "neutral_powers", ()) or ())
-    return tuple((p,) for p in gm.powers if p not in neutral)
+def player_groups(game: games.Game, gm: GameMap, phase: Phase | None = None):
+    """The powers each player plays (one each in the ordinary game)."""
+    from judge.player_groups import groups_of  # player_groups reads the store too
+
+    return groups_of(game, gm, phase)
 
 
 def centres_counted(before: Position, after: Position) -> bool:
@@ -64,8 +62,10 @@ def ending(
     ownership), or None when it goes on."""
     gm = after.game_map
     if centres_counted(before, after):
+        sizes = [[len(after.centers.get(p, ())) for p in g] for g in player_groups(game, gm)]
         counts = {
-            group: sum(len(after.centers.get(p, ())) for p in group) for group in player_groups(gm)
+            group: sum(n) if gm.victory_by_player else max(n, default=0)
+            for group, n in zip(player_groups(game, gm), sizes, strict=True)
         }
         best = max(counts.values(), default=0)
         leaders = [g for g, n in counts.items() if n == best]

@@ -171,7 +171,7 @@ def end_rules_text(end: EndRules) -> list[str]:
     return out
 
 
-def score_lines(gm: GameMap, result: dict | None) -> list[dict[str, Any]]:
+def score_lines(game: games.Game, gm: GameMap, result: dict | None) -> list[dict[str, Any]]:
     """The scoring table's points for each player of a finished game (empty for a game
     the master terminated, or one that ended before results were recorded)."""
     if not result or result.get("how") == "terminated":
@@ -179,7 +179,7 @@ def score_lines(gm: GameMap, result: dict | None) -> list[dict[str, Any]]:
     from judge.game_end import player_groups  # the end rules use this module's EndRules
 
     winners = set(result.get("winners", []))
-    groups = player_groups(gm)
+    groups = player_groups(game, gm)
     winning = [g for g in groups if winners & set(g)]
     points = scores([str(g) for g in winning], [str(g) for g in groups], ALEXANDER_TABLE)
     out = []

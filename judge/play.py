@@ -29,6 +29,8 @@ from judge.engine.validation import CheckedOrder, check_orders, orders_due
 from judge.game_end import ending
 from judge.game_rules import end_rules, rules_of, rules_summary
 from judge.outgoing import public_copy
+from judge.pictures import of_results, of_start
+from judge.player_groups import flip_coin, group_preferences, groups_of, seat_the_group
 from judge.report import (
     describe_text,
     destroyed_units,
@@ -106,17 +108,19 @@ def start_game(
     first phase and tell everyone."""
     gm = game_map(game)
     players = games.seats(db, game, games.PLAYER)
-    initials = {p: gm.powers[p].initial for p in gm.powers}
+    groups = groups_of(game, gm, None)  # one power each, or several (fewer players)
+    leads = {g[0]: g for g in groups}
+    initials = {p: gm.powers[p].initial for p in leads}
     # FORCE BEGIN with fewer players: stand-ins take the powers left in civil disorder.
-    stand_ins = [(-i, "") for i in range(1, len(gm.powers) - len(players) + 1)]
+    stand_ins = [(-i, "") for i in range(1, len(groups) - len(players) + 1)]
     assignment = assign_powers(
-        [(s.id, s.preference) for s in players] + stand_ins,
-        list(gm.powers),
+        [(s.id, group_preferences(groups, gm, s.preference)) for s in players] + stand_ins,
+        list(leads),
         initials,
         random.Random(seed),
     )
     for seat in players:
-        games.update_seat(db, seat, now, power=assignment[seat.id])
+        seat_the_group(db, game, seat, leads[assignment[seat.id]], now)
     position = starting_position(gm)
     phase = position.phase
     deadline = deadline_for(game, phase, now, config.timezone, games.absences(db, game))
@@ -126,16 +130,20 @@ def start_game(
     context["powers"] = [
         {"power": gm.powers[p].name, "units": units_list(gm, position, p)} for p in gm.powers
     ]
+    context["neutral"] = [gm.powers[p].name for p in sorted(gm.neutral_in(phase))]
+    picture = of_start(game, position_to_json(position))  # None with SET MAP OFF
     mails = []
-    for seat in games.seats(db, game, games.PLAYER):
-        power = gm.powers[seat.power]  # type: ignore[index]
+    for seat in players:
+        group = leads[assignment[seat.id]]
+        power = gm.powers[group[0]]
         mails.append(
             Reply(
                 (seat.address,),
                 "game_start",
-                {**context, "you": power.name, "initial": power.initial},
+                {**context, "you": _names(gm, group), "initial": power.initial},
                 kind="start",
                 in_reply=False,
+                picture=picture,
             )
         )
     players = [
@@ -146,13 +154,14 @@ def start_game(
     ]
     for seat in games.seats(db, game, games.MASTER):
         master = {**context, "you": None, "players": players}
-        mails.append(Reply((seat.address,), "game_start", master, "start", False))
+        mails.append(Reply((seat.address,), "game_start", master, "start", False, picture=picture))
     announcement = Reply(
         (),
         "game_start",
         {**context, "you": None, "players": players, "public": True},
         "start",
         False,
+        picture=picture,
     )
     mails += public_copy(config, game.name, game.settings.get("list"), announcement)
     return mails
@@ -345,6 +354,13 @@ def process_phase(
     rules = rules_of(game)
     gm = position.game_map
     orders = games.effective_orders(db, game, game.phase or "")
+    if rules.perpetual_orders:  # DATC 4.E.4 a: a power's last orders stand until changed
+        for s in games.seats(db, game, games.PLAYER):
+            if s.power and not orders.get(s.power) and _had_orders_due(position, s.power):
+                kind = position.phase.kind
+                last = games.last_orders(db, game, s.power, str(position.phase), kind)
+                if last:
+                    orders[s.power] = last
     civil_disorder = [
         gm.powers[s.power].name
         for s in games.seats(db, game, games.PLAYER)
@@ -383,8 +399,12 @@ def process_phase(
         process_at=None,
         state=games.FINISHED if finished else games.ACTIVE,
     )
+    coin = None
     if not finished:
         games.add_phase(db, game, str(after.phase), position_to_json(after), deadline, now)
+        flipped = flip_coin(db, game, gm, after.phase, now)
+        if flipped:
+            coin = {"powers": flipped[0], "player": _names(gm, flipped[1])}
         for seat in games.seats(db, game, games.PLAYER):
             if seat.wait:
                 games.update_seat(db, seat, now, wait=0)  # WAIT lasts one phase
@@ -410,12 +430,16 @@ def process_phase(
             "civil_disorder": civil_disorder,
             "end_reason": end.reason if end else None,
             "how": end.how if end else None,
+            "coin": coin,
             "survivors": [gm.powers[p].name for p in end.winners] if end else [],
             "finished": finished,
         }
     )
     everyone = tuple(dict.fromkeys(s.address for s in games.seats(db, game)))
-    results_mail = Reply(everyone, "results", context, kind="results", in_reply=False)
+    picture = of_results(game, raw, results, position_to_json(after))  # None with SET MAP OFF
+    results_mail = Reply(
+        everyone, "results", context, kind="results", in_reply=False, picture=picture
+    )
     mails = [results_mail, *public_copy(config, game.name, game.settings.get("list"), results_mail)]
     if finished:
         return mails

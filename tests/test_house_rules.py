@@ -200,3 +200,25 @@ def test_bad_end_rules_get_a_clear_error(judge: Judge, line: str, error: str) ->
     judge.send(GM, "CREATE ?war1 masterpw")
     ack = _master(judge, line)
     assert f"  ERROR: {error}\n" in ack
+
+
+def test_perpetual_orders_repeat_a_powers_last_orders(judge: Judge) -> None:
+    """DATC 4.E.4 a (no section 6 case): with perpetual orders, a power that sends
+    nothing has its last movement orders used again, and is not in civil disorder."""
+    judge.send(GM, "CREATE ?war1 masterpw")
+    _master(judge, "SET RULES perpetual_orders=yes")
+    players = _fill(judge)
+    judge.send(players["E"], "SIGNON Ewar1 pw1\nF LON - ENG")
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nF BRE - ENG")
+    spring = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
+    [results] = [m for m in spring if "results for Spring of 1901" in m.subject and GM in m.to]
+    assert "England: Fleet London -> English Channel.  (*bounce*)" in results.body
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nF BRE H")  # England sends nothing
+    fall = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
+    [results] = [m for m in fall if "results for Fall of 1901" in m.subject and GM in m.to]
+    assert "England: Fleet London -> English Channel.\n" in results.body
+    assert "France: Fleet Brest HOLD.\n" in results.body
+    # The powers that never ordered have no last orders: they are in civil disorder.
+    assert (
+        "In civil disorder (no orders received): Austria, Germany, Italy, Russia, Turkey.\n"
+    ) in results.body

@@ -23,6 +23,7 @@ from judge.engine.phase import Phase
 from judge.game_rules import end_rules, end_rules_text, rules_of, rules_summary, score_lines
 from judge.outgoing import public_copy
 from judge.passwords import hash_password
+from judge.pictures import of_prediction
 from judge.report import format_deadline, phase_kind_title, phase_title, results_by_power
 from judge.store import games
 from judge.store.audit import iso
@@ -155,6 +156,12 @@ def press_settings(run: d._Run, cmd: Command) -> None:
             run.event("error", cmd, message="Expected SET PRESS WHITE, GREY or NONE.")
             return
         settings["press"], shown = word, word
+    elif cmd.name == "SET MAP":  # the board picture on results, start and PREDICT mails
+        word = {"ON": True, "YES": True, "OFF": False, "NO": False}.get(value.upper())
+        if word is None:
+            run.event("error", cmd, message="Expected SET MAP ON or OFF.")
+            return
+        settings["map"], shown = word, "on" if word else "off"
     elif cmd.name == "SET PARTIAL":
         if value.upper() not in ("YES", "NO"):
             run.event("error", cmd, message="Expected SET PARTIAL YES or NO.")
@@ -272,7 +279,8 @@ def predict(run: d._Run, cmd: Command) -> None:
     if not block or not d._active(run, cmd, block):
         return
     db, game = run.ctx.db, games.get_game(run.ctx.db, block.game.id)
-    position, _, _ = position_from_json(games.phase_position(db, game, game.phase or ""))
+    raw = games.phase_position(db, game, game.phase or "")
+    position, _, _ = position_from_json(raw)
     orders = games.effective_orders(db, game, game.phase or "")
     outcome = adjudicate(position, orders, rules_of(game))
     results = outcome_to_json(position, outcome)
@@ -283,7 +291,8 @@ def predict(run: d._Run, cmd: Command) -> None:
         "done_kind": phase_kind_title(position.phase),
         "orders": results_by_power(gm, results["results"], position.phase),
     }
-    run.mails.append(Reply((run.sub.sender,), "prediction", context, "reply"))
+    picture = of_prediction(game, raw, results)  # None with SET MAP OFF
+    run.mails.append(Reply((run.sub.sender,), "prediction", context, "reply", picture=picture))
     run.event("predicted", cmd, game=game.name)
 
 
@@ -475,6 +484,7 @@ def list_games(run: d._Run, cmd: Command) -> None:
         phase=f"{phase_kind_title(phase)}, {phase_title(phase)}" if phase else "not started",
         deadline=format_deadline(game.deadline, zone),
         press=settings["press"],
+        map="on" if settings.get("map", True) else "off",
         orders_rule=settings["orders"],
         nmr="NMR" if settings["nmr"] else "NONMR",
         rules=rules_summary(rules_of(game)),
@@ -530,7 +540,11 @@ def summary(run: d._Run, cmd: Command) -> None:
         "summary",
         cmd,
         game=game.name,
-        scores=score_lines(gm, game.settings.get("result")) if game.state == games.FINISHED else [],
+        scores=(
+            score_lines(game, gm, game.settings.get("result"))
+            if game.state == games.FINISHED
+            else []
+        ),
         powers=[gm.powers[k].name for k in gm.powers],
         table=table,
         players=[
@@ -618,6 +632,7 @@ HANDLERS = {
     "PRESS": press,
     "SET PRESS": press_settings,
     "SET PARTIAL": press_settings,
+    "SET MAP": press_settings,
     "SET LIST": press_settings,
     "SET DRAW": draw_vote,
     "SET NODRAW": draw_vote,

@@ -29,6 +29,7 @@ from judge.dates import (
 from judge.engine.geography import MapError, load_map
 from judge.mail.message import Submission, reply_address
 from judge.passwords import check_password, hash_password
+from judge.player_groups import groups_of, partners, route_lines
 from judge.store import games
 from judge.store.audit import iso
 
@@ -167,7 +168,8 @@ def _start_if_full(run: _Run, game: games.Game) -> None:
 
 
 def _needed(game: games.Game) -> int:
-    return len(load_map(game.variant).powers)
+    """Players needed to start: one per group of powers (one per power normally)."""
+    return len(groups_of(game, load_map(game.variant), None))
 
 
 def _signon(run: _Run, cmd: Command) -> None:
@@ -363,23 +365,34 @@ def _close_block(run: _Run) -> None:
     if game.state not in _PLAYING:
         return
     seat = games.get_seat(run.ctx.db, block.seat.id)
+    mine = partners(run.ctx.db, game, seat)  # a player of several powers orders them all
+    by_power = {s.power: s for s in mine}
     if not block.touched:
-        status = play.order_status(run.ctx.db, run.ctx.config, game, seat)
-    else:
-        mode = block.mode or game.settings.get("orders", "replace")
+        for s in mine:
+            run.event("orders", status=play.order_status(run.ctx.db, run.ctx.config, game, s))
+        return
+    mode = block.mode or game.settings.get("orders", "replace")
+    routed = {seat.power: block.lines}
+    if len(mine) > 1:
+        routed = route_lines(play.current_position(run.ctx.db, game), list(by_power), block.lines)
+    for power, s in by_power.items():
+        lines = routed.get(power, [])
+        if not lines and not block.clear:
+            run.event("orders", status=play.order_status(run.ctx.db, run.ctx.config, game, s))
+            continue
         status = play.submit_orders(
             run.ctx.db,
             run.ctx.config,
             game,
-            seat,
-            block.lines,
+            s,
+            lines,
             mode,
             block.clear,
             run.ctx.inbound_id,
             run.ctx.now,
         )
-        run.to_process.add(game.id)
-    run.event("orders", status=status)
+        run.event("orders", status=status)
+    run.to_process.add(game.id)
 
 
 def _master_overview(run: _Run, block: _Block) -> None:

@@ -31,6 +31,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "partial": True,  # press to some powers only (False: broadcasts only)
     "observer_press": False,  # observers may broadcast
     "list": None,  # the game's own list address: every public mail goes there too
+    "map": True,  # a picture of the board on results, start and PREDICT mails (SET MAP)
     "rules": {},  # DATC section 4 choices that differ from the preferred ones
     "victory": None,  # supply centres to win; None: the map's own number
     "end_year": None,  # the game ends after this year's Fall
@@ -195,6 +196,23 @@ def effective_orders(db: sqlite_utils.Database, game: Game, phase: str) -> dict[
         "SELECT power, lines FROM orders WHERE game_id = ? AND phase = ?", [game.id, phase]
     ).fetchall()
     return {power: json.loads(lines) for power, lines in rows}
+
+
+def last_orders(
+    db: sqlite_utils.Database, game: Game, power: str, before: str, kind: str
+) -> list[str]:
+    """`power`'s orders in the latest phase of `kind` (M, R, A) before phase `before`
+    that it gave orders in (for perpetual orders, DATC 4.E.4 a); [] when none."""
+    rows = db.execute(
+        "SELECT o.phase, o.lines FROM orders o JOIN phases p "
+        "ON p.game_id = o.game_id AND p.phase = o.phase "
+        "WHERE o.game_id = ? AND o.power = ? AND o.phase != ? ORDER BY p.id DESC",
+        [game.id, power, before],
+    ).fetchall()
+    for phase, lines in rows:
+        if phase.endswith(kind) and json.loads(lines):
+            return json.loads(lines)
+    return []
 
 
 def set_effective_orders(
