@@ -2,6 +2,12 @@
 
 A line that cannot be adjudicated (bad JSON, an unknown map, power, province or phase,
 a unit that cannot stand where it is put) gets `{"error": "..."}` and the run goes on.
+
+`map` names a map or a variant file in maps/ (`standard-1898`, `standard-2`, ...). On a
+map where players play several powers, the input may give `"players"` (lists of power
+keys, one per player) where the game's groups differ from the map's, e.g. once the
+two-player game's coin flip has given Italy to a side; `winner` is then the winning
+player's powers joined by "+" (`"AUSTRIA+GERMANY+TURKEY"`).
 """
 
 from __future__ import annotations
@@ -85,6 +91,23 @@ def position_from_json(data: dict[str, Any]) -> tuple[Position, dict[str, list[s
     return position, orders, rules
 
 
+def players_from_json(gm: GameMap, data: dict[str, Any]) -> tuple[tuple[str, ...], ...] | None:
+    """The input's optional `players`: the powers each player plays (None: the map's)."""
+    value = data.get("players")
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise InputError("players must be a list of lists of powers")
+    groups = []
+    for group in value:
+        keys = tuple(p.upper() for p in _strings(group, "each player's powers"))
+        for key in keys:
+            if key not in gm.powers:
+                raise InputError(f"unknown power {key!r} in players")
+        groups.append(keys)
+    return tuple(groups)
+
+
 def _power_map(gm: GameMap, value: Any, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InputError(f"{what} must be an object keyed by power")
@@ -151,7 +174,8 @@ def adjudicate_line(line: str) -> dict[str, Any]:
         return {"error": f"not valid JSON: {e.msg} at column {e.colno}"}
     try:
         position, orders, rules = position_from_json(data)
-        outcome = adjudicate(position, orders, rules)
+        players = players_from_json(position.game_map, data)
+        outcome = adjudicate(position, orders, rules, players)
     except (InputError, ValueError) as e:
         return {"error": str(e)}
     return outcome_to_json(position, outcome)

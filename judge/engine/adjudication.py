@@ -4,6 +4,11 @@
 returns every order's result and the position at the start of the next phase in which
 somebody has something to order: a retreat or adjustment phase with nothing to do is
 skipped, with supply centres changing hands after Fall as usual.
+
+A map's neutral powers (a variant for fewer players) are never ordered: their orders are
+void, their units hold, a dislodged one is disbanded at once, and they build nothing.
+Victory is a player's: on maps where one player plays several powers it goes to the
+player's group of powers (`Adjudication.winners`).
 """
 
 from __future__ import annotations
@@ -12,8 +17,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from . import order_sets
 from .adjustments import resolve_adjustments
 from .board import Dislodged, Position, Unit
+from .geography import GameMap
 from .legality import IllegalOrder, MovementLegality
 from .movement import MovementOutcome, resolve_movement
 from .notation import NotationError, parse_order
@@ -41,37 +48,60 @@ class Adjudication:
     dislodged: tuple[Dislodged, ...]  # every unit dislodged this phase, with its retreats
     position: Position  # the position at the start of the next phase
     builds: Mapping[str, int]  # when the next phase is adjustments: +n builds, -n removals
-    winner: str | None
+    winner: str | None  # the winning power; for a player of several, their keys joined by "+"
+    winners: tuple[str, ...] = ()  # every power of the winning player
 
 
 def adjudicate(
     position: Position,
     orders: Mapping[str, Sequence[str | Order]],
     rules: Rules = DEFAULT_RULES,
+    players: Sequence[Sequence[str]] | None = None,
 ) -> Adjudication:
-    """Adjudicate one phase. Unknown powers raise ValueError; bad orders never do."""
+    """Adjudicate one phase. Unknown powers raise ValueError; bad orders never do.
+    `players`: the powers each player plays, where the game's differ from the map's
+    (the two-player game once Italy has joined a side); victory is counted for them."""
     gm = position.game_map
     for power in orders:
         if power not in gm.powers:
             raise ValueError(f"unknown power {power!r}")
-    entries = [_read(power, line, position) for power, lines in orders.items() for line in lines]
+    if players is not None:
+        players = tuple(tuple(g) for g in players)
+        for power in (p for g in players for p in g):
+            if power not in gm.powers:
+                raise ValueError(f"unknown power {power!r} in the players")
+    paths = rules.convoy_path_specification != "ignored"  # DATC 4.A.6
+    entries = [
+        _read(power, line, position, paths) for power, lines in orders.items() for line in lines
+    ]
+    neutral = gm.neutral_in(position.phase)
+    if neutral:
+        for e in entries:
+            if e.power in neutral:
+                e.parsed = e.legal = None
+                e.error = neutral_error(gm, e.power)
     kind = position.phase.kind
     if kind == MOVEMENT:
-        return _movement(position, entries, rules)
+        return _movement(position, entries, rules, players)
     if kind == RETREATS:
         outcome = resolve_retreats(position, entries, rules)
     else:
         outcome = resolve_adjustments(position, entries, rules)
     results, units = outcome
-    return _advance(position, tuple(results), units, (), rules)
+    return _advance(position, tuple(results), units, (), rules, players)
 
 
-def _read(power: str, line: str | Order, position: Position) -> Entry:
+def neutral_error(gm: GameMap, power: str) -> str:
+    """Why an order for a neutral power's unit is void."""
+    return f"{gm.powers[power].name} is neutral in this game: its units are not ordered."
+
+
+def _read(power: str, line: str | Order, position: Position, paths: bool) -> Entry:
     if not isinstance(line, str):
         return Entry(power, order_text(line), parsed=line)
     entry = Entry(power, line)
     try:
-        parsed = parse_order(line, position.game_map, position.phase.kind)
+        parsed = parse_order(line, position.game_map, position.phase.kind, paths)
     except NotationError as e:
         entry.error = str(e)
         return entry
@@ -82,28 +112,41 @@ def _read(power: str, line: str | Order, position: Position) -> Entry:
 # -- movement ---------------------------------------------------------------------------
 
 
-def _movement(position: Position, entries: list[Entry], rules: Rules) -> Adjudication:
-    legality = MovementLegality(position)
+def _movement(
+    position: Position,
+    entries: list[Entry],
+    rules: Rules,
+    players: tuple[tuple[str, ...], ...] | None,
+) -> Adjudication:
+    legality = MovementLegality(position, rules)
     effective: dict[str, Entry] = {}  # province -> the entry that orders its unit
-    for e in entries:
-        if e.parsed is None:
-            continue
-        try:
-            e.legal = legality.check(e.parsed, e.power)
-        except IllegalOrder as err:
-            e.error = str(err)
-            continue
-        prov = e.legal.unit.province  # type: ignore[union-attr]
-        earlier = effective.get(prov)
-        if earlier is not None:  # two orders for one unit: the last legal one counts
-            earlier.error = "A later order for the same unit replaces this one."
-            earlier.legal = None
-        effective[prov] = e
+    binding = None
+    if order_sets.applies(rules):  # other choices than the DATC's on 4.D.9, 4.E.1/3/5
+        binding = order_sets.bind(position, entries, legality, rules)
+        effective = binding.effective
+        entries = [*entries, *binding.implicit]
+    else:
+        for e in entries:
+            if e.parsed is None:
+                continue
+            try:
+                e.legal = legality.check(e.parsed, e.power)
+            except IllegalOrder as err:
+                e.error = str(err)
+                continue
+            prov = e.legal.unit.province  # type: ignore[union-attr]
+            earlier = effective.get(prov)
+            if earlier is not None:  # two orders for one unit: the last legal one counts
+                earlier.error = "A later order for the same unit replaces this one."
+                earlier.legal = None
+            effective[prov] = e
     legal: dict[str, Order] = {}
     for unit in position.units:
         e = effective.get(unit.province)
         legal[unit.province] = e.legal if e else Hold(unit)  # type: ignore[assignment]
-    outcome = resolve_movement(position, legal)
+    if binding is not None:
+        legal.update(binding.resolver)  # what kept or failing orders do
+    outcome = resolve_movement(position, legal, rules)
 
     occupied = position.occupied
     results = []
@@ -113,7 +156,10 @@ def _movement(position: Position, entries: list[Entry], rules: Rules) -> Adjudic
         prov = ref.location.partition("/")[0] if ref is not None else None
         if prov is not None:
             named.add((e.power, prov))
-        results.append(_movement_result(e, prov, occupied, outcome))
+        result = _movement_result(e, prov, occupied, outcome)
+        if binding is not None and prov in binding.reports and effective.get(prov) is e:
+            result = order_sets.report(result, binding.reports[prov])
+        results.append(result)
     moved, dislodged_from = outcome.moved, outcome.dislodged
     units: list[Unit] = []
     for unit in position.units:
@@ -128,14 +174,17 @@ def _movement(position: Position, entries: list[Entry], rules: Rules) -> Adjudic
             units.append(Unit(unit.power, unit.kind, legal[p].dest))  # type: ignore[union-attr]
         else:
             units.append(unit)
+    neutral = position.game_map.neutral_in(position.phase)  # disbanded when dislodged
     dislodged = tuple(
         Dislodged(
             position.occupied[p],
-            retreat_options(position, p, attacker, outcome, units, rules),
+            ()
+            if position.occupied[p].power in neutral
+            else retreat_options(position, p, attacker, outcome, units, rules),
         )
         for p, attacker in sorted(outcome.dislodged.items())
     )
-    return _advance(position, tuple(results), units, dislodged, rules)
+    return _advance(position, tuple(results), units, dislodged, rules, players)
 
 
 _new = tuple.__new__  # a NamedTuple without its Python-level __new__ (see notation.py)
@@ -149,7 +198,9 @@ def _movement_result(
     shown = order or e.parsed
     text = order_text(shown) if shown is not None else e.given
     unit = occupied.get(prov) if prov else None
-    if unit is not None and unit.power == e.power and prov in outcome.dislodged:
+    # The unit's own order, or a proxy order for it (DATC 4.E.5 b), shows it dislodged.
+    ordered = unit is not None and (unit.power == e.power or order is not None)
+    if ordered and prov in outcome.dislodged:
         return _new(OrderResult, (e.power, e.given, text, DISLODGED, e.error, e.notes))
     if order is None:
         return _new(OrderResult, (e.power, e.given, text, VOID, e.error, e.notes))
@@ -192,11 +243,12 @@ def _advance(
     units: list[Unit],
     dislodged: tuple[Dislodged, ...],
     rules: Rules,
+    players: tuple[tuple[str, ...], ...] | None,
 ) -> Adjudication:
     gm = position.game_map
     phase = position.phase
     centers = dict(position.centers)
-    winner = None
+    winners: tuple[str, ...] = ()
     retreating = tuple(d for d in dislodged if d.retreats)
     nxt = phase.following()
     if phase.kind == MOVEMENT and retreating:
@@ -206,24 +258,30 @@ def _advance(
         nxt = nxt.following()  # no retreats to make
     if phase.season == "F" and phase.kind in (MOVEMENT, RETREATS):
         centers = _capture(position, units)
-        winner = _winner(position, centers)
+        winners = _winner(position, centers, players)
     builds: dict[str, int] = {}
     new = Position(gm, nxt, tuple(units), centers)
     if nxt.kind == ADJUSTMENTS:
         count = Counter(u.power for u in units)
-        builds = {p: n for p in gm.powers if (n := len(centers.get(p, ())) - count[p])}
+        neutral = gm.neutral_in(nxt)  # neutral powers build nothing
+        builds = {
+            p: n
+            for p in gm.powers
+            if (n := len(centers.get(p, ())) - count[p]) and not (n > 0 and p in neutral)
+        }
         if not any(_has_adjustment(new, p, n) for p, n in builds.items()):
             new = Position(gm, nxt.following(), tuple(units), centers)
             builds = {}
-    return Adjudication(phase, results, dislodged, new, builds, winner)
+    winner = "+".join(winners) or None
+    return Adjudication(phase, results, dislodged, new, builds, winner, winners)
 
 
 def _has_adjustment(position: Position, power: str, n: int) -> bool:
     if n < 0:
         return True
-    gm = position.game_map
     owned = position.centers.get(power, frozenset())
-    return any(h in owned and position.unit_in(h) is None for h in gm.powers[power].home_centers)
+    sites = position.game_map.build_sites(power, owned)
+    return any(position.unit_in(h) is None for h in sites)
 
 
 def _capture(position: Position, units: list[Unit]) -> dict[str, frozenset[str]]:
@@ -239,7 +297,20 @@ def _capture(position: Position, units: list[Unit]) -> dict[str, frozenset[str]]
     return {p: frozenset(cs) for p, cs in centers.items()}
 
 
-def _winner(position: Position, centers: Mapping[str, frozenset[str]]) -> str | None:
-    need = position.game_map.victory_centers
-    leaders = [p for p, cs in centers.items() if len(cs) >= need]
-    return leaders[0] if len(leaders) == 1 else None
+def _winner(
+    position: Position,
+    centers: Mapping[str, frozenset[str]],
+    players: tuple[tuple[str, ...], ...] | None,
+) -> tuple[str, ...]:
+    """The powers of the one player with the victory centres, or (). A player of several
+    powers counts their centres together where the map says so (victory_by_player),
+    else one of them must reach the count alone."""
+    gm = position.game_map
+    need = gm.victory_centers
+    combine = sum if gm.victory_by_player else max
+    leaders = [
+        g
+        for g in (players if players is not None else gm.players(position.phase))
+        if g and combine(len(centers.get(p, ())) for p in g) >= need
+    ]
+    return leaders[0] if len(leaders) == 1 else ()

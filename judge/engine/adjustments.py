@@ -1,16 +1,21 @@
 """Adjustments: builds, removals and waives after Fall.
 
-Builds only in vacant home centres the power owns, at most as many as it has centres
+Builds only in vacant home centres the power owns (any owned centre on a map that
+builds anywhere, DATC 11), at most as many as it has centres
 more than units; the first legal ones count (DATC 4.D.4 b, 4.D.5 b). A build names a
 fleet or army; with the type left out, an inland centre gets an army and a coastal one
 needs a coast written to get a fleet (4.C.3 c); a fleet in St Petersburg needs its coast
-(4.B.7 a). Removals the player leaves out are made by the civil-disorder rule.
+(4.B.7 a), or takes the map's default coast where the game chose so (4.B.7 b). Waiving a
+build is allowed unless the game chose otherwise (4.D.7); a build neither ordered nor
+waived is simply not made. Removals the player leaves out are made by the
+civil-disorder rule (4.D.8).
 """
 
 from __future__ import annotations
 
 from .board import ARMY, FLEET, Position, Unit
 from .civil_disorder import removal_order
+from .coasts import CoastError, build_coast
 from .legality import name, unit_ref
 from .orders import Build, Disband, UnitRef, Waive, order_text
 from .results import DISBAND, OK, VOID, Entry, OrderResult
@@ -39,13 +44,13 @@ def resolve_adjustments(
                 if used[e.power] >= n:
                     raise _No(f"You may build only {n}; this order is one too many.")
                 if isinstance(order, Build):
-                    unit = _build(position, e.power, order.unit, taken)
+                    unit = _build(position, e.power, order.unit, taken, rules)
                     built.append(unit)
                     taken.add(unit.province)
                     e.legal = Build(unit_ref(unit))
                 else:
                     if not rules.waiving_builds:
-                        raise _No("Builds cannot be waived in this game.")
+                        raise _No("Builds cannot be waived in this game.")  # DATC 4.D.7 b
                     e.legal = order
                 used[e.power] += 1
             elif isinstance(order, Disband):
@@ -71,7 +76,10 @@ def resolve_adjustments(
         missing = -n - used[power] if n < 0 else 0
         if missing > 0:
             left = [u for u in position.units_of(power) if u.province not in removed]
-            for unit in removal_order(gm, power, left)[:missing]:
+            owned = position.centers.get(power, frozenset())
+            distance = rules.civil_disorder_removal_distance  # DATC 4.D.8
+            doomed = removal_order(gm, power, left, owned, distance, position.units)
+            for unit in doomed[:missing]:
                 removed.add(unit.province)
                 results.append(OrderResult(power, "", order_text(Disband(unit_ref(unit))), DISBAND))
     units = [u for u in position.units if u.province not in removed] + built
@@ -82,11 +90,11 @@ class _No(Exception):
     pass
 
 
-def _build(position: Position, power: str, ref: UnitRef, taken: set[str]) -> Unit:
+def _build(position: Position, power: str, ref: UnitRef, taken: set[str], rules: Rules) -> Unit:
     gm = position.game_map
     prov, _, coast = ref.location.partition("/")
     province = gm.provinces[prov]
-    if prov not in gm.powers[power].home_centers:
+    if prov not in gm.powers[power].home_centers and not gm.build_anywhere:
         raise _No(f"{province.name} is not one of your home supply centres.")
     if prov not in position.centers.get(power, ()):
         raise _No(f"You do not control {province.name} now.")
@@ -105,8 +113,9 @@ def _build(position: Position, power: str, ref: UnitRef, taken: set[str]) -> Uni
     if province.kind != "coast":
         raise _No(f"A fleet cannot be built inland in {province.name}.")
     if province.coasts:
-        if coast not in province.coasts:
-            coasts = " or ".join(name(gm, f"{prov}/{c}") for c in province.coasts)
-            raise _No(f"Say on which coast to build the fleet: {coasts}.")
+        try:  # a missing coast fails, or is the map's default coast (DATC 4.B.7)
+            coast = build_coast(gm, province, coast, rules)
+        except CoastError as why:
+            raise _No(str(why)) from None
         return Unit(power, FLEET, f"{prov}/{coast}")
     return Unit(power, FLEET, prov)

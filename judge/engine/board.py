@@ -88,11 +88,15 @@ def parse_unit(game_map: GameMap, power: str, text: str) -> Unit:
 
 
 def starting_position(game_map: GameMap) -> Position:
-    """The map's opening position: starting units, each power owning its home centres."""
+    """The map's opening position: the starting units, each power owning its starting
+    centres (its home centres, unless a variant such as 1898 says otherwise)."""
     units = tuple(
         parse_unit(game_map, power, text)
         for power, p in game_map.powers.items()
         for text in p.units
     )
-    centers = {power: p.home_centers for power, p in game_map.powers.items()}
+    centers = {
+        power: p.home_centers if p.starting_centers is None else p.starting_centers
+        for power, p in game_map.powers.items()
+    }
     return Position(game_map, Phase(game_map.first_year, "S", "M"), units, centers)

@@ -53,3 +53,37 @@ def seas_on_routes(game_map: GameMap, origin: str, dest: str, seas: Iterable[str
         if origin in touches and dest in touches:
             out |= component
     return out
+
+
+def seas_on_simple_routes(
+    game_map: GameMap, origin: str, dest: str, seas: Iterable[str]
+) -> set[str]:
+    """The seas among `seas` that lie on some route: a chain of distinct seas, each
+    bordering the next, from one bordering `origin` to one bordering `dest`. A sea that
+    only hangs off a route (DATC 6.F.12's Irish Sea) is on none. Used where every route
+    counts (DATC 4.A.1 a); the chains are few, so they are simply walked."""
+    seas = set(seas)
+    on_route: set[str] = set()
+    chain: list[str] = []
+
+    def walk(sea: str) -> None:
+        chain.append(sea)
+        neighbours = game_map.sea_neighbours(sea)
+        if dest in neighbours:
+            on_route.update(chain)
+        for nxt in neighbours:
+            if nxt in seas and nxt not in chain:
+                walk(nxt)
+        chain.pop()
+
+    for sea in seas:
+        if origin in game_map.sea_neighbours(sea):
+            walk(sea)
+    return on_route
+
+
+def necessary_seas(game_map: GameMap, origin: str, dest: str, seas: Iterable[str]) -> set[str]:
+    """The seas among `seas` without which no route is left (DATC 4.A.2 c's "fleets
+    necessary for the army to convoy")."""
+    seas = set(seas)
+    return {s for s in seas if not convoy_route_exists(game_map, origin, dest, seas - {s})}

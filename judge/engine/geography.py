@@ -1,7 +1,9 @@
 """The map: provinces, coasts, adjacency, supply centres, powers and their names.
 
 A map is read from a TOML data file (see maps/README.md) into an immutable `GameMap`.
-Nothing here knows the standard map by name: a second map needs only a second file.
+Nothing here knows the standard map by name: a second map needs only a second file. A
+variant file names its `base` map and gives only what differs (starting units and
+centres, build sites, neutral powers, closed provinces, player groups, victory).
 """
 
 from __future__ import annotations
@@ -9,11 +11,13 @@ from __future__ import annotations
 import re
 import sys
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
+
+from .phase import Phase
 
 
 def _maps_dir() -> Path:
@@ -43,6 +47,7 @@ class Province:
     supply_center: bool
     coasts: tuple[str, ...]  # ("NC", "SC") for two-coast provinces, () otherwise
     sort_name: str
+    default_coast: str | None = None  # for games that fill in a missing coast (DATC 4.B)
 
 
 @dataclass(frozen=True)
@@ -51,8 +56,9 @@ class Power:
     name: str
     adjective: str
     initial: str
-    home_centers: frozenset[str]
-    units: tuple[str, ...]
+    home_centers: frozenset[str]  # where it may build (unless the map builds anywhere)
+    units: tuple[str, ...]  # starting units, canonical short form
+    starting_centers: frozenset[str] | None = None  # owned at the start (None: the homes)
 
 
 def squash(text: str) -> str:
@@ -77,6 +83,15 @@ class GameMap:
     spellings: tuple[str, ...]  # every name and alias as written in the file
     supply_centers: frozenset[str]
     sea_adjacent: Mapping[str, frozenset[str]]  # sea -> provinces it borders (for convoys)
+    # -- variant rules (maps/README.md); the defaults are the standard game's ----------
+    base: str | None = None  # the full map file a variant is built on (None: this is one)
+    build_anywhere: bool = False  # build in any owned centre; civil disorder counts them home
+    player_groups: tuple[tuple[str, ...], ...] = ()  # the powers each player plays
+    victory_by_player: bool = False  # victory counts a player's powers' centres together
+    neutral_powers: frozenset[str] = frozenset()  # powers no player orders (while neutral)
+    neutral_until: Phase | None = None  # the phase from which they are neutral no more
+    neutral_joins: str = ""  # "coin_flip": before neutral_until they join one player
+    closed_provinces: frozenset[str] = frozenset()  # not to be entered while neutrals are
 
     # -- derived, cheap look-ups -------------------------------------------------------
     def province_of(self, location: str) -> str:
@@ -110,22 +125,114 @@ class GameMap:
     def is_sea(self, province: str) -> bool:
         return self.provinces[province].kind == SEA
 
+    # -- variant rules ------------------------------------------------------------------
+    def build_sites(self, power: str, owned: Collection[str]) -> frozenset[str]:
+        """The centres `power` may build in (when vacant) while it owns `owned`: its
+        owned home centres, or every owned centre on a build-anywhere map."""
+        if self.build_anywhere:
+            return frozenset(owned)
+        return self.powers[power].home_centers.intersection(owned)
+
+    def civil_disorder_homes(self, power: str, owned: Collection[str]) -> frozenset[str]:
+        """The centres civil-disorder removals measure distance from: the home centres,
+        or on a build-anywhere map every centre the power owns (DATC 11.A)."""
+        if self.build_anywhere:
+            return frozenset(owned)
+        return self.powers[power].home_centers
+
+    def neutral_in(self, phase: Phase) -> frozenset[str]:
+        """The powers that are neutral in `phase`: their units hold, are never ordered,
+        disband when dislodged, and they build nothing."""
+        until = self.neutral_until
+        if until is not None and phase.sort_key >= until.sort_key:
+            return frozenset()
+        return self.neutral_powers
+
+    def closed_in(self, phase: Phase) -> frozenset[str]:
+        """The provinces no unit may move, retreat, be supported or convoyed into in
+        `phase` (the WWI game's Italy while Italy is neutral)."""
+        if not self.closed_provinces or not self.neutral_in(phase):
+            return frozenset()
+        return self.closed_provinces
+
+    def players(self, phase: Phase | None = None) -> tuple[tuple[str, ...], ...]:
+        """The powers each player plays: `player_groups`, and every other power not
+        neutral in `phase` as a player of its own."""
+        grouped = {p for g in self.player_groups for p in g}
+        neutral = self.neutral_powers if phase is None else self.neutral_in(phase)
+        alone = tuple((p,) for p in self.powers if p not in grouped and p not in neutral)
+        return self.player_groups + alone
+
 
 # GameMap holds Mappings, which are not hashable by value; identity is what we cache on.
 GameMap.__hash__ = object.__hash__  # type: ignore[method-assign]
 GameMap.__eq__ = object.__eq__  # type: ignore[method-assign]
 
 
-@cache
 def load_map(name: str = "standard") -> GameMap:
-    """Load `maps/<name>.toml` (once per process) and check it is consistent."""
-    if not re.fullmatch(r"[a-z0-9_]+", name):
+    """Load the map or variant `maps/<name>.toml` (once per process; the name is read
+    case-insensitively) and check it is consistent."""
+    return _load_map(str(name).strip().lower())
+
+
+@cache
+def _load_map(name: str) -> GameMap:
+    gm = build_map(_map_data(name, ()))
+    if gm.name != name:
+        raise MapError(f"maps/{name}.toml calls itself {gm.name!r}")
+    return gm
+
+
+def map_names() -> list[str]:
+    """Every map and variant in maps/, by name (drawing files left out)."""
+    return sorted(
+        p.stem
+        for p in MAPS_DIR.glob("*.toml")
+        if not p.stem.endswith("_drawing") and _NAME.fullmatch(p.stem)
+    )
+
+
+_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+# Keys a variant may not take from its base: it names and describes itself.
+_OWN_KEYS = ("name", "title", "base")
+
+
+def _map_data(name: str, seen: tuple[str, ...]) -> dict:
+    """The TOML data of map `name`, with a variant's changes laid over its base's data."""
+    if not _NAME.fullmatch(name) or name.endswith("_drawing"):
         raise MapError(f"unknown map {name!r}")
     path = MAPS_DIR / f"{name}.toml"
     if not path.exists():
         raise MapError(f"unknown map {name!r}")
     with path.open("rb") as f:
-        return build_map(tomllib.load(f))
+        try:
+            data = tomllib.load(f)
+        except tomllib.TOMLDecodeError as e:
+            raise MapError(f"maps/{name}.toml: {e}") from None
+    data.setdefault("name", name)
+    base = data.get("base")
+    if base is None:
+        return data
+    if not isinstance(base, str) or base in seen or base == name:
+        raise MapError(f"maps/{name}.toml: bad base map {base!r}")
+    if "title" not in data:
+        raise MapError(f"maps/{name}.toml: a variant needs its own title")
+    parent = _map_data(base, (*seen, name))
+    merged = _overlay({k: v for k, v in parent.items() if k not in _OWN_KEYS}, data)
+    merged["base"] = parent.get("base", parent["name"])  # the full map at the root
+    return merged
+
+
+def _overlay(base: dict, changes: dict) -> dict:
+    """`base` with `changes` laid over it: tables merge key by key, anything else
+    (numbers, strings, lists) is replaced whole."""
+    out = dict(base)
+    for key, value in changes.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _overlay(out[key], value)
+        else:
+            out[key] = value
+    return out
 
 
 def build_map(data: dict) -> GameMap:
@@ -157,7 +264,10 @@ def build_map(data: dict) -> GameMap:
             supply_center=bool(p.get("supply_center", False)),
             coasts=coasts,
             sort_name=p.get("sort_name", p["name"]),
+            default_coast=p.get("default_coast"),
         )
+        if p.get("default_coast") is not None and p["default_coast"] not in coasts:
+            raise MapError(f"{key}: default_coast must be one of its coasts {coasts}")
         if kind in (LAND, COAST):
             army[key] = set(p.get("army", []))
         elif p.get("army"):
@@ -189,11 +299,23 @@ def build_map(data: dict) -> GameMap:
 
     powers: dict[str, Power] = {}
     power_names: dict[str, str] = {}
+    owned_at_start: dict[str, str] = {}
     for key, p in data["powers"].items():
         homes = frozenset(p["home_centers"])
         for h in homes:
             if h not in provinces or not provinces[h].supply_center:
                 raise MapError(f"{key}: home centre {h} is not a supply centre")
+        starting = frozenset(p.get("starting_centers", homes))
+        for c in starting:
+            if c not in provinces or not provinces[c].supply_center:
+                raise MapError(f"{key}: starting centre {c} is not a supply centre")
+            if c in owned_at_start:
+                raise MapError(f"{c} is a starting centre of both {owned_at_start[c]} and {key}")
+            owned_at_start[c] = key
+        for unit in p["units"]:
+            kind, _, loc = unit.partition(" ")
+            if loc not in (army if kind == "A" else fleet if kind == "F" else ()):
+                raise MapError(f"{key}: the starting unit {unit!r} cannot stand there")
         powers[key] = Power(
             key=key,
             name=p["name"],
@@ -201,11 +323,13 @@ def build_map(data: dict) -> GameMap:
             initial=p["initial"],
             home_centers=homes,
             units=tuple(p["units"]),
+            starting_centers=starting,
         )
         for alias in (key, p["name"], p["adjective"], *p.get("aliases", [])):
             power_names[squash(alias)] = key
             spellings.append(alias)
 
+    variant = _variant_rules(data, powers, provinces)
     return GameMap(
         name=data["name"],
         title=data.get("title", data["name"]),
@@ -226,4 +350,58 @@ def build_map(data: dict) -> GameMap:
                 if p.kind == SEA
             }
         ),
+        **variant,
     )
+
+
+def _variant_rules(data: dict, powers: dict[str, Power], provinces: dict[str, Province]) -> dict:
+    """The GameMap fields for the variant rules, checked against the map."""
+
+    def known_powers(keys: list, what: str) -> tuple[str, ...]:
+        for k in keys:
+            if k not in powers:
+                raise MapError(f"{what}: unknown power {k!r}")
+        return tuple(keys)
+
+    neutral = frozenset(known_powers(data.get("neutral_powers", []), "neutral_powers"))
+    until = None
+    if "neutral_until" in data:
+        try:
+            until = Phase.parse(str(data["neutral_until"]))
+        except ValueError as e:
+            raise MapError(f"neutral_until: {e}") from None
+    joins = str(data.get("neutral_joins", ""))
+    if joins not in ("", "coin_flip"):
+        raise MapError(f'neutral_joins must be "coin_flip" or left out, not {joins!r}')
+    if joins and until is None:
+        raise MapError("neutral_joins needs neutral_until: the phase they join in")
+    closed = frozenset(data.get("closed_provinces", []))
+    for c in closed:
+        if c not in provinces:
+            raise MapError(f"closed_provinces: unknown province {c!r}")
+    if closed and not neutral:
+        raise MapError("closed_provinces are closed while neutral_powers are neutral: name them")
+    if "players" in data:
+        groups = tuple(known_powers(g, "players") for g in data["players"])
+    else:  # one player per power, none for the neutral powers
+        groups = tuple((k,) for k in powers if k not in neutral)
+    seen: set[str] = set()
+    for g in groups:
+        if not g or seen & set(g) or len(set(g)) != len(g):
+            raise MapError("players: each power in at most one player's group, none empty")
+        seen |= set(g)
+    if until is None and seen & neutral:
+        raise MapError("players: a power neutral for the whole game is played by nobody")
+    victory = int(data["victory_centers"])
+    if not 0 < victory <= sum(p.supply_center for p in provinces.values()):
+        raise MapError(f"victory_centers {victory} is not a number of supply centres")
+    return {
+        "base": data.get("base"),
+        "build_anywhere": bool(data.get("build_anywhere", False)),
+        "player_groups": groups,
+        "victory_by_player": bool(data.get("victory_by_player", False)),
+        "neutral_powers": neutral,
+        "neutral_until": until,
+        "neutral_joins": joins,
+        "closed_provinces": closed,
+    }

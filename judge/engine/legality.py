@@ -7,15 +7,19 @@ reach, a convoy lies on a chain of fleets from the army to its destination. Ille
 orders raise IllegalOrder with one sentence a beginner understands; the unit holds.
 Coasts follow DATC 4.B: a needed coast missing fails (4.B.1 a), the only possible coast
 is taken (4.B.2 a), an impossible coast fails (4.B.3 b), a wrong coast of the ordered
-unit or an irrelevant coast is ignored (4.B.5 b, 4.B.6 b).
+unit or an irrelevant coast is ignored (4.B.5 b, 4.B.6 b); a game may choose otherwise
+on 4.B.1-4.B.4 (coasts.py). Orders refused here may still be legal, but void, under a
+game's other 4.E.1 choices (invalid_orders.py).
 """
 
 from __future__ import annotations
 
 from .board import ARMY, FLEET, Position, Unit
+from .coasts import CoastError, move_coast, support_coast
 from .convoy import convoy_route_exists, seas_on_routes
 from .geography import LAND, SEA, GameMap
 from .orders import Convoy, Hold, Move, Order, Support, UnitRef
+from .rules import DEFAULT_RULES, Rules
 
 
 class IllegalOrder(ValueError):
@@ -58,10 +62,12 @@ _new = tuple.__new__  # a NamedTuple without its Python-level __new__ (see notat
 class MovementLegality:
     """Checks movement-phase orders against one position (built once per phase)."""
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Position, rules: Rules = DEFAULT_RULES) -> None:
         self.position = position
+        self.rules = rules
         self.occupied = position.occupied
         self.gm = position.game_map
+        self.closed = self.gm.closed_in(position.phase)  # a variant's closed provinces
         self.fleet_seas = frozenset(
             u.province for u in position.units if u.kind == FLEET and self.gm.is_sea(u.province)
         )
@@ -81,8 +87,13 @@ class MovementLegality:
         if kind is Move:
             dest, _ = self.move_destination(unit, order.dest)
             # VIA stays only where the player wrote it; a move between places that do
-            # not border each other goes by convoy anyway.
-            return _new(Move, (unit, dest, unit.kind == ARMY and order.via_convoy))
+            # not border each other goes by convoy anyway. A fleet is never convoyed, so
+            # a path written for one means nothing.
+            if unit.kind != ARMY:
+                return _new(Move, (unit, dest, False, ()))
+            if order.path:
+                self._check_path(unit, dest, order.path)
+            return _new(Move, (unit, dest, order.via_convoy, order.path))
         if kind is Support:
             return self._support(unit, order)
         return self._convoy(unit, order)
@@ -94,9 +105,11 @@ class MovementLegality:
         dest = gm.province_of(written)
         if dest == unit.province:
             raise IllegalOrder("A unit cannot move to the place it is already in.")
+        if dest in self.closed:
+            raise IllegalOrder(closed_message(gm, dest))
         kind = gm.provinces[dest].kind
         if unit.kind == FLEET:
-            return fleet_destination(gm, unit.location, written), False
+            return fleet_destination(gm, unit.location, written, self.rules), False
         if kind == SEA:
             raise IllegalOrder(f"An army cannot move into a sea ({name(gm, dest)}).")
         if dest in gm.army_moves[unit.province]:
@@ -110,6 +123,22 @@ class MovementLegality:
             f"{name(gm, unit.province)} does not border {name(gm, dest)}, and no chain of "
             "fleets at sea is there to convoy the army."
         )
+
+    def _check_path(self, unit: Unit, dest: str, path: tuple[str, ...]) -> None:
+        """A written convoy path (DATC 4.A.6) must be a chain of seas, each holding a
+        fleet now, from the army's place to its destination; else the move cannot be
+        valid in this position (4.E.1 d)."""
+        gm = self.gm
+        steps = (unit.province, *path, dest)
+        if all(
+            sea in self.fleet_seas
+            and steps[i - 1] in gm.sea_neighbours(sea)
+            and steps[i + 1] in gm.sea_neighbours(sea)
+            for i, sea in enumerate(path, 1)
+        ):
+            return
+        route = " - ".join(name(gm, p) for p in steps)
+        raise IllegalOrder(f"{route} is not a chain of fleets at sea to convoy {unit} along.")
 
     # -- support --------------------------------------------------------------------------
     def _support(self, unit: Unit, order: Support) -> Support:
@@ -131,6 +160,8 @@ class MovementLegality:
         dest = gm.province_of(order.dest)
         if dest == unit.province:
             raise IllegalOrder("A unit cannot support a move into its own place.")
+        if dest in self.closed:
+            raise IllegalOrder(closed_message(gm, dest))
         if not gm.can_reach(unit.kind, unit.location, dest):
             raise IllegalOrder(
                 f"{unit} cannot support a move to {name(gm, dest)}: it could not move there itself."
@@ -140,14 +171,22 @@ class MovementLegality:
         # The coast may be left out of a support; written, it must be reachable (4.B.4 d).
         if target.kind == FLEET:
             reach = gm.fleet_reaches(target.location, dest)
+            coasts = gm.provinces[dest].coasts
             coast = order.dest.partition("/")[2]
-            if coast and coast not in gm.provinces[dest].coasts:
+            if coast not in coasts:
                 coast = ""  # an irrelevant coast is ignored (4.B.6 b)
             written = f"{dest}/{coast}" if coast else dest
-            if not reach or (coast and written not in reach):
+            checked = self.rules.coast_in_support != "ignored"  # 4.B.4 e ignores it
+            if not reach or (coast and checked and written not in reach):
                 raise IllegalOrder(
                     f"{target} cannot move to {name(gm, written)}, so it cannot be supported there."
                 )
+            if coasts:  # the coast may be left out of a support, or not (4.B.4)
+                own = target.power == unit.power
+                try:
+                    written = support_coast(gm, dest, coast, reach, self.rules, own)
+                except CoastError as e:
+                    raise IllegalOrder(str(e)) from None
             return Support(unit_ref(unit), unit_ref(target), written)
         exclude = unit.province if unit.kind == FLEET else None
         try:
@@ -169,6 +208,8 @@ class MovementLegality:
         if army.kind != ARMY:
             raise IllegalOrder("Only armies can be convoyed.")
         dest = gm.province_of(order.dest)
+        if dest in self.closed:
+            raise IllegalOrder(closed_message(gm, dest))
         if gm.provinces[dest].kind == SEA or dest == army.province:
             raise IllegalOrder(f"An army cannot be convoyed to {name(gm, dest)}.")
         if gm.provinces[dest].kind == LAND or gm.provinces[army.province].kind == LAND:
@@ -181,7 +222,14 @@ class MovementLegality:
         return Convoy(unit_ref(unit), unit_ref(army), dest)
 
 
-def fleet_destination(gm: GameMap, source: str, written: str) -> str:
+def closed_message(gm: GameMap, province: str) -> str:
+    """Why no unit may enter `province` now (a variant's closed provinces)."""
+    names = [gm.powers[p].name for p in sorted(gm.neutral_powers)]
+    neutral = f"{' and '.join(names)} {'are' if len(names) > 1 else 'is'}"
+    return f"{name(gm, province)} may not be entered while {neutral} neutral."
+
+
+def fleet_destination(gm: GameMap, source: str, written: str, rules: Rules = DEFAULT_RULES) -> str:
     """The location a fleet at `source` moves to when ordered to `written` (DATC 4.B)."""
     prov, _, coast = written.partition("/")
     reach = gm.fleet_reaches(source, prov)
@@ -192,13 +240,7 @@ def fleet_destination(gm: GameMap, source: str, written: str) -> str:
     coasts = gm.provinces[prov].coasts
     if not coasts:
         return prov  # a coast written for a one-coast province is ignored (4.B.6 b)
-    if coast in coasts:
-        loc = f"{prov}/{coast}"
-        if loc not in reach:
-            raise IllegalOrder(f"A fleet in {name(gm, source)} cannot reach {name(gm, loc)}.")
-        return loc
-    if len(reach) == 1:
-        return reach[0]
-    raise IllegalOrder(
-        f"Say which coast of {name(gm, prov)}: " + " or ".join(name(gm, r) for r in reach) + "."
-    )
+    try:  # a coast missing or out of reach (4.B.1-4.B.3; an unknown one is ignored, 4.B.6 b)
+        return move_coast(gm, source, prov, coast if coast in coasts else "", reach, rules)
+    except CoastError as e:
+        raise IllegalOrder(str(e)) from None

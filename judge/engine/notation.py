@@ -184,15 +184,22 @@ def _tables(game_map: GameMap) -> _Tables:
     )
 
 
-def parse_order(text: str, game_map: GameMap, phase_kind: str | None = None) -> Parsed:
+def parse_order(
+    text: str, game_map: GameMap, phase_kind: str | None = None, paths: bool = False
+) -> Parsed:
     """Read one order. `phase_kind` (M/R/A) settles words like `-` (move or retreat)
-    and `disband` (retreat-phase disband or removal); both read the same way here."""
+    and `disband` (retreat-phase disband or removal); both read the same way here.
+    `paths`: keep a convoy path written in a move (`A Yor - Nth - Bel`), for games whose
+    rules read paths (DATC 4.A.6 b, c); otherwise the path is ignored (4.A.6 a) and the
+    move reads `A YOR - BEL VIA`."""
     tables = _tables(game_map)
     notes: list[str] = []
     order = _fast(text, tables)
     if order is None:
         items = _scan(text, tables, notes)
         order = _grammar(items, text, tables)
+        if not paths and type(order) is Move and order.path:
+            order = order._replace(path=())
     if phase_kind == RETREATS and isinstance(order, Move):
         order = Retreat(order.unit, order.dest)
     elif phase_kind not in (RETREATS, None) and isinstance(order, Retreat):
@@ -245,7 +252,7 @@ def _fast(text: str, t: _Tables) -> Order | None:
         return (
             None
             if d is None
-            else _new(Move, (unit, f"{d}/{dcoast.upper()}" if dcoast else d, False))
+            else _new(Move, (unit, f"{d}/{dcoast.upper()}" if dcoast else d, False, ()))
         )
     if op is None:
         return _new(Hold, (unit,)) if (kind or hold) else None  # a bare place: general reader
@@ -543,8 +550,11 @@ def _trailing(items: list[tuple], pos: int, text: str, t: _Tables) -> None:
 
 
 def _move_rest(unit: UnitRef, dest: str, items: list[tuple], pos: int, text: str) -> Order:
-    """After `A Lon - Bel`: further `- X` steps (a convoy path, DATC 4.A.6) and `via`."""
+    """After `A Lon - Bel`: further `- X` steps and `via Nth`, a convoy path (DATC 4.A.6),
+    and `via convoy`. The path's seas are kept in order; parse_order drops them unless
+    the game reads paths."""
     via = False
+    path: list[str] = []
     n = len(items)
     while pos < n:
         kind, value = items[pos][0], items[pos][1]
@@ -552,14 +562,16 @@ def _move_rest(unit: UnitRef, dest: str, items: list[tuple], pos: int, text: str
             via = True
             pos += 1
             while pos < n and items[pos][0] == _PLACE:
-                pos += 1  # "via Nth": a convoy path, which is not needed (4.A.6 a)
+                path.append(items[pos][1])  # "A Lon - Bel via Nth"
+                pos += 1
         elif kind == _KEY and value == MOVE and pos + 1 < n and items[pos + 1][0] == _PLACE:
-            dest = _location(items[pos + 1])  # a path: only the last place counts
+            path.append(dest.partition("/")[0])  # "A Yor - Nth - Bel": Nth is a step
+            dest = _location(items[pos + 1])
             via = True
             pos += 2
         else:
             raise NotationError(f"{text.strip()!r}: I don't understand the end of this move.")
-    return Move(unit, dest, via)
+    return Move(unit, dest, via, tuple(path))
 
 
 def _location(item: tuple) -> str:

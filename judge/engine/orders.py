@@ -36,6 +36,9 @@ class Move(NamedTuple):
     unit: UnitRef
     dest: str  # a location: province key, or KEY/XC when a coast was given
     via_convoy: bool = False
+    # The seas of a convoy path written in the order (`A Yor - Nth - Bel`), kept only
+    # when the game's rules read paths (DATC 4.A.6 b, c); a path implies `via_convoy`.
+    path: tuple[str, ...] = ()
 
 
 class Support(NamedTuple):
@@ -91,13 +94,18 @@ for _cls in (UnitRef, Hold, Move, Support, Convoy, Retreat, Disband, Build, Waiv
 
 
 def order_text(order: Order) -> str:
-    """The canonical short form of Contract 1 (`A LON - BEL VIA`, `A MUN S F KIE`)."""
+    """The canonical short form of Contract 1 (`A LON - BEL VIA`, `A MUN S F KIE`); a
+    move with a convoy path reads `A YOR - NTH - BEL`."""
     return _FORMATS[type(order)](order)
 
 
 _FORMATS = {
     Hold: lambda o: f"{o.unit} H",
-    Move: lambda o: f"{o.unit} - {o.dest}" + (" VIA" if o.via_convoy else ""),
+    Move: lambda o: (
+        f"{o.unit} - {' - '.join(o.path)} - {o.dest}"
+        if o.path
+        else f"{o.unit} - {o.dest}" + (" VIA" if o.via_convoy else "")
+    ),
     Support: lambda o: (
         f"{o.unit} S {o.supported}" if o.dest is None else f"{o.unit} S {o.supported} - {o.dest}"
     ),

@@ -8,7 +8,8 @@ valid retreat order disbands.
 
 from __future__ import annotations
 
-from .board import ARMY, Position, Unit
+from .board import ARMY, FLEET, Position, Unit
+from .coasts import CoastError, move_coast
 from .legality import name, unit_ref
 from .movement import MovementOutcome
 from .orders import Disband, Retreat, order_text
@@ -34,10 +35,11 @@ def retreat_options(
     else:
         candidates = gm.fleet_moves[unit.location]
     by_convoy = province in outcome.dislodged_by_convoy
+    closed = gm.closed_in(position.phase)  # a variant's provinces no unit may enter
     out = []
     for loc in candidates:
         prov = gm.province_of(loc)
-        if prov in occupied or prov in outcome.contested:
+        if prov in occupied or prov in outcome.contested or prov in closed:
             continue
         if prov == attacker and not (rules.retreat_to_convoying_attacker_origin and by_convoy):
             continue
@@ -66,7 +68,7 @@ def resolve_retreats(
         if isinstance(order, Disband):
             dest = None
         else:
-            dest = _retreat_location(gm, d.unit, order.dest, d.retreats, e)
+            dest = _retreat_location(gm, d.unit, order.dest, d.retreats, e, rules)
             if dest is None:
                 continue
         if order.unit.province in chosen:
@@ -103,7 +105,7 @@ def resolve_retreats(
 
 
 def _retreat_location(
-    gm, unit: Unit, written: str, allowed: tuple[str, ...], e: Entry
+    gm, unit: Unit, written: str, allowed: tuple[str, ...], e: Entry, rules: Rules
 ) -> str | None:
     """The allowed location a retreat order names, or None with e.error set."""
     prov, _, coast = written.partition("/")
@@ -112,14 +114,11 @@ def _retreat_location(
         places = ", ".join(name(gm, a) for a in allowed) or "nowhere: it must disband"
         e.error = f"{unit} cannot retreat to {name(gm, prov)}; it may retreat to {places}."
         return None
-    if coast in gm.provinces[prov].coasts:  # a real coast was written: it must be allowed
-        if written in here:
-            return written
-        e.error = f"{unit} cannot retreat to {name(gm, written)}."
+    coasts = gm.provinces[prov].coasts
+    if unit.kind != FLEET or not coasts:
+        return here[0]  # one place to go there; a coast written means nothing (4.B.6 b)
+    try:  # a coast missing or out of reach, settled as for moves (DATC 4.B.1-4.B.3)
+        return move_coast(gm, unit.location, prov, coast if coast in coasts else "", here, rules)
+    except CoastError as why:
+        e.error = f"{unit} cannot retreat to {name(gm, written)}." if coast in coasts else str(why)
         return None
-    if len(here) == 1:
-        return here[0]
-    e.error = (
-        f"Say which coast of {name(gm, prov)}: " + " or ".join(name(gm, h) for h in here) + "."
-    )
-    return None

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from . import order_sets
+from .adjudication import neutral_error
 from .adjustments import resolve_adjustments
 from .board import Position
 from .legality import IllegalOrder, MovementLegality
@@ -48,16 +50,22 @@ def check_orders(
     last legal one counts (the earlier is marked replaced); too many builds or removals:
     the first legal ones count (DATC 4.D.4, 4.D.6)."""
     kind = position.phase.kind
+    gm = position.game_map
+    if power in gm.neutral_in(position.phase):
+        return [CheckedOrder(line, None, neutral_error(gm, power), None) for line in lines]
+    paths = rules.convoy_path_specification != "ignored"  # DATC 4.A.6
     entries = []
     for line in lines:
         e = Entry(power, line)
         try:
-            e.parsed, e.notes = parse_order(line, position.game_map, kind)
+            e.parsed, e.notes = parse_order(line, position.game_map, kind, paths)
         except NotationError as err:
             e.error = str(err)
         entries.append(e)
-    if kind == MOVEMENT:
-        legality = MovementLegality(position)
+    if kind == MOVEMENT and order_sets.applies(rules):  # 4.E.1 a-c, 4.E.5 b (order_sets.py)
+        order_sets.check_for_reply(position, entries, MovementLegality(position, rules), rules)
+    elif kind == MOVEMENT:
+        legality = MovementLegality(position, rules)
         latest: dict[str, Entry] = {}
         for e in entries:
             if e.parsed is None:
@@ -99,16 +107,16 @@ def orders_due(position: Position, power: str) -> tuple[set[str], int]:
     owed). Movement: every unit; retreats: every dislodged unit; adjustments: the number of
     builds it can make (limited by its free home centres) or removals it owes."""
     kind = position.phase.kind
+    if power in position.game_map.neutral_in(position.phase):
+        return set(), 0  # a neutral power is never ordered
     if kind == MOVEMENT:
         return {u.province for u in position.units if u.power == power}, 0
     if kind == RETREATS:
         return {d.unit.province for d in position.dislodged if d.unit.power == power}, 0
     n = position.adjustment(power)
     if n > 0:
-        gm = position.game_map
         owned = position.centers.get(power, frozenset())
-        free = [
-            h for h in gm.powers[power].home_centers if h in owned and position.unit_in(h) is None
-        ]
+        sites = position.game_map.build_sites(power, owned)
+        free = [h for h in sites if position.unit_in(h) is None]
         return set(), min(n, len(free))
     return set(), n
