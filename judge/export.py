@@ -134,7 +134,7 @@ def _builds(gm, position: dict, owed: dict[str, int]) -> dict[str, dict]:
         homes: list[str] = []
         if n > 0:
             homes = sorted(
-                h for h in gm.powers[power].home_centers if h in centres and h not in occupied
+                h for h in gm.build_sites(power, centres) if h not in occupied
             )
             n = min(n, len(homes))
         out[power] = {"count": n, "homes": homes}

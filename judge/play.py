@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 import sqlite_utils
 
+from judge import proxies
 from judge.adjudicate import outcome_to_json, position_from_json, position_to_json
 from judge.assignment import assign_powers
 from judge.commands.replies import Reply
@@ -219,8 +220,10 @@ def submit_orders(
     now in effect under the order-set rule (`replace` or `merge`), and say where it stands."""
     position = current_position(db, game)
     power = seat.power or ""
-    rules = rules_of(game)
+    rules = proxies.engine_rules(rules_of(game))
     checked = check_orders(position, power, lines, rules)
+    if rules_of(game).proxy_orders == "notified":  # DATC 4.E.5 a: only units handed over
+        checked = proxies.screen(game, position, power, checked)
     if clear or lines:
         record_mode = "clear" if clear and not lines else mode
         games.add_order_set(
@@ -268,7 +271,7 @@ def order_status(
     power = seat.power or ""
     effective = games.effective_orders(db, game, game.phase or "").get(power, [])
     units_due, owed = orders_due(position, power)
-    checked = check_orders(position, power, effective, rules_of(game))
+    checked = check_orders(position, power, effective, proxies.engine_rules(rules_of(game)))
     covered = {c.key for c in checked if c.accepted}
     missing = []
     if position.phase.kind == RETREATS:
@@ -315,7 +318,7 @@ def ready_to_process(
     if game.state != games.ACTIVE or not game.phase:
         return False
     position = current_position(db, game)
-    rules = rules_of(game)
+    rules = proxies.engine_rules(rules_of(game))
     effective = games.effective_orders(db, game, game.phase)
     for seat in games.seats(db, game, games.PLAYER):
         if not seat.power:
@@ -366,7 +369,8 @@ def process_phase(
         for s in games.seats(db, game, games.PLAYER)
         if s.power and not orders.get(s.power) and _had_orders_due(position, s.power)
     ]
-    outcome = adjudicate(position, orders, rules)
+    orders = proxies.effective(game, position, orders)
+    outcome = adjudicate(position, orders, proxies.engine_rules(rules))
     results = outcome_to_json(position, outcome)
     games.finish_phase(db, game, str(position.phase), results, now)
     after = outcome.position
@@ -421,6 +425,7 @@ def process_phase(
                     {"power": d.unit.power, "unit": str(d.unit), "retreats": d.retreats}
                     for d in outcome.dislodged
                 ],
+                gm.neutral_in(position.phase),
             ),
             "fall": position.phase.season == "F"
             and position.phase.kind != ADJUSTMENTS

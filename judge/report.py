@@ -158,14 +158,23 @@ def retreat_options(gm: GameMap, retreats: Mapping[str, Mapping[str, list[str]]]
     return out
 
 
-def destroyed_units(gm: GameMap, dislodged: Sequence[dict]) -> list[str]:
-    """Dislodged units with nowhere to go, in words."""
-    return [
-        f"The {gm.powers[d['power']].adjective} {_KIND[d['unit'].split()[0]]} in "
-        f"{place(gm, d['unit'].split()[1])} had nowhere to retreat and was destroyed."
-        for d in dislodged
-        if not d["retreats"]
-    ]
+def destroyed_units(
+    gm: GameMap, dislodged: Sequence[dict], neutral: frozenset[str] = frozenset()
+) -> list[str]:
+    """Dislodged units with nowhere to go (or of a neutral power, which never
+    retreats), in words."""
+    out = []
+    for d in dislodged:
+        if d["retreats"] and d["power"] not in neutral:
+            continue
+        power = gm.powers[d["power"]]
+        unit = f"The {power.adjective} {_KIND[d['unit'].split()[0]]} in "
+        unit += place(gm, d["unit"].split()[1])
+        if d["power"] in neutral:
+            out.append(f"{unit} was disbanded: {power.name} is neutral.")
+        else:
+            out.append(f"{unit} had nowhere to retreat and was destroyed.")
+    return out
 
 
 def ownership(gm: GameMap, position: Position, builds: Mapping[str, int]) -> list[dict]:
@@ -208,8 +217,8 @@ def free_home_centres(gm: GameMap, position: Position, power: str) -> list[str]:
     owned = position.centers.get(power, frozenset())
     return sorted(
         place(gm, h)
-        for h in gm.powers[power].home_centers
-        if h in owned and position.unit_in(h) is None
+        for h in gm.build_sites(power, owned)
+        if position.unit_in(h) is None
     )
 
 

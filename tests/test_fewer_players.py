@@ -113,3 +113,11 @@ def test_the_world_war_coin_gives_italy_to_one_player(judge: Judge) -> None:
     assert f"A coin has been flipped: Italy joins {partner}" in results.body
     assert _seats(judge)["ITALY"] == winner
     assert judge.game().phase == "W1914A"
+
+
+def test_a_neutral_power_cannot_be_preferred(judge: Judge) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw standard-6")
+    ack = judge.send("p0@example.org", "SIGNON ?war1 pw0\nSET PREFERENCE IA")[0].body
+    assert (
+        "  ERROR: 'IA' is not a power; write power names or their initials (A, E, F, G, R, T).\n"
+    ) in ack

@@ -222,3 +222,30 @@ def test_perpetual_orders_repeat_a_powers_last_orders(judge: Judge) -> None:
     assert (
         "In civil disorder (no orders received): Austria, Germany, Italy, Russia, Turkey.\n"
     ) in results.body
+
+
+def test_proxy_orders_told_to_the_judge(judge: Judge) -> None:
+    """DATC 4.E.5 a (no section 6 case): England hands F LON to France for one phase;
+    France is told, France's order for it is used and England's refused."""
+    judge.send(GM, "CREATE ?war1 masterpw")
+    _master(judge, "SET RULES 4.E.5=a")
+    players = _fill(judge)
+    mails = judge.send(players["E"], "SIGNON Ewar1 pw1\nSET PROXY F LON TO FRANCE\nF LON - NTH")
+    ack = mails[0].body
+    assert "  F LON is handed to France for this phase of war1: its\n" in ack
+    assert "You have handed this unit to another power for this phase." in ack
+    [notice] = [m for m in mails if m.to == [players["F"]]]
+    assert notice.subject == "[TEST] war1: England hands you F LON for S1901M"
+    ack = judge.send(players["F"], "SIGNON Fwar1 pw2\nF LON - ENG\nF EDI - NTH")[0].body
+    assert "That unit has not been handed to you (SET PROXY)." in ack  # Edinburgh
+    assert judge.effective("war1", "FRANCE") == ["F LON - ENG"]
+    mails = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
+    [results] = [m for m in mails if "results for Spring of 1901" in m.subject and GM in m.to]
+    position = judge.db.execute("SELECT position FROM phases WHERE phase = 'F1901M'").fetchone()[0]
+    assert '"F ENG"' in position and '"F LON"' not in position
+
+
+def test_proxies_are_refused_unless_the_game_allows_them(judge: Judge) -> None:
+    players = judge.start_game()
+    ack = judge.send(players["E"], "SIGNON Ewar1 pw1\nSET PROXY F LON TO FRANCE")[0].body
+    assert "  ERROR: Proxy orders are not allowed in this game.\n" in ack

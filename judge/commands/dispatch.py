@@ -26,7 +26,7 @@ from judge.dates import (
     parse_weekdays,
     push_past_absence,
 )
-from judge.engine.geography import MapError, load_map
+from judge.engine.geography import MapError, load_map, map_names
 from judge.mail.message import Submission, reply_address
 from judge.passwords import check_password, hash_password
 from judge.player_groups import groups_of, partners, route_lines
@@ -123,7 +123,10 @@ def _create(run: _Run, cmd: Command) -> None:
     try:
         load_map(variant)
     except MapError:
-        run.event("create_bad", cmd, message=f"there is no variant called {variant}")
+        known = ", ".join(map_names())
+        run.event(
+            "create_bad", cmd, message=f"there is no variant called {variant} (there are: {known})"
+        )
         return
     if games.find_game(run.ctx.db, name) is not None:
         run.event("create_taken", cmd, game=name)
@@ -278,7 +281,8 @@ def _preference(run: _Run, cmd: Command) -> None:
         return
     gm = load_map(block.game.variant)
     try:
-        initials = {k: p.initial for k, p in gm.powers.items()}
+        # Neutral powers (the games for fewer players) are nobody's to prefer.
+        initials = {k: p.initial for k, p in gm.powers.items() if k not in gm.neutral_powers}
         preference = parse_preference(" ".join(cmd.args), initials, names=gm.power_names)
     except ValueError as e:
         run.event("preference_bad", cmd, message=str(e))

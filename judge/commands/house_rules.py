@@ -6,9 +6,12 @@ Handlers registered into the dispatcher's table (judge/commands/dispatch.py).
 
 from __future__ import annotations
 
+from judge import play
 from judge.commands import dispatch as d
 from judge.commands.language import Command
-from judge.engine.geography import load_map
+from judge.commands.replies import Reply
+from judge.engine.geography import load_map, squash
+from judge.engine.phase import MOVEMENT
 from judge.game_rules import read_rules_text, rules_of, rules_summary, rules_table
 from judge.store import games
 
@@ -93,7 +96,61 @@ def _end_year(words: list[str], first_year: int, settings: dict) -> str:
     return f"after the Fall of {words[0]}, when {how}"
 
 
+def set_proxy(run: d._Run, cmd: Command) -> None:
+    """SET PROXY unit TO power (DATC 4.E.5 a): for this movement phase, the power's order
+    for the unit is used instead of the owner's; SET PROXY NONE takes every hand-over of
+    the player's back. The receiving player is told."""
+    block = d._need_player(run, cmd)
+    if not block:
+        return
+    db, game = run.ctx.db, games.get_game(run.ctx.db, block.game.id)
+    if rules_of(game).proxy_orders != "notified":
+        run.event("error", cmd, message="Proxy orders are not allowed in this game.")
+        return
+    gm = load_map(game.variant)
+    position = play.current_position(db, game)
+    if position.phase.kind != MOVEMENT:
+        run.event("error", cmd, message="Units are handed over for a movement phase only.")
+        return
+    mine = block.seat.power
+    all_proxies = dict(game.settings.get("proxies") or {})
+    phase_proxies = dict(all_proxies.get(game.phase, {}))
+    words = cmd.args[0].split()
+    if [w.upper() for w in words] == ["NONE"]:
+        phase_proxies = {
+            p: to for p, to in phase_proxies.items() if position.unit_in(p).power != mine
+        }
+        shown = None
+    else:
+        upper = [w.upper() for w in words]
+        if "TO" not in upper or upper.index("TO") == 0 or upper.index("TO") == len(upper) - 1:
+            run.event("error", cmd, message="Expected SET PROXY unit TO power.")
+            return
+        at = upper.index("TO")
+        place = gm.names.get(squash(words[at - 1].split("/")[0]))
+        to = gm.power_names.get(squash(" ".join(words[at + 1 :])))
+        unit = position.unit_in(place) if place else None
+        if unit is None or unit.power != mine:
+            run.event("error", cmd, message=f"You have no unit in {words[at - 1]}.")
+            return
+        if to is None or to == mine or to not in gm.powers:
+            run.event("error", cmd, message=f"{' '.join(words[at + 1 :])} is not another power.")
+            return
+        phase_proxies[unit.province] = to
+        shown = {"unit": str(unit), "to": gm.powers[to].name}
+        holders = [s.address for s in games.seats(db, game, games.PLAYER) if s.power == to]
+        if holders:
+            context = {"game": game.name, "from": gm.powers[mine].name, **shown}
+            context["phase"] = game.phase
+            run.mails.append(Reply(tuple(holders), "proxy_notice", context, "notice", False))
+    all_proxies[game.phase] = phase_proxies
+    settings = {**game.settings, "proxies": all_proxies}
+    block.game = games.update_game(db, game, run.ctx.now, settings=settings)
+    run.event("proxy", cmd, game=game.name, handed=shown)
+
+
 HANDLERS = {
+    "SET PROXY": set_proxy,
     "SET RULES": set_rules,
     "SET VICTORY": set_end,
     "SET END": set_end,

@@ -74,6 +74,7 @@ _SET = {
     "NODRAW": "SET NODRAW",
     "PRESS": "SET PRESS",
     "PARTIAL": "SET PARTIAL",
+    "MAP": "SET MAP",
     "LIST": "SET LIST",
     "MOVE": "SET MOVE LENGTH",
     "MOVEMENT": "SET MOVE LENGTH",
@@ -86,6 +87,7 @@ _SET = {
     "END": "SET END",
     "STALE": "SET STALE",
     "MAXYEARS": "SET MAXYEARS",
+    "PROXY": "SET PROXY",
 }
 _TAKES_TEXT = {
     "SET DEADLINE": "a date, e.g. SET DEADLINE 2026-12-01 23:30",
@@ -100,6 +102,7 @@ _TAKES_TEXT = {
     "SET ADJUST LENGTH": "a length, e.g. SET ADJUST LENGTH 24h",
     "SET PRESS": "WHITE, GREY or NONE",
     "SET PARTIAL": "YES or NO",
+    "SET MAP": "ON or OFF",
     "SET CONCEDE": "the power you concede to, e.g. SET CONCEDE F",
     "SET OBSERVER PRESS": "YES or NO",
     "SET LIST": "a mail address, or NONE",
@@ -107,6 +110,7 @@ _TAKES_TEXT = {
     "SET END": "a year and DRAW or MOST, e.g. SET END 1910 DRAW, or NONE",
     "SET STALE": "a number of years or OFF, e.g. SET STALE 7",
     "SET MAXYEARS": "a number of years or OFF, e.g. SET MAXYEARS 35",
+    "SET PROXY": "a unit and a power, e.g. SET PROXY F NTH TO FRANCE, or NONE",
 }
 KNOWN = sorted(
     _SIMPLE

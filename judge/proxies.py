@@ -1,0 +1,64 @@
+"""Proxy orders told to the judge (DATC 4.E.5 a): a player hands one of its units to
+another power for the current movement phase, and that power's order for the unit is
+used instead of the owner's.
+
+The hand-overs of a phase live in the game's settings ("proxies": phase -> {province:
+power}). The engine's proxy rule (4.E.5 b: an order for another power's unit counts when
+its own power gives it none) then adjudicates them; the judge only lets through the
+orders a hand-over allows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from judge.engine.board import Position
+from judge.engine.rules import Rules
+from judge.engine.validation import CheckedOrder
+from judge.store import games
+
+
+def handed_over(game: games.Game) -> dict[str, str]:
+    """Province of a unit handed over this phase -> the power that orders it."""
+    return dict((game.settings.get("proxies") or {}).get(game.phase or "", {}))
+
+
+def engine_rules(rules: Rules) -> Rules:
+    """Told proxies are adjudicated by the engine's rule for proxy orders in order sets."""
+    return (
+        replace(rules, proxy_orders="in_order_set") if rules.proxy_orders == "notified" else rules
+    )
+
+
+def screen(
+    game: games.Game, position: Position, power: str, checked: list[CheckedOrder]
+) -> list[CheckedOrder]:
+    """The checked orders with those no hand-over allows refused: an order for another
+    power's unit not handed to `power`, or for `power`'s own unit it handed away."""
+    proxies = handed_over(game)
+    out = []
+    for c in checked:
+        unit = position.unit_in(c.key) if c.accepted and c.key else None
+        if unit is not None and unit.power != power and proxies.get(c.key) != power:
+            c = replace(c, error="That unit has not been handed to you (SET PROXY).")
+        elif unit is not None and unit.power == power and c.key in proxies:
+            c = replace(c, error="You have handed this unit to another power for this phase.")
+        out.append(c)
+    return out
+
+
+def effective(game: games.Game, position: Position, orders: dict) -> dict:
+    """The orders on file without the owners' orders for units they handed away."""
+    proxies = handed_over(game)
+    if not proxies:
+        return orders
+    return {
+        power: [line for line in lines if not _handed_own(position, power, line, proxies)]
+        for power, lines in orders.items()
+    }
+
+
+def _handed_own(position: Position, power: str, line: str, proxies: dict[str, str]) -> bool:
+    words = line.split()  # canonical short form: "F NTH - NWG"
+    unit = position.unit_in(words[1].split("/")[0]) if len(words) > 1 else None
+    return unit is not None and unit.power == power and unit.province in proxies
