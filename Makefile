@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 # Debian packages the tests need: Dovecot for the real IMAP server of the mail tests,
 # systemd for `systemd-analyze verify` of systemd/judge.service.
 # Dovecot: the real IMAP server of the mail tests; systemd: systemd-analyze verifies the
-# unit file; libcairo2 and DejaVu fonts: CairoSVG renders the board pictures.
+# unit file; libcairo2 and DejaVu fonts: Cairo (cairocffi) draws the board pictures.
 SYSTEM_PACKAGES := dovecot-imapd dovecot-lmtpd openssl systemd libcairo2 fonts-dejavu-core
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -9,10 +9,13 @@ not early processing, that sets the games off. Every deadline falls in the same 
 and grace is 0, so one `schedule.run_due` at a clock a minute later does all the work:
 late notices to the missing powers, "waiting for" notices to the rest, each position
 adjudicated, the next phase stored, and the results rendered and queued in the outbox,
-each game in its own transaction. The setup is timed separately. Prints figures;
+each game in its own transaction. The setup is timed separately. The board pictures
+of the results mails are drawn later, by the outbox sender: `--drain` then drains the
+outbox into a Maildir (drawing every picture) and times that too. Prints figures;
 asserts nothing.
 
     python benchmarks/deadlines.py [--games 1000] [--missing 2] [--seed 1901] [--dir PATH]
+                                   [--drain]
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import engine as engine_bench  # noqa: E402  (the order generator)
 
 from judge import play, schedule  # noqa: E402
 from judge.config import Config  # noqa: E402
+from judge.mail import outbox  # noqa: E402
 from judge.passwords import hash_password  # noqa: E402
 from judge.store import games  # noqa: E402
 from judge.store.audit import iso  # noqa: E402
@@ -91,6 +95,9 @@ def main() -> None:
     parser.add_argument("--missing", type=int, default=2, help="powers per game without orders")
     parser.add_argument("--seed", type=int, default=1901)
     parser.add_argument("--dir", default=None, help="where to put the temporary database")
+    parser.add_argument(
+        "--drain", action="store_true", help="then send the outbox into a Maildir, timed"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.dir, prefix="judge-bench-") as tmp:
         config = Config(
@@ -135,6 +142,19 @@ def main() -> None:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(queued.items()))
         print(f"outbox rows queued: {total} ({kinds})")
         print(f"database size afterwards: {size / 1e6:.1f} MB")
+        if args.drain:
+            pictured = db.execute("SELECT COUNT(*) FROM outbound WHERE picture IS NOT NULL")
+            pictured = pictured.fetchone()[0]
+            delivery = outbox.MaildirDelivery(config.maildir)
+            start = time.perf_counter()
+            sent = 0
+            while n := outbox.drain(db, delivery, lambda: now):
+                sent += n
+            drained = time.perf_counter() - start
+            print(
+                f"outbox drained into a Maildir: {sent} mails, {pictured} of them with a board "
+                f"picture drawn on the way, in {drained:.1f} s ({sent / drained:,.0f} mails/s)"
+            )
         db.conn.close()
 
 

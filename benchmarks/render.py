@@ -1,9 +1,11 @@
-"""Milliseconds per board picture: SVG text, and SVG -> PNG, for the opening and a
-Spring 1901 results map (moves, supports, a convoy, bounces, a dislodgement).
+"""Milliseconds per board picture, SVG text and PNG bytes, for the opening, a Spring 1901
+results map (moves, supports, a convoy, bounces, a dislodgement) drawn on the board before
+the phase, and the same results drawn on the board after it (the results mail's picture).
+The PNG is split into drawing (Cairo) and encoding (Pillow: 256 colours, zlib).
 
     .venv/bin/python benchmarks/render.py [repeats]
 
-Target: under 100 ms per map for each.
+Target: under 100 ms per PNG.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ import sys
 import time
 
 from judge.adjudicate import adjudicate_line, position_from_json
+from judge.engine.adjudication import adjudicate
 from judge.engine.board import starting_position
 from judge.engine.geography import load_map
-from judge.render.board_svg import render_svg
-from judge.render.png import PngUnavailable, svg_to_png
+from judge.render.board import LEGEND_WIDTH, draw_board, render_svg
+from judge.render.drawing import drawing_for
+from judge.render.png import PngUnavailable, encode_palette, render_png
 
 SPRING = {
     "phase": "S1901M",
@@ -52,18 +56,46 @@ def timed(fn, repeats: int) -> float:
 def main() -> None:
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     opening = starting_position(load_map())
-    spring = position_from_json(SPRING)[0]
+    spring, orders, rules = position_from_json(SPRING)
     results = adjudicate_line(json.dumps(SPRING))
-    cases = {"opening": (opening, None), "spring 1901 results": (spring, results)}
-    for name, (pos, res) in cases.items():
-        svg_ms = timed(lambda pos=pos, res=res: render_svg(pos, res), repeats)
-        svg = render_svg(pos, res)
+    after = adjudicate(spring, orders, rules).position
+    cases = {
+        "opening": (opening, None, None),
+        "spring 1901, before": (spring, results, None),
+        "spring 1901, after": (spring, results, after),
+    }
+    for name, (pos, res, aft) in cases.items():
+        svg_ms = timed(lambda pos=pos, res=res, aft=aft: render_svg(pos, res, after=aft), repeats)
+        size = len(render_svg(pos, res, after=aft))
         try:
-            png_ms = timed(lambda svg=svg: svg_to_png(svg), repeats)
-            png = f"{png_ms:7.1f} ms"
+            png_ms = timed(
+                lambda pos=pos, res=res, aft=aft: render_png(pos, res, after=aft), repeats
+            )
+            png = render_png(pos, res, after=aft)
+            draw_ms, encode_ms = _split(pos, res, aft, repeats)
+            text = (
+                f"PNG {png_ms:6.1f} ms ({len(png) // 1024} KiB; draw {draw_ms:.1f},"
+                f" encode {encode_ms:.1f})"
+            )
         except PngUnavailable as e:
-            png = f"unavailable ({e})"
-        print(f"{name:22s} SVG {svg_ms:6.2f} ms ({len(svg) // 1024} KiB)   PNG {png}")
+            text = f"PNG unavailable ({e})"
+        print(f"{name:20s} SVG {svg_ms:5.2f} ms ({size // 1024} KiB)   {text}")
+
+
+def _split(pos, res, aft, repeats: int) -> tuple[float, float]:
+    from judge.render.canvas import CairoCanvas
+
+    dr = drawing_for(pos.game_map)
+
+    def draw():
+        canvas = CairoCanvas(dr.width + LEGEND_WIDTH, dr.height)
+        draw_board(canvas, pos, res, after=aft, drawing=dr)
+        return canvas.pixels()
+
+    image = draw()
+    data = bytes(image.get_data())
+    size = (image.get_width(), image.get_height(), image.get_stride())
+    return timed(draw, repeats), timed(lambda: encode_palette(data, *size), repeats)
 
 
 if __name__ == "__main__":

@@ -133,7 +133,8 @@ class Maildir:
                 path = self.new / name
                 msg = email.message_from_bytes(path.read_bytes(), policy=default)
                 to = tuple(a.strip().lower() for a in str(msg["To"] or "").split(","))
-                body = msg.get_content().replace("\r\n", "\n")
+                # the text part (a results or start mail also carries the board as PNG)
+                body = msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
                 self.mails[name] = Mail(path, str(msg["Subject"]), to, body)
         return [self.mails[name] for name in sorted(self.mails)]
 

@@ -856,9 +856,11 @@ def export(args: argparse.Namespace) -> int:
 
 
 def draw_map(args: argparse.Namespace) -> int:
-    """`judge map NAME [PHASE]`: the board as PNG (or SVG), with that phase's orders."""
-    from judge.render.board_svg import render_svg
-    from judge.render.png import PngUnavailable, svg_to_png
+    """`judge map NAME [PHASE]`: the board as PNG (or SVG). A processed phase is drawn as
+    its results mail's picture (the board it led to, with its orders and their results);
+    the current phase as its position."""
+    from judge.pictures import after_of
+    from judge.render import PngUnavailable, render_png, render_svg
 
     def work(config: Config, db: sqlite_utils.Database) -> int:
         game = _find_game(db, args.name)
@@ -879,15 +881,16 @@ def draw_map(args: argparse.Namespace) -> int:
             processed = [r for r in rows if r[2]]
             row = processed[-1] if processed else rows[-1]
         phase, position, results = row[0], json.loads(row[1]), json.loads(row[2] or "null")
-        svg = render_svg(position, results)
+        after = after_of(position, results) if results else None
+        caption = f"Game {game.name}"
         target = Path(args.output or f"{game.name}-{phase}.png")
-        if target.suffix.lower() == ".svg":
-            target.write_text(svg)
-        else:
-            try:
-                target.write_bytes(svg_to_png(svg))
-            except PngUnavailable as e:
-                return _fail(str(e))
+        try:
+            if target.suffix.lower() == ".svg":
+                target.write_text(render_svg(position, results, after=after, caption=caption))
+            else:
+                target.write_bytes(render_png(position, results, after=after, caption=caption))
+        except (PngUnavailable, ValueError) as e:  # ValueError: a map without a drawing
+            return _fail(str(e))
         _out(f"wrote {target} ({phase})")
         return 0
 

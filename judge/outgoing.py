@@ -23,7 +23,10 @@ def queue_reply(
     in_reply_to: str | None = None,
     references: Sequence[str] = (),
 ) -> None:
-    subject, body = compose.render(reply.template, config, **reply.context)
+    picture = reply.picture
+    # Every template may name the attached picture: `picture` is its file name, or None.
+    context = {**reply.context, "picture": picture.name if picture else None}
+    subject, body = compose.render(reply.template, config, **context)
     message_id = compose.new_message_id(config)
     threaded = reply.in_reply and in_reply_to is not None
     raw = compose.build(
@@ -38,7 +41,16 @@ def queue_reply(
         auto_submitted="auto-replied" if threaded else "auto-generated",
         extra=reply.headers,
     )
-    outbox.queue(db, raw, message_id, list(reply.to), reply.kind, now, inbound_id)
+    outbox.queue(
+        db,
+        raw,
+        message_id,
+        list(reply.to),
+        reply.kind,
+        now,
+        inbound_id,
+        picture=picture.to_json() if picture else None,
+    )
 
 
 def public_copy(
@@ -54,4 +66,4 @@ def public_copy(
         ("List-Id", f"{config.name} {game_name} <{game_name}.{domain}>"),
         ("Precedence", "list"),
     )
-    return [Reply(lists, reply.template, reply.context, "public", False, headers)]
+    return [Reply(lists, reply.template, reply.context, "public", False, headers, reply.picture)]

@@ -7,12 +7,14 @@ import itertools
 import json
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
 from email.policy import default
 from pathlib import Path
 
 from judge import schedule
 from judge.config import Config
 from judge.handling import handle_waiting
+from judge.mail import outbox
 from judge.store import games, inbox
 from judge.store.db import open_db
 
@@ -24,6 +26,7 @@ class Mail:
     to: list[str]
     subject: str
     body: str
+    picture: str | None = None  # the board picture it will carry when sent (its name)
 
 
 class Judge:
@@ -65,14 +68,24 @@ class Judge:
 
     def _since(self, before: int) -> list[Mail]:
         rows = self.db.execute(
-            "SELECT recipients, raw FROM outbound WHERE id > ? ORDER BY id", [before]
+            "SELECT recipients, raw, picture FROM outbound WHERE id > ? ORDER BY id", [before]
         ).fetchall()
         out = []
-        for recipients, raw_out in rows:
+        for recipients, raw_out, picture in rows:
             msg = email.message_from_bytes(raw_out, policy=default)
-            body_text = msg.get_content().replace("\r\n", "\n")
-            out.append(Mail(json.loads(recipients), msg["Subject"], body_text))
+            body_text = msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
+            name = json.loads(picture)["name"] if picture else None
+            out.append(Mail(json.loads(recipients), msg["Subject"], body_text, name))
         return out
+
+    def deliver(self, maildir: Path | None = None) -> list[EmailMessage]:
+        """Send everything queued with the judge's outbox drainer into a Maildir (board
+        pictures drawn and attached on the way); the messages as delivered, in order."""
+        path = maildir or self.config.database.parent / "delivered"
+        before = {p.name for p in (path / "new").glob("*")} if path.exists() else set()
+        outbox.drain(self.db, outbox.MaildirDelivery(path), lambda: self.now)
+        new = sorted(p for p in (path / "new").glob("*") if p.name not in before)
+        return [email.message_from_bytes(p.read_bytes(), policy=default) for p in new]
 
     def start_game(self, name: str = "war1") -> dict[str, str]:
         """A full, started game; returns power initial -> player address."""

@@ -264,7 +264,7 @@ class Mailboxes:
             msg = email.message_from_bytes(received.data, policy=default)
             m = Mail(
                 str(msg["Subject"]),
-                msg.get_content().replace("\r\n", "\n"),
+                msg.get_body(("plain",)).get_content().replace("\r\n", "\n"),
                 tuple(r.lower() for r in received.rcpt_tos),
             )
             for rcpt in m.to:
@@ -355,14 +355,17 @@ def check_results(
 ) -> None:
     assert results.subject == subject(f"{kind} results for {title}")
     assert sorted(results.to) == sorted([MASTER, *ADDRESS.values()])
-    lines = results.body.split("\n")
+    body = "\n".join(x for x in results.body.split("\n") if not x.startswith("Rules: "))
+    lines = body.split("\n")
     assert lines[:2] == [
         f"Game: {GAME}   Variant: Standard Diplomacy",
         f"{kind} results for {title}.",
     ]
-    assert orders_section(results.body) == RESULTS[code], results.body
+    assert orders_section(body) == RESULTS[code], results.body
     assert flat(results.body).endswith(
-        f"The next phase of {GAME} is {next_phase}. The deadline for orders is {shown(deadline)}."
+        f"The next phase of {GAME} is {next_phase}. The deadline for orders is {shown(deadline)}. "
+        f"The board after {kind} for {title}, with its orders drawn, is in the attached picture "
+        f"board-{code}.png."
     ), results.body
 
 

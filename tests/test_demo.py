@@ -26,6 +26,7 @@ class Mail:
     subject: str
     to: list[str]
     body: str
+    picture: str | None = None  # the file name of its inline PNG
 
 
 def free_port() -> int:
@@ -55,7 +56,9 @@ def outbox(folder: Path) -> list[Mail]:
     for path in sorted((folder / "var" / "outbox" / "new").iterdir()):
         msg = email.message_from_bytes(path.read_bytes(), policy=default)
         to = [a.strip() for a in str(msg["To"]).split(",")]
-        out.append(Mail(path.name, str(msg["Subject"]), to, msg.get_content()))
+        pngs = [p.get_filename() for p in msg.walk() if p.get_content_type() == "image/png"]
+        body = msg.get_body(("plain",)).get_content()
+        out.append(Mail(path.name, str(msg["Subject"]), to, body, pngs[0] if pngs else None))
     return out
 
 
@@ -141,6 +144,10 @@ def test_the_demo_plays_1901_by_mail_and_runs_again(tmp_path: Path) -> None:
     ]
     for m in results.values():
         assert sorted(m.to) == sorted(["master@example.org", *power_of])
+    # each with the board it led to, inline (board-S1901M.png ...), as its text says
+    for m in [*results.values(), *starts]:
+        assert m.picture and m.picture.startswith("board-"), m.subject
+        assert f"the attached picture {m.picture}." in " ".join(m.body.split()), m.body
     spring = lines(results["Movement results for Spring of 1901"].body)
     assert "France: Army Paris -> Burgundy.  (*bounce*)" in spring
     assert "Germany: Army Munich -> Burgundy.  (*bounce*)" in spring

@@ -551,6 +551,7 @@ class Mail:
     body: str
     to: tuple[str, ...]
     in_reply_to: str | None
+    picture: tuple[str, bytes] | None = None  # the inline image/png part: (name, bytes)
 
 
 class Mailboxes:
@@ -565,12 +566,14 @@ class Mailboxes:
         out: dict[str, list[Mail]] = {}
         for received in self.sink.messages:
             msg = email.message_from_bytes(received.data, policy=default)
+            images = [p for p in msg.walk() if p.get_content_type() == "image/png"]
             m = Mail(
                 msg["Message-ID"],
                 str(msg["Subject"]),
-                msg.get_content().replace("\r\n", "\n"),
+                msg.get_body(("plain",)).get_content().replace("\r\n", "\n"),
                 tuple(received.rcpt_tos),
                 msg["In-Reply-To"],
+                (images[0].get_filename(), images[0].get_content()) if images else None,
             )
             for rcpt in received.rcpt_tos:
                 out.setdefault(rcpt.lower(), []).append(m)
@@ -694,7 +697,12 @@ def check_ack(
 def check_results(results: Mail, phase: Phase, deadline: str) -> None:
     kind = phase.kind
     assert results.subject == f"[E2E] {GAME}: {kind} results for {phase.title}"
-    lines = lines_of(results.body)
+    # The board after the phase, drawn by the daemon's outbox sender, inline, named in the text.
+    assert results.picture is not None, results.body
+    name, png = results.picture
+    assert name == f"board-{phase.code}.png" and png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert f"the attached picture {name}." in flat(results.body), results.body
+    lines = [line for line in lines_of(results.body) if not line.startswith("Rules: ")]
     assert lines[:2] == [
         f"Game: {GAME}   Variant: Standard Diplomacy",
         f"{kind} results for {phase.title}.",
@@ -736,7 +744,9 @@ def check_results(results: Mail, phase: Phase, deadline: str) -> None:
         assert "Ownership" not in text
     assert flat(text).endswith(
         f"The next phase of {GAME} is {phase.next_kind} for {phase.next_title}. "
-        f"The deadline for orders is {deadline}."
+        f"The deadline for orders is {deadline}. "
+        f"The board after {phase.kind} for {phase.title}, with its orders drawn, is in "
+        f"the attached picture {name}."
     ), text
 
 
@@ -834,6 +844,9 @@ def test_two_years_of_a_game_by_mail(tmp_path: Path, servers) -> None:
                 f"You are {power}. Sign on with: SIGNON {INITIAL[power]}{GAME} your-password"
             ) in words
             assert has_lines(start.body, ["The opening position:", *OPENING]), start.body
+            assert start.picture is not None and start.picture[0] == "board-S1901M.png"
+            assert start.picture[1].startswith(b"\x89PNG\r\n\x1a\n")
+            assert "The board is in the attached picture board-S1901M.png." in words
             assert words.endswith(
                 "The first phase is Movement for Spring of 1901. "
                 f"The deadline for orders is {first_deadline}."

@@ -236,7 +236,7 @@ class Mailboxes:
             m = Mail(
                 msg["Message-ID"],
                 str(msg["Subject"]),
-                msg.get_content().replace("\r\n", "\n"),
+                msg.get_body(("plain",)).get_content().replace("\r\n", "\n"),
                 tuple(sorted(r.lower() for r in received.rcpt_tos)),
                 head,
                 msg["List-Id"],
@@ -367,7 +367,7 @@ def check_order_ack(ack: Mail, power: str, orders: list, deadline: str, processe
 def check_results(results: Mail, expected_lines: list[str], civil: str, deadline: str) -> None:
     """Spring 1901's results: every order with its outcome, civil disorder, the next phase."""
     assert results.subject == game_subject("Movement results for Spring of 1901")
-    lines = results.body.split("\n")
+    lines = [x for x in results.body.split("\n") if not x.startswith("Rules: ")]
     assert lines[:2] == [
         f"Game: {GAME}   Variant: Standard Diplomacy",
         "Movement results for Spring of 1901.",
@@ -388,7 +388,8 @@ def check_results(results: Mail, expected_lines: list[str], civil: str, deadline
     assert "dislodged" not in results.body and "Ownership" not in results.body
     assert flat(results.body).endswith(
         f"The next phase of {GAME} is Movement for Fall of 1901. "
-        f"The deadline for orders is {deadline}."
+        f"The deadline for orders is {deadline}. The board after Movement for Spring of 1901, "
+        "with its orders drawn, is in the attached picture board-S1901M.png."
     ), results.body
 
 

@@ -12,7 +12,7 @@ import secrets
 import zlib
 from datetime import datetime
 
-from judge import play
+from judge import play, proxies
 from judge.adjudicate import outcome_to_json, position_from_json
 from judge.commands import dispatch as d
 from judge.commands.language import Command
@@ -282,7 +282,8 @@ def predict(run: d._Run, cmd: Command) -> None:
     raw = games.phase_position(db, game, game.phase or "")
     position, _, _ = position_from_json(raw)
     orders = games.effective_orders(db, game, game.phase or "")
-    outcome = adjudicate(position, orders, rules_of(game))
+    orders = proxies.effective(game, position, orders)
+    outcome = adjudicate(position, orders, proxies.engine_rules(rules_of(game)))
     results = outcome_to_json(position, outcome)
     gm = position.game_map
     context = {

@@ -8,6 +8,7 @@ from datetime import datetime
 import sqlite_utils
 
 from judge.config import Config
+from judge.pictures import Picture
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class Reply:
     kind: str = "reply"
     in_reply: bool = True  # threads under the submission (In-Reply-To, References)
     headers: tuple[tuple[str, str], ...] = ()  # e.g. List-Id on mail to a list
+    picture: Picture | None = None  # a board picture to attach (judge/pictures.py)
 
 
 @dataclass(frozen=True)

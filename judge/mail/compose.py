@@ -7,6 +7,8 @@ replies `In-Reply-To`/`References`.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
@@ -97,6 +99,51 @@ def build(
     ]
     head = "".join(f"{name}: {_fold(value)}\r\n" for name, value in headers)
     return (head + "\r\n" + payload).encode("ascii")
+
+
+_PART_HEADERS = (b"content-type:", b"content-transfer-encoding:", b"mime-version:")
+
+
+def attach_picture(raw: bytes, name: str, png: bytes, message_id: str) -> bytes:
+    """`raw` (a message from `build`: one text/plain part) with the PNG `png` attached
+    inline after the text: multipart/mixed, the text part first, then the image with
+    Content-Disposition: inline and a Content-ID. The same arguments give the same bytes
+    (the boundary comes from the Message-ID), so a resend is the same mail."""
+    head, _, text = raw.partition(b"\r\n\r\n")
+    kept, part = [], []
+    for line in head.split(b"\r\n"):
+        lower = line.lower()
+        if lower.startswith(_PART_HEADERS):
+            if not lower.startswith(b"mime-version:"):
+                part.append(line)
+        else:
+            kept.append(line)
+    digest = hashlib.sha256(message_id.encode()).hexdigest()
+    boundary = f"=_judge_{digest[:24]}".encode()
+    domain = message_id.strip("<>").rpartition("@")[2] or "judge.invalid"
+    encoded = base64.encodebytes(png).replace(b"\n", b"\r\n")
+    name_b = name.encode("ascii")
+    lines = [
+        *kept,
+        b"MIME-Version: 1.0",
+        b'Content-Type: multipart/mixed; boundary="' + boundary + b'"',
+        b"",
+        b"This message has two parts: the text, then a picture of the board (PNG).",
+        b"",
+        b"--" + boundary,
+        *part,
+        b"",
+        text,
+        b"--" + boundary,
+        b'Content-Type: image/png; name="' + name_b + b'"',
+        b'Content-Disposition: inline; filename="' + name_b + b'"',
+        b"Content-ID: <" + name_b + b"." + digest[:12].encode() + b"@" + domain.encode() + b">",
+        b"Content-Transfer-Encoding: base64",
+        b"",
+        encoded + b"--" + boundary + b"--",
+        b"",
+    ]
+    return b"\r\n".join(lines)
 
 
 def _ascii(value: str) -> str:

@@ -2,7 +2,9 @@
 
 Delivery is at least once and never two different mails: each queued message was
 rendered once, with its Message-ID, so a crash between sending and recording resends
-the very same bytes (and a Maildir delivery of a message already there is skipped).
+the very same bytes (and a Maildir delivery of a message already there is skipped). A
+mail that carries a board picture gets it here, before its first attempt: drawn,
+attached and stored (judge/pictures.py), so that every attempt sends the same bytes.
 Temporary failures are retried with backoff; permanent ones are recorded and dropped.
 """
 
@@ -20,6 +22,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from judge import pictures
 from judge.config import Config
 from judge.crashpoints import crash_point
 from judge.store import outbox
@@ -132,6 +135,8 @@ def drain(
     sent = 0
     try:
         for item in outbox.due(db, clock(), limit):
+            if item.picture:  # draw and attach the board picture, store, then send
+                item = pictures.finish(db, item, clock())
             try:
                 how = delivery.deliver(item)
             except PermanentFailure as e:

@@ -1,5 +1,14 @@
-"""Pictures of the board: SVG (board_svg) and PNG (png) from a position and its orders."""
+"""Pictures of the board: SVG and PNG from a position, its orders and their results."""
 
-from judge.render.board_svg import load_drawing, render_svg
+from judge.render.board import render_svg
+from judge.render.drawing import drawing_for, load_drawing
+from judge.render.png import PngUnavailable, png_available, render_png
 
-__all__ = ["load_drawing", "render_svg"]
+__all__ = [
+    "PngUnavailable",
+    "drawing_for",
+    "load_drawing",
+    "png_available",
+    "render_png",
+    "render_svg",
+]

@@ -22,6 +22,7 @@ class Outbound:
     recipients: tuple[str, ...]
     raw: bytes
     attempts: int
+    picture: str | None = None  # what to draw and attach before sending (judge/pictures.py)
 
 
 def queue(
@@ -32,12 +33,14 @@ def queue(
     kind: str,
     now: datetime,
     inbound_id: int | None = None,
+    picture: str | None = None,
 ) -> int:
-    """Queue one rendered message (call inside the caller's transaction)."""
+    """Queue one rendered message (call inside the caller's transaction). `picture`: what
+    to draw and attach when it is sent (JSON), for a mail that carries a board picture."""
     cur = db.execute(
         "INSERT INTO outbound (message_id, inbound_id, kind, recipients, raw, state, attempts, "
-        "next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?)",
-        [message_id, inbound_id, kind, json.dumps(recipients), raw, iso(now), iso(now)],
+        "next_attempt_at, created_at, picture) VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)",
+        [message_id, inbound_id, kind, json.dumps(recipients), raw, iso(now), iso(now), picture],
     )
     record(db, now, "outbound", cur.lastrowid, "queued", f"{kind} to {', '.join(recipients)}")
     return cur.lastrowid
@@ -45,11 +48,22 @@ def queue(
 
 def due(db: sqlite_utils.Database, now: datetime, limit: int = 100) -> list[Outbound]:
     rows = db.execute(
-        "SELECT id, message_id, recipients, raw, attempts FROM outbound "
+        "SELECT id, message_id, recipients, raw, attempts, picture FROM outbound "
         "WHERE state = 'queued' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
         [iso(now), limit],
     ).fetchall()
-    return [Outbound(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4]) for r in rows]
+    return [Outbound(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], r[5]) for r in rows]
+
+
+def finish(db: sqlite_utils.Database, outbound_id: int, raw: bytes, now: datetime) -> None:
+    """Store the finished message (its picture attached) before it is first sent: every
+    attempt from now on sends these very bytes."""
+    with transaction(db):
+        db.execute(
+            "UPDATE outbound SET raw = ?, picture = NULL WHERE id = ? AND picture IS NOT NULL",
+            [raw, outbound_id],
+        )
+        record(db, now, "outbound", outbound_id, "pictured", f"{len(raw)} bytes")
 
 
 def next_attempt(db: sqlite_utils.Database) -> str | None:

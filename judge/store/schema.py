@@ -191,4 +191,11 @@ def _v5_concede(db: sqlite_utils.Database) -> None:
     db["seats"].add_column("concede", str)  # SET CONCEDE: the power conceded to
 
 
-MIGRATIONS = [_v1_mail, _v2_games, _v3_deadlines, _v4_press, _v5_concede]
+def _v6_pictures(db: sqlite_utils.Database) -> None:
+    # A mail that carries a board picture is queued as its text with what to draw (JSON,
+    # judge/pictures.py); the outbox drainer draws the PNG, stores the finished message
+    # in `raw` and clears this column before the first attempt to send it.
+    db["outbound"].add_column("picture", str)
+
+
+MIGRATIONS = [_v1_mail, _v2_games, _v3_deadlines, _v4_press, _v5_concede, _v6_pictures]

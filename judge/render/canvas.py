@@ -1,0 +1,345 @@
+"""Two back ends for one drawing: SVG text, and Cairo pixels (cairocffi, for the PNG).
+
+The board is drawn once, by judge/render/board.py, through the few calls below; each back
+end turns them into its own output. The SVG carries `attrs` (data-unit, data-order, ...)
+on its elements so that tests and tools can read the picture; Cairo ignores them. Points
+are (x, y) in map units; a fill is a colour ("#rrggbb") or a `Hatch` (a power's pattern).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
+
+Point = tuple[float, float]
+Ring = Sequence[Point]
+FONT = "DejaVu Sans"
+
+# A pattern tile is 8 x 8 units; each pattern is line segments and dots inside the tile.
+_DIAG = (((-2, 2), (2, -2)), ((0, 8), (8, 0)), ((6, 10), (10, 6)))
+_ANTI = (((-2, 6), (2, 10)), ((0, 0), (8, 8)), ((6, -2), (10, 2)))
+PATTERNS: dict[str, tuple[tuple[tuple[Point, Point], ...], tuple[Point, ...]]] = {
+    "diagonal": (_DIAG, ()),
+    "antidiagonal": (_ANTI, ()),
+    "horizontal": ((((0, 4), (8, 4)),), ()),
+    "vertical": ((((4, 0), (4, 8)),), ()),
+    "crosshatch": (_DIAG + _ANTI, ()),
+    "grid": ((((0, 4), (8, 4)), ((4, 0), (4, 8))), ()),
+    "dots": ((), ((4, 4),)),
+}
+TILE = 8
+
+
+@dataclass(frozen=True)
+class Hatch:
+    """A fill with a power's pattern: `pattern` (a PATTERNS key) drawn in `color`."""
+
+    key: str  # the power key: the SVG pattern's id is pat-KEY
+    pattern: str
+    color: str
+
+
+def _f(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def path_data(rings: Iterable[Ring], closed: bool = True) -> str:
+    out = []
+    for ring in rings:
+        if not ring:
+            continue
+        d = "M" + " L".join(f"{_f(x)},{_f(y)}" for x, y in ring)
+        out.append(d + " Z" if closed else d)
+    return " ".join(out)
+
+
+def _rgb(color: str) -> tuple[float, float, float]:
+    c = color.lstrip("#")
+    if len(c) == 3:
+        c = "".join(ch * 2 for ch in c)
+    return int(c[0:2], 16) / 255, int(c[2:4], 16) / 255, int(c[4:6], 16) / 255
+
+
+class SvgCanvas:
+    """Collects SVG elements; `svg()` returns the document."""
+
+    def __init__(self, width: int, height: int, attrs: Mapping[str, str] | None = None) -> None:
+        self.width, self.height = width, height
+        self.attrs = dict(attrs or {})
+        self.parts: list[str] = []
+        self.hatches: dict[str, Hatch] = {}
+
+    def _a(self, attrs: Mapping[str, str] | None) -> str:
+        return "".join(f" {k}={quoteattr(str(v))}" for k, v in (attrs or {}).items())
+
+    def _paint(self, fill: str | Hatch | None) -> str:
+        if fill is None:
+            return "none"
+        if isinstance(fill, Hatch):
+            self.hatches[fill.key] = fill
+            return f"url(#pat-{fill.key})"
+        return fill
+
+    def _stroke(self, stroke: str | None, width: float, dash: Sequence[float] | None) -> str:
+        if stroke is None:
+            return ' stroke="none"'
+        out = f' stroke="{stroke}" stroke-width="{_f(width)}"'
+        if dash:
+            out += f' stroke-dasharray="{",".join(_f(d) for d in dash)}"'
+        return out
+
+    def begin(self, attrs: Mapping[str, str] | None = None, opacity: float = 1.0) -> None:
+        extra = f' opacity="{_f(opacity)}"' if opacity < 1 else ""
+        self.parts.append(f"<g{self._a(attrs)}{extra}>")
+
+    def end(self) -> None:
+        self.parts.append("</g>")
+
+    def shape(
+        self,
+        rings: Iterable[Ring],
+        fill: str | Hatch | None = None,
+        stroke: str | None = None,
+        width: float = 1.0,
+        dash: Sequence[float] | None = None,
+        closed: bool = True,
+        attrs: Mapping[str, str] | None = None,
+        data: str | None = None,
+    ) -> None:
+        """Polygons (closed) or polylines; `data`: the path data when already made."""
+        d = data if data is not None else path_data(rings, closed)
+        rule = ' fill-rule="evenodd"' if closed and fill is not None else ""
+        self.parts.append(
+            f'<path{self._a(attrs)} fill="{self._paint(fill)}"{rule}'
+            f'{self._stroke(stroke, width, dash)} d="{d}"/>'
+        )
+
+    def circle(
+        self,
+        center: Point,
+        r: float,
+        fill: str | None = None,
+        stroke: str | None = None,
+        width: float = 1.0,
+        dash: Sequence[float] | None = None,
+        attrs: Mapping[str, str] | None = None,
+    ) -> None:
+        self.parts.append(
+            f'<circle{self._a(attrs)} cx="{_f(center[0])}" cy="{_f(center[1])}" r="{_f(r)}"'
+            f' fill="{self._paint(fill)}"{self._stroke(stroke, width, dash)}/>'
+        )
+
+    def text(
+        self,
+        at: Point,
+        text: str,
+        size: float,
+        color: str = "#000",
+        anchor: str = "middle",
+        bold: bool = False,
+        italic: bool = False,
+        halo: str | None = None,
+        attrs: Mapping[str, str] | None = None,
+    ) -> None:
+        style = f' font-size="{_f(size)}" fill="{color}"'
+        if anchor != "start":
+            style += f' text-anchor="{anchor}"'
+        if bold:
+            style += ' font-weight="bold"'
+        if italic:
+            style += ' font-style="italic"'
+        if halo:
+            style += f' stroke="{halo}" stroke-width="2.6" stroke-linejoin="round"'
+            style += ' paint-order="stroke"'
+        self.parts.append(
+            f'<text{self._a(attrs)} x="{_f(at[0])}" y="{_f(at[1])}"{style}>{escape(text)}</text>'
+        )
+
+    def svg(self) -> str:
+        defs = []
+        for key, h in sorted(self.hatches.items()):
+            lines, dots = PATTERNS.get(h.pattern, PATTERNS["dots"])
+            body = ""
+            if lines:
+                d = " ".join(f"M{a[0]},{a[1]} L{b[0]},{b[1]}" for a, b in lines)
+                body += f'<path d="{d}"/>'
+            body += "".join(f'<circle cx="{x}" cy="{y}" r="1.6" stroke="none"/>' for x, y in dots)
+            defs.append(
+                f'<pattern id="pat-{key}" width="{TILE}" height="{TILE}"'
+                ' patternUnits="userSpaceOnUse">'
+                f'<g stroke="{h.color}" fill="{h.color}" stroke-width="1.4" opacity="0.75">'
+                f"{body}</g></pattern>"
+            )
+        head = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}"'
+            f' viewBox="0 0 {self.width} {self.height}" font-family="{FONT}, Arial, sans-serif"'
+            f' stroke-linecap="round" stroke-linejoin="round"{self._a(self.attrs)}>'
+        )
+        return head + "<defs>" + "".join(defs) + "</defs>" + "".join(self.parts) + "</svg>"
+
+
+class CairoCanvas:
+    """Draws straight onto a Cairo image surface (white background), `scale` times the
+    map's size. `pixels()` returns the surface."""
+
+    def __init__(self, width: int, height: int, scale: float = 1.0) -> None:
+        import cairocffi as cairo  # OSError when libcairo2 is missing
+
+        self.cairo = cairo
+        self.surface = cairo.ImageSurface(
+            cairo.FORMAT_RGB24, round(width * scale), round(height * scale)
+        )
+        self.ctx = cairo.Context(self.surface)
+        self.ctx.set_source_rgb(1, 1, 1)
+        self.ctx.paint()
+        self.ctx.scale(scale, scale)
+        self.scale = scale
+        self.ctx.set_line_cap(cairo.LINE_CAP_ROUND)
+        self.ctx.set_line_join(cairo.LINE_JOIN_ROUND)
+        self.fonts: dict[tuple[bool, bool], object] = {}
+        self.hatches: dict[str, object] = {}
+        self.groups: list[float] = []  # the opacity of each open group
+
+    def _source(self, paint: str | Hatch) -> None:
+        if isinstance(paint, Hatch):
+            pattern = self.hatches.get(paint.key)
+            if pattern is None:
+                pattern = self.hatches[paint.key] = self._hatch(paint)
+            self.ctx.set_source(pattern)
+        else:
+            self.ctx.set_source_rgb(*_rgb(paint))
+
+    def _hatch(self, h: Hatch):
+        cairo = self.cairo
+        # One tile in device pixels, repeated without resampling (which is slow).
+        side = max(1, round(TILE * self.scale))
+        tile = cairo.ImageSurface(cairo.FORMAT_ARGB32, side, side)
+        c = cairo.Context(tile)
+        c.scale(side / TILE, side / TILE)
+        c.set_source_rgba(*_rgb(h.color), 0.75)
+        c.set_line_width(1.4)
+        c.set_line_cap(cairo.LINE_CAP_ROUND)
+        lines, dots = PATTERNS.get(h.pattern, PATTERNS["dots"])
+        for a, b in lines:
+            c.move_to(*a)
+            c.line_to(*b)
+        c.stroke()
+        for x, y in dots:
+            c.arc(x, y, 1.6, 0, 6.2832)
+            c.fill()
+        pattern = cairo.SurfacePattern(tile)
+        pattern.set_extend(cairo.EXTEND_REPEAT)
+        pattern.set_filter(cairo.FILTER_NEAREST)
+        pattern.set_matrix(cairo.Matrix(xx=side / TILE, yy=side / TILE))
+        return pattern
+
+    def _finish(self, fill, stroke, width, dash) -> None:
+        ctx = self.ctx
+        if fill is not None:
+            self._source(fill)
+            if stroke is None:
+                ctx.fill()
+            else:
+                ctx.fill_preserve()
+        if stroke is not None:
+            self._source(stroke)
+            ctx.set_line_width(width)
+            ctx.set_dash(list(dash) if dash else [])
+            ctx.stroke()
+        else:
+            ctx.new_path()
+
+    def begin(self, attrs: Mapping[str, str] | None = None, opacity: float = 1.0) -> None:
+        self.groups.append(opacity)
+        if opacity < 1:
+            self.ctx.push_group()
+
+    def end(self) -> None:
+        opacity = self.groups.pop()
+        if opacity < 1:
+            self.ctx.pop_group_to_source()
+            self.ctx.paint_with_alpha(opacity)
+
+    def shape(
+        self,
+        rings: Iterable[Ring],
+        fill: str | Hatch | None = None,
+        stroke: str | None = None,
+        width: float = 1.0,
+        dash: Sequence[float] | None = None,
+        closed: bool = True,
+        attrs: Mapping[str, str] | None = None,
+        data: str | None = None,
+    ) -> None:
+        ctx = self.ctx
+        move, line = ctx.move_to, ctx.line_to
+        for ring in rings:
+            if not ring:
+                continue
+            move(*ring[0])
+            for p in ring[1:]:
+                line(*p)
+            if closed:
+                ctx.close_path()
+        if closed:
+            ctx.set_fill_rule(self.cairo.FILL_RULE_EVEN_ODD)
+        self._finish(fill, stroke, width, dash)
+
+    def circle(
+        self,
+        center: Point,
+        r: float,
+        fill: str | None = None,
+        stroke: str | None = None,
+        width: float = 1.0,
+        dash: Sequence[float] | None = None,
+        attrs: Mapping[str, str] | None = None,
+    ) -> None:
+        self.ctx.new_sub_path()
+        self.ctx.arc(center[0], center[1], r, 0, 6.283185307)
+        self._finish(fill, stroke, width, dash)
+
+    def text(
+        self,
+        at: Point,
+        text: str,
+        size: float,
+        color: str = "#000",
+        anchor: str = "middle",
+        bold: bool = False,
+        italic: bool = False,
+        halo: str | None = None,
+        attrs: Mapping[str, str] | None = None,
+    ) -> None:
+        ctx, cairo = self.ctx, self.cairo
+        key = (bold, italic)
+        face = self.fonts.get(key)
+        if face is None:
+            face = self.fonts[key] = cairo.ToyFontFace(
+                FONT,
+                cairo.FONT_SLANT_ITALIC if italic else cairo.FONT_SLANT_NORMAL,
+                cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL,
+            )
+        ctx.set_font_face(face)
+        ctx.set_font_size(size)
+        x, y = at
+        if anchor != "start":
+            advance = ctx.text_extents(text)[4]
+            x -= advance / 2 if anchor == "middle" else advance
+        ctx.move_to(x, y)
+        if halo:
+            ctx.text_path(text)
+            self._source(halo)
+            ctx.set_line_width(2.6)
+            ctx.set_dash([])
+            ctx.stroke_preserve()
+            self._source(color)
+            ctx.fill()
+        else:
+            self._source(color)
+            ctx.show_text(text)
+
+    def pixels(self):
+        self.surface.flush()
+        return self.surface

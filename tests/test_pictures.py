@@ -1,0 +1,265 @@
+"""The board picture on the judge's mail: results, start and PREDICT mails carry it inline
+(judge/pictures.py), the text names it, SET MAP OFF leaves it out, and a crash between
+drawing and sending never changes a byte of what is sent.
+
+Mails are made by the real handling path (tests/judge_harness.py) and sent by the real
+outbox drainer: into a Maildir in-process, or by `judge run --once` in a child process
+to an SMTP peer when the judge is killed on the way (judge/crashpoints.py).
+"""
+
+from __future__ import annotations
+
+import email
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from email.message import EmailMessage
+from email.policy import default
+from pathlib import Path
+
+from judge_harness import Judge
+from smtp_sink import SmtpSink
+
+from judge.mail import outbox as sender
+from judge.render.png import PNG_SIGNATURE, png_size
+from judge.store.db import open_db
+
+MASTER = "gm@example.org"
+LIST = "dip-war1@lists.example.org"
+
+
+def parts(msg: EmailMessage) -> list[EmailMessage]:
+    return list(msg.iter_parts()) if msg.is_multipart() else [msg]
+
+
+def text_of(msg: EmailMessage) -> str:
+    return msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
+
+
+def picture_of(msg: EmailMessage) -> tuple[str, bytes]:
+    """The mail's one inline PNG, checked for its place and headers: (file name, bytes)."""
+    assert msg.get_content_type() == "multipart/mixed", msg.get_content_type()
+    text, image = parts(msg)  # the text first, then the picture: nothing else
+    assert text.get_content_type() == "text/plain"
+    assert image.get_content_type() == "image/png"
+    assert image.get_content_disposition() == "inline"
+    assert image["Content-ID"].startswith("<") and image["Content-Transfer-Encoding"] == "base64"
+    data = image.get_content()
+    assert data.startswith(PNG_SIGNATURE)
+    assert png_size(data) == (1220, 800)
+    return image.get_filename(), data
+
+
+def by_subject(messages: list[EmailMessage], subject: str) -> list[EmailMessage]:
+    return [m for m in messages if m["Subject"] == subject]
+
+
+def processed_spring(judge: Judge, players: dict[str, str]) -> None:
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Bur\nA Mar S A Par-Bur\nF Bre-Mao")
+    judge.send(players["G"], "SIGNON Gwar1 pw3\nA Mun-Bur")
+    judge.send(MASTER, "SIGNON Mwar1 masterpw\nPROCESS")
+
+
+def test_results_mail_and_its_list_copy_carry_the_board_named_in_the_text(tmp_path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(MASTER, "CREATE ?war1 masterpw")
+    judge.send(MASTER, f"SIGNON Mwar1 masterpw\nSET LIST {LIST}")
+    players = {i: f"p{n}@example.org" for n, i in enumerate("AEFGIRT")}
+    for n, initial in enumerate("AEFGIRT"):
+        judge.send(players[initial], f"SIGNON ?war1 pw{n}\nSET PREFERENCE {initial}")
+    judge.deliver()
+    processed_spring(judge, players)
+    subject = "[TEST] war1: Movement results for Spring of 1901"
+    queued = [m for m in judge._since(0) if m.subject == subject]
+    assert [m.picture for m in queued] == ["board-S1901M.png", "board-S1901M.png"]
+    delivered = by_subject(judge.deliver(), subject)
+    assert len(delivered) == 2  # to the players and master, and to the list
+    to_players, to_list = sorted(delivered, key=lambda m: LIST in m["To"])
+    assert LIST in to_list["To"] and to_list["List-Id"]
+    pictures = [picture_of(m) for m in (to_players, to_list)]
+    assert pictures[0] == pictures[1]  # the list copy shares the same picture
+    name, data = pictures[0]
+    assert name == "board-S1901M.png"
+    for msg in (to_players, to_list):
+        text = text_of(msg)
+        assert "Army Paris -> Burgundy." in text
+        assert " ".join(text.split()).endswith(
+            "The board after Movement for Spring of 1901, with its orders drawn, is in "
+            "the attached picture board-S1901M.png."
+        )
+    # Sent once, the finished mail is what the outbox keeps: the picture drawn no more.
+    rows = judge.db.execute("SELECT raw, picture FROM outbound").fetchall()
+    rows = [(raw, picture) for raw, picture in rows if b"board-S1901M.png" in raw]
+    assert rows and all(picture is None for _, picture in rows)
+
+
+def test_set_map_off_leaves_the_picture_and_its_line_out(tmp_path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(MASTER, "CREATE ?war1 masterpw")
+    answer = judge.send(MASTER, "SIGNON Mwar1 masterpw\nSET MAP OFF")
+    assert "ERROR" not in answer[0].body, answer[0].body
+    listed = judge.send(MASTER, "LIST war1")[0].body
+    assert "Board picture on results: off." in listed, listed
+    players = {i: f"p{n}@example.org" for n, i in enumerate("AEFGIRT")}
+    for n, initial in enumerate("AEFGIRT"):
+        judge.send(players[initial], f"SIGNON ?war1 pw{n}\nSET PREFERENCE {initial}")
+    processed_spring(judge, players)
+    judge.send(MASTER, "SIGNON Mwar1 masterpw\nPREDICT")
+    messages = judge.deliver()
+    pictured = [
+        m["Subject"]
+        for m in messages
+        if m.is_multipart() or "attached picture" in text_of(m) or ".png" in text_of(m)
+    ]
+    assert pictured == []
+    subjects = {m["Subject"] for m in messages}
+    assert "[TEST] war1: Movement results for Spring of 1901" in subjects
+    assert "[TEST] war1: the game has started; you are Austria" in subjects
+    assert "[TEST] war1: PREDICTION of Movement for Fall of 1901" in subjects
+    # and back on: the next results carry it again
+    judge.send(MASTER, "SIGNON Mwar1 masterpw\nSET MAP ON\nPROCESS")
+    results = by_subject(judge.deliver(), "[TEST] war1: Movement results for Fall of 1901")
+    assert picture_of(results[0])[0] == "board-F1901M.png"
+
+
+def test_start_mails_carry_the_opening_board(tmp_path) -> None:
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    messages = [m for m in judge.deliver() if "the game has started" in m["Subject"]]
+    addresses = sorted(a.addr_spec for m in messages for a in m["To"].addresses)
+    assert addresses == sorted([MASTER, *players.values()])
+    opening = {picture_of(m) for m in messages}
+    assert len(opening) == 1 and next(iter(opening))[0] == "board-S1901M.png"
+    for m in messages:
+        assert "The board is in the attached picture board-S1901M.png." in text_of(m)
+
+
+def test_the_predict_answer_carries_the_predicted_board(tmp_path) -> None:
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Bur")
+    judge.deliver()
+    judge.send(MASTER, "SIGNON Mwar1 masterpw\nPREDICT")
+    (answer,) = by_subject(
+        judge.deliver(), "[TEST] war1: PREDICTION of Movement for Spring of 1901"
+    )
+    name, data = picture_of(answer)
+    assert name == "prediction-S1901M.png"
+    text = " ".join(text_of(answer).split())
+    assert "France: Army Paris -> Burgundy." in text
+    assert text.endswith(
+        "The board these orders would lead to, with the orders drawn, is in the attached "
+        "picture prediction-S1901M.png."
+    )
+    # a prediction is not a result: the game is still in Spring 1901
+    assert judge.game().phase == "S1901M"
+
+
+# -- crashes between drawing and sending ---------------------------------------------------
+
+
+def _run_once(config: Path, now: str, crash: str | None) -> int:
+    env = dict(os.environ)
+    env.pop("JUDGE_CRASH_AT", None)
+    if crash:
+        env["JUDGE_CRASH_AT"] = crash
+    proc = subprocess.run(
+        [sys.executable, "-m", "judge.cli", "--config", str(config), "run", "--once", "--now", now],
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
+    return proc.returncode
+
+
+def _outbound(path: Path) -> dict[str, tuple[bytes, str | None, str]]:
+    db = open_db(path)
+    try:
+        rows = db.execute("SELECT message_id, raw, picture, state FROM outbound").fetchall()
+        return {mid: (bytes(raw), picture, state) for mid, raw, picture, state in rows}
+    finally:
+        db.conn.close()
+
+
+def test_a_resend_after_a_crash_is_the_same_mail_byte_for_byte(tmp_path) -> None:
+    """The judge is killed after drawing a picture (before storing it), after storing it
+    (before sending), and after sending (before recording): every mail it finally sends,
+    and the one it sends twice, is byte for byte the mail a judge that never crashed sends."""
+    judge = Judge(tmp_path)
+    judge.send(MASTER, "CREATE ?war1 masterpw")
+    judge.send(MASTER, f"SIGNON Mwar1 masterpw\nSET LIST {LIST}")
+    players = {i: f"p{n}@example.org" for n, i in enumerate("AEFGIRT")}
+    for n, initial in enumerate("AEFGIRT"):
+        judge.send(players[initial], f"SIGNON ?war1 pw{n}\nSET PREFERENCE {initial}")
+    judge.deliver()
+    processed_spring(judge, players)
+    pictured = {
+        mid for mid, (_, picture, state) in _outbound(judge.config.database).items() if picture
+    }
+    assert len(pictured) == 2  # the results mail and its list copy
+
+    # The reference: the same store, copied now, drained by a judge that never crashes.
+    reference_path = tmp_path / "reference.db"
+    with sqlite3.connect(reference_path) as copy:
+        judge.db.conn.backup(copy)
+    reference_db = open_db(reference_path)
+    sender.drain(reference_db, sender.MaildirDelivery(tmp_path / "reference"), lambda: judge.now)
+    reference_db.conn.close()
+    reference = _outbound(reference_path)
+
+    now = judge.now.isoformat().replace("+00:00", "Z")
+    with SmtpSink() as sink:
+        config = tmp_path / "judge.toml"
+        config.write_text(
+            f'[judge]\nname = "TEST"\naddress = "judge@example.org"\n'
+            f'database = "{judge.config.database}"\n'
+            f'[outbound]\nmode = "smtp"\n[outbound.smtp]\nhost = "127.0.0.1"\nport = {sink.port}\n'
+        )
+        judge.db.conn.close()
+        store = judge.config.database
+
+        def mids() -> list[str]:
+            return [email.message_from_bytes(r.data)["Message-ID"] for r in sink.messages]
+
+        # 1. killed after drawing the first picture, before storing it: nothing changed
+        # (the plain answers queued before it were sent)
+        assert _run_once(config, now, "picture-drawn:1") == -signal.SIGKILL
+        after = _outbound(store)
+        assert {mid for mid, (_, picture, _) in after.items() if picture} == pictured
+        plain = mids()
+        assert not set(plain) & pictured
+
+        # 2. killed after storing it, before sending it: stored, as the reference has it
+        assert _run_once(config, now, "picture-stored:1") == -signal.SIGKILL
+        after = _outbound(store)
+        stored = [mid for mid in pictured if after[mid][1] is None]
+        assert len(stored) == 1 and after[stored[0]][2] == "queued"
+        assert after[stored[0]][0] == reference[stored[0]][0]
+        assert mids() == plain
+
+        # 3. killed after sending it, before recording that it was sent
+        assert _run_once(config, now, "send-delivered:1") == -signal.SIGKILL
+        assert mids() == [*plain, stored[0]]
+        assert _outbound(store)[stored[0]][2] == "queued"
+
+        # 4. a life without crashes sends everything: the first mail a second time
+        assert _run_once(config, now, None) == 0
+        received = sink.messages
+
+    after = _outbound(store)
+    assert {state for _, _, state in after.values()} == {"sent"}
+    for mid in after:  # every stored mail is the reference's, byte for byte
+        assert after[mid][0] == reference[mid][0], mid
+    sent: dict[str, list[bytes]] = {}
+    for r in received:
+        mid = email.message_from_bytes(r.data, policy=default)["Message-ID"]
+        sent.setdefault(mid, []).append(r.data)
+    twice = [mid for mid, copies in sent.items() if len(copies) > 1]
+    assert twice == stored and len(set(sent[twice[0]])) == 1  # sent twice, the same bytes
+    for mid in pictured:
+        (data,) = set(sent[mid])
+        assert data.replace(b"\r\n", b"\n") == reference[mid][0].replace(b"\r\n", b"\n")
+        name, png = picture_of(email.message_from_bytes(data, policy=default))
+        assert name == "board-S1901M.png" and png.startswith(PNG_SIGNATURE)
