@@ -17,6 +17,7 @@ from judge.engine.board import Position
 from judge.engine.geography import GameMap
 from judge.engine.phase import ADJUSTMENTS, RETREATS, Phase
 from judge.game_rules import EndRules
+from judge.player_groups import groups_of
 from judge.store import games
 
 
@@ -25,13 +26,6 @@ class Ending:
     how: str  # victory, end_year, most_centres, stale, max_years
     winners: tuple[str, ...]  # power keys: one player's powers (a win) or the draw's
     reason: str  # in words, for the results mail ("" for a victory)
-
-
-def player_groups(game: games.Game, gm: GameMap, phase: Phase | None = None):
-    """The powers each player plays (one each in the ordinary game)."""
-    from judge.player_groups import groups_of  # player_groups reads the store too
-
-    return groups_of(game, gm, phase)
 
 
 def centres_counted(before: Position, after: Position) -> bool:
@@ -62,11 +56,10 @@ def ending(
     ownership), or None when it goes on."""
     gm = after.game_map
     if centres_counted(before, after):
-        sizes = [[len(after.centers.get(p, ())) for p in g] for g in player_groups(game, gm)]
-        counts = {
-            group: sum(n) if gm.victory_by_player else max(n, default=0)
-            for group, n in zip(player_groups(game, gm), sizes, strict=True)
-        }
+        counts = {}
+        for group in groups_of(game, gm, None):
+            sizes = [len(after.centers.get(p, ())) for p in group]
+            counts[group] = sum(sizes) if gm.victory_by_player else max(sizes, default=0)
         best = max(counts.values(), default=0)
         leaders = [g for g, n in counts.items() if n == best]
         if best >= end.victory_centers and len(leaders) == 1:  # a tie wins nothing yet

@@ -12,7 +12,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from judge.engine.geography import GameMap
-from judge.engine.rules import OPTIONS, RULE_SETS, Rules, check_choice, describe
+from judge.engine.rules import OPTIONS, RULE_SETS, Rules, check_choice
+from judge.player_groups import groups_of
 from judge.store import games
 
 
@@ -102,11 +103,6 @@ def rules_table(rules: Rules) -> list[dict[str, str]]:
     return out
 
 
-def rules_summary(rules: Rules) -> list[str]:
-    """The game's departures from the DATC's preferences, one line each."""
-    return describe(rules)
-
-
 # -- the end of a game -----------------------------------------------------------------
 
 
@@ -176,10 +172,8 @@ def score_lines(game: games.Game, gm: GameMap, result: dict | None) -> list[dict
     the master terminated, or one that ended before results were recorded)."""
     if not result or result.get("how") == "terminated":
         return []
-    from judge.game_end import player_groups  # the end rules use this module's EndRules
-
     winners = set(result.get("winners", []))
-    groups = player_groups(game, gm)
+    groups = groups_of(game, gm, None)
     winning = [g for g in groups if winners & set(g)]
     points = scores([str(g) for g in winning], [str(g) for g in groups], ALEXANDER_TABLE)
     out = []

@@ -25,10 +25,10 @@ from judge.engine.adjudication import adjudicate
 from judge.engine.board import Position, starting_position
 from judge.engine.geography import GameMap, load_map
 from judge.engine.phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
-from judge.engine.rules import DEFAULT_RULES, Rules
+from judge.engine.rules import DEFAULT_RULES, Rules, describe
 from judge.engine.validation import CheckedOrder, check_orders, orders_due
 from judge.game_end import ending
-from judge.game_rules import end_rules, rules_of, rules_summary
+from judge.game_rules import end_rules, rules_of
 from judge.outgoing import public_copy
 from judge.pictures import of_results, of_start
 from judge.player_groups import flip_coin, group_preferences, groups_of, seat_the_group
@@ -177,7 +177,7 @@ def _game_context(config: Config, game: games.Game, gm: GameMap) -> dict:
         "phase_title": phase_title(phase) if phase else "",
         "phase_kind": phase_kind_title(phase) if phase else "",
         "deadline": format_deadline(game.deadline, config.timezone),
-        "rules": rules_summary(rules_of(game)),
+        "rules": describe(rules_of(game)),
     }
 
 

@@ -34,26 +34,20 @@ and the key lines of the bodies are checked; the database is checked at the end.
 
 from __future__ import annotations
 
-import email
-import itertools
 import json
 import time
 from collections import Counter
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from email.policy import default
-from email.utils import format_datetime
 from pathlib import Path
 
-from servers import Dovecot
+from mail_e2e import Clock, Mail, flat, mail, make_config, one, read_mail
+from mail_e2e import deadline_text as shown
 from servers import running_judge as judge
 from smtp_sink import SmtpSink
 
-from judge.config import Config, ImapConfig, SmtpOutConfig
 from judge.store.db import open_db
 
 GAME = "war1"
-JUDGE = "judge@example.org"
 MASTER = "gm@example.org"
 TAG = "[YEAR]"
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
@@ -207,47 +201,6 @@ SPRING_1902 = {  # the board at the start of Spring 1902
 # -- the clock, the mail and the mailboxes --------------------------------------------
 
 
-class Clock:
-    """The judge's clock: the test sets `now`; the daemon reads it."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-def shown(moment: datetime) -> str:
-    """A moment as the judge's mails show it (its zone is UTC here)."""
-    return f"{moment:%A} {moment.day} {moment:%B %Y %H:%M} UTC"
-
-
-def flat(text: str) -> str:
-    return " ".join(text.split())
-
-
-_serial = itertools.count(1)
-
-
-def mail(sender: str, subject: str, lines: list[str], now: datetime) -> bytes:
-    n = next(_serial)
-    body = "\r\n".join(lines)
-    return (
-        f"Return-Path: <{sender}>\r\nDelivered-To: {JUDGE}\r\n"
-        f"From: {sender.split('@')[0].title()} <{sender}>\r\nTo: Judge <{JUDGE}>\r\n"
-        f"Subject: {subject}\r\nDate: {format_datetime(now)}\r\n"
-        f"Message-ID: <y{n}.{time.time_ns()}@example.org>\r\n"
-        f"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
-    ).encode()
-
-
-@dataclass(frozen=True)
-class Mail:
-    subject: str
-    body: str
-    to: tuple[str, ...]
-
-
 class Mailboxes:
     """What the SMTP peer received, by recipient. `expect` waits for exactly the mails
     named (a mail too many at any address fails); `quiet` checks that nothing comes."""
@@ -261,12 +214,7 @@ class Mailboxes:
         messages = self.sink.messages
         out: dict[str, list[Mail]] = {}
         for received in messages[self.taken :]:
-            msg = email.message_from_bytes(received.data, policy=default)
-            m = Mail(
-                str(msg["Subject"]),
-                msg.get_body(("plain",)).get_content().replace("\r\n", "\n"),
-                tuple(r.lower() for r in received.rcpt_tos),
-            )
+            m = read_mail(received.data, received.rcpt_tos)
             for rcpt in m.to:
                 out.setdefault(rcpt, []).append(m)
         return out, len(messages)
@@ -298,33 +246,7 @@ class Mailboxes:
         assert new == {}, {a: [m.subject for m in ms] for a, ms in new.items()}
 
 
-def one(mails: list[Mail], subject: str) -> Mail:
-    found = [m for m in mails if m.subject == subject]
-    assert len(found) == 1, (subject, [m.subject for m in mails])
-    return found[0]
-
-
 # -- the servers and the judge ----------------------------------------------------------
-
-
-def make_config(tmp: Path, dovecot: Dovecot, sink: SmtpSink) -> Config:
-    return Config(
-        name=TAG.strip("[]"),
-        address=JUDGE,
-        database=tmp / "judge.db",
-        inbound_mode="imap",
-        imap=ImapConfig(
-            host=dovecot.host,
-            port=dovecot.port,
-            ssl=False,
-            username=dovecot.user,
-            password=dovecot.password,
-            idle=True,
-            poll_seconds=600,  # only IDLE can bring mail in quickly
-        ),
-        outbound_mode="smtp",
-        smtp_out=SmtpOutConfig(port=sink.port),
-    )
 
 
 # -- checking ---------------------------------------------------------------------------
@@ -476,7 +398,7 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
             clock.now,
         )
     )
-    with judge(make_config(tmp_path, dovecot, sink), clock):
+    with judge(make_config(tmp_path, dovecot, sink, name=TAG.strip("[]")), clock):
         ack = boxes.expect({MASTER: [f"{TAG} Re: new game"]})[MASTER][0]
         assert "ERROR" not in ack.body, ack.body
         for line in [

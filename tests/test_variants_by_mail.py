@@ -42,28 +42,33 @@ should have received are collected and reported at the very end.
 
 from __future__ import annotations
 
-import email
-import itertools
 import json
 import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from email.policy import default
-from email.utils import format_datetime
 from pathlib import Path
 
+from mail_e2e import (
+    Clock,
+    Mail,
+    Mailboxes,
+    deadline_text,
+    flat,
+    has_lines,
+    mail,
+    make_config,
+    one,
+)
 from servers import Dovecot
 from servers import running_judge as judge
 from smtp_sink import SmtpSink
 
-from judge.config import Config, ImapConfig, SmtpOutConfig
 from judge.store import games
 from judge.store.db import open_db
 
 GAME = "war1"  # in the two-player game the coin is seeded by this name
-JUDGE = "judge@example.org"
 MASTER = "gm@example.org"
 MASTER_PASSWORD = "masterpw"
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
@@ -610,130 +615,7 @@ TWO_FINAL_UNITS = {  # the board at the start of Fall 1915
 # -- the clock, the mail and the mailboxes --------------------------------------------
 
 
-class Clock:
-    """The judge's clock: moved on by the test between batches, so deadlines are known."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-def deadline_text(moment: datetime) -> str:
-    """A moment as every mail shows it: 'Wednesday 11 March 2026 12:00 UTC'."""
-    return f"{moment:%A} {moment.day} {moment:%B} {moment.year} {moment:%H:%M} UTC"
-
-
-_serial = itertools.count(1)
-
-
-def mail(sender: str, subject: str, lines: list[str], now: datetime) -> bytes:
-    n = next(_serial)
-    name = sender.split("@")[0].title()
-    body = "\r\n".join(lines)
-    return (
-        f"Return-Path: <{sender}>\r\nDelivered-To: {JUDGE}\r\n"
-        f"From: {name} <{sender}>\r\nTo: Judge <{JUDGE}>\r\nSubject: {subject}\r\n"
-        f"Date: {format_datetime(now)}\r\nMessage-ID: <m{n}.{time.time_ns()}@example.org>\r\n"
-        f"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
-    ).encode()
-
-
-@dataclass(frozen=True)
-class Mail:
-    message_id: str
-    subject: str
-    body: str  # the text part
-    to: tuple[str, ...]  # the SMTP envelope's recipients, sorted
-    pictures: tuple[str, ...]  # the file names of attached images
-
-
-class Mailboxes:
-    """What the SMTP peer received, by recipient, in arrival order."""
-
-    def __init__(self, sink: SmtpSink) -> None:
-        self.sink = sink
-        self.seen: dict[str, int] = {}
-        self.unexpected: list[str] = []
-
-    def all(self) -> dict[str, list[Mail]]:
-        out: dict[str, list[Mail]] = {}
-        for received in self.sink.messages:
-            msg = email.message_from_bytes(received.data, policy=default)
-            text = msg.get_body(preferencelist=("plain",))
-            assert text is not None, received.data[:500]
-            pictures = tuple(
-                part.get_filename() or ""
-                for part in msg.walk()
-                if part.get_content_maintype() == "image"
-            )
-            m = Mail(
-                msg["Message-ID"],
-                str(msg["Subject"]),
-                text.get_content().replace("\r\n", "\n"),
-                tuple(sorted(r.lower() for r in received.rcpt_tos)),
-                pictures,
-            )
-            for rcpt in received.rcpt_tos:
-                out.setdefault(rcpt.lower(), []).append(m)
-        return out
-
-    def new(self, expected: dict[str, list[str]], timeout: float = 15.0) -> dict[str, list[Mail]]:
-        """Wait until each address has received the mails with the `expected` subjects and
-        return every new mail by address. A mail nobody expected (at any address) is kept
-        in `unexpected`; the test fails on them at the end, after checking everything else."""
-        deadline = time.monotonic() + timeout
-        while True:
-            fresh = self._fresh()
-            missing = {
-                a: list(
-                    (Counter(subjects) - Counter(m.subject for m in fresh.get(a, []))).elements()
-                )
-                for a, subjects in expected.items()
-            }
-            missing = {a: ss for a, ss in missing.items() if ss}
-            if not missing:
-                break
-            if time.monotonic() > deadline:
-                got = {a: [m.subject for m in ms] for a, ms in fresh.items()}
-                raise AssertionError(f"timed out: still missing {missing}; new mail: {got}")
-            time.sleep(0.02)
-        time.sleep(0.3)  # anything sent with them (a mail too many) arrives meanwhile
-        fresh = self._fresh()
-        for address, mails in fresh.items():
-            extra = Counter(m.subject for m in mails) - Counter(expected.get(address, []))
-            for m in mails:
-                if extra[m.subject] > 0:
-                    extra[m.subject] -= 1
-                    self.unexpected.append(f"to {address}: {m.subject!r}: {m.body[:300]!r}")
-        self.seen = {a: len(ms) for a, ms in self.all().items()}
-        return fresh
-
-    def _fresh(self) -> dict[str, list[Mail]]:
-        fresh = {a: ms[self.seen.get(a, 0) :] for a, ms in self.all().items()}
-        return {a: ms for a, ms in fresh.items() if ms}
-
-
 PICTURE = re.compile(r"\n*The board\b[^.]*?\battached picture (\S+?)\.\n")
-
-
-def one(mails: list[Mail], subject: str) -> Mail:
-    found = [m for m in mails if m.subject == subject]
-    assert len(found) == 1, (subject, [m.subject for m in mails])
-    return found[0]
-
-
-def flat(text: str) -> str:
-    """Prose with its line breaks and indentation gone."""
-    return " ".join(text.split())
-
-
-def has_lines(body: str, wanted: list[str]) -> bool:
-    """Whether `wanted` are consecutive lines of `body` (indentation aside)."""
-    got = [line.strip() for line in body.split("\n")]
-    want = [line.strip() for line in wanted]
-    return any(got[i : i + len(want)] == want for i in range(len(got) - len(want) + 1))
 
 
 def without_picture(m: Mail, problems: list[str]) -> str:
@@ -741,32 +623,12 @@ def without_picture(m: Mail, problems: list[str]) -> str:
     the text names must be attached: if not, that goes into `problems` (the rest of the
     mail is still checked)."""
     for name in PICTURE.findall(m.body):
-        if name not in m.pictures:
-            problems.append(f"{m.subject!r} names the picture {name} but has {m.pictures}")
+        if name not in m.picture_names:
+            problems.append(f"{m.subject!r} names the picture {name} but has {m.picture_names}")
     return PICTURE.sub("\n", m.body)
 
 
 # -- the servers and the judge ----------------------------------------------------------
-
-
-def make_config(tmp: Path, dovecot: Dovecot, sink: SmtpSink) -> Config:
-    return Config(
-        name="E2E",
-        address=JUDGE,
-        database=tmp / "judge.db",
-        inbound_mode="imap",
-        imap=ImapConfig(
-            host=dovecot.host,
-            port=dovecot.port,
-            ssl=False,
-            username=dovecot.user,
-            password=dovecot.password,
-            idle=True,
-            poll_seconds=600,  # only IDLE can bring mail in quickly
-        ),
-        outbound_mode="smtp",
-        smtp_out=SmtpOutConfig(port=sink.port),
-    )
 
 
 class Script:

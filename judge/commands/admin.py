@@ -20,7 +20,8 @@ from judge.commands.replies import Reply
 from judge.engine.adjudication import adjudicate
 from judge.engine.geography import load_map
 from judge.engine.phase import Phase
-from judge.game_rules import end_rules, end_rules_text, rules_of, rules_summary, score_lines
+from judge.engine.rules import describe
+from judge.game_rules import end_rules, end_rules_text, rules_of, score_lines
 from judge.outgoing import public_copy
 from judge.passwords import hash_password
 from judge.pictures import of_prediction
@@ -488,7 +489,7 @@ def list_games(run: d._Run, cmd: Command) -> None:
         map="on" if settings.get("map", True) else "off",
         orders_rule=settings["orders"],
         nmr="NMR" if settings["nmr"] else "NONMR",
-        rules=rules_summary(rules_of(game)),
+        rules=describe(rules_of(game)),
         end=end_rules_text(end_rules(game, gm)),
         powers=_who(db, game),
     )

@@ -12,7 +12,8 @@ from judge.commands.language import Command
 from judge.commands.replies import Reply
 from judge.engine.geography import load_map, squash
 from judge.engine.phase import MOVEMENT
-from judge.game_rules import read_rules_text, rules_of, rules_summary, rules_table
+from judge.engine.rules import describe
+from judge.game_rules import read_rules_text, rules_of, rules_table
 from judge.store import games
 
 
@@ -36,7 +37,7 @@ def set_rules(run: d._Run, cmd: Command) -> None:
         return
     settings = {**game.settings, "rules": rules.to_json()}
     block.game = games.update_game(run.ctx.db, game, run.ctx.now, settings=settings)
-    run.event("rules", cmd, game=game.name, lines=rules_summary(rules))
+    run.event("rules", cmd, game=game.name, lines=describe(rules))
 
 
 def set_end(run: d._Run, cmd: Command) -> None:
