@@ -202,37 +202,48 @@ def next_events(db: sqlite_utils.Database) -> dict[str, datetime]:
 
 
 class Timers:
-    """One APScheduler job per pending event; each job only wakes the daemon."""
+    """One APScheduler job per pending event; each job only wakes the daemon.
+
+    Events are moments on the judge's clock, which a test or `--now` may set apart from
+    the wall clock APScheduler runs on: each job is set to fire after the same delay
+    from the wall clock as its event lies ahead of the judge's clock."""
 
     def __init__(self, wake: Callable[[], None], clock: Callable[[], datetime]) -> None:
         self.wake = wake
         self.clock = clock
         self.scheduler = BackgroundScheduler(timezone="UTC")
         self.lock = threading.Lock()
+        self.moments: dict[str, datetime] = {}  # job id -> the event's judge-clock moment
 
     def start(self) -> None:
         self.scheduler.start()
 
     def sync(self, events: dict[str, datetime]) -> None:
-        """Make the jobs match `events` (past events wake at once)."""
+        """Make the jobs match the future `events`; a past event gets no job, because the
+        loop handles it at once (a timer for it would fire and be re-added every pass)."""
         with self.lock:
-            # APScheduler runs on the real clock: an event already past on it (or on the
-            # judge's clock) is handled by the loop at once, never by a timer that would
-            # fire and be re-added on every pass.
-            now = max(self.clock(), datetime.now(UTC))
+            now, wall = self.clock(), datetime.now(UTC)
             wanted = {k: v for k, v in events.items() if v > now}
             for job in self.scheduler.get_jobs():
                 if job.id not in wanted:
                     job.remove()
             have = {job.id for job in self.scheduler.get_jobs()}
+            self.moments = {k: v for k, v in self.moments.items() if k in have}
             for key, moment in wanted.items():
-                if key not in have:
-                    self.scheduler.add_job(
-                        self.wake, DateTrigger(run_date=moment), id=key, misfire_grace_time=None
-                    )
+                if key in have:
+                    continue
+                try:
+                    run_date = wall + (moment - now)
+                except OverflowError:  # beyond datetime's range: nothing to wake for
+                    continue
+                self.scheduler.add_job(
+                    self.wake, DateTrigger(run_date=run_date), id=key, misfire_grace_time=None
+                )
+                self.moments[key] = moment
 
     def stop(self) -> None:
         self.scheduler.shutdown(wait=False)
 
     def pending(self) -> list[datetime]:
-        return sorted(j.next_run_time for j in self.scheduler.get_jobs())
+        """The judge-clock moments of the jobs not yet fired."""
+        return sorted(self.moments[j.id] for j in self.scheduler.get_jobs())

@@ -256,6 +256,11 @@ def test_timers_follow_the_store(judge: Judge) -> None:
     try:
         timers.sync(schedule.next_events(judge.db))
         assert timers.pending() == events
+        # APScheduler runs on the wall clock: each job fires as far ahead of it as its
+        # event lies ahead of the judge's clock, whatever today's date is.
+        first = min(job.next_run_time for job in timers.scheduler.get_jobs())
+        ahead = first - datetime.now(UTC)
+        assert abs(ahead - (events[0] - judge.now)) < timedelta(minutes=1)
         timers.sync({})
         assert timers.pending() == []
     finally:
