@@ -37,7 +37,9 @@ def reason_not_to_answer(sub: Submission, judge_address: str) -> str | None:
 
     return_path = headers.get("return-path")
     if return_path is not None:
-        if re.fullmatch(r"<\s*>|", return_path):
+        # Only brackets and spaces: <>, and <<>> as a receiver that wrapped the
+        # envelope's "<>" in brackets again wrote it. Either way, no one to answer.
+        if re.fullmatch(r"[<>\s]*", return_path):
             return "null return path (Return-Path: <>), as bounces have"
         if _is_daemon(_bare(return_path)):
             return f"return path {_short(return_path)} is a mailer daemon or postmaster"
