@@ -2,7 +2,9 @@
 
 Checked before anything is answered: the judge's own mail coming back, bounces, automatic
 replies, mailing lists and bulk mail. Answering any of them risks a mail loop or mail to
-people who never wrote. (The per-sender rate limit lives with the database.)
+people who never wrote. (The per-sender rate limit and the per-address reply cap, which
+hold back replies whatever the headers say, live in judge/handling.py and
+judge/outgoing.py.)
 """
 
 from __future__ import annotations
