@@ -129,9 +129,8 @@ def _handle(
         cap = config.replies_per_hour
         note = "; ".join(filter(None, [note, f"reply cap: {held} not sent (over {cap} an hour)"]))
     inbox.mark(db, item.id, state, now, note)
-    return (
-        f"{outcome}, {queued} queued, {held} held back" if held else f"{outcome}, {queued} queued"
-    )
+    queued_words = f"{queued} repl{'y' if queued == 1 else 'ies'} queued"
+    return f"{outcome}, {queued_words}, {held} held back" if held else f"{outcome}, {queued_words}"
 
 
 def _first_notice(db: sqlite_utils.Database, key: str, now: datetime) -> bool:
