@@ -93,6 +93,12 @@ def test_without_a_message_id_the_other_headers_still_count() -> None:
     assert inbox.dedupe_key(mail.replace(b"Bur", b"Pic"))[0] != key
 
 
+def test_the_key_stays_short_whatever_the_message_id() -> None:
+    huge = MAIL.replace(b"<1@x>", b"<" + b"x" * 500_000 + b"@x>")
+    key, message_id, _ = inbox.dedupe_key(huge)
+    assert len(key) == len("mid:|") + 2 * 64 and len(message_id or "") == 500_005
+
+
 def test_garbage_is_stored_too(tmp_path: Path) -> None:
     db = open_db(tmp_path / "j.db")
     assert inbox.ingest(db, b"\x00\xff not a mail at all", "smtp", NOW) == 1

@@ -67,7 +67,9 @@ def dedupe_key(raw: bytes) -> tuple[str, str | None, str]:
         sender = ""
     body_digest = hashlib.sha256(body.replace(b"\r\n", b"\n").rstrip()).hexdigest()
     if message_id:
-        return f"mid:{message_id}|{body_digest}", message_id, sender
+        # Hashed: a stranger's megabyte-long Message-ID makes no megabyte index entry.
+        mid = hashlib.sha256(message_id.encode("utf-8", "surrogateescape")).hexdigest()
+        return f"mid:{mid}|{body_digest}", message_id, sender
     digest = hashlib.sha256()
     for name, value in _unfolded(head):
         if name not in _TRACE and not name.startswith(_TRACE_PREFIXES):
