@@ -96,7 +96,7 @@ def test_without_a_message_id_the_other_headers_still_count() -> None:
 def test_the_key_stays_short_whatever_the_message_id() -> None:
     huge = MAIL.replace(b"<1@x>", b"<" + b"x" * 500_000 + b"@x>")
     key, message_id, _ = inbox.dedupe_key(huge)
-    assert len(key) == len("mid:|") + 2 * 64 and len(message_id or "") == 500_005
+    assert len(key) == len("mid:|") + 2 * 64 and len(message_id or "") == 500_004
 
 
 def test_garbage_is_stored_too(tmp_path: Path) -> None:
