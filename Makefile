@@ -50,6 +50,7 @@ format: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/mail.py
+	$(PY) benchmarks/flood.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -49,6 +49,7 @@ def main() -> None:
             maildir=Path(tmp) / "outbox",
             smtp_in=SmtpInConfig(port=free_port()),
             rate_limit_per_hour=10**9,
+            replies_per_hour=10**9,
         )
         stop, ready = threading.Event(), threading.Event()
         daemon = threading.Thread(

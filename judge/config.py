@@ -59,7 +59,8 @@ class Config:
     masters: tuple[str, ...] = ()
     broadcast: str = ""
     max_message_bytes: int = 1_000_000
-    rate_limit_per_hour: int = 60
+    rate_limit_per_hour: int = 60  # mails an hour from one From: beyond it, no replies
+    replies_per_hour: int = 20  # replies an hour to one address, whatever the headers
     inbound_mode: str = "smtp"
     imap: ImapConfig = field(default_factory=ImapConfig)
     smtp_in: SmtpInConfig = field(default_factory=SmtpInConfig)
@@ -83,6 +84,7 @@ _SECTIONS: dict[str, set[str]] = {
         "broadcast",
         "max_message_bytes",
         "rate_limit_per_hour",
+        "replies_per_hour",
     },
     "inbound": {"mode", "imap", "smtp"},
     "inbound.imap": {
@@ -175,6 +177,9 @@ def config_from_dict(
     address = _get(judge, "judge.address", str, d.address)
     if "@" not in address:
         raise ConfigError(f"judge.address must be a mail address, not {address!r}")
+    replies_per_hour = _get(judge, "judge.replies_per_hour", int, d.replies_per_hour)
+    if replies_per_hour < 1:
+        raise ConfigError(f"judge.replies_per_hour must be at least 1, not {replies_per_hour}")
     di, dsi, dso = ImapConfig(), SmtpInConfig(), SmtpOutConfig()
     return Config(
         name=_get(judge, "judge.name", str, d.name),
@@ -185,6 +190,7 @@ def config_from_dict(
         broadcast=_get(judge, "judge.broadcast", str, d.broadcast),
         max_message_bytes=_get(judge, "judge.max_message_bytes", int, d.max_message_bytes),
         rate_limit_per_hour=_get(judge, "judge.rate_limit_per_hour", int, d.rate_limit_per_hour),
+        replies_per_hour=replies_per_hour,
         inbound_mode=inbound_mode,
         imap=ImapConfig(
             host=_get(imap, "inbound.imap.host", str, di.host),

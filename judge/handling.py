@@ -2,8 +2,10 @@
 
 Each message is handled in one transaction that runs its commands, queues every reply
 and marks it handled; a crash before the commit leaves it waiting, a crash after leaves
-its replies queued. The loop and rate guards run first: the judge never answers an
-autoresponder, a bounce, a list, or itself, and answers a flooding sender once.
+its replies queued. The loop guards run first: the judge never answers an
+autoresponder, a bounce, a list, or itself. The rate limit (mails an hour from one From:)
+and the reply cap (replies an hour to one address) hold back replies, with one notice an
+hour, but never the reading: a flood's commands run like any others.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from judge.config import Config
 from judge.crashpoints import crash_point
 from judge.mail.guards import reason_not_to_answer
 from judge.mail.message import Submission, parse_submission, reply_address
-from judge.outgoing import queue_reply
+from judge.outgoing import LIMIT, REPLY, queue_reply, within_reply_cap
 from judge.store import inbox
 from judge.store.audit import iso
 from judge.store.db import transaction
@@ -85,44 +87,62 @@ def _handle(
     if reason:
         inbox.mark(db, item.id, inbox.IGNORED, now, f"not answered: {reason}")
         return f"not answered ({reason})"
+    # The rate limit is keyed by From:, which anyone can forge: it limits the replies,
+    # never the reading. A flood's commands still run, so a real player's signed-on
+    # orders land however many mails a forger sends in the player's name.
     limit = config.rate_limit_per_hour
-    if inbox.count_before(db, item) > limit:
-        if _first_notice(db, sub.sender, now):
+    flooding = inbox.count_before(db, item, most=limit + 1) > limit
+    if sub.too_large:
+        replies = [
+            Reply(
+                (reply_address(sub),),
+                "too_large",
+                {"sub": sub, "size": sub.size, "limit": config.max_message_bytes},
+            )
+        ]
+        state, note, outcome = inbox.IGNORED, f"too large: {sub.size} bytes", "too large"
+    else:
+        replies = dispatcher(sub, Context(db, config, now, item.id))
+        state, note, outcome = inbox.HANDLED, None, "handled"
+    queued = held = 0
+    for reply in replies:
+        if flooding and reply.kind == REPLY:
+            held += 1
+            continue
+        sent, over = _queue(db, config, sub, item.id, now, reply)
+        queued, held = queued + sent, held + over
+    if flooding:
+        if held and _first_notice(db, sub.sender, now):
+            notice = {"sub": sub, "limit": limit}
             _queue(
                 db,
                 config,
                 sub,
                 item.id,
                 now,
-                Reply((reply_address(sub),), "rate_limited", {"sub": sub, "limit": limit}),
+                Reply((reply_address(sub),), "rate_limited", notice, LIMIT),
             )
-        inbox.mark(db, item.id, inbox.IGNORED, now, f"rate limit: over {limit} mails an hour")
-        return "over the rate limit"
-    if sub.too_large:
-        reply = Reply(
-            (reply_address(sub),),
-            "too_large",
-            {"sub": sub, "size": sub.size, "limit": config.max_message_bytes},
+        note = "; ".join(
+            filter(None, [note, f"rate limit: over {limit} mails an hour, not answered"])
         )
-        _queue(db, config, sub, item.id, now, reply)
-        inbox.mark(db, item.id, inbox.IGNORED, now, f"too large: {sub.size} bytes")
-        return "too large"
-    replies = dispatcher(sub, Context(db, config, now, item.id))
-    for reply in replies:
-        _queue(db, config, sub, item.id, now, reply)
-    inbox.mark(db, item.id, inbox.HANDLED, now)
-    return f"handled, {len(replies)} repl{'y' if len(replies) == 1 else 'ies'} queued"
+    elif held:
+        cap = config.replies_per_hour
+        note = "; ".join(filter(None, [note, f"reply cap: {held} not sent (over {cap} an hour)"]))
+    inbox.mark(db, item.id, state, now, note)
+    queued_words = f"{queued} repl{'y' if queued == 1 else 'ies'} queued"
+    return f"{outcome}, {queued_words}, {held} held back" if held else f"{outcome}, {queued_words}"
 
 
-def _first_notice(db: sqlite_utils.Database, sender: str, now: datetime) -> bool:
-    """True once per hour per sender: whether to send the rate-limit notice."""
-    row = db.execute("SELECT noticed_at FROM rate_notice WHERE sender = ?", [sender]).fetchone()
+def _first_notice(db: sqlite_utils.Database, key: str, now: datetime) -> bool:
+    """True once an hour per key (a sender over the rate limit, an address over the
+    reply cap; the same address either way shares one): whether to send the notice."""
+    row = db.execute("SELECT noticed_at FROM rate_notice WHERE sender = ?", [key]).fetchone()
     if row and row[0] > iso(now - timedelta(hours=1)):
         return False
     db.execute(
         "INSERT INTO rate_notice (sender, noticed_at) VALUES (?, ?) "
         "ON CONFLICT(sender) DO UPDATE SET noticed_at = excluded.noticed_at",
-        [sender, iso(now)],
+        [key, iso(now)],
     )
     return True
 
@@ -134,5 +154,18 @@ def _queue(
     inbound_id: int,
     now: datetime,
     reply: Reply,
-) -> None:
-    queue_reply(db, config, now, reply, inbound_id, sub.message_id, sub.references)
+) -> tuple[int, int]:
+    """Queue `reply` within the per-address reply cap; (mails queued, addresses left out).
+    An address over the cap gets one notice an hour instead, then silence."""
+    kept, over = within_reply_cap(db, config, now, reply)
+    queued = 0
+    if kept is not None:
+        queue_reply(db, config, now, kept, inbound_id, sub.message_id, sub.references)
+        queued += 1
+    for address in over:
+        if _first_notice(db, address.strip().lower(), now):
+            context = {"sub": sub, "limit": config.replies_per_hour}
+            notice = Reply((address,), "reply_cap", context, LIMIT)
+            queue_reply(db, config, now, notice, inbound_id, sub.message_id, sub.references)
+            queued += 1
+    return queued, len(over)

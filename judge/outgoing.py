@@ -4,7 +4,8 @@ Message-ID, and put it in the outbox in the caller's transaction."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
 
 import sqlite_utils
 
@@ -12,6 +13,10 @@ from judge.commands.replies import Reply
 from judge.config import Config
 from judge.mail import compose
 from judge.store import outbox
+from judge.store.audit import iso
+
+REPLY = "reply"  # the kind of a mail that answers an incoming one (Reply.kind)
+LIMIT = "limit"  # the kind of the notice that a limit was reached: never capped itself
 
 
 def queue_reply(
@@ -51,6 +56,39 @@ def queue_reply(
         inbound_id,
         picture=picture.to_json() if picture else None,
     )
+
+
+def within_reply_cap(
+    db: sqlite_utils.Database, config: Config, now: datetime, reply: Reply
+) -> tuple[Reply | None, tuple[str, ...]]:
+    """(the reply cut down to the addresses still under the cap, or None if none is;
+    the addresses over it). An address gets at most `config.replies_per_hour` replies in
+    any hour, whatever the mail that caused them said, so an autoresponder that hides
+    what it is cannot loop with the judge. Game mail (results, notices, press: any kind
+    but REPLY) is never capped: a player must get it. Call inside the transaction that
+    queues the reply: the addresses kept are counted."""
+    if reply.kind != REPLY:
+        return reply, ()
+    cap = config.replies_per_hour
+    since = iso(now - timedelta(hours=1))
+    db.execute("DELETE FROM reply_log WHERE at <= ?", [since])  # the table stays an hour long
+    kept: list[str] = []
+    over: list[str] = []
+    for address in reply.to:
+        key = address.strip().lower()
+        # LIMIT: counting costs at most `cap` index rows, however many mails arrive.
+        count = db.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM reply_log WHERE address = ? AND at > ? LIMIT ?)",
+            [key, since, cap],
+        ).fetchone()[0]
+        if count < cap:
+            kept.append(address)
+            db.execute("INSERT INTO reply_log (address, at) VALUES (?, ?)", [key, iso(now)])
+        else:
+            over.append(address)
+    if not kept:
+        return None, tuple(over)
+    return (reply if not over else replace(reply, to=tuple(kept))), tuple(over)
 
 
 def public_copy(

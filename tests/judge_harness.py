@@ -38,6 +38,7 @@ class Judge:
             address="judge@example.org",
             database=tmp / "j.db",
             rate_limit_per_hour=10**6,
+            replies_per_hour=10**6,
         )
         self.config = replace(base, **config)  # type: ignore[arg-type]
         self.db = open_db(self.config.database)

@@ -16,6 +16,8 @@ database = "state/judge.db"
 timezone = "Europe/Amsterdam"
 masters = ["GM@example.org"]
 broadcast = "dip-results@lists.example.org"
+rate_limit_per_hour = 30
+replies_per_hour = 5
 
 [inbound]
 mode = "imap"
@@ -75,6 +77,7 @@ def test_every_key_of_contract_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert config.timezone == "Europe/Amsterdam"
     assert config.masters == ("gm@example.org",)
     assert config.broadcast == "dip-results@lists.example.org"
+    assert (config.rate_limit_per_hour, config.replies_per_hour) == (30, 5)
     assert config.inbound_mode == "imap"
     i = config.imap
     assert (i.host, i.port, i.ssl, i.starttls, i.username, i.password) == (
@@ -122,6 +125,7 @@ def test_every_key_of_contract_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
             "outbound.smtp.password_file: cannot read",
         ),
         ("[outbound]\nmode = 'carrier-pigeon'\n", 'outbound.mode must be "smtp" or "maildir"'),
+        ("[judge]\nreplies_per_hour = 0\n", "judge.replies_per_hour must be at least 1, not 0"),
         ("[judge\n", "not valid TOML"),
         ("[sql]\nx = 1\n", "sql: unknown key"),
     ],

@@ -56,6 +56,7 @@ def test_ordinary_mail_is_answered() -> None:
         ("x-autorespond: Orders\n", "X-Autorespond"),
         ("Return-Path: <>\n", "null return path"),
         ("Return-Path: < >\n", "null return path"),
+        ("Return-Path: <<>>\n", "null return path"),  # "<>" bracketed again
         ("Return-Path: <MAILER-DAEMON@mx.example.net>\n", "mailer daemon"),
         ("X-Judge: EXAMPLE\n", "X-Judge"),
         ("x-judge: \n", "X-Judge"),

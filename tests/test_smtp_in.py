@@ -146,6 +146,29 @@ def test_autoresponders_and_lists_are_stored_but_never_answered(judge: Config) -
     assert len(list((judge.maildir / "new").iterdir())) == 1
 
 
+def test_a_bounce_with_the_null_sender_is_stored_but_never_answered(judge: Config) -> None:
+    # MAIL FROM:<>, as every bounce and many autoresponders send; no header says so.
+    with smtplib.SMTP(judge.smtp_in.host, judge.smtp_in.port, timeout=5) as smtp:
+        smtp.sendmail("<>", ["judge@example.org"], MAIL.format(n=11, extra="").encode())
+    _send(judge, MAIL.format(n=12, extra=""))  # an ordinary one, to know when all are done
+    [reply] = _outbox(judge, 1)
+    assert reply["In-Reply-To"] == "<12@example.org>"
+    # Handled and sent oldest first: an answer to the bounce would be there already.
+    assert len(list((judge.maildir / "new").iterdir())) == 1
+    assert _states(judge)[0] == (
+        "ignored",
+        "not answered: null return path (Return-Path: <>), as bounces have",
+    )
+    db = open_db(judge.database)
+    try:
+        raw, return_path = db.execute(
+            "SELECT raw, return_path FROM inbound ORDER BY id LIMIT 1"
+        ).fetchone()
+    finally:
+        db.conn.close()
+    assert raw.startswith(b"Return-Path: <>\r\n") and return_path == ""
+
+
 def test_a_flooding_sender_is_told_once(judge: Config) -> None:
     for n in range(20, 28):  # limit 5 an hour: 5 answered, the 6th gets the notice
         _send(judge, MAIL.format(n=n, extra=""))
@@ -155,7 +178,12 @@ def test_a_flooding_sender_is_told_once(judge: Config) -> None:
     assert len(replies) == 6
     notices = [r for r in replies if "(too many mails)" in r["Subject"]]
     assert len(notices) == 1
-    assert [s for s, _ in _states(judge)] == ["handled"] * 5 + ["ignored"] * 3
+    # Over the limit a mail is still read (its commands run), only not answered.
+    states = _states(judge)
+    assert [s for s, _ in states] == ["handled"] * 8
+    assert [e for _, e in states] == [None] * 5 + [
+        "rate limit: over 5 mails an hour, not answered"
+    ] * 3
 
 
 def test_run_once_handles_what_is_stored(tmp_path: Path) -> None:

@@ -65,6 +65,40 @@ def test_the_same_mail_is_stored_once_however_it_arrives(tmp_path: Path) -> None
     ]
 
 
+FOLDED = (
+    b"Received: from relay{n}.example.net (relay{n}.example.net [192.0.2.{n}])\r\n"
+    b"\tby mx.example.org with ESMTP id Q{n}\r\n"
+    b"\tfor <judge@example.org>; Thu, 26 Nov 2026 08:0{n}:00 +0000\r\n"
+)
+
+
+@pytest.mark.parametrize("mail", [MAIL, MAIL.replace(b"Message-ID: <1@x>\r\n", b"")])
+def test_trace_headers_folded_over_lines_do_not_make_another_mail(mail: bytes) -> None:
+    # An MTA that delivers a mail twice writes other Received lines, folded as they are.
+    first = FOLDED.replace(b"{n}", b"1") + mail
+    second = FOLDED.replace(b"{n}", b"2") + FOLDED.replace(b"{n}", b"3") + mail
+    later = b"X-Spam-Status: No, score=-1.0\r\nDelivered-To: judge@example.org\r\n" + mail
+    assert inbox.dedupe_key(first) == inbox.dedupe_key(second) == inbox.dedupe_key(later)
+    assert inbox.dedupe_key(mail)[0] == inbox.dedupe_key(first)[0]
+
+
+def test_without_a_message_id_the_other_headers_still_count() -> None:
+    mail = MAIL.replace(b"Message-ID: <1@x>\r\n", b"")
+    key = inbox.dedupe_key(mail)[0]
+    assert key.startswith("canon:")
+    # Another subject, or the same header folded elsewhere: the same words count alike.
+    assert inbox.dedupe_key(mail.replace(b"Subject: hi", b"Subject: ho"))[0] != key
+    refolded = mail.replace(b"Subject: hi", b"Subject:\r\n hi")
+    assert inbox.dedupe_key(refolded)[0] == key
+    assert inbox.dedupe_key(mail.replace(b"Bur", b"Pic"))[0] != key
+
+
+def test_the_key_stays_short_whatever_the_message_id() -> None:
+    huge = MAIL.replace(b"<1@x>", b"<" + b"x" * 500_000 + b"@x>")
+    key, message_id, _ = inbox.dedupe_key(huge)
+    assert len(key) == len("mid:|") + 2 * 64 and len(message_id or "") == 500_004
+
+
 def test_garbage_is_stored_too(tmp_path: Path) -> None:
     db = open_db(tmp_path / "j.db")
     assert inbox.ingest(db, b"\x00\xff not a mail at all", "smtp", NOW) == 1
@@ -81,6 +115,7 @@ def test_rate_counting_looks_back_one_hour_from_the_message(tmp_path: Path) -> N
     assert inbox.count_before(db, by_id[1]) == 1  # later mail does not count
     assert inbox.count_before(db, by_id[3]) == 3  # 0, 20 and 40 minutes in
     assert inbox.count_before(db, by_id[6]) == 3  # 60 minutes ago is out of the hour
+    assert inbox.count_before(db, by_id[3], most=2) == 2  # counting stops at `most`
 
 
 def test_outbox_bookkeeping(tmp_path: Path) -> None:

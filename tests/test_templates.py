@@ -14,7 +14,7 @@ table. Two games are played:
   but has no free home centre to build in, England must remove two units, the Austrian
   army in Bohemia is destroyed, a support is cut and one is void.
 
-too_large, rate_limited and internal_error are rendered directly with compose.render.
+too_large, rate_limited, reply_cap and internal_error are rendered directly with compose.render.
 
 Each snapshot in tests/snapshots/<case>.txt is the Subject line, a blank line and the body,
 compared exactly. The files are the reviewed, correct mails: where the judge writes
@@ -266,6 +266,7 @@ def _direct(out: dict[str, Mail]) -> None:
     for name, context in {
         "too_large": {"sub": sub, "size": 1234567, "limit": 1000000},
         "rate_limited": {"sub": sub, "limit": 60},
+        "reply_cap": {"sub": sub, "limit": 20},
         "internal_error": {"sub": sub},
         "internal_error_without_subject": {"sub": SimpleNamespace(subject="")},
     }.items():
@@ -314,6 +315,7 @@ CASES = [
     "build_request_fewer_free_centres_than_builds",
     "too_large",
     "rate_limited",
+    "reply_cap",
     "internal_error",
     "internal_error_without_subject",
 ]
@@ -369,6 +371,7 @@ BRIEF = [
     "build_request",
     "too_large",
     "rate_limited",
+    "reply_cap",
     "internal_error",
 ]
 

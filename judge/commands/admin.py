@@ -405,6 +405,20 @@ def rollback(run: d._Run, cmd: Command) -> None:
         "SELECT id, phase FROM phases WHERE game_id = ? ORDER BY id", [game.id]
     ).fetchall()
     names = [p for _, p in rows]
+    # ROLLBACK alone means one back from the phase current when the mail arrived: if
+    # the game has moved since (a late or duplicated mail), it is refused, not applied.
+    arrived = None if cmd.args else d.arrived_during(run, game)
+    if arrived is not None:
+        back = names.index(arrived) - 1 if arrived in names else 0
+        run.event(
+            "rollback_refused",
+            cmd,
+            game=game.name,
+            now=d.phase_words(game.phase),
+            arrived=d.phase_words(arrived) if arrived else "the game's start",
+            code=names[max(back, 0)],
+        )
+        return
     target = cmd.args[0] if cmd.args else (names[-2] if len(names) > 1 else None)
     if target not in names or target == game.phase:
         run.event(

@@ -27,6 +27,7 @@ from judge.dates import (
     push_past_absence,
 )
 from judge.engine.geography import MapError, load_map, map_names
+from judge.engine.phase import Phase
 from judge.mail.message import Submission, reply_address
 from judge.passwords import check_password, hash_password
 from judge.player_groups import groups_of, partners, route_lines
@@ -107,6 +108,8 @@ _ERROR_KINDS = {
     "preference_bad",
     "master_only",
     "not_now",
+    "process_refused",
+    "rollback_refused",
 }
 
 
@@ -332,6 +335,10 @@ def _orders_rule(run: _Run, cmd: Command) -> None:
 
 
 def _process(run: _Run, cmd: Command) -> None:
+    """PROCESS [phase]: process the current phase now. A master command that moves a
+    phase must be meant for the phase it moves: with a phase named (PROCESS S1901M, or
+    njudge's PROCESS Fall 1905 Retreat) only that one; alone, the phase current when the
+    mail arrived. A late or duplicated PROCESS can never move the next phase."""
     block = _need_master(run, cmd)
     if not block:
         return
@@ -341,8 +348,89 @@ def _process(run: _Run, cmd: Command) -> None:
     _close_block(run)
     game = games.get_game(run.ctx.db, block.game.id)
     phase = game.phase
+    if cmd.args:
+        named = phase_named(" ".join(cmd.args))
+        if named is None:
+            message = f"{' '.join(cmd.args)[:40]} is not a phase; write e.g. PROCESS {phase}."
+            run.event("error", cmd, message=message)
+            return
+        if named != phase:
+            run.event(
+                "process_refused",
+                cmd,
+                game=game.name,
+                now=phase_words(phase),
+                named=phase_words(named),
+                code=phase,
+            )
+            return
+    else:
+        arrived = arrived_during(run, game)
+        if arrived is not None:
+            run.event(
+                "process_refused",
+                cmd,
+                game=game.name,
+                now=phase_words(phase),
+                arrived=phase_words(arrived) if arrived else None,
+                code=phase,
+            )
+            return
     run.mails += play.process_phase(run.ctx.db, run.ctx.config, game, run.ctx.now)
     run.event("processed", cmd, game=game.name, phase=phase)
+
+
+_PHASE_CODE = re.compile(r"([SFWU])(\d{4})([MRAB])", re.IGNORECASE)
+_PHASE_WORDS = re.compile(r"([a-z]+)\s+(\d{4})\s+([a-z]+)", re.IGNORECASE)
+
+
+def phase_named(text: str) -> str | None:
+    """A phase as a master names it, in our terms (`S1901M`, `W1901A`), or None. Accepts
+    our codes, njudge's (`F1901B` for the adjustments) and njudge's words, of which only
+    the first letters count (`Fall 1905 Retreat`, `Winter 1905 Build`)."""
+    text = text.strip()
+    if m := _PHASE_CODE.fullmatch(text):
+        season, year, kind = m.group(1).upper(), m.group(2), m.group(3).upper()
+    elif m := _PHASE_WORDS.fullmatch(text):
+        season = {"A": "F"}.get(m.group(1)[0].upper(), m.group(1)[0].upper())  # Autumn
+        year, kind = m.group(2), m.group(3)[0].upper()
+    else:
+        return None
+    if kind in "AB":  # adjustments: njudge's F1901B, "Winter 1901 Build", our W1901A
+        season, kind = "W", "A"
+    try:
+        return str(Phase.parse(f"{season}{year}{kind}"))
+    except ValueError:
+        return None
+
+
+def arrived_during(run: _Run, game: games.Game) -> str | None:
+    """None if the game's current phase was already under way when this mail arrived;
+    else the phase that was (or "" if the game had not started). A phase moved by an
+    earlier command of the same mail started after the mail arrived, too."""
+    if run.ctx.inbound_id is None:  # not from a stored mail (the operator's own tools)
+        return None
+    row = run.ctx.db.execute(
+        "SELECT received_at FROM inbound WHERE id = ?", [run.ctx.inbound_id]
+    ).fetchone()
+    if row is None:
+        return None
+    received = datetime.fromisoformat(row[0])
+    if games.phase_started(run.ctx.db, game) < received:
+        return None
+    before = [
+        (datetime.fromisoformat(started), phase)
+        for phase, started in run.ctx.db.execute(
+            "SELECT phase, started_at FROM phases WHERE game_id = ? ORDER BY id", [game.id]
+        ).fetchall()
+        if datetime.fromisoformat(started) < received
+    ]
+    return max(before)[1] if before else ""
+
+
+def phase_words(phase: str) -> str:
+    """`Spring 1901 Movement (S1901M)`, for replies that name a phase."""
+    return f"{Phase.parse(phase).long_name} ({phase})"
 
 
 def _create_or_join_done(run: _Run) -> None:

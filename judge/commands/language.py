@@ -236,7 +236,6 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         "CLEAR",
         "RESIGN",
         "MERGE",
-        "PROCESS",
         "PAUSE",
         "RESUME",
         "PREDICT",

@@ -2,7 +2,9 @@
 
 Checked before anything is answered: the judge's own mail coming back, bounces, automatic
 replies, mailing lists and bulk mail. Answering any of them risks a mail loop or mail to
-people who never wrote. (The per-sender rate limit lives with the database.)
+people who never wrote. (The per-sender rate limit and the per-address reply cap, which
+hold back replies whatever the headers say, live in judge/handling.py and
+judge/outgoing.py.)
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ def reason_not_to_answer(sub: Submission, judge_address: str) -> str | None:
 
     return_path = headers.get("return-path")
     if return_path is not None:
-        if re.fullmatch(r"<\s*>|", return_path):
+        # Only brackets and spaces: <>, and <<>> as a receiver that wrapped the
+        # envelope's "<>" in brackets again wrote it. Either way, no one to answer.
+        if re.fullmatch(r"[<>\s]*", return_path):
             return "null return path (Return-Path: <>), as bounces have"
         if _is_daemon(_bare(return_path)):
             return f"return path {_short(return_path)} is a mailer daemon or postmaster"

@@ -44,8 +44,9 @@ class JudgeHandler:
         self, server: SMTP, session: Session, envelope: Envelope
     ) -> str:
         raw = envelope.original_content or b""
-        mail_from = envelope.mail_from or ""
-        # As a final-delivery MTA does: the envelope sender becomes Return-Path.
+        mail_from = envelope_sender(envelope.mail_from)
+        # As a final-delivery MTA does: the envelope sender becomes Return-Path, and the
+        # null sender of a bounce (MAIL FROM:<>) is Return-Path: <>.
         raw = f"Return-Path: <{mail_from}>\r\n".encode("ascii", "replace") + raw
         crash_point("smtp-received")
         try:
@@ -64,6 +65,12 @@ class JudgeHandler:
         crash_point("smtp-stored")
         self.wake()
         return "250 2.0.0 Message accepted"
+
+
+def envelope_sender(mail_from: str | None) -> str:
+    """The envelope sender without its angle brackets: "" for the null sender `<>`
+    (aiosmtpd hands "<>" over as it was written)."""
+    return (mail_from or "").strip().strip("<>").strip()
 
 
 class _LenientSMTP(SMTP):

@@ -15,7 +15,30 @@ from .audit import iso, record
 from .db import transaction
 
 NEW, HANDLED, IGNORED, FAILED = "new", "handled", "ignored", "failed"
-_TRACE = {"received", "return-path", "delivered-to", "x-original-to", "status", "x-status"}
+# Headers a receiving MTA, filter or mailbox adds or rewrites on each delivery: two
+# deliveries of one mail differ in them, so the canonical form leaves them out.
+_TRACE = frozenset(
+    (
+        "received",
+        "return-path",
+        "delivered-to",
+        "x-original-to",
+        "envelope-to",
+        "status",
+        "x-status",
+        "x-uid",
+        "x-keywords",
+        "lines",
+        "content-length",
+        "authentication-results",
+        "arc-authentication-results",
+        "arc-message-signature",
+        "arc-seal",
+        "received-spf",
+        "x-virus-scanned",
+    )
+)
+_TRACE_PREFIXES = ("x-spam-", "x-ms-exchange-", "x-mailscanner")
 
 
 @dataclass(frozen=True)
@@ -29,10 +52,11 @@ class Inbound:
 
 
 def dedupe_key(raw: bytes) -> tuple[str, str | None, str]:
-    """(key, Message-ID, From address). The key is the Message-ID plus a hash of the
-    content without trace headers, so a mail fetched twice, or delivered twice by
-    different routes, has one key."""
-    head, _, body = raw.partition(b"\r\n\r\n") if b"\r\n\r\n" in raw else raw.partition(b"\n\n")
+    """(key, Message-ID, From address). Two deliveries of one mail have one key: the
+    Message-ID and the body where there is a Message-ID, else a hash of the headers without
+    trace headers (unfolded) and the body. The same Message-ID with another body (a
+    client that reuses one) is another mail."""
+    head, body = _split(raw)
     headers = BytesHeaderParser(policy=default_policy).parsebytes(head + b"\n\n")
     message_id = _header(headers, "Message-ID")
     sender = ""
@@ -41,13 +65,42 @@ def dedupe_key(raw: bytes) -> tuple[str, str | None, str]:
         sender = addrs[0][1].lower() if addrs else ""
     except Exception:  # a From header that cannot be parsed: no sender, never a crash
         sender = ""
+    body_digest = hashlib.sha256(body.replace(b"\r\n", b"\n").rstrip()).hexdigest()
+    if message_id:
+        # Hashed: a stranger's megabyte-long Message-ID makes no megabyte index entry.
+        mid = hashlib.sha256(message_id.encode("utf-8", "surrogateescape")).hexdigest()
+        return f"mid:{mid}|{body_digest}", message_id, sender
     digest = hashlib.sha256()
-    for line in head.splitlines():
-        name = line.split(b":", 1)[0].strip().lower().decode("ascii", "replace")
-        if line[:1] in (b" ", b"\t") or name not in _TRACE:
-            digest.update(line.rstrip() + b"\n")
-    digest.update(b"\n" + body.replace(b"\r\n", b"\n").rstrip())
-    return f"{message_id or ''}|{digest.hexdigest()}", message_id, sender
+    for name, value in _unfolded(head):
+        if name not in _TRACE and not name.startswith(_TRACE_PREFIXES):
+            digest.update(f"{name}:{value}\n".encode("utf-8", "surrogateescape"))
+    digest.update(b"\n" + body_digest.encode())
+    return f"canon:{digest.hexdigest()}", None, sender
+
+
+def _split(raw: bytes) -> tuple[bytes, bytes]:
+    """Header block and body, at the first empty line whatever the line ends."""
+    ends = [(i, len(sep)) for sep in (b"\r\n\r\n", b"\n\n") if (i := raw.find(sep)) >= 0]
+    if not ends:
+        return raw, b""
+    at, size = min(ends)
+    return raw[:at], raw[at + size :]
+
+
+def _unfolded(head: bytes) -> list[tuple[str, str]]:
+    """(lower-case name, value with its whitespace collapsed) of each header, a folded
+    continuation line belonging to the header above it."""
+    fields: list[tuple[str, str]] = []
+    for line in head.decode("utf-8", "surrogateescape").splitlines():
+        if line[:1] in (" ", "\t") and fields:
+            name, value = fields[-1]
+            fields[-1] = (name, f"{value} {line.strip()}".strip())
+        elif ":" in line:
+            name, _, value = line.partition(":")
+            fields.append((name.strip().lower(), " ".join(value.split())))
+        elif line.strip():
+            fields.append(("", " ".join(line.split())))  # not a header: kept as it is
+    return fields
 
 
 def _header(headers, name: str) -> str | None:
@@ -101,11 +154,14 @@ def mark(
     record(db, now, "inbound", inbound_id, state, error)
 
 
-def count_before(db: sqlite_utils.Database, item: Inbound, hours: float = 1) -> int:
+def count_before(db: sqlite_utils.Database, item: Inbound, hours: float = 1, most: int = 0) -> int:
     """How many messages the sender of `item` sent in the hour up to and including it
-    (for the rate limit; mail that arrived after it does not count against it)."""
+    (for the rate limit; mail that arrived after it does not count against it). With
+    `most`, counting stops there: a flood costs each message at most that many rows."""
     since = iso(datetime.fromisoformat(item.received_at) - timedelta(hours=hours))
+    limit = most if most > 0 else -1
     return db.execute(
-        "SELECT COUNT(*) FROM inbound WHERE sender = ? AND id <= ? AND received_at > ?",
-        [item.sender, item.id, since],
+        "SELECT COUNT(*) FROM (SELECT 1 FROM inbound WHERE sender = ? AND id <= ? "
+        "AND received_at > ? LIMIT ?)",
+        [item.sender, item.id, since, limit],
     ).fetchone()[0]

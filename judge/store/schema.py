@@ -198,4 +198,21 @@ def _v6_pictures(db: sqlite_utils.Database) -> None:
     db["outbound"].add_column("picture", str)
 
 
-MIGRATIONS = [_v1_mail, _v2_games, _v3_deadlines, _v4_press, _v5_concede, _v6_pictures]
+def _v7_reply_log(db: sqlite_utils.Database) -> None:
+    # One row per reply queued to an address in the last hour (older rows are pruned):
+    # the per-address reply cap counts them (judge/outgoing.py), whatever the headers of
+    # the mail that caused them said.
+    db["reply_log"].create({"address": str, "at": str}, not_null={"address", "at"})
+    db["reply_log"].create_index(["address", "at"])
+    db["reply_log"].create_index(["at"])
+
+
+MIGRATIONS = [
+    _v1_mail,
+    _v2_games,
+    _v3_deadlines,
+    _v4_press,
+    _v5_concede,
+    _v6_pictures,
+    _v7_reply_log,
+]
