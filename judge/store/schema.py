@@ -198,4 +198,19 @@ def _v6_pictures(db: sqlite_utils.Database) -> None:
     db["outbound"].add_column("picture", str)
 
 
-MIGRATIONS = [_v1_mail, _v2_games, _v3_deadlines, _v4_press, _v5_concede, _v6_pictures]
+def _v7_inbound_retry(db: sqlite_utils.Database) -> None:
+    # A message whose handling raised is tried again later (judge/handling.py): how many
+    # attempts have failed, and when the next one is due (NULL: at once).
+    db["inbound"].add_column("attempts", int, not_null_default=0)
+    db["inbound"].add_column("next_attempt_at", str)
+
+
+MIGRATIONS = [
+    _v1_mail,
+    _v2_games,
+    _v3_deadlines,
+    _v4_press,
+    _v5_concede,
+    _v6_pictures,
+    _v7_inbound_retry,
+]

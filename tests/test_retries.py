@@ -1,0 +1,214 @@
+"""A message whose handling raises is retried with back-off, then set aside as failed.
+
+The judge's real handling path (judge.handling.handle_waiting on a store on disk) with a
+dispatcher that raises for one message: the message is tried three times (at once, one
+minute later, five minutes after that), then marked failed with its reason and the sender
+told once; the next message is handled all the while; and `judge inbox` lists it and
+`--retry` sets it back.
+"""
+
+from __future__ import annotations
+
+import email
+import json
+import sqlite3
+from datetime import datetime, timedelta
+from email.policy import default
+from pathlib import Path
+
+import pytest
+from judge_harness import Judge
+
+from judge import handling
+from judge.commands.dispatch import dispatch
+from judge.commands.replies import Context, Reply
+from judge.handling import handle_waiting
+from judge.mail.message import Submission
+from judge.store import inbox
+
+
+def _raw(n: int, sender: str, subject: str, body: str) -> bytes:
+    return (
+        f"From: {sender}\r\nTo: judge@example.org\r\nSubject: {subject}\r\n"
+        f"Message-ID: <retry-{n}@example.org>\r\n\r\n{body}\r\n"
+    ).encode()
+
+
+def broken(sub: Submission, ctx: Context) -> list[Reply]:
+    """The real dispatcher, except that a mail saying `boom` makes it raise."""
+    if "boom" in sub.subject:
+        raise RuntimeError("the dispatcher broke")
+    return dispatch(sub, ctx)
+
+
+def _row(j: Judge, inbound_id: int) -> dict:
+    return dict(
+        zip(
+            ("state", "attempts", "next_attempt_at", "error"),
+            j.db.execute(
+                "SELECT state, attempts, next_attempt_at, error FROM inbound WHERE id = ?",
+                [inbound_id],
+            ).fetchone(),
+            strict=True,
+        )
+    )
+
+
+def _sent(j: Judge) -> list[tuple[list[str], str, str]]:
+    rows = j.db.execute("SELECT recipients, raw FROM outbound ORDER BY id").fetchall()
+    out = []
+    for recipients, raw in rows:
+        msg = email.message_from_bytes(raw, policy=default)
+        body = msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
+        out.append((json.loads(recipients), msg["Subject"], body))
+    return out
+
+
+def _handle(j: Judge, at: datetime, dispatcher=broken) -> int:
+    j.now = at
+    return handle_waiting(j.db, j.config, lambda: j.now, dispatcher)
+
+
+INTERNAL_ERROR = (
+    "The TEST judge could not process your mail because of an error of its own.\n"
+    "Your mail is kept, and the judge's keeper can see what went wrong.\n"
+    "Nothing in it has taken effect; please send it again later.\n"
+)
+
+
+def test_a_raising_message_is_tried_three_times_then_failed_with_one_reply(
+    tmp_path: Path,
+) -> None:
+    j = Judge(tmp_path)
+    t0 = j.now
+    bad = inbox.ingest(j.db, _raw(1, "p1@example.org", "boom", "HELP"), "smtp", t0)
+    good = inbox.ingest(j.db, _raw(2, "p2@example.org", "help", "HELP"), "smtp", t0)
+    assert bad and good
+
+    assert _handle(j, t0) == 2
+    assert _row(j, bad) == {
+        "state": "new",
+        "attempts": 1,
+        "next_attempt_at": (t0 + timedelta(minutes=1)).isoformat(timespec="microseconds"),
+        "error": _row(j, bad)["error"],
+    }
+    reason = _row(j, bad)["error"]
+    assert reason.startswith("RuntimeError: the dispatcher broke (at test_retries.py:")
+    assert reason.endswith(" in broken)")
+    assert _row(j, good)["state"] == "handled"  # the next message went on
+    assert [to for to, _, _ in _sent(j)] == [["p2@example.org"]]
+
+    # Not due yet: nothing is tried (and handle_waiting does not spin on it).
+    assert _handle(j, t0 + timedelta(seconds=59)) == 0
+    assert _row(j, bad)["attempts"] == 1
+
+    assert _handle(j, t0 + timedelta(minutes=1)) == 1
+    assert _row(j, bad)["attempts"] == 2
+    assert _row(j, bad)["next_attempt_at"] == (t0 + timedelta(minutes=6)).isoformat(
+        timespec="microseconds"
+    )
+    assert _handle(j, t0 + timedelta(minutes=5, seconds=59)) == 0
+    assert len(_sent(j)) == 1  # no reply while it is being retried
+
+    assert _handle(j, t0 + timedelta(minutes=6)) == 1
+    row = _row(j, bad)
+    assert row == {
+        "state": "failed",
+        "attempts": 3,
+        "next_attempt_at": None,
+        "error": f"{reason} (after 3 attempts)",
+    }
+    sent = _sent(j)
+    assert sent[1:] == [(["p1@example.org"], "[TEST] Re: boom (not processed)", INTERNAL_ERROR)]
+    # Set aside for good: never tried again, never answered again.
+    assert _handle(j, t0 + timedelta(days=1)) == 0
+    assert len(_sent(j)) == 2
+    events = j.db.execute(
+        "SELECT event FROM audit WHERE entity = 'inbound' AND entity_id = ? ORDER BY id", [bad]
+    ).fetchall()
+    assert [e for (e,) in events] == ["stored", "retry", "retry", "failed"]
+
+
+def test_a_locked_database_is_retried_and_then_handled(tmp_path: Path) -> None:
+    j = Judge(tmp_path)
+    t0 = j.now
+    calls: list[str] = []
+
+    def locked_once(sub: Submission, ctx: Context) -> list[Reply]:
+        calls.append(sub.subject)
+        if len(calls) == 1:
+            raise sqlite3.OperationalError("database is locked")
+        return dispatch(sub, ctx)
+
+    first = inbox.ingest(j.db, _raw(1, "p1@example.org", "help", "HELP"), "smtp", t0)
+    assert _handle(j, t0, locked_once) == 1
+    assert _row(j, first)["state"] == "new" and _row(j, first)["attempts"] == 1
+    assert _row(j, first)["error"].startswith("OperationalError: database is locked (at ")
+    assert _sent(j) == []
+    assert _handle(j, t0 + timedelta(minutes=1), locked_once) == 1
+    assert _row(j, first)["state"] == "handled"
+    replies = [(to, subject) for to, subject, _ in _sent(j)]
+    assert replies == [(["p1@example.org"], "[TEST] Re: help")]
+
+
+def test_a_failing_internal_error_reply_is_contained(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """If even the internal_error reply cannot be queued, the message is failed without
+    one, and the next message is still handled."""
+    real_queue = handling._queue
+
+    def queue(db, config, sub, inbound_id, now, reply: Reply) -> None:
+        if reply.template == "internal_error":
+            raise ValueError("the template is broken")
+        real_queue(db, config, sub, inbound_id, now, reply)
+
+    monkeypatch.setattr(handling, "_queue", queue)
+    monkeypatch.setattr(handling, "MAX_ATTEMPTS", 1)
+    j = Judge(tmp_path)
+    bad = inbox.ingest(j.db, _raw(1, "p1@example.org", "boom", "HELP"), "smtp", j.now)
+    good = inbox.ingest(j.db, _raw(2, "p2@example.org", "help", "HELP"), "smtp", j.now)
+    assert _handle(j, j.now) == 2
+    row = _row(j, bad)
+    assert row["state"] == "failed" and row["attempts"] == 1
+    assert row["error"].startswith("RuntimeError: the dispatcher broke (at test_retries.py:")
+    assert row["error"].endswith(
+        "(after 1 attempts); no reply sent: ValueError: the template is broken "
+        "(at test_retries.py:" + row["error"].rsplit("test_retries.py:", 1)[1]
+    )
+    assert _row(j, good)["state"] == "handled"
+    replies = [(to, subject) for to, subject, _ in _sent(j)]
+    assert replies == [(["p2@example.org"], "[TEST] Re: help")]
+
+
+def test_a_failure_that_cannot_be_recorded_does_not_spin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store refuses even the retry record: the message stays waiting, untouched, and
+    handle_waiting returns after trying it once."""
+
+    def refuse(*args: object) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(inbox, "retry_later", refuse)
+    j = Judge(tmp_path)
+    bad = inbox.ingest(j.db, _raw(1, "p1@example.org", "boom", "HELP"), "smtp", j.now)
+    assert _handle(j, j.now) == 1
+    assert _row(j, bad) == {"state": "new", "attempts": 0, "next_attempt_at": None, "error": None}
+
+
+def test_the_reason_never_quotes_the_mail(tmp_path: Path) -> None:
+    """An exception that quotes the mail (a password, perhaps) is stored without its
+    message: only its type and the place in the code."""
+    j = Judge(tmp_path)
+
+    def quoting(sub: Submission, ctx: Context) -> list[Reply]:
+        raise KeyError(sub.body.split()[-1])
+
+    bad = inbox.ingest(
+        j.db, _raw(1, "p1@example.org", "orders", "SIGNON ?war1 sesame42"), "smtp", j.now
+    )
+    _handle(j, j.now, quoting)
+    error = _row(j, bad)["error"]
+    assert "sesame42" not in error
+    assert error.startswith("KeyError: (message withheld: it quotes the mail) (at test_retries.py:")
