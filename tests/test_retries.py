@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from judge_harness import Judge
+from test_operator import run, write_config
 
 from judge import handling
 from judge.commands.dispatch import dispatch
@@ -212,3 +213,56 @@ def test_the_reason_never_quotes_the_mail(tmp_path: Path) -> None:
     error = _row(j, bad)["error"]
     assert "sesame42" not in error
     assert error.startswith("KeyError: (message withheld: it quotes the mail) (at test_retries.py:")
+
+
+# -- judge inbox [--retry [ID]] --------------------------------------------------------------
+
+
+def test_judge_inbox_lists_failed_mail_and_retry_sets_it_back(tmp_path: Path, capsys) -> None:
+    j = Judge(tmp_path)
+    t0 = j.now
+    bad = inbox.ingest(j.db, _raw(1, "p1@example.org", "boom", "SIGNON ?war1 pw"), "smtp", t0)
+    good = inbox.ingest(j.db, _raw(2, "p2@example.org", "help", "HELP"), "smtp", t0)
+    for minutes in (0, 1, 6):
+        _handle(j, t0 + timedelta(minutes=minutes))
+    later = inbox.ingest(j.db, _raw(3, "p3@example.org", "boom 2", "HELP"), "smtp", t0)
+    _handle(j, t0 + timedelta(minutes=7))
+    assert (bad, good, later) == (1, 2, 3)
+    reason = _row(j, bad)["error"]
+    path = write_config(tmp_path, 'timezone = "Europe/Paris"\n')
+
+    status, out, _ = run(capsys, "--config", str(path), "inbox")
+    assert status == 0
+    assert out == [
+        "new 1, handled 1, ignored 0, failed 1",
+        "ID  STATE   RECEIVED              FROM            ATTEMPTS  NEXT ATTEMPT          REASON",
+        "1   failed  2026-11-21 13:00 CET  p1@example.org  3         -                     "
+        + reason,
+        "3   new     2026-11-21 13:00 CET  p3@example.org  1         2026-11-21 13:08 CET  "
+        + _row(j, later)["error"],
+    ]
+    assert not any("SIGNON" in line or "pw" in line.split() for line in out)
+
+    status, out, err = run(capsys, "--config", str(path), "inbox", "--retry", "2")
+    assert (status, err) == (
+        1,
+        "judge: message 2 is handled; only failed mail (or mail waiting for another "
+        "attempt) is retried\n",
+    )
+    status, out, err = run(capsys, "--config", str(path), "inbox", "--retry", "9")
+    assert (status, err) == (1, "judge: there is no inbound message 9\n")
+
+    status, out, _ = run(capsys, "--config", str(path), "inbox", "--retry", "1")
+    assert (status, out) == (
+        0,
+        ["1 message set back to new; the judge handles it at its next pass"],
+    )
+    assert _row(j, bad) == {"state": "new", "attempts": 0, "next_attempt_at": None, "error": None}
+    audit = j.db.execute(
+        "SELECT detail FROM audit WHERE entity = 'inbound' AND entity_id = 1 ORDER BY id DESC"
+    ).fetchone()
+    assert audit == ("operator: retry now (had 3 failed attempts)",)
+
+    # The judge's next pass handles it (with the bug fixed: the real dispatcher).
+    assert _handle(j, t0 + timedelta(minutes=8), dispatch) == 2
+    assert _row(j, bad)["state"] == "handled" and _row(j, later)["state"] == "handled"
