@@ -11,8 +11,6 @@ or itself, and answers a flooding sender once.
 from __future__ import annotations
 
 import logging
-import os
-import re
 import traceback
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -23,6 +21,7 @@ from judge.commands.dispatch import dispatch
 from judge.commands.replies import Context, Reply
 from judge.config import Config
 from judge.crashpoints import crash_point
+from judge.failures import failure_reason
 from judge.mail.guards import reason_not_to_answer
 from judge.mail.message import Submission, parse_submission, reply_address
 from judge.outgoing import queue_reply
@@ -39,7 +38,6 @@ Dispatcher = Callable[[Submission, Context], list[Reply]]
 # second chance, a bug of ours is set aside after a few minutes, never retried forever.
 MAX_ATTEMPTS = 3
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5))
-REASON_CHARS = 300  # a stored failure reason is cut to this length
 
 
 def handle_waiting(
@@ -156,27 +154,6 @@ def _answerable(sub: Submission | None, config: Config) -> str | None:
     if sub is None or reason_not_to_answer(sub, config.address) is not None:
         return None
     return reply_address(sub) or None
-
-
-def failure_reason(error: BaseException, raw: bytes = b"") -> str:
-    """`Type: message (at file:line in function)`, for the store, the log and the
-    operator. The message is withheld when it quotes a word of the mail's body, which
-    might be a password; the place in the code is always given."""
-    text = " ".join(str(error).split())
-    body = raw.split(b"\r\n\r\n", 1)[-1] if b"\r\n\r\n" in raw else raw.split(b"\n\n", 1)[-1]
-    said = set(_WORD.findall(body.decode("utf-8", "replace").lower()))
-    if said & set(_WORD.findall(text.lower())):
-        text = "(message withheld: it quotes the mail)"
-    frames = traceback.extract_tb(error.__traceback__)
-    where = ""
-    if frames:  # the innermost frame: where it was raised
-        frame = frames[-1]
-        where = f" (at {os.path.basename(frame.filename)}:{frame.lineno} in {frame.name})"
-    reason = f"{type(error).__name__}: {text}{where}" if text else f"{type(error).__name__}{where}"
-    return reason[:REASON_CHARS]
-
-
-_WORD = re.compile(r"[^\W_]{3,}")
 
 
 def _handle(
