@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import email
 import json
+import os
 import sqlite3
-from datetime import datetime, timedelta
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
 from email.policy import default
 from pathlib import Path
 
@@ -26,6 +29,7 @@ from judge.commands.replies import Context, Reply
 from judge.handling import handle_waiting
 from judge.mail.message import Submission
 from judge.store import inbox
+from judge.store.db import open_db
 
 
 def _raw(n: int, sender: str, subject: str, body: str) -> bytes:
@@ -266,3 +270,78 @@ def test_judge_inbox_lists_failed_mail_and_retry_sets_it_back(tmp_path: Path, ca
     # The judge's next pass handles it (with the bug fixed: the real dispatcher).
     assert _handle(j, t0 + timedelta(minutes=8), dispatch) == 2
     assert _row(j, bad)["state"] == "handled" and _row(j, later)["state"] == "handled"
+
+
+# -- the real path: `judge run --once` processes, a bug planted at a crash point ----------------
+
+
+def _judge(tmp: Path, *argv: str, crash: str | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "JUDGE_CRASH_AT"}
+    if crash:
+        env["JUDGE_CRASH_AT"] = crash
+    return subprocess.run(
+        [sys.executable, "-m", "judge.cli", "--config", str(tmp / "judge.toml"), *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _maildir(tmp: Path) -> list[tuple[str, str]]:
+    """(To, Subject) of every mail delivered so far, in delivery order."""
+    files = sorted((tmp / "outbox" / "new").glob("*"), key=lambda p: p.stat().st_mtime_ns)
+    out = []
+    for path in files:
+        msg = email.message_from_bytes(path.read_bytes(), policy=default)
+        out.append((str(msg["To"]), str(msg["Subject"])))
+    return out
+
+
+def test_judge_run_once_retries_a_raising_message_then_sets_it_aside(tmp_path: Path) -> None:
+    (tmp_path / "judge.toml").write_text(
+        '[judge]\nname = "TEST"\naddress = "judge@example.org"\ndatabase = "j.db"\n'
+        '[outbound]\nmode = "maildir"\n[outbound.maildir]\npath = "outbox"\n'
+    )
+    t0 = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+    db = open_db(tmp_path / "j.db")
+    inbox.ingest(db, _raw(1, "p1@example.org", "first", "HELP"), "smtp", t0)
+    inbox.ingest(db, _raw(2, "p2@example.org", "second", "HELP"), "smtp", t0)
+    db.conn.close()
+    # The bug: the first message each run handles raises (a RuntimeError in the handling
+    # transaction, after its replies were queued: they are rolled back with it).
+    bug = "handle-queued:1:raise"
+    now = ["run", "--once", "--now"]
+
+    run1 = _judge(tmp_path, *now, "2026-11-21T12:00:00Z", crash=bug)
+    assert run1.returncode == 0, run1.stderr
+    assert "message 1: attempt 1 of 3 failed; trying again at 2026-11-21T12:01:00" in run1.stderr
+    assert _maildir(tmp_path) == [("p2@example.org", "[TEST] Re: second")]  # the next went on
+    run2 = _judge(tmp_path, *now, "2026-11-21T12:00:59Z", crash=bug)
+    assert "handled 0," in run2.stderr  # not due yet
+    run3 = _judge(tmp_path, *now, "2026-11-21T12:01:00Z", crash=bug)
+    assert "message 1: attempt 2 of 3 failed; trying again at 2026-11-21T12:06:00" in run3.stderr
+    run4 = _judge(tmp_path, *now, "2026-11-21T12:06:00Z", crash=bug)
+    reason = "CrashPointError: crash point handle-queued (at crashpoints.py:"
+    assert f"message 1 set aside as failed: {reason}" in run4.stderr
+    assert _maildir(tmp_path) == [
+        ("p2@example.org", "[TEST] Re: second"),
+        ("p1@example.org", "[TEST] Re: first (not processed)"),
+    ]
+    run5 = _judge(tmp_path, *now, "2026-11-22T12:00:00Z", crash=bug)
+    assert "handled 0," in run5.stderr and len(_maildir(tmp_path)) == 2  # told once
+
+    listed = _judge(tmp_path, "inbox")
+    assert listed.returncode == 0
+    lines = listed.stdout.splitlines()
+    assert lines[0] == "new 0, handled 1, ignored 0, failed 1"
+    assert lines[2].startswith(
+        "1   failed  2026-11-21 12:00 UTC  p1@example.org  3         -             " + reason
+    )
+    assert lines[2].endswith("in crash_point) (after 3 attempts)")
+    retried = _judge(tmp_path, "inbox", "--retry", "1")
+    assert retried.stdout == "1 message set back to new; the judge handles it at its next pass\n"
+
+    fixed = _judge(tmp_path, *now, "2026-11-22T12:00:00Z")  # the bug is gone
+    assert "handled 1," in fixed.stderr
+    assert _maildir(tmp_path)[-1] == ("p1@example.org", "[TEST] Re: first")
