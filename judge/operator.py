@@ -94,7 +94,10 @@ def _when(stored: str | None, zone: str) -> str:
     """A stored UTC ISO time, in the judge's zone: `2026-11-23 12:07 CET`."""
     if not stored:
         return "-"
-    local = datetime.fromisoformat(stored).astimezone(ZoneInfo(zone))
+    try:
+        local = datetime.fromisoformat(stored).astimezone(ZoneInfo(zone))
+    except (ValueError, OverflowError):  # out of range (year 9999 in a zone east of UTC)
+        return f"{stored} (as stored)"
     return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
 
 

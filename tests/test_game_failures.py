@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from judge_harness import Judge
+from test_operator import run, write_config
 
 from judge import play, schedule
 from judge.daemon import fixed_clock, run_once
@@ -169,3 +170,17 @@ def test_an_absence_ending_in_year_9999_is_refused(tmp_path: Path) -> None:
     )
     assert judge.db.execute("SELECT COUNT(*) FROM absences").fetchone()[0] == 0
     assert judge.game().deadline == before
+
+
+def test_judge_games_shows_a_deadline_out_of_range(tmp_path: Path, capsys) -> None:
+    """`judge games` on a store where war1's deadline is the end of year 9999 UTC, which
+    does not exist in Paris: shown as stored, not a crash."""
+    judge = Judge(tmp_path)
+    judge.start_game("war1")
+    stored = "9999-12-31T23:59:00+00:00"
+    games.update_game(judge.db, judge.game("war1"), judge.now, deadline=stored)
+    judge.db.conn.commit()
+    path = write_config(tmp_path, 'timezone = "Europe/Paris"\n')
+    status, out, _ = run(capsys, "--config", str(path), "games")
+    assert status == 0
+    assert out[1] == f"war1  standard  active  S1901M  {stored} (as stored)  7/7"
