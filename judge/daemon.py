@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import select
+import selectors
 import signal
 import socket
 import threading
@@ -90,6 +90,8 @@ class _Wakeup:
         self.reader, self.writer = socket.socketpair()
         self.reader.setblocking(False)
         self.writer.setblocking(False)
+        self.selector = selectors.DefaultSelector()  # epoll: no limit on the fd's number
+        self.selector.register(self.reader, selectors.EVENT_READ)
 
     def set(self) -> None:
         with contextlib.suppress(OSError):  # full: it will wake anyway; closed: stopping
@@ -98,12 +100,13 @@ class _Wakeup:
     def wait(self, timeout: float) -> None:
         """Sleep until woken or `timeout` seconds pass; forget the wake-ups so far."""
         with contextlib.suppress(OSError):
-            select.select([self.reader], [], [], max(0.0, timeout))
+            self.selector.select(max(0.0, timeout))
         with contextlib.suppress(OSError):
             while self.reader.recv(4096):
                 pass
 
     def close(self) -> None:
+        self.selector.close()
         self.reader.close()
         self.writer.close()
 
