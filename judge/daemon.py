@@ -161,12 +161,13 @@ def run_forever(
     def stopping() -> bool:
         return signals.stop or stop.is_set()
 
-    db = open_db(config.database)
-    delivery = sender.delivery_for(config)
+    db = None
     receiver = None
     imap_thread = None
     timers = schedule.Timers(wakeup.set, clock)
     try:
+        db = open_db(config.database)
+        delivery = sender.delivery_for(config)
         timers.start()
         if config.inbound_mode == "smtp":
             from judge.mail.smtp_in import SmtpReceiver
@@ -188,8 +189,8 @@ def run_forever(
                 if signals.reload:
                     signals.reload = False
                     config = _reloaded(config)
-                handle_waiting(db, config, clock)
-                schedule.run_due(db, config, clock)
+                handle_waiting(db, config, clock, stopping=stopping)
+                schedule.run_due(db, config, clock, stopping=stopping)
                 timers.sync(schedule.next_events(db))
                 sender.drain(db, delivery, clock)
                 failures = 0
@@ -207,14 +208,16 @@ def run_forever(
                 )
                 _sleep(backoff, wakeup, stopping)
     finally:
-        stop.set()  # the IMAP thread watches it; never called from a signal handler
         signals.release()
-        timers.stop()
+        stop.set()  # the IMAP thread watches it; never called from a signal handler
+        with contextlib.suppress(Exception):  # never started
+            timers.stop()
         if receiver is not None:
             receiver.stop()
         if imap_thread is not None:
             imap_thread.join(timeout=STOP_JOIN_SECONDS)
-        db.conn.close()
+        if db is not None:
+            db.conn.close()
         wakeup.close()
         log.info("stopped")
 

@@ -45,14 +45,18 @@ def handle_waiting(
     config: Config,
     clock: Callable[[], datetime],
     dispatcher: Dispatcher = dispatch,
+    stopping: Callable[[], bool] = lambda: False,
 ) -> int:
     """Handle every stored message that is due (new, and not waiting out a back-off),
-    oldest first; returns how many were tried. Each message is tried at most once per
-    call, so one whose failure cannot even be recorded never makes this spin."""
+    oldest first, until `stopping()` says the daemon is stopping; returns how many were
+    tried. Each message is tried at most once per call, so one whose failure cannot even
+    be recorded never makes this spin."""
     done = 0
     last = 0
-    while batch := inbox.due(db, clock(), after_id=last):
+    while not stopping() and (batch := inbox.due(db, clock(), after_id=last)):
         for item in batch:
+            if stopping():  # the rest wait, stored, for the next start
+                break
             handle_one(db, config, item, clock(), dispatcher)
             last = item.id
             done += 1

@@ -36,12 +36,20 @@ from judge.store.db import transaction
 log = logging.getLogger("judge.schedule")
 
 
-def run_due(db: sqlite_utils.Database, config: Config, clock: Callable[[], datetime]) -> int:
-    """Do everything due by now in every active game; returns how many mails were queued.
-    A game whose processing raises is rolled back and paused, its master told, and the
-    other games go on (a locked database is only logged: the next pass tries again)."""
+def run_due(
+    db: sqlite_utils.Database,
+    config: Config,
+    clock: Callable[[], datetime],
+    stopping: Callable[[], bool] = lambda: False,
+) -> int:
+    """Do everything due by now in every active game (until `stopping()` says the daemon
+    is stopping); returns how many mails were queued. A game whose processing raises is
+    rolled back and paused, its master told, and the other games go on (a locked
+    database is only logged: the next pass tries again)."""
     queued = 0
     for game in games.active_games(db):
+        if stopping():  # the rest are due still at the next start
+            break
         try:
             queued += _game_due(db, config, game.id, clock())
         except Exception as e:

@@ -100,11 +100,11 @@ def test_a_raising_pass_is_logged_and_the_loop_goes_on(
     daemon logs each, backs off, and then handles the mail all the same."""
     calls: list[int] = []
 
-    def flaky(db, config, clock):
+    def flaky(db, config, clock, **options):
         calls.append(1)
         if len(calls) <= 3:
             raise OSError("the disk hiccuped")
-        return handle_waiting(db, config, clock)
+        return handle_waiting(db, config, clock, **options)
 
     monkeypatch.setattr(daemon, "handle_waiting", flaky)
     monkeypatch.setattr(daemon, "LOOP_BACKOFF_MAX", 0.05)

@@ -345,3 +345,21 @@ def test_judge_run_once_retries_a_raising_message_then_sets_it_aside(tmp_path: P
     fixed = _judge(tmp_path, *now, "2026-11-22T12:00:00Z")  # the bug is gone
     assert "handled 1," in fixed.stderr
     assert _maildir(tmp_path)[-1] == ("p1@example.org", "[TEST] Re: first")
+
+
+def test_handle_waiting_stops_between_messages_when_the_daemon_stops(tmp_path: Path) -> None:
+    """A SIGTERM during a long batch: the message in hand is finished, the rest wait."""
+    j = Judge(tmp_path)
+    for n in (1, 2, 3):
+        inbox.ingest(j.db, _raw(n, f"p{n}@example.org", "help", "HELP"), "smtp", j.now)
+    handled: list[str] = []
+
+    def counting(sub: Submission, ctx: Context) -> list[Reply]:
+        handled.append(sub.sender)
+        return dispatch(sub, ctx)
+
+    stopped = handle_waiting(
+        j.db, j.config, lambda: j.now, counting, stopping=lambda: bool(handled)
+    )
+    assert (stopped, handled) == (1, ["p1@example.org"])
+    assert [_row(j, n)["state"] for n in (1, 2, 3)] == ["handled", "new", "new"]
