@@ -80,10 +80,12 @@ def handle_one(
         with transaction(db):
             outcome = _handle(db, config, item, sub, now, dispatcher)
             crash_point("handle-queued")
-        crash_point("handle-committed")
-        log.info("message %d from %s: %s", item.id, sub.sender or "?", outcome)
     except Exception as e:  # a bug of ours or a passing fault: keep the message
         _failed(db, config, item, sub, now, e)
+        return
+    # Committed: whatever happens from here on, the message is handled.
+    crash_point("handle-committed")
+    log.info("message %d from %s: %s", item.id, sub.sender or "?", outcome)
 
 
 def _failed(
