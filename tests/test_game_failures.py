@@ -184,3 +184,29 @@ def test_judge_games_shows_a_deadline_out_of_range(tmp_path: Path, capsys) -> No
     status, out, _ = run(capsys, "--config", str(path), "games")
     assert status == 0
     assert out[1] == f"war1  standard  active  S1901M  {stored} (as stored)  7/7"
+
+
+def test_the_worst_lengths_are_refused_by_mail(tmp_path: Path) -> None:
+    """Huge, negative, zero and over-long lengths: one clear error each, settings kept."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    before = judge.game().settings
+    lines = [
+        "SET GRACE 99999999999999d",
+        "SET GRACE -5h",
+        "SET REMINDER 0",
+        "SET MOVE LENGTH 1e308h",
+        "SET DELAY 31d",
+    ]
+    [reply] = judge.send(MASTER, "SIGNON Mwar1 masterpw\n" + "\n".join(lines))
+    errors = [
+        "I could not read '99999999999999d' as a length of time; write it like 48h, 2d, "
+        "1d12h or 90m.",
+        "A length of time cannot be negative; write it like 48h or 2d.",
+        "A length of time must be at least one minute; write it like 48h or 2d.",
+        "I could not read '1e308h' as a length of time; write it like 48h, 2d, 1d12h or 90m.",
+        "A length of time can be at most 30 days; write it like 48h or 2d.",
+    ]
+    for n, (line, error) in enumerate(zip(lines, errors, strict=True), start=2):
+        assert f"Line {n}: {line}\n  ERROR: {error}\n" in reply.body
+    assert judge.game().settings == before
