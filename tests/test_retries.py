@@ -163,10 +163,10 @@ def test_a_failing_internal_error_reply_is_contained(
     one, and the next message is still handled."""
     real_queue = handling._queue
 
-    def queue(db, config, sub, inbound_id, now, reply: Reply) -> None:
+    def queue(db, config, sub, inbound_id, now, reply: Reply):
         if reply.template == "internal_error":
             raise ValueError("the template is broken")
-        real_queue(db, config, sub, inbound_id, now, reply)
+        return real_queue(db, config, sub, inbound_id, now, reply)
 
     monkeypatch.setattr(handling, "_queue", queue)
     monkeypatch.setattr(handling, "MAX_ATTEMPTS", 1)
