@@ -127,6 +127,23 @@ def _add_operator_commands(sub: argparse._SubParsersAction) -> None:
         help="make queued and failed mail (or message ID) due now",
     )
     outbox.set_defaults(operator="outbox")
+    inbox = sub.add_parser(
+        "inbox",
+        help="the mail the judge failed to handle; --retry to handle it again",
+        description="Counts of inbound mail by state, then every message set aside as "
+        "failed (its handling raised on every attempt) or waiting for another attempt: "
+        "id, when it came, sender, attempts and the reason (never the mail's text). With "
+        "--retry ID, set that message back to new with a fresh count of attempts; with "
+        "--retry alone, every failed message.",
+    )
+    inbox.add_argument(
+        "--retry",
+        nargs="?",
+        const="all",
+        metavar="ID",
+        help="handle failed mail (or message ID) again at the judge's next pass",
+    )
+    inbox.set_defaults(operator="inbox")
     backup = sub.add_parser(
         "backup",
         help="copy the database to PATH, safely while the judge runs",

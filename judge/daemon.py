@@ -7,15 +7,21 @@ last run stopped.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import selectors
 import signal
+import socket
 import threading
+import time
+import traceback
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
 from judge import schedule
 from judge.config import Config
+from judge.failures import failure_reason
 from judge.handling import handle_waiting
 from judge.mail import outbox as sender
 from judge.store import inbox
@@ -68,61 +74,159 @@ def run_once(config: Config, clock: Callable[[], datetime] = real_clock) -> dict
         db.conn.close()
 
 
+# After a pass of the main loop raises, the next waits 1 s, then 2, 4, ... up to this.
+LOOP_BACKOFF_MAX = 60.0
+STOP_JOIN_SECONDS = 3.0  # how long shutdown waits for the IMAP thread (it is a daemon)
+
+
+class _Wakeup:
+    """What the main loop sleeps on: a socket pair. Threads call `set` (new mail, a timer
+    falling due); a signal wakes it through `signal.set_wakeup_fd`, written by the C-level
+    handler. Nothing here takes a lock, so a signal arriving at any moment, any number of
+    times, can neither deadlock nor be lost (threading.Event.set is not safe to enter from
+    a signal handler that interrupted the same thread inside it)."""
+
+    def __init__(self) -> None:
+        self.reader, self.writer = socket.socketpair()
+        self.reader.setblocking(False)
+        self.writer.setblocking(False)
+        self.selector = selectors.DefaultSelector()  # epoll: no limit on the fd's number
+        self.selector.register(self.reader, selectors.EVENT_READ)
+
+    def set(self) -> None:
+        with contextlib.suppress(OSError):  # full: it will wake anyway; closed: stopping
+            self.writer.send(b"\0")
+
+    def wait(self, timeout: float) -> None:
+        """Sleep until woken or `timeout` seconds pass; forget the wake-ups so far."""
+        with contextlib.suppress(OSError):
+            self.selector.select(max(0.0, timeout))
+        with contextlib.suppress(OSError):
+            while self.reader.recv(4096):
+                pass
+
+    def close(self) -> None:
+        self.selector.close()
+        self.reader.close()
+        self.writer.close()
+
+
+class _Signals:
+    """SIGTERM/SIGINT (stop) and SIGHUP (reload), taken in the main thread: each handler
+    only sets a flag, which the loop reads between passes."""
+
+    def __init__(self, wakeup: _Wakeup) -> None:
+        self.stop = False
+        self.reload = False
+        self.installed = threading.current_thread() is threading.main_thread()
+        self.previous_fd = -1
+        if self.installed:
+            self.previous_fd = signal.set_wakeup_fd(
+                wakeup.writer.fileno(), warn_on_full_buffer=False
+            )
+            signal.signal(signal.SIGTERM, self._on_stop)
+            signal.signal(signal.SIGINT, self._on_stop)
+            signal.signal(signal.SIGHUP, self._on_reload)
+
+    def _on_stop(self, signum: int, frame: object) -> None:
+        self.stop = True
+
+    def _on_reload(self, signum: int, frame: object) -> None:
+        self.reload = True
+
+    def release(self) -> None:
+        """At the start of the shutdown: from now on these signals are ignored. Not our
+        handlers: at interpreter exit Python puts back the default action for every signal
+        with a Python handler, and a late SIGTERM would then kill the process (-15)
+        instead of letting it exit 0; an ignored signal stays ignored."""
+        if self.installed:
+            for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+                signal.signal(sig, signal.SIG_IGN)
+            signal.set_wakeup_fd(self.previous_fd)
+
+
 def run_forever(
     config: Config,
     clock: Callable[[], datetime] = real_clock,
     stop: threading.Event | None = None,
     ready: Callable[[], None] = lambda: None,
 ) -> None:
-    """Run until SIGTERM/SIGINT (or `stop` is set)."""
+    """Run until SIGTERM/SIGINT (any number of them; the judge stops within seconds) or
+    until `stop` is set. A pass of the loop that raises is logged and tried again after
+    a back-off: no message, game or fault of the moment ends the daemon."""
     stop = stop or threading.Event()
-    wake = threading.Event()
-    reload = threading.Event()
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, lambda *_: (stop.set(), wake.set()))
-        signal.signal(signal.SIGHUP, lambda *_: (reload.set(), wake.set()))
-    db = open_db(config.database)
-    delivery = sender.delivery_for(config)
+    wakeup = _Wakeup()
+    signals = _Signals(wakeup)
+
+    def stopping() -> bool:
+        return signals.stop or stop.is_set()
+
+    db = None
     receiver = None
     imap_thread = None
-    timers = schedule.Timers(wake.set, clock)
+    timers = schedule.Timers(wakeup.set, clock)
     try:
+        db = open_db(config.database)
+        delivery = sender.delivery_for(config)
         timers.start()
         if config.inbound_mode == "smtp":
             from judge.mail.smtp_in import SmtpReceiver
 
-            receiver = SmtpReceiver(config, clock, wake.set)
+            receiver = SmtpReceiver(config, clock, wakeup.set)
             receiver.start()
         else:
             from judge.mail.imap_in import ImapInbound
 
-            poller = ImapInbound(config.imap, _ThreadStore(config, clock, "imap"), wake.set)
+            poller = ImapInbound(config.imap, _ThreadStore(config, clock, "imap"), wakeup.set)
             imap_thread = threading.Thread(
                 target=poller.run, args=(stop,), name="imap", daemon=True
             )
             imap_thread.start()
         ready()
-        while not stop.is_set():
-            wake.clear()
-            if reload.is_set():
-                reload.clear()
-                config = _reloaded(config)
-            handle_waiting(db, config, clock)
-            schedule.run_due(db, config, clock)
-            timers.sync(schedule.next_events(db))
-            sender.drain(db, delivery, clock)
-            # Wake for new mail, a retry falling due, or (within a second) a stop.
-            wake.wait(min(1.0, _seconds_until_next_send(db, clock)))
+        failures = 0
+        while not stopping():
+            try:
+                if signals.reload:
+                    signals.reload = False
+                    config = _reloaded(config)
+                handle_waiting(db, config, clock, stopping=stopping)
+                schedule.run_due(db, config, clock, stopping=stopping)
+                timers.sync(schedule.next_events(db))
+                sender.drain(db, delivery, clock)
+                failures = 0
+                # Wake for new mail, a retry falling due, or (within a second) a stop.
+                wakeup.wait(min(1.0, _seconds_until_next_send(db, clock)))
+            except Exception as e:
+                failures += 1
+                backoff = min(LOOP_BACKOFF_MAX, 2.0 ** (failures - 1))
+                log.error(
+                    "a pass of the main loop raised %s (%d in a row); trying again in %.0f s\n%s",
+                    failure_reason(e),
+                    failures,
+                    backoff,
+                    "".join(traceback.format_tb(e.__traceback__)).rstrip(),
+                )
+                _sleep(backoff, wakeup, stopping)
     finally:
-        stop.set()
-        timers.stop()
+        signals.release()
+        stop.set()  # the IMAP thread watches it; never called from a signal handler
+        with contextlib.suppress(Exception):  # never started
+            timers.stop()
         if receiver is not None:
             receiver.stop()
         if imap_thread is not None:
-            imap_thread.join(timeout=10)
-        db.conn.close()
+            imap_thread.join(timeout=STOP_JOIN_SECONDS)
+        if db is not None:
+            db.conn.close()
+        wakeup.close()
         log.info("stopped")
+
+
+def _sleep(seconds: float, wakeup: _Wakeup, stopping: Callable[[], bool]) -> None:
+    """Sleep `seconds` (new mail does not cut it short), returning at once on a stop."""
+    end = time.monotonic() + seconds
+    while not stopping() and (left := end - time.monotonic()) > 0:
+        wakeup.wait(min(left, 1.0))
 
 
 def _reloaded(config: Config) -> Config:

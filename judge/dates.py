@@ -47,8 +47,10 @@ from zoneinfo import ZoneInfo
 
 __all__ = [
     "DEFAULT_TIME",
+    "MAX_AHEAD",
     "MAX_DURATION",
     "DateError",
+    "check_within_reach",
     "format_moment",
     "next_deadline",
     "parse_duration",
@@ -65,6 +67,10 @@ class DateError(ValueError):
 
 DEFAULT_TIME = time(23, 59)
 MAX_DURATION = timedelta(days=30)
+# A deadline or an absence a player or master sets may be at most this far ahead: far
+# enough for any game, near enough that the deadline plus a grace, a reminder or an
+# absence never leaves the calendar (year 9999 would overflow).
+MAX_AHEAD = timedelta(days=366)
 
 WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTH_NAMES = (
@@ -143,6 +149,19 @@ def parse_moment(text: str, now: datetime, zone: ZoneInfo) -> datetime:
         return _resolve(parts, now, zone, text)
     except OverflowError:  # a year near 1 or 9999
         raise _unreadable(text) from None
+
+
+def check_within_reach(moment: datetime, now: datetime, zone: ZoneInfo) -> datetime:
+    """`moment` itself if it is at most MAX_AHEAD after `now`; else a DateError naming the
+    latest moment allowed (the moment itself is not shown: year 9999 cannot be)."""
+    _require_aware(moment, "moment")
+    latest = now + MAX_AHEAD
+    if moment > latest:
+        raise DateError(
+            "That is more than a year ahead; give a moment no later than "
+            f"{format_moment(latest, zone)}."
+        )
+    return moment
 
 
 def parse_duration(text: str) -> timedelta:

@@ -1,5 +1,5 @@
 """The operator's commands: `judge init`, `check-config`, `games`, `game`, `outbox`,
-`backup`, `replay` and `export`.
+`inbox`, `backup`, `replay` and `export`.
 
 Each command is a plain function taking the parsed arguments (`--config` as every other
 command takes it) and returning the exit status; what it has to say goes to standard
@@ -94,7 +94,10 @@ def _when(stored: str | None, zone: str) -> str:
     """A stored UTC ISO time, in the judge's zone: `2026-11-23 12:07 CET`."""
     if not stored:
         return "-"
-    local = datetime.fromisoformat(stored).astimezone(ZoneInfo(zone))
+    try:
+        local = datetime.fromisoformat(stored).astimezone(ZoneInfo(zone))
+    except (ValueError, OverflowError):  # out of range (year 9999 in a zone east of UTC)
+        return f"{stored} (as stored)"
     return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
 
 
@@ -659,6 +662,85 @@ def _retry(db: sqlite_utils.Database, which: str) -> int:
     _out(
         f"{_plural(len(rows), 'message')} due now ({failed} of them queued again after failing); "
         "the judge sends them at its next pass"
+    )
+    return 0
+
+
+# -- judge inbox ---------------------------------------------------------------------------
+
+
+def inbox(args: argparse.Namespace) -> int:
+    return _with_database(args, lambda config, db: _inbox(config, db, args.retry))
+
+
+def _inbox(config: Config, db: sqlite_utils.Database, retry: str | None) -> int:
+    """Counts of inbound mail by state, then every message set aside as failed or waiting
+    for another attempt: id, when it came, its sender, attempts and the reason. Never a
+    message's text (it may hold a password)."""
+    from judge.store import inbox as store
+
+    if retry is not None:
+        return _inbox_retry(db, retry)
+    counts = dict(
+        db.execute("SELECT state, COUNT(*) FROM inbound GROUP BY state ORDER BY state").fetchall()
+    )
+    shown = {state: counts.pop(state, 0) for state in ("new", "handled", "ignored", "failed")}
+    shown.update(counts)
+    _out(", ".join(f"{state} {n}" for state, n in shown.items()))
+    troubles = store.troubles(db)
+    if not troubles:
+        return 0
+    table = [
+        [
+            str(t.id),
+            t.state,
+            _when(t.received_at, config.timezone),
+            t.sender or "?",
+            str(t.attempts),
+            _when(t.next_attempt_at, config.timezone) if t.state == "new" else "-",
+            " ".join((t.error or "-").split()),
+        ]
+        for t in troubles
+    ]
+    header = ["ID", "STATE", "RECEIVED", "FROM", "ATTEMPTS", "NEXT ATTEMPT", "REASON"]
+    for line in _table(header, table):
+        _out(line)
+    return 0
+
+
+def _inbox_retry(db: sqlite_utils.Database, which: str) -> int:
+    """Set a failed message (or every one) back to new with a fresh count of attempts:
+    the judge handles it at its next pass."""
+    from judge.store import inbox as store
+    from judge.store.db import transaction
+
+    now = datetime.now(UTC)
+    if which == "all":
+        ids = [t.id for t in store.troubles(db) if t.state == store.FAILED]
+    else:
+        try:
+            inbound_id = int(which)
+        except ValueError:
+            return _fail(f"--retry takes a message id (a number), not {which!r}")
+        row = db.execute(
+            "SELECT state, attempts FROM inbound WHERE id = ?", [inbound_id]
+        ).fetchone()
+        if row is None:
+            return _fail(f"there is no inbound message {inbound_id}")
+        if row[0] != store.FAILED and not (row[0] == store.NEW and row[1]):
+            return _fail(
+                f"message {inbound_id} is {row[0]}; only failed mail (or mail waiting for "
+                "another attempt) is retried"
+            )
+        ids = [inbound_id]
+    with transaction(db):
+        for inbound_id in ids:
+            attempts = store.attempts(db, inbound_id)
+            detail = f"operator: retry now (had {_plural(attempts, 'failed attempt')})"
+            store.retry_now(db, inbound_id, now, detail)
+    _out(
+        f"{_plural(len(ids), 'message')} set back to new; the judge handles "
+        f"{'it' if len(ids) == 1 else 'them'} at its next pass"
     )
     return 0
 

@@ -2,7 +2,8 @@
 
 The database is the source of truth. `run_due` looks at every active game and does what
 is due by the clock it is given, each game in one transaction that re-reads the game,
-acts, and advances it: a timer that fires twice, or a judge restarted between a deadline
+acts, and advances it (a game whose processing raises is rolled back and paused, and the
+others go on): a timer that fires twice, or a judge restarted between a deadline
 and its processing, processes a phase exactly once. `Timers` keeps one APScheduler job
 per pending event, rebuilt from the store, so the daemon wakes exactly when something is
 due; the work itself always runs in the daemon's main loop.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import traceback
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -22,7 +24,9 @@ from apscheduler.triggers.date import DateTrigger
 from judge import play
 from judge.commands.replies import Reply
 from judge.config import Config
+from judge.dates import MAX_AHEAD
 from judge.engine.phase import Phase
+from judge.failures import failure_reason, is_transient
 from judge.game_rules import rules_of
 from judge.outgoing import queue_reply
 from judge.report import format_deadline, phase_kind_title, phase_title
@@ -32,12 +36,85 @@ from judge.store.db import transaction
 log = logging.getLogger("judge.schedule")
 
 
-def run_due(db: sqlite_utils.Database, config: Config, clock: Callable[[], datetime]) -> int:
-    """Do everything due by now in every active game; returns how many mails were queued."""
+def run_due(
+    db: sqlite_utils.Database,
+    config: Config,
+    clock: Callable[[], datetime],
+    stopping: Callable[[], bool] = lambda: False,
+) -> int:
+    """Do everything due by now in every active game (until `stopping()` says the daemon
+    is stopping); returns how many mails were queued. A game whose processing raises is
+    rolled back and paused, its master told, and the other games go on (a locked
+    database is only logged: the next pass tries again)."""
     queued = 0
     for game in games.active_games(db):
-        queued += _game_due(db, config, game.id, clock())
+        if stopping():  # the rest are due still at the next start
+            break
+        try:
+            queued += _game_due(db, config, game.id, clock())
+        except Exception as e:
+            if is_transient(e):
+                log.warning("game %s: %s; trying again at the next pass", game.name, e)
+            else:
+                queued += _pause_failed(db, config, game, clock(), e)
     return queued
+
+
+def _pause_failed(
+    db: sqlite_utils.Database, config: Config, game: games.Game, now: datetime, error: Exception
+) -> int:
+    """Pause a game whose processing raised and tell its masters (game_failed); returns
+    the mails queued. If the notice cannot be queued the game is paused without it; if it
+    cannot even be paused, that is logged and the next pass tries the game again."""
+    reason = failure_reason(error)
+    log.error(
+        "game %s, phase %s: processing raised %s\n%s",
+        game.name,
+        game.phase,
+        reason,
+        "".join(traceback.format_tb(error.__traceback__)).rstrip(),
+    )
+    for notify in (True, False):
+        try:
+            with transaction(db):
+                current = games.get_game(db, game.id)
+                if current.state != games.ACTIVE:
+                    return 0
+                games.update_game(
+                    db,
+                    current,
+                    now,
+                    state=games.PAUSED,
+                    paused_remaining=_time_left(current, now),
+                    process_at=None,
+                )
+                mails = _failure_notices(db, current, reason) if notify else []
+                for mail in mails:
+                    queue_reply(db, config, now, mail)
+            told = ", ".join(a for mail in mails for a in mail.to) or "no one"
+            log.error("game %s paused after the error; told: %s", game.name, told)
+            return len(mails)
+        except Exception as e:
+            log.error("game %s: could not be paused: %s", game.name, failure_reason(e))
+    return 0
+
+
+def _time_left(game: games.Game, now: datetime) -> float:
+    """Seconds to the deadline, kept while paused: never negative and at most MAX_AHEAD
+    (a deadline out of range, which may be what raised, comes back as a year ahead)."""
+    try:
+        left = (datetime.fromisoformat(game.deadline or "") - now).total_seconds()
+    except (ValueError, OverflowError, TypeError):
+        return 0.0
+    return min(max(0.0, left), MAX_AHEAD.total_seconds())
+
+
+def _failure_notices(db: sqlite_utils.Database, game: games.Game, reason: str) -> list[Reply]:
+    masters = tuple(dict.fromkeys(s.address for s in games.seats(db, game, games.MASTER)))
+    if not masters:
+        return []
+    context = {"game": game.name, "phase": game.phase, "reason": reason}
+    return [Reply(masters, "game_failed", context, "notice", False)]
 
 
 def _game_due(db: sqlite_utils.Database, config: Config, game_id: int, now: datetime) -> int:
@@ -45,6 +122,9 @@ def _game_due(db: sqlite_utils.Database, config: Config, game_id: int, now: date
         game = games.get_game(db, game_id)  # re-read inside the transaction
         if game.state != games.ACTIVE or not game.phase or not game.deadline:
             return 0
+        # The timers' moments too: a stored value out of range (a deadline in year 9999)
+        # raises here, and the game is paused, rather than in next_events on every pass.
+        _moments(db, game)
         mails, what = _due(db, config, game, now)
         for mail in mails:
             queue_reply(db, config, now, mail)
@@ -183,22 +263,32 @@ def next_events(db: sqlite_utils.Database) -> dict[str, datetime]:
     for game in games.active_games(db):
         if not game.deadline:
             continue
-        deadline = datetime.fromisoformat(game.deadline)
-        s = game.settings
-        started = games.phase_started(db, game)
-        moments = [
-            max(
-                deadline - timedelta(hours=float(s["reminder_hours"])),
-                started + (deadline - started) / 2,
-            ),
-            deadline,
-            deadline + timedelta(hours=float(s["grace_hours"])),
-        ]
-        if game.process_at:
-            moments.append(datetime.fromisoformat(game.process_at))
-        for i, moment in enumerate(sorted(moments)):
+        try:
+            moments = _moments(db, game)
+        except Exception as e:  # a bad stored value: run_due pauses the game
+            log.error("game %s: no timers (%s)", game.name, failure_reason(e))
+            continue
+        for i, moment in enumerate(moments):
             out[f"{game.id}:{game.phase}:{i}:{moment.isoformat()}"] = moment
     return out
+
+
+def _moments(db: sqlite_utils.Database, game: games.Game) -> list[datetime]:
+    """A game's reminder, deadline, end of grace and early processing, in order."""
+    deadline = datetime.fromisoformat(game.deadline or "")
+    s = game.settings
+    started = games.phase_started(db, game)
+    moments = [
+        max(
+            deadline - timedelta(hours=float(s["reminder_hours"])),
+            started + (deadline - started) / 2,
+        ),
+        deadline,
+        deadline + timedelta(hours=float(s["grace_hours"])),
+    ]
+    if game.process_at:
+        moments.append(datetime.fromisoformat(game.process_at))
+    return sorted(moments)
 
 
 class Timers:

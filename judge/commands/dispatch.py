@@ -19,6 +19,7 @@ from judge.commands.language import Command, nearest_command, read_commands
 from judge.commands.replies import Context, Reply
 from judge.dates import (
     DateError,
+    check_within_reach,
     format_moment,
     parse_duration,
     parse_moment,
@@ -529,7 +530,8 @@ def _deadline(run: _Run, cmd: Command) -> None:
     if not block or not _active(run, cmd, block):
         return
     try:
-        moment = parse_moment(cmd.args[0], run.ctx.now, run.ctx.config.zone)
+        zone = run.ctx.config.zone
+        moment = check_within_reach(parse_moment(cmd.args[0], run.ctx.now, zone), run.ctx.now, zone)
     except DateError as e:
         run.event("error", cmd, message=str(e))
         return
@@ -650,8 +652,8 @@ def _absence(run: _Run, cmd: Command) -> None:
         return
     zone, now = run.ctx.config.zone, run.ctx.now
     try:
-        starts = _absence_moment(parts[0], now, zone)
-        ends = parse_moment(parts[1], now, zone)
+        starts = check_within_reach(_absence_moment(parts[0], now, zone), now, zone)
+        ends = check_within_reach(parse_moment(parts[1], now, zone), now, zone)
     except DateError as e:
         run.event("error", cmd, message=str(e))
         return

@@ -165,3 +165,78 @@ def count_before(db: sqlite_utils.Database, item: Inbound, hours: float = 1, mos
         "AND received_at > ? LIMIT ?)",
         [item.sender, item.id, since, limit],
     ).fetchone()[0]
+
+
+# -- retries: a message whose handling raised (judge/handling.py) ---------------------------
+
+
+@dataclass(frozen=True)
+class Trouble:
+    """A message set aside as failed, or waiting for another attempt (for the operator)."""
+
+    id: int
+    state: str
+    sender: str
+    received_at: str
+    attempts: int
+    next_attempt_at: str | None
+    error: str | None
+
+
+def due(
+    db: sqlite_utils.Database, now: datetime, after_id: int = 0, limit: int = 100
+) -> list[Inbound]:
+    """Stored messages not handled yet whose next attempt is due by `now`, past `after_id`,
+    oldest first. A message waiting out its back-off is left alone."""
+    rows = db.execute(
+        "SELECT id, raw, source, sender, return_path, received_at FROM inbound "
+        "WHERE state = 'new' AND id > ? AND (next_attempt_at IS NULL OR next_attempt_at <= ?) "
+        "ORDER BY id LIMIT ?",
+        [after_id, iso(now), limit],
+    ).fetchall()
+    return [Inbound(*row) for row in rows]
+
+
+def attempts(db: sqlite_utils.Database, inbound_id: int) -> int:
+    """How many attempts to handle the message have failed so far."""
+    row = db.execute("SELECT attempts FROM inbound WHERE id = ?", [inbound_id]).fetchone()
+    return row[0] if row else 0
+
+
+def retry_later(
+    db: sqlite_utils.Database, inbound_id: int, now: datetime, at: datetime, reason: str
+) -> None:
+    """Count one failed attempt and leave the message waiting until `at`."""
+    db.execute(
+        "UPDATE inbound SET attempts = attempts + 1, next_attempt_at = ?, error = ? WHERE id = ?",
+        [iso(at), reason, inbound_id],
+    )
+    record(db, now, "inbound", inbound_id, "retry", f"{reason}; next attempt at {iso(at)}")
+
+
+def give_up(db: sqlite_utils.Database, inbound_id: int, now: datetime, reason: str) -> None:
+    """Count the last failed attempt and set the message aside as failed with `reason`."""
+    db.execute(
+        "UPDATE inbound SET attempts = attempts + 1, next_attempt_at = NULL WHERE id = ?",
+        [inbound_id],
+    )
+    mark(db, inbound_id, FAILED, now, reason)
+
+
+def troubles(db: sqlite_utils.Database) -> list[Trouble]:
+    """Failed messages and those waiting for another attempt, oldest first."""
+    rows = db.execute(
+        "SELECT id, state, sender, received_at, attempts, next_attempt_at, error FROM inbound "
+        "WHERE state = 'failed' OR (state = 'new' AND attempts > 0) ORDER BY id"
+    ).fetchall()
+    return [Trouble(*row) for row in rows]
+
+
+def retry_now(db: sqlite_utils.Database, inbound_id: int, now: datetime, detail: str) -> None:
+    """Set a failed (or waiting) message back to new with a fresh count of attempts."""
+    db.execute(
+        "UPDATE inbound SET state = 'new', attempts = 0, next_attempt_at = NULL, error = NULL, "
+        "handled_at = NULL WHERE id = ?",
+        [inbound_id],
+    )
+    record(db, now, "inbound", inbound_id, "retry", detail)

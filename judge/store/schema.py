@@ -207,6 +207,13 @@ def _v7_reply_log(db: sqlite_utils.Database) -> None:
     db["reply_log"].create_index(["at"])
 
 
+def _v8_inbound_retry(db: sqlite_utils.Database) -> None:
+    # A message whose handling raised is tried again later (judge/handling.py): how many
+    # attempts have failed, and when the next one is due (NULL: at once).
+    db["inbound"].add_column("attempts", int, not_null_default=0)
+    db["inbound"].add_column("next_attempt_at", str)
+
+
 MIGRATIONS = [
     _v1_mail,
     _v2_games,
@@ -215,4 +222,5 @@ MIGRATIONS = [
     _v5_concede,
     _v6_pictures,
     _v7_reply_log,
+    _v8_inbound_retry,
 ]

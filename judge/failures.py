@@ -1,0 +1,39 @@
+"""What went wrong, said safely: one line for the store, the log, the operator and a
+game's master, never quoting the mail that caused it (it may hold a password)."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import traceback
+
+REASON_CHARS = 300  # a failure reason is cut to this length
+_WORD = re.compile(r"[^\W_]{3,}")
+
+
+def failure_reason(error: BaseException, raw: bytes = b"") -> str:
+    """`Type: message (at file:line in function)`, at most REASON_CHARS long. The message
+    is withheld when it quotes a word of the body of `raw` (the mail being handled); the
+    place in the code where it was raised is always given."""
+    text = " ".join(str(error).split())
+    sep = b"\r\n\r\n" if b"\r\n\r\n" in raw else b"\n\n"
+    body = raw.split(sep, 1)[-1]
+    said = set(_WORD.findall(body.decode("utf-8", "replace").lower()))
+    if said & set(_WORD.findall(text.lower())):
+        text = "(message withheld: it quotes the mail)"
+    frames = traceback.extract_tb(error.__traceback__)
+    where = ""
+    if frames:  # the innermost frame: where it was raised
+        frame = frames[-1]
+        where = f" (at {os.path.basename(frame.filename)}:{frame.lineno} in {frame.name})"
+    name = type(error).__name__
+    return (f"{name}: {text}{where}" if text else f"{name}{where}")[:REASON_CHARS]
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether trying again soon may well succeed: the database locked or busy by another
+    writer (anything else is taken for a fault of the judge's own)."""
+    return isinstance(error, sqlite3.OperationalError) and any(
+        word in str(error) for word in ("locked", "busy")
+    )

@@ -1,0 +1,133 @@
+"""The daemon stops cleanly on any number of SIGTERM/SIGINT, and no fault of the moment
+ends it: a pass of its loop that raises is logged and tried again after a back-off.
+
+The signal tests start a real `judge run` process (SMTP receiver, Maildir outbox) and
+send it a burst of signals, the later ones arriving while it is already shutting down.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import smtplib
+import socket
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from servers import free_port, running_judge
+
+from judge import daemon
+from judge.config import Config, SmtpInConfig
+from judge.handling import handle_waiting
+
+STOP_WITHIN = 5.0  # seconds from the first signal to the process's exit
+HELP_MAIL = b"From: a@example.org\r\nSubject: hi\r\n\r\nHELP\r\n"
+
+
+def _start(tmp: Path) -> tuple[subprocess.Popen, Path, int]:
+    """`judge run` on a fresh store; returns once its SMTP port answers."""
+    port = free_port()
+    config = tmp / "judge.toml"
+    config.write_text(
+        '[judge]\nname = "SIG"\naddress = "judge@example.org"\ndatabase = "judge.db"\n'
+        f'[inbound]\nmode = "smtp"\n[inbound.smtp]\nhost = "127.0.0.1"\nport = {port}\n'
+        '[outbound]\nmode = "maildir"\n[outbound.maildir]\npath = "outbox"\n'
+    )
+    log = tmp / "judge.log"
+    with log.open("wb") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "judge.cli", "--config", str(config), "run"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            cwd=tmp,
+        )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, log.read_text()
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc, log, port
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    pytest.fail(f"the judge did not listen on {port}:\n{log.read_text()}")
+
+
+@pytest.mark.parametrize(
+    "signals",
+    [
+        [signal.SIGTERM] * 10,
+        [signal.SIGINT] * 10,
+        [signal.SIGTERM, signal.SIGINT, signal.SIGHUP] * 4,
+    ],
+    ids=["sigterm", "sigint", "mixed"],
+)
+def test_a_burst_of_signals_stops_the_judge_cleanly(
+    tmp_path: Path, signals: list[signal.Signals]
+) -> None:
+    for attempt in range(3):  # the hang was a race: try it a few times
+        folder = tmp_path / str(attempt)
+        folder.mkdir()
+        proc, log, port = _start(folder)
+        with smtplib.SMTP("127.0.0.1", port, timeout=5) as smtp:  # some work in flight
+            smtp.sendmail("a@example.org", ["judge@example.org"], HELP_MAIL)
+        first = time.monotonic()
+        for sig in signals:
+            os.kill(proc.pid, sig)
+            time.sleep(0.003)  # the later ones land during the shutdown
+        try:
+            status = proc.wait(timeout=STOP_WITHIN - (time.monotonic() - first))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            pytest.fail(f"the judge did not stop within {STOP_WITHIN} s:\n{log.read_text()}")
+        text = log.read_text()
+        assert status == 0, text
+        assert text.rstrip().endswith("judge INFO stopped"), text
+        assert "Traceback" not in text
+
+
+def test_a_raising_pass_is_logged_and_the_loop_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """handle_waiting raises on its first three passes (a locked database, say): the
+    daemon logs each, backs off, and then handles the mail all the same."""
+    calls: list[int] = []
+
+    def flaky(db, config, clock, **options):
+        calls.append(1)
+        if len(calls) <= 3:
+            raise OSError("the disk hiccuped")
+        return handle_waiting(db, config, clock, **options)
+
+    monkeypatch.setattr(daemon, "handle_waiting", flaky)
+    monkeypatch.setattr(daemon, "LOOP_BACKOFF_MAX", 0.05)
+    config = Config(
+        name="T",
+        address="judge@example.org",
+        database=tmp_path / "judge.db",
+        maildir=tmp_path / "outbox",
+        smtp_in=SmtpInConfig(port=free_port()),
+    )
+    with caplog.at_level(logging.INFO), running_judge(config, lambda: datetime.now(UTC)):
+        with smtplib.SMTP("127.0.0.1", config.smtp_in.port, timeout=5) as smtp:
+            smtp.sendmail("a@example.org", ["judge@example.org"], HELP_MAIL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not list((tmp_path / "outbox" / "new").glob("*")):
+            time.sleep(0.02)
+        replies = list((tmp_path / "outbox" / "new").glob("*"))
+    assert len(replies) == 1
+    raised = [r.getMessage() for r in caplog.records if "main loop raised" in r.getMessage()]
+    assert [line.split("\n")[0] for line in raised] == [
+        f"a pass of the main loop raised OSError: the disk hiccuped (at "
+        f"test_daemon_resilience.py:{flaky.__code__.co_firstlineno + 3} in flaky) "
+        f"({n} in a row); trying again in 0 s"
+        for n in (1, 2, 3)
+    ]
+    assert caplog.records[-1].getMessage() == "stopped"
