@@ -122,9 +122,7 @@ def build(
     # A recipient with a UTF-8 local part (RFC 6532) can only be written in UTF-8: such a
     # mail goes out by SMTPUTF8 or not at all (judge/mail/outbox.py).
     utf8 = not all(r.isascii() for r in recipients)
-    head = "".join(
-        header_line(name, value, utf8=utf8 and name == "To") for name, value in headers
-    )
+    head = "".join(header_line(name, value, utf8=utf8 and name == "To") for name, value in headers)
     return (head + "\r\n").encode("utf-8") + payload.encode("ascii")
 
 
