@@ -7,7 +7,7 @@ from __future__ import annotations
 import email
 import json
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.policy import SMTP, default
@@ -146,3 +146,28 @@ def test_an_undeliverable_address_of_record_does_not_stop_the_deadline(tmp_path:
     for m in received:
         _check_head(m.data)
         assert email.message_from_bytes(m.data, policy=default)["X-Judge"] == "TEST"
+
+
+def test_the_internal_error_reply_to_a_poison_mail_is_sent(tmp_path: Path) -> None:
+    """A fault of ours while handling a mail from a UTF-8 address with an 8-bit
+    Message-ID: the mail is marked failed and the sender gets the internal-error reply."""
+    from judge.handling import handle_waiting
+    from judge.store import inbox
+
+    config = Config(name="T", address=JUDGE, database=tmp_path / "j.db")
+    db = open_db(config.database)
+    raw = _poison(1, "From: Jörg <jörg@bücher.example>\r\nMessage-ID: <\xe9@x>\r\n".encode())
+    now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+    inbox.ingest(db, raw, "smtp", now)
+
+    def broken(sub, ctx):
+        raise RuntimeError("a bug of ours")
+
+    assert handle_waiting(db, config, lambda: now, broken) == 1
+    [(state, error)] = db.execute("SELECT state, error FROM inbound").fetchall()
+    assert (state, error) == ("failed", "RuntimeError: a bug of ours")
+    [(recipients, out)] = db.execute("SELECT recipients, raw FROM outbound").fetchall()
+    assert json.loads(recipients) == ["jörg@xn--bcher-kva.example"]
+    msg = _check_head(out)
+    assert msg["Subject"] == "[T] Re: your mail (not processed)"
+    assert msg["In-Reply-To"] is None
