@@ -203,11 +203,20 @@ def test_a_utf8_local_part_is_written_in_utf8_and_nothing_else_is() -> None:
     assert msg["To"] == "österreich@example.org" and msg["Subject"] == "Grüße"
 
 
+def test_a_long_message_id_is_one_line() -> None:
+    mid = "<" + "1" * 60 + "@xn--bcher-kva.example>"
+    raw = compose.build(CONFIG, ["a@b.org"], "x", "x\n", NOW, mid, in_reply_to=mid)
+    assert f"\r\nMessage-ID: {mid}\r\nIn-Reply-To: {mid}\r\n".encode() in raw
+
+
 def test_a_non_ascii_judge_name_is_encoded() -> None:
     config = Config(name="Jüdge", address="judge@bücher.example")
-    raw = compose.build(config, ["bob@example.org"], "x", "x\n", NOW, "<a@example.org>")
+    mid = compose.new_message_id(config)
+    assert mid.isascii() and mid.endswith("@xn--bcher-kva.example>")
+    raw = compose.build(config, ["bob@example.org"], "x", "x\n", NOW, mid)
     assert raw.isascii()
     msg = _valid(raw)
+    assert msg["Message-ID"] == mid
     assert msg["From"] == "Jüdge judge <judge@xn--bcher-kva.example>"
     assert msg["X-Judge"] == "Jüdge"
 

@@ -208,3 +208,16 @@ def test_an_unexpected_fault_of_one_mail_never_escapes_drain(tmp_path: Path) -> 
     first, second = db["outbound"].rows
     assert (first["state"], first["attempts"], second["state"]) == ("queued", 1, "sent")
     assert first["last_error"] == "ValueError: something no one thought of"
+
+
+def test_a_picture_that_cannot_be_read_never_escapes_drain(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    mid = compose.new_message_id(CONFIG)
+    with db.atomic():
+        raw = compose.build(CONFIG, ["bob@example.org"], "Results", "Body\n", NOW, mid)
+        outbox.queue(db, raw, mid, ["bob@example.org"], "public", NOW, picture='{"bogus": 1}')
+    _queue(db, 1)
+    assert drain(db, MaildirDelivery(tmp_path / "out"), lambda: NOW) == 1
+    first, second = db["outbound"].rows
+    assert (first["state"], first["attempts"], second["state"]) == ("queued", 1, "sent")
+    assert first["last_error"] == "KeyError: 'name'"

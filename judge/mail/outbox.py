@@ -161,9 +161,9 @@ def drain(
     sent = 0
     try:
         for item in outbox.due(db, clock(), limit):
-            if item.picture:  # draw and attach the board picture, store, then send
-                item = pictures.finish(db, item, clock())
             try:
+                if item.picture:  # draw and attach the board picture, store, then send
+                    item = pictures.finish(db, item, clock())
                 how = delivery.deliver(item)
             except PermanentFailure as e:
                 log.warning("outbound %s %s: gave up: %s", item.id, item.message_id, e)
