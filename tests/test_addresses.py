@@ -235,3 +235,19 @@ def test_a_reply_subject_has_one_re(answered: str, subject: str) -> None:
     raw = f"From: bob@example.org\r\nSubject: {answered}\r\n\r\nx\r\n".encode()
     got, _ = compose.render("rate_limited", CONFIG, sub=parse_submission(raw), limit=5)
     assert got == subject
+
+
+@pytest.mark.parametrize("n", [1, 3, 4, 30])
+def test_a_list_of_recipients_is_folded_as_the_smtp_policy_folds_it(n: int) -> None:
+    to = [f"observer{i}@example.org" for i in range(n)]
+    raw = compose.build(CONFIG, to, "x", "x\n", NOW, "<a@example.org>")
+    value = ", ".join(to)
+    assert SMTP.header_factory("To", value).fold(policy=SMTP).encode() in raw
+    assert _valid(raw)["To"] == value
+
+
+def test_thousands_of_recipients_make_short_lines() -> None:
+    to = [f"observer{i}@example.org" for i in range(3000)]
+    raw = compose.build(CONFIG, to, "x", "x\n", NOW, "<a@example.org>")
+    assert _valid(raw)["To"].addresses[-1].addr_spec == "observer2999@example.org"
+    assert max(len(line) for line in raw.split(b"\r\n")) <= 78
