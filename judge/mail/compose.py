@@ -2,7 +2,9 @@
 
 Every mail the judge sends carries `Auto-Submitted` and `X-Judge` (so that judges and
 autoresponders never answer each other), a Message-ID fixed when it is queued, and on
-replies `In-Reply-To`/`References`.
+replies `In-Reply-To`/`References`. Whatever a stranger's mail held (8-bit bytes, UTF-8
+addresses, a megabyte of subject), building the answer never raises and every header
+line is CRLF-terminated and within 998 octets (see `build` and `header_line`).
 """
 
 from __future__ import annotations
