@@ -45,12 +45,13 @@ class Judge:
         self.now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
         self.serial = itertools.count(1)
 
-    def send(self, sender: str, body: str, subject: str = "orders") -> list[Mail]:
+    def send(self, sender: str, body: str, subject: str = "orders", head: str = "") -> list[Mail]:
+        """Mail `body` from `sender` (`head`: more header lines, CRLF-terminated)."""
         n = next(self.serial)
         self.now += timedelta(minutes=1)
         raw = (
             f"From: {sender}\r\nTo: judge@example.org\r\nSubject: {subject}\r\n"
-            f"Message-ID: <{n}@example.org>\r\n\r\n{body}\r\n"
+            f"Message-ID: <{n}@example.org>\r\n{head}\r\n{body}\r\n"
         ).encode()
         inbox.ingest(self.db, raw, "smtp", self.now)
         before = self._last()

@@ -20,6 +20,7 @@ class Received:
     mail_from: str
     rcpt_tos: list[str]
     data: bytes
+    mail_options: list[str] = field(default_factory=list)  # e.g. SMTPUTF8, BODY=8BITMIME
 
 
 @dataclass
@@ -33,7 +34,12 @@ class _Handler:
             return self.answer
         with self.lock:
             self.messages.append(
-                Received(envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content)
+                Received(
+                    envelope.mail_from,
+                    list(envelope.rcpt_tos),
+                    envelope.original_content,
+                    list(envelope.mail_options),
+                )
             )
         return "250 OK"
 
@@ -41,10 +47,13 @@ class _Handler:
 class SmtpSink:
     """`with SmtpSink() as sink:` ... `sink.messages`; `sink.answer = "550 ..."` to refuse."""
 
-    def __init__(self, port: int | None = None) -> None:
+    def __init__(self, port: int | None = None, smtputf8: bool = False) -> None:
+        """`smtputf8`: offer SMTPUTF8 (RFC 6531), as some relays do and others do not."""
         self.port = port or free_port()
         self.handler = _Handler()
-        self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port)
+        self.controller = Controller(
+            self.handler, hostname="127.0.0.1", port=self.port, enable_SMTPUTF8=smtputf8
+        )
 
     @property
     def messages(self) -> list[Received]:

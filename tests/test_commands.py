@@ -161,6 +161,57 @@ def test_password_and_address_can_be_changed(judge: Judge) -> None:
     assert refused not in _ack(judge.send("p2@new.example.org", "SIGNON Fwar1 newpw")).body
 
 
+def test_an_idn_address_of_record_is_stored_in_idna(judge: Judge) -> None:
+    judge.start_game()
+    mails = judge.send("p2@example.org", "SIGNON Fwar1 pw2\nSET ADDRESS P2@Bücher.Example")
+    assert "Your address of record for war1 is now p2@xn--bcher-kva.example." in mails[0].body
+    [seat] = [s for s in games.seats(judge.db, judge.game()) if s.power == "FRANCE"]
+    assert seat.address == "p2@xn--bcher-kva.example"
+    # The same address written either way is one sender: no copy to itself.
+    mails = judge.send("p2@bücher.example", "SIGNON Fwar1 pw2")
+    assert [m.to for m in mails] == [["p2@xn--bcher-kva.example"]]
+
+
+def test_create_and_join_refuse_a_sender_the_judge_cannot_always_reach(judge: Judge) -> None:
+    refused = (
+        "  ERROR: not done: your address österreich@example.org cannot be an address of record,\n"
+        "  because the part before the @ has characters other than ASCII letters,\n"
+        "  digits and marks, and mail to it cannot be delivered everywhere.\n"
+        "  Please write from an address with only ASCII characters before the @.\n"
+    )
+    [ack] = judge.send("österreich@example.org", "CREATE ?war2 pw")
+    assert ack.to == ["österreich@example.org"] and refused in ack.body
+    assert judge.db.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)
+    judge.send("gm@example.org", "CREATE ?war2 pw")
+    [ack] = judge.send("österreich@example.org", "SIGNON ?war2 pw")
+    assert refused in ack.body and "(ERRORS)" in ack.subject
+    assert games.seats(judge.db, judge.game("war2"), games.PLAYER) == []
+    # An internationalised domain is fine, and stored IDNA-encoded.
+    [ack] = judge.send("Ann <ann@münchen.de>", "SIGNON ?war2 pw")
+    assert "You have joined war2: 1 of 7 players." in ack.body
+    [seat] = games.seats(judge.db, judge.game("war2"), games.PLAYER)
+    assert seat.address == "ann@xn--mnchen-3ya.de"
+
+
+def test_the_answer_goes_to_the_sender_never_to_a_different_reply_to(judge: Judge) -> None:
+    judge.start_game()
+    mails = judge.send(
+        "p2@example.org", "SIGNON Fwar1 pw2\nA Par-Bur", head="Reply-To: eve@example.net\r\n"
+    )
+    assert [m.to for m in mails] == [["p2@example.org"]]
+    # From another address, with the address of record as Reply-To: the sender and the
+    # address of record, nobody else.
+    mails = judge.send(
+        "laptop@example.net", "SIGNON Fwar1 pw2", head="Reply-To: p2@example.org\r\n"
+    )
+    assert [m.to for m in mails] == [["laptop@example.net"], ["p2@example.org"]]
+
+
+def test_an_answer_to_a_reply_has_one_re(judge: Judge) -> None:
+    [ack] = judge.send("gm@example.org", "HELP", subject="Re: Re: [TEST] Re: orders")
+    assert ack.subject == "[TEST] Re: orders"
+
+
 # -- every rejected line ---------------------------------------------------------------------
 
 
@@ -182,9 +233,16 @@ def test_password_and_address_can_be_changed(judge: Judge) -> None:
             "standard-5, standard-6, standard-anycenter).",
         ),
         (
-            "CREATE ?game-2 pw",
-            "ERROR: the game was not created: a game name is up to 20 letters and digits.",
+            "CREATE ?game.2 pw",
+            "ERROR: the game was not created: a game name is 1 to 20 letters (a-z),\n"
+            "  digits, - or _, beginning with a letter or a digit.",
         ),
+        (  # a Cyrillic "а": a name that would look like game1's
+            "CREATE ?g\u0430me1 pw",
+            "ERROR: the game was not created: a game name is 1 to 20 letters (a-z),",
+        ),
+        ("CREATE ?" + "g" * 21 + " pw", "ERROR: the game was not created: a game name is 1 to 20"),
+        ("SIGNON ?g\u0430me1 pw", "ERROR: there is no game called g\u0430me1 waiting for players."),
         ("SIGNON ?nosuch pw", "ERROR: there is no game called nosuch waiting for players."),
         (
             "SIGNON war1",
@@ -194,7 +252,22 @@ def test_password_and_address_can_be_changed(judge: Judge) -> None:
         ("SIGNON Fwar1 pw2\nPROCESS", "ERROR: only the game's master may use PROCESS."),
         ("SIGNON Fwar1 pw2\nSET ORDERS MERGE", "ERROR: only the game's master may use SET ORDERS."),
         ("SIGNON Fwar1 pw2\nSET PREFERENCE F", "ERROR: this cannot be done in war1 now."),
-        ("SIGNON Fwar1 pw2\nSET ADDRESS nowhere", "ERROR: nowhere is not a mail address."),
+        (
+            "SIGNON Fwar1 pw2\nSET ADDRESS nowhere",
+            "ERROR: nowhere cannot be your address of record,\n"
+            "  because it is not a mail address (name@domain, without spaces or quotes).",
+        ),
+        (
+            "SIGNON Fwar1 pw2\nSET ADDRESS österreich@example.org",
+            "ERROR: österreich@example.org cannot be your address of record,\n"
+            "  because the part before the @ has characters other than ASCII letters,\n"
+            "  digits and marks, and mail to it cannot be delivered everywhere.",
+        ),
+        (
+            "SIGNON Fwar1 pw2\nSET ADDRESS bob@exa_mple.org",
+            "ERROR: bob@exa_mple.org cannot be your address of record,\n"
+            "  because the part after the @ is not a valid domain name.",
+        ),
         (
             "SIGNON Fwar1 pw2\nSET PASSWORD",
             "ERROR: Expected SET PASSWORD followed by a new password.",

@@ -180,12 +180,12 @@ OWNERSHIP = [  # after the Fall 1901 retreats
     "Turkey:   3 supply centres,  3 units: no change.",
 ]
 BUILD_REQUESTS = {  # subject ending -> the line that names the places or units
-    "Austria": ("must remove 1 unit", None),
-    "England": ("may build 1 unit", "Edinburgh, Liverpool, London"),
-    "France": ("may build 2 units", "Brest, Marseilles, Paris"),
-    "Germany": ("may build 3 units", "Berlin, Kiel, Munich"),
-    "Italy": ("may build 2 units", "Naples, Rome, Venice"),
-    "Russia": ("may build 2 units", "Moscow, Sevastopol, St Petersburg"),
+    "Austria": ("must remove 1 unit (Winter of 1901)", None),
+    "England": ("may build 1 unit (Winter of 1901)", "Edinburgh, Liverpool, London"),
+    "France": ("may build 2 units (Winter of 1901)", "Brest, Marseilles, Paris"),
+    "Germany": ("may build 3 units (Winter of 1901)", "Berlin, Kiel, Munich"),
+    "Italy": ("may build 2 units (Winter of 1901)", "Naples, Rome, Venice"),
+    "Russia": ("may build 2 units (Winter of 1901)", "Moscow, Sevastopol, St Petersburg"),
 }
 SPRING_1902 = {  # the board at the start of Spring 1902
     "AUSTRIA": {"A VIE", "A BUD"},

@@ -176,8 +176,8 @@ def test_the_demo_plays_1901_by_mail_and_runs_again(tmp_path: Path) -> None:
     retreat = requests["Austria must retreat (Fall of 1901)"]
     assert retreat.to == [address["Austria"]]
     assert "Fleet in Trieste: may retreat to Adriatic Sea or Albania." in lines(retreat.body)
-    assert requests["Austria must remove 1 unit"].to == [address["Austria"]]
-    assert requests["France may build 2 units"].to == [address["France"]]
+    assert requests["Austria must remove 1 unit (Winter of 1901)"].to == [address["Austria"]]
+    assert requests["France may build 2 units (Winter of 1901)"].to == [address["France"]]
     assert (
         len([m for m in mails if re.search(r"must retreat|may build|must remove", m.subject)]) == 8
     )

@@ -630,7 +630,7 @@ def check_retreat_request(request: Mail, power: str, options: list[str], deadlin
 def check_build_request(
     request: Mail, power: str, what: str, names: list[str], deadline: str
 ) -> None:
-    assert request.subject == f"[E2E] {GAME}: {power} {what}"
+    assert request.subject.startswith(f"[E2E] {GAME}: {power} {what} (Winter of ")
     n = int(what.split()[2])
     plural = "s" if n != 1 else ""
     words = flat(request.body)
@@ -788,7 +788,9 @@ def test_two_years_of_a_game_by_mail(tmp_path: Path, servers) -> None:
                     )
                 if power in phase.build_requests:
                     what = phase.build_requests[power][0]
-                    expected[ADDRESS[power]].append(f"[E2E] {GAME}: {power} {what}")
+                    expected[ADDRESS[power]].append(
+                        f"[E2E] {GAME}: {power} {what} ({phase.next_title})"
+                    )
             new = boxes.new(expected)
 
             # The results: one mail to every player and the master.
@@ -828,7 +830,9 @@ def test_two_years_of_a_game_by_mail(tmp_path: Path, servers) -> None:
                 assert request.to == (ADDRESS[power],)
                 check_retreat_request(request, power, options, next_deadline)
             for power, (what, names) in phase.build_requests.items():
-                request = one(new[ADDRESS[power]], f"[E2E] {GAME}: {power} {what}")
+                request = one(
+                    new[ADDRESS[power]], f"[E2E] {GAME}: {power} {what} ({phase.next_title})"
+                )
                 assert request.to == (ADDRESS[power],)
                 check_build_request(request, power, what, names, next_deadline)
             deadline = next_deadline

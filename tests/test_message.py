@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.mail.message import MAX_LINE, Submission, parse_submission, reply_address
+from judge.mail.message import MAX_LINE, MAX_SUBJECT, Submission, parse_submission, reply_address
 
 CORPUS = Path(__file__).parent / "mail"
 
@@ -95,7 +95,7 @@ def test_first_of_several_from_addresses() -> None:
 def test_reply_to_and_reply_address() -> None:
     sub = parse_submission(mail("x", "Reply-To: Other <Other@Example.ORG>\n"))
     assert sub.reply_to == "other@example.org"
-    assert reply_address(sub) == "other@example.org"
+    assert reply_address(sub) == "player@example.net"  # answers never go to a Reply-To
     plain_sub = parse_submission(mail("x"))
     assert plain_sub.reply_to is None
     assert reply_address(plain_sub) == "player@example.net"
@@ -818,3 +818,16 @@ def mutated_corpus_message(draw: st.DrawFn) -> bytes:
 @given(mutated_corpus_message())
 def test_mutated_corpus_messages_never_crash(raw: bytes) -> None:
     _check(parse_submission(raw), raw)
+
+
+def test_an_idn_sender_is_read_in_idna_and_a_utf8_local_part_as_written() -> None:
+    raw = "From: Ann <Ann@München.DE>\nSubject: s\n\nx\n".encode()
+    assert parse_submission(raw).sender == "ann@xn--mnchen-3ya.de"
+    raw = "From: Jörg <jörg@bücher.example>\nSubject: s\n\nx\n".encode()
+    sub = parse_submission(raw)
+    assert (sub.sender_name, sub.sender) == ("Jörg", "jörg@xn--bcher-kva.example")
+
+
+def test_a_long_subject_is_cut() -> None:
+    sub = parse_submission(mail("x", head="From: p@example.net\nSubject: " + "word " * 500 + "\n"))
+    assert sub.subject == ("word " * 40)[: MAX_SUBJECT - 3] + "..."

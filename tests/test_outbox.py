@@ -122,3 +122,102 @@ def test_maildir_delivery_writes_each_message_once(tmp_path: Path) -> None:
     assert drain(db, delivery, lambda: NOW) == 2
     assert len(list((tmp_path / "outbox" / "new").iterdir())) == 2
     assert list((tmp_path / "outbox" / "tmp").iterdir()) == []
+
+
+# -- addresses the relay may not take -------------------------------------------------------
+
+
+def _smtp(sink: SmtpSink) -> Config:
+    return replace(CONFIG, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=sink.port))
+
+
+def test_a_utf8_recipient_without_smtputf8_fails_alone_and_the_rest_is_sent(
+    tmp_path: Path,
+) -> None:
+    db = open_db(tmp_path / "j.db")
+    _queue(db, 1, to="österreich@example.org")
+    [later] = _queue(db, 1, to="bob@example.org")
+    with SmtpSink() as sink:
+        assert drain(db, SmtpDelivery(_smtp(sink)), lambda: NOW) == 1
+        [m] = sink.messages
+        assert email.message_from_bytes(m.data, policy=default)["Message-ID"] == later
+    first, second = db["outbound"].rows
+    assert (first["state"], second["state"]) == ("failed", "sent")
+    assert first["last_error"] == (
+        "no recipient the relay can take (an address with non-ASCII characters, "
+        "and the relay does not offer SMTPUTF8): österreich@example.org"
+    )
+
+
+def test_a_utf8_recipient_goes_out_by_smtputf8_when_the_relay_offers_it(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    [mid] = _queue(db, 1, to="österreich@example.org")
+    with SmtpSink(smtputf8=True) as sink:
+        assert drain(db, SmtpDelivery(_smtp(sink)), lambda: NOW) == 1
+        [m] = sink.messages
+    assert m.rcpt_tos == ["österreich@example.org"] and "SMTPUTF8" in m.mail_options
+    msg = email.message_from_bytes(m.data, policy=default)
+    assert (msg["To"], msg["Message-ID"]) == ("österreich@example.org", mid)
+    assert db["outbound"].get(1)["state"] == "sent"
+
+
+def test_an_idn_recipient_goes_out_in_idna_without_smtputf8(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    _queue(db, 1, to="bob@bücher.example")
+    with SmtpSink() as sink:
+        assert drain(db, SmtpDelivery(_smtp(sink)), lambda: NOW) == 1
+        [m] = sink.messages
+    assert m.rcpt_tos == ["bob@xn--bcher-kva.example"] and "SMTPUTF8" not in m.mail_options
+    assert email.message_from_bytes(m.data, policy=default)["To"] == "bob@xn--bcher-kva.example"
+
+
+def test_a_mail_to_several_is_sent_to_those_the_relay_can_take(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    to = ["bob@example.org", "österreich@example.org"]
+    mid = compose.new_message_id(CONFIG)
+    with db.atomic():
+        raw = compose.build(CONFIG, to, "Results", "Body\n", NOW, mid)
+        outbox.queue(db, raw, mid, to, "public", NOW)
+    with SmtpSink() as sink:
+        assert drain(db, SmtpDelivery(_smtp(sink)), lambda: NOW) == 1
+        [m] = sink.messages
+    assert m.rcpt_tos == ["bob@example.org"]
+    row = db["outbound"].get(1)
+    assert row["state"] == "sent"
+    sent = "SELECT detail FROM audit WHERE entity = 'outbound' AND event = 'sent'"
+    assert db.execute(sent).fetchall() == [("sent; refused: österreich@example.org",)]
+
+
+class _Faulty(MaildirDelivery):
+    """A Maildir delivery that fails on one message with an error nobody expected."""
+
+    def __init__(self, path: Path, bad: str) -> None:
+        super().__init__(path)
+        self.bad = bad
+
+    def deliver(self, item: outbox.Outbound) -> str:
+        if item.message_id == self.bad:
+            raise ValueError("something no one thought of")
+        return super().deliver(item)
+
+
+def test_an_unexpected_fault_of_one_mail_never_escapes_drain(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    bad, good = _queue(db, 2)
+    assert drain(db, _Faulty(tmp_path / "out", bad), lambda: NOW) == 1
+    first, second = db["outbound"].rows
+    assert (first["state"], first["attempts"], second["state"]) == ("queued", 1, "sent")
+    assert first["last_error"] == "ValueError: something no one thought of"
+
+
+def test_a_picture_that_cannot_be_read_never_escapes_drain(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    mid = compose.new_message_id(CONFIG)
+    with db.atomic():
+        raw = compose.build(CONFIG, ["bob@example.org"], "Results", "Body\n", NOW, mid)
+        outbox.queue(db, raw, mid, ["bob@example.org"], "public", NOW, picture='{"bogus": 1}')
+    _queue(db, 1)
+    assert drain(db, MaildirDelivery(tmp_path / "out"), lambda: NOW) == 1
+    first, second = db["outbound"].rows
+    assert (first["state"], first["attempts"], second["state"]) == ("queued", 1, "sent")
+    assert first["last_error"] == "KeyError: 'name'"

@@ -775,7 +775,7 @@ def check_start(
 def check_build_request(
     request: Mail, power: str, what: str, names: list[str], deadline: str
 ) -> None:
-    assert request.subject == f"[E2E] {GAME}: {power} {what}"
+    assert request.subject.startswith(f"[E2E] {GAME}: {power} {what} (Winter of ")
     words = flat(request.body)
     assert words.startswith(f"{power} {what} in {GAME}."), request.body
     assert f"Home centres free to build in: {', '.join(names)}." in words, request.body
@@ -873,7 +873,9 @@ def test_six_players_italy_neutral_a_year_by_mail(tmp_path: Path, servers) -> No
                 expected[address[power]] = [results_subject, f"[E2E] Re: {subjects[power]}{errors}"]
                 if power in phase.build_requests:
                     what = phase.build_requests[power][0]
-                    expected[address[power]].append(f"[E2E] {GAME}: {power} {what}")
+                    expected[address[power]].append(
+                        f"[E2E] {GAME}: {power} {what} ({phase.next_title})"
+                    )
             new = boxes.new(expected)
 
             results = one(new[MASTER], results_subject)
@@ -888,7 +890,9 @@ def test_six_players_italy_neutral_a_year_by_mail(tmp_path: Path, servers) -> No
                 check_ack(ack, power, {power: orders}, phase, deadline, processed=power == last)
 
             for power, (what, names) in phase.build_requests.items():
-                request = one(new[address[power]], f"[E2E] {GAME}: {power} {what}")
+                request = one(
+                    new[address[power]], f"[E2E] {GAME}: {power} {what} ({phase.next_title})"
+                )
                 assert request.to == (address[power],)
                 check_build_request(request, power, what, names, next_deadline)
             deadline = next_deadline
@@ -1016,7 +1020,9 @@ def test_two_players_world_war_a_year_by_mail(tmp_path: Path, servers) -> None:
                 ack_subject = f"[E2E] Re: {subjects[a]}" + (" (ERRORS)" if errors else "")
                 expected[a] = [results_subject, ack_subject]
             for power, (what, _) in phase.build_requests.items():
-                expected[TWO_OWNER[power]].append(f"[E2E] {GAME}: {power} {what}")
+                expected[TWO_OWNER[power]].append(
+                    f"[E2E] {GAME}: {power} {what} ({phase.next_title})"
+                )
             new = boxes.new(expected)
 
             # One results mail to the master and each player, however many powers.
@@ -1035,7 +1041,9 @@ def test_two_players_world_war_a_year_by_mail(tmp_path: Path, servers) -> None:
 
             # Build requests: one per power, to the player of that power.
             for power, (what, names) in phase.build_requests.items():
-                request = one(new[TWO_OWNER[power]], f"[E2E] {GAME}: {power} {what}")
+                request = one(
+                    new[TWO_OWNER[power]], f"[E2E] {GAME}: {power} {what} ({phase.next_title})"
+                )
                 assert request.to == (TWO_OWNER[power],)
                 check_build_request(request, power, what, names, next_deadline)
             deadline = next_deadline

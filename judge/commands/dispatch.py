@@ -29,6 +29,7 @@ from judge.dates import (
 )
 from judge.engine.geography import MapError, load_map, map_names
 from judge.engine.phase import Phase
+from judge.mail.addresses import Undeliverable, deliverable
 from judge.mail.message import Submission, reply_address
 from judge.passwords import check_password, hash_password
 from judge.player_groups import groups_of, partners, route_lines
@@ -105,6 +106,8 @@ _ERROR_KINDS = {
     "needs_signon",
     "create_taken",
     "create_bad",
+    "game_name_bad",
+    "address_bad",
     "join_failed",
     "preference_bad",
     "master_only",
@@ -121,8 +124,11 @@ def _create(run: _Run, cmd: Command) -> None:
     _close_block(run)
     name, password, *rest = cmd.args
     variant = rest[0] if rest else "standard"
-    if not name.isalnum() or len(name) > 20:
-        run.event("create_bad", cmd, message="a game name is up to 20 letters and digits")
+    if not games.valid_game_name(name):
+        run.event("game_name_bad", cmd, game=name[:40], limit=games.MAX_GAME_NAME)
+        return
+    master = _sender_of_record(run, cmd)
+    if master is None:
         return
     try:
         load_map(variant)
@@ -137,7 +143,7 @@ def _create(run: _Run, cmd: Command) -> None:
         return
     game = games.create_game(run.ctx.db, name, variant, run.ctx.now)
     seat = games.add_seat(
-        run.ctx.db, game, games.MASTER, run.sub.sender, hash_password(password), run.ctx.now
+        run.ctx.db, game, games.MASTER, master, hash_password(password), run.ctx.now
     )
     run.block = _Block(game, seat)
     run.event("created", cmd, game=name, variant=load_map(variant).title, needed=_needed(game))
@@ -147,6 +153,9 @@ def _join(run: _Run, cmd: Command) -> None:
     _close_block(run)
     name, password = cmd.args
     db, now = run.ctx.db, run.ctx.now
+    address = _sender_of_record(run, cmd)
+    if address is None:
+        return
     game = games.find_game(db, name)
     if game is not None and game.state in _PLAYING:
         admin.observe(run, cmd)  # a started game: join it as an observer
@@ -155,13 +164,23 @@ def _join(run: _Run, cmd: Command) -> None:
         run.event("join_failed", cmd, game=name, reason="no_game")
         return
     players = games.seats(db, game, games.PLAYER)
-    if any(s.address == run.sub.sender for s in players):
+    if any(s.address == address for s in players):
         run.event("join_failed", cmd, game=name, reason="already")
         return
-    seat = games.add_seat(db, game, games.PLAYER, run.sub.sender, hash_password(password), now)
+    seat = games.add_seat(db, game, games.PLAYER, address, hash_password(password), now)
     run.block = _Block(game, seat)
     joined, needed = len(players) + 1, _needed(game)
     run.event("joined", cmd, game=name, joined=joined, needed=needed)
+
+
+def _sender_of_record(run: _Run, cmd: Command) -> str | None:
+    """The sender's address in its normal form, to be an address of record; None (and an
+    error for the reply) when the judge could not be sure to deliver to it."""
+    address = deliverable(run.sub.sender)
+    if isinstance(address, Undeliverable):
+        run.event("address_bad", cmd, address=address.address, reason=address.reason, own=True)
+        return None
+    return address
 
 
 def _start_if_full(run: _Run, game: games.Game) -> None:
@@ -267,9 +286,9 @@ def _password(run: _Run, cmd: Command) -> None:
 def _address(run: _Run, cmd: Command) -> None:
     block = _need_block(run, cmd)
     if block:
-        address = cmd.args[0].strip("<>").lower()
-        if "@" not in address or " " in address:
-            run.event("error", cmd, message=f"{cmd.args[0]} is not a mail address.")
+        address = deliverable(cmd.args[0])
+        if isinstance(address, Undeliverable):
+            run.event("address_bad", cmd, address=address.address, reason=address.reason)
             return
         run.copy_to.add(block.seat.address)
         block.seat = games.update_seat(run.ctx.db, block.seat, run.ctx.now, address=address)

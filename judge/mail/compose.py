@@ -2,16 +2,20 @@
 
 Every mail the judge sends carries `Auto-Submitted` and `X-Judge` (so that judges and
 autoresponders never answer each other), a Message-ID fixed when it is queued, and on
-replies `In-Reply-To`/`References`.
+replies `In-Reply-To`/`References`. Whatever a stranger's mail held (8-bit bytes, UTF-8
+addresses, a megabyte of subject), building the answer never raises and every header
+line is CRLF-terminated and within 998 octets (see `build` and `header_line`).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import re
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
+from email import policy
 from email.header import Header
 from email.quoprimime import body_encode
 from email.utils import format_datetime, formataddr, make_msgid
@@ -20,6 +24,7 @@ from functools import cache
 import jinja2
 
 from judge.config import Config
+from judge.mail import addresses
 from judge.paths import data_dir
 
 TEMPLATES_DIR = data_dir("templates")
@@ -44,12 +49,28 @@ def render(name: str, config: Config, **context: object) -> tuple[str, str]:
     first, _, body = text.lstrip("\n").partition("\n")
     if not first.startswith("Subject:"):
         raise ValueError(f"template {name}.txt must begin with a Subject: line")
-    subject = first[len("Subject:") :].strip()
+    subject = _one_reply_prefix(first[len("Subject:") :].strip(), config.name)
     return f"[{config.name}] {subject}" if config.name else subject, body.strip("\n") + "\n"
 
 
+# "Re:", "RE[2]:", "AW:", "Sv:", "Antw:" ... as mail programs put them before a subject.
+_REPLY_MARK = r"(?:re|aw|sv|antw)\s*(?:\[\d+\]|\^\d+)?\s*:\s*"
+
+
+def _one_reply_prefix(subject: str, name: str) -> str:
+    """A reply's subject with one "Re: " in front, however many reply marks (and copies
+    of the judge's own "[name]" tag) the subject answered had: never "Re: Re: ..."."""
+    if not re.match(_REPLY_MARK, subject, re.IGNORECASE):
+        return subject
+    tag = rf"|\[{re.escape(name)}\]\s*" if name else ""
+    rest = re.sub(rf"^(?:{_REPLY_MARK}{tag})+", "", subject, flags=re.IGNORECASE)
+    return f"Re: {rest}" if rest else "Re:"
+
+
 def new_message_id(config: Config) -> str:
-    domain = config.address.rpartition("@")[2] or "judge.invalid"
+    """A fresh <unique@domain> of the judge's own domain, in ASCII (IDNA)."""
+    domain = addresses.ascii_form(config.address).rpartition("@")[2]
+    domain = domain if domain.isascii() and domain else "judge.invalid"
     return make_msgid(idstring=uuid.uuid4().hex[:12], domain=domain)
 
 
@@ -67,9 +88,10 @@ def build(
 ) -> bytes:
     """An RFC 822 message with CRLF line ends, as bytes ready for SMTP or a Maildir.
 
-    Written out directly rather than through email.message: the judge's mail is one
-    text/plain part with short headers, and the library's header machinery cost more than
-    everything else in handling a message."""
+    Never raises, whatever the recipients, subject or references hold: every header is
+    one `header_line` (the stdlib's SMTP policy, RFC 2047), the subject and other values
+    are cut to MAX_HEADER_CHARS, and a Message-ID that is not plain ASCII <left@right> is
+    not referred to. The head is ASCII unless a recipient has a UTF-8 local part."""
     lines = body.replace("\r\n", "\n").split("\n")
     if body.isascii() and all(len(line) <= 998 for line in lines):
         payload, charset, cte = "\r\n".join(lines), "us-ascii", "7bit"
@@ -78,27 +100,34 @@ def build(
         utf8 = body.replace("\r\n", "\n").encode("utf-8").decode("latin-1")
         payload = body_encode(utf8, maxlinelen=76, eol="\r\n")
         charset, cte = "utf-8", "quoted-printable"
-    sender = formataddr((f"{config.name} judge" if config.name else "", config.address))
+    sender = formataddr(
+        (f"{config.name} judge" if config.name else "", addresses.ascii_form(config.address))
+    )
+    recipients = [addresses.ascii_form(_one_line(a).strip()) for a in to]
     headers = [
         ("From", sender),
-        ("To", ", ".join(to)),
-        ("Subject", _ascii(subject)),
+        ("To", ", ".join(recipients)),
+        ("Subject", _short(subject)),
         ("Date", format_datetime(now)),
         ("Message-ID", message_id),
     ]
-    if in_reply_to:
-        headers.append(("In-Reply-To", in_reply_to))
-        headers.append(("References", " ".join([*references, in_reply_to][-10:])))
-    headers += [(name, _ascii(value)) for name, value in extra]
+    thread = [m for m in (_message_id(r) for r in (*references, in_reply_to or "")) if m]
+    if in_reply_to and _message_id(in_reply_to):
+        headers.append(("In-Reply-To", _message_id(in_reply_to)))
+        headers.append(("References", " ".join(dict.fromkeys(thread[-MAX_REFERENCES:]))))
+    headers += [(name, _short(value)) for name, value in extra]
     headers += [
         ("Auto-Submitted", auto_submitted),
-        ("X-Judge", _ascii(config.name or "judge")),
+        ("X-Judge", _short(config.name or "judge")),
         ("MIME-Version", "1.0"),
         ("Content-Type", f'text/plain; charset="{charset}"'),
         ("Content-Transfer-Encoding", cte),
     ]
-    head = "".join(f"{name}: {_fold(value)}\r\n" for name, value in headers)
-    return (head + "\r\n" + payload).encode("ascii")
+    head = "".join(
+        _address_list(name, value) if name == "To" else header_line(name, value)
+        for name, value in headers
+    )
+    return (head + "\r\n").encode("utf-8") + payload.encode("ascii")
 
 
 _PART_HEADERS = (b"content-type:", b"content-transfer-encoding:", b"mime-version:")
@@ -146,21 +175,83 @@ def attach_picture(raw: bytes, name: str, png: bytes, message_id: str) -> bytes:
     return b"\r\n".join(lines)
 
 
-def _ascii(value: str) -> str:
-    """A header value as ASCII: RFC 2047 encoded words when it has other characters."""
-    return value if value.isascii() else Header(value, "utf-8").encode()
+MAX_HEADER_CHARS = 300  # a subject or other header value is cut to this many characters
+MAX_MESSAGE_ID = 250  # a longer Message-ID in a mail answered is not referred to
+MAX_REFERENCES = 10  # References names at most this many earlier mails
+MAX_LINE = 78  # RFC 5322 2.1.1: lines SHOULD be at most 78 characters (and MUST be 998)
+
+_SMTP = policy.SMTP
+_SMTPUTF8 = policy.SMTPUTF8
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0080-\u009f\u2028\u2029\ud800-\udfff]+")
+_MSG_ID = re.compile(r"<[!-;=?A-~]+@[!-;=?A-~]+>")  # printable ASCII, no <, > or second @
 
 
-def _fold(value: str) -> str:
-    """Fold a long header at spaces so no line passes 78 characters where it can."""
-    if len(value) <= 76:
-        return value
-    out, line = [], ""
-    for word in value.split(" "):
-        if line and len(line) + 1 + len(word) > 76:
-            out.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    out.append(line)
-    return "\r\n ".join(out)
+def header_line(name: str, value: str, utf8: bool = False) -> str:
+    """One header field, CRLF-terminated: ASCII (RFC 2047 encoded words for other
+    characters) unless `utf8`, folded by the stdlib's SMTP policy so that no line passes
+    78 characters where it can, and none ever 998. Never raises."""
+    value = _one_line(value)
+    if value.isascii() and len(name) + 2 + len(value) <= MAX_LINE:
+        return f"{name}: {value}\r\n"  # what the policy writes too, at a tenth of the cost
+    if name.lower() in ("message-id", "in-reply-to") and _message_id(value):
+        # One token that folding cannot shorten (the policy would put it alone on a
+        # second line, which some readers take as part of the id); under 998 by its limit.
+        return f"{name}: {value}\r\n"
+    chosen = _SMTPUTF8 if utf8 else _SMTP
+    try:
+        folded = chosen.header_factory(name, value).fold(policy=chosen)
+        lines = folded.split("\r\n")
+        if all(len(line) <= 998 for line in lines) and (utf8 or folded.isascii()):
+            return folded
+    except Exception:  # the header parser choked on a stranger's value
+        pass
+    return _hard_wrap(name, value)
+
+
+_PLAIN_ADDRESS = re.compile(r"[^\s,;:<>()\[\]\\\"@]+@[^\s,;:<>()\[\]\\\"@]+")
+
+
+def _address_list(name: str, value: str) -> str:
+    """An address list of plain ASCII addresses folded after its commas, as the policy
+    would, but in linear time: a results mail may go to thousands of observers, and the
+    policy's parser takes seconds on that. Anything else goes to `header_line`."""
+    items = value.split(", ")
+    if not value.isascii():
+        # A recipient with a UTF-8 local part (RFC 6532) can only be written in UTF-8:
+        # such a mail goes out by SMTPUTF8 or not at all (judge/mail/outbox.py).
+        return header_line(name, value, utf8=True)
+    if not all(_PLAIN_ADDRESS.fullmatch(a) for a in items):
+        return header_line(name, value)
+    lines, line = [], f"{name}:"
+    for i, item in enumerate(items):
+        word = item + ("," if i < len(items) - 1 else "")
+        if len(line) + 1 + len(word) > MAX_LINE and line != f"{name}:":
+            lines.append(line)
+            line = ""
+        line = f"{line} {word}"
+    lines.append(line)
+    return "\r\n".join(lines) + "\r\n"
+
+
+def _one_line(value: str) -> str:
+    """No CR, LF or other control characters (nor lone surrogates): one line of text."""
+    return " ".join(_CONTROL.sub(" ", str(value)).split())
+
+
+def _short(value: str) -> str:
+    value = _one_line(value)
+    return value if len(value) <= MAX_HEADER_CHARS else value[: MAX_HEADER_CHARS - 3] + "..."
+
+
+def _message_id(value: str | None) -> str | None:
+    """The Message-ID as written when it is a plain ASCII <left@right>, else None: a
+    reference the judge cannot write faithfully is better left out."""
+    value = (value or "").strip()
+    return value if len(value) <= MAX_MESSAGE_ID and _MSG_ID.fullmatch(value) else None
+
+
+def _hard_wrap(name: str, value: str) -> str:
+    """The last resort: the value cut into short RFC 2047 encoded words, one a line."""
+    chunks = [value[i : i + 10] for i in range(0, min(len(value), MAX_HEADER_CHARS), 10)]
+    words = [Header(chunk, "utf-8").encode() for chunk in chunks]
+    return f"{name}: " + "\r\n ".join(words or [""]) + "\r\n"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from email.utils import parseaddr
 
-from .message import Submission, reply_address
+from .message import Submission
 
 DAEMONS = frozenset(("mailer-daemon", "mailer_daemon", "mail-daemon", "postmaster"))
 BULK_PRECEDENCE = frozenset(("bulk", "junk", "list", "auto_reply", "auto-reply"))
@@ -32,7 +32,7 @@ def reason_not_to_answer(sub: Submission, judge_address: str) -> str | None:
         return "no usable sender address"
     if judge and sender == judge:
         return "mail from the judge's own address"
-    if judge and reply_address(sub).lower() == judge:
+    if judge and (sub.reply_to or "").lower() == judge:
         return "the reply address is the judge's own address"
     if _is_daemon(sender):
         return f"sender {_short(sender)} is a mailer daemon or postmaster"

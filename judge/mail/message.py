@@ -23,9 +23,12 @@ from email.utils import parseaddr
 from html.parser import HTMLParser
 from types import MappingProxyType
 
+from judge.mail import addresses
+
 MAX_LINE = 10_000  # a longer line is cut to this many characters
 HEADER_CAP = 256 * 1024  # a too-large message's header block is read up to this size
 MAX_DEPTH = 30  # MIME nesting deeper than this is not read
+MAX_SUBJECT = 200  # a longer subject is cut to this many characters (it is echoed in replies)
 
 KEPT_HEADERS = (
     "auto-submitted",
@@ -43,10 +46,10 @@ KEPT_HEADERS = (
 
 @dataclass(frozen=True)
 class Submission:
-    sender: str  # bare address from From:, lower case; "" if none or unparseable
+    sender: str  # bare address from From:, lower case, IDNA domain; "" if none or unusable
     sender_name: str  # display name from From: ("" if none)
     reply_to: str | None  # bare address from Reply-To:, lower case, or None
-    subject: str  # decoded (RFC 2047), whitespace collapsed, "" if none
+    subject: str  # decoded (RFC 2047), whitespace collapsed, cut to MAX_SUBJECT; "" if none
     message_id: str | None  # as in the header, with angle brackets
     references: tuple[str, ...]  # Message-IDs from In-Reply-To and References
     body: str  # the plain text the judge reads commands from
@@ -57,8 +60,13 @@ class Submission:
 
 
 def reply_address(sub: Submission) -> str:
-    """Where an answer goes: Reply-To when given, else the sender."""
-    return sub.reply_to or sub.sender
+    """Where an answer goes: the sender (From), never Reply-To.
+
+    Anyone can write any Reply-To, and an answer sent there would let a stranger make the
+    judge mail a third party (with the orders, or an error about a forged SIGNON). The
+    addresses of record get their copies from the dispatcher, so a player whose Reply-To
+    is their address of record still has the answer there."""
+    return sub.sender
 
 
 def parse_submission(raw: bytes, max_bytes: int = 1_000_000) -> Submission:
@@ -129,7 +137,7 @@ def _parse(data: bytes, size: int, too_large: bool) -> Submission:
         sender=sender,
         sender_name=sender_name,
         reply_to=reply_to or None,
-        subject=" ".join((_header_text(msg, "subject") or "").split()),
+        subject=_cut(" ".join((_header_text(msg, "subject") or "").split()), MAX_SUBJECT),
         message_id=_message_id(msg),
         references=_references(msg),
         body=body,
@@ -217,6 +225,10 @@ def _usable(addr: str) -> str:
     return addr
 
 
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
+
+
 def _address(msg: Message, name: str) -> tuple[str, str]:
     """(display name, bare lower-case address) of the first usable address in the header.
 
@@ -242,7 +254,9 @@ def _address(msg: Message, name: str) -> tuple[str, str]:
     for display, addr in candidates:
         addr = _usable(addr)
         if addr and _written(addr, written):
-            return " ".join(_clean_str(display).split()), addr
+            # An internationalised domain in IDNA: one form for the sender, the one
+            # SET ADDRESS stores.
+            return " ".join(_clean_str(display).split()), addresses.ascii_form(addr)
     display = candidates[0][0] if candidates else ""
     return " ".join(_clean_str(display).split()), ""
 

@@ -25,6 +25,7 @@ import sqlite_utils
 from judge import pictures
 from judge.config import Config
 from judge.crashpoints import crash_point
+from judge.mail import addresses
 from judge.store import outbox
 
 MAX_ATTEMPTS = 30  # with the backoff below, about three days of trying
@@ -89,10 +90,34 @@ class SmtpDelivery:
         return smtp
 
     def deliver(self, item: outbox.Outbound) -> str:
+        """Send `item`; PermanentFailure when no recipient can ever take it, OSError or
+        SMTPException when it may work later.
+
+        A recipient with a UTF-8 local part (RFC 6532) can only be sent to through a relay
+        that offers SMTPUTF8; without it, that recipient is refused here for good rather
+        than making smtplib raise. Domains go out IDNA-encoded."""
         if self.smtp is None:
             self.smtp = self._connect()
+        smtp = self.smtp
+        smtp.ehlo_or_helo_if_needed()
+        utf8 = smtp.has_extn("smtputf8")
+        sendable, unsendable = [], []
+        for recipient in item.recipients:
+            address = addresses.ascii_form(recipient)
+            (sendable if address.isascii() or utf8 else unsendable).append(address)
+        if not sendable:
+            raise PermanentFailure(
+                "no recipient the relay can take (an address with non-ASCII characters, "
+                "and the relay does not offer SMTPUTF8): " + ", ".join(unsendable)
+            )
+        options = []
+        if utf8 and not (item.raw.isascii() and all(a.isascii() for a in sendable)):
+            options.append("SMTPUTF8")
+        if not item.raw.isascii() and smtp.has_extn("8bitmime"):
+            options.append("BODY=8BITMIME")
+        sender = addresses.ascii_form(self.config.address)
         try:
-            refused = self.smtp.sendmail(self.config.address, list(item.recipients), item.raw)
+            refused = smtp.sendmail(sender, sendable, item.raw, mail_options=options)
         except smtplib.SMTPRecipientsRefused as e:
             self.close()
             codes = [code for code, _ in e.recipients.values()]
@@ -108,8 +133,9 @@ class SmtpDelivery:
             if e.smtp_code >= 500:
                 raise PermanentFailure(text) from None
             raise OSError(text) from None
-        if refused:
-            return "sent; refused: " + ", ".join(refused)
+        refused_all = [*refused, *unsendable]
+        if refused_all:
+            return "sent; refused: " + ", ".join(refused_all)
         return f"sent to {self.config.smtp_out.host}:{self.config.smtp_out.port}"
 
     def close(self) -> None:
@@ -135,9 +161,9 @@ def drain(
     sent = 0
     try:
         for item in outbox.due(db, clock(), limit):
-            if item.picture:  # draw and attach the board picture, store, then send
-                item = pictures.finish(db, item, clock())
             try:
+                if item.picture:  # draw and attach the board picture, store, then send
+                    item = pictures.finish(db, item, clock())
                 how = delivery.deliver(item)
             except PermanentFailure as e:
                 log.warning("outbound %s %s: gave up: %s", item.id, item.message_id, e)
@@ -145,16 +171,27 @@ def drain(
                 continue
             except (OSError, smtplib.SMTPException) as e:
                 delivery.close()
-                error = f"{type(e).__name__}: {e}"
-                if item.attempts + 1 >= MAX_ATTEMPTS:
-                    outbox.mark_failed(db, item.id, clock(), f"gave up after retries: {error}")
-                else:
-                    outbox.mark_retry(db, item.id, clock(), error, backoff(item.attempts))
-                log.warning("outbound %s %s: %s", item.id, item.message_id, error)
+                _retry_later(db, item, clock(), f"{type(e).__name__}: {e}")
                 break  # the server is unhappy: try the rest later
+            except Exception as e:  # a fault of this one mail: it never stops the others
+                log.exception("outbound %s %s: could not be sent", item.id, item.message_id)
+                delivery.close()
+                _retry_later(db, item, clock(), f"{type(e).__name__}: {e}")
+                continue
             crash_point("send-delivered")
             outbox.mark_sent(db, item.id, clock(), how)
             sent += 1
     finally:
         delivery.close()
     return sent
+
+
+def _retry_later(
+    db: sqlite_utils.Database, item: outbox.Outbound, now: datetime, error: str
+) -> None:
+    """Try `item` again after the backoff, or give it up after MAX_ATTEMPTS tries."""
+    if item.attempts + 1 >= MAX_ATTEMPTS:
+        outbox.mark_failed(db, item.id, now, f"gave up after retries: {error}")
+    else:
+        outbox.mark_retry(db, item.id, now, error, backoff(item.attempts))
+    log.warning("outbound %s %s: %s", item.id, item.message_id, error)

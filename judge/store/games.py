@@ -4,6 +4,7 @@ caller holds the transaction."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -77,7 +78,21 @@ _GAME_COLUMNS = "id, name, variant, state, settings, phase, deadline, process_at
 _SEAT_COLUMNS = "id, game_id, role, power, address, password_hash, preference, wait"
 
 
+MAX_GAME_NAME = 20  # characters
+# ASCII letters and digits, then also - and _: no look-alike (Unicode) names of games.
+_GAME_NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9_-]{{0,{MAX_GAME_NAME - 1}}}")
+
+
+def valid_game_name(name: str) -> bool:
+    """Whether `name` may name a game: 1 to MAX_GAME_NAME ASCII letters, digits, - or _,
+    beginning with a letter or digit."""
+    return _GAME_NAME.fullmatch(name) is not None
+
+
 def find_game(db: sqlite_utils.Database, name: str) -> Game | None:
+    """The game called `name`; None when there is none, or `name` could not name one."""
+    if not valid_game_name(name):
+        return None
     row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE name = ?", [name]).fetchone()
     return _game(row) if row else None
 
