@@ -163,9 +163,15 @@ def test_the_internal_error_reply_to_a_poison_mail_is_sent(tmp_path: Path) -> No
     def broken(sub, ctx):
         raise RuntimeError("a bug of ours")
 
-    assert handle_waiting(db, config, lambda: now, broken) == 1
+    # Three tries, the retries 1 and 5 minutes after each failure, then set aside.
+    for minutes in (0, 1, 6):
+        moment = now + timedelta(minutes=minutes)
+        assert handle_waiting(db, config, lambda moment=moment: moment, broken) == 1
     [(state, error)] = db.execute("SELECT state, error FROM inbound").fetchall()
-    assert (state, error) == ("failed", "RuntimeError: a bug of ours")
+    assert (state, error) == (
+        "failed",
+        "RuntimeError: a bug of ours (at test_mail_poison.py:164 in broken) (after 3 attempts)",
+    )
     [(recipients, out)] = db.execute("SELECT recipients, raw FROM outbound").fetchall()
     assert json.loads(recipients) == ["jörg@xn--bcher-kva.example"]
     msg = _check_head(out)
