@@ -15,7 +15,10 @@ address = "judge@example.org"
 database = "state/judge.db"
 timezone = "Europe/Amsterdam"
 masters = ["GM@example.org"]
+master_password_env = "JUDGE_TEST_MASTER_PASSWORD"
 broadcast = "dip-results@lists.example.org"
+wrong_passwords_per_hour = 4
+passwords_per_mail = 3
 
 [inbound]
 mode = "imap"
@@ -69,11 +72,14 @@ def test_every_key_of_contract_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     (tmp_path / "judge.toml").write_text(FULL)
     (tmp_path / "secret.txt").write_text("s3cret\n")
     monkeypatch.setenv("JUDGE_TEST_IMAP_PASSWORD", "imap-pw")
+    monkeypatch.setenv("JUDGE_TEST_MASTER_PASSWORD", "judge-masters-pw")
     config = load_config(tmp_path / "judge.toml")
     assert config.name == "EXAMPLE" and config.address == "judge@example.org"
     assert config.database == tmp_path / "state/judge.db"
     assert config.timezone == "Europe/Amsterdam"
     assert config.masters == ("gm@example.org",)
+    assert config.master_password == "judge-masters-pw"
+    assert (config.wrong_passwords_per_hour, config.passwords_per_mail) == (4, 3)
     assert config.broadcast == "dip-results@lists.example.org"
     assert config.inbound_mode == "imap"
     i = config.imap
@@ -123,6 +129,15 @@ def test_every_key_of_contract_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         ),
         ("[outbound]\nmode = 'carrier-pigeon'\n", 'outbound.mode must be "smtp" or "maildir"'),
         ("[judge\n", "not valid TOML"),
+        # A listed master's From: line alone is no authority: a password is required.
+        ("[judge]\nmasters = ['gm@example.org']\n", "judge.masters: the listed masters sign on"),
+        ("[judge]\nmasters = ['gm']\n", "judge.masters must be a list of mail addresses"),
+        (
+            "[judge]\nmaster_password = 'a'\nmaster_password_env = 'B'\n",
+            "judge: give only one of master_password, master_password_env",
+        ),
+        ("[judge]\nwrong_passwords_per_hour = 0\n", "judge.wrong_passwords_per_hour must be at"),
+        ("[judge]\npasswords_per_mail = 'x'\n", "judge.passwords_per_mail must be a int"),
         ("[sql]\nx = 1\n", "sql: unknown key"),
     ],
 )

@@ -14,7 +14,8 @@ table. Two games are played:
   but has no free home centre to build in, England must remove two units, the Austrian
   army in Bohemia is destroyed, a support is cut and one is void.
 
-too_large, rate_limited and internal_error are rendered directly with compose.render.
+too_large, rate_limited, internal_error and wrong_passwords are rendered directly with
+compose.render.
 
 Each snapshot in tests/snapshots/<case>.txt is the Subject line, a blank line and the body,
 compared exactly. The files are the reviewed, correct mails: where the judge writes
@@ -268,6 +269,12 @@ def _direct(out: dict[str, Mail]) -> None:
         "rate_limited": {"sub": sub, "limit": 60},
         "internal_error": {"sub": sub},
         "internal_error_without_subject": {"sub": SimpleNamespace(subject="")},
+        "wrong_passwords": {
+            "game": "demo",
+            "power": "France",
+            "limit": 10,
+            "until": "Saturday 21 November 2026 13:09 UTC",
+        },
     }.items():
         template = name.removesuffix("_without_subject")
         subject, body = compose.render(template, CONFIG, **context)
@@ -316,6 +323,7 @@ CASES = [
     "rate_limited",
     "internal_error",
     "internal_error_without_subject",
+    "wrong_passwords",
 ]
 
 
@@ -370,6 +378,7 @@ BRIEF = [
     "too_large",
     "rate_limited",
     "internal_error",
+    "wrong_passwords",
 ]
 
 

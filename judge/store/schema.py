@@ -198,4 +198,23 @@ def _v6_pictures(db: sqlite_utils.Database) -> None:
     db["outbound"].add_column("picture", str)
 
 
-MIGRATIONS = [_v1_mail, _v2_games, _v3_deadlines, _v4_press, _v5_concede, _v6_pictures]
+def _v7_wrong_passwords(db: sqlite_utils.Database) -> None:
+    # One row per wrong password (judge/store/guesses.py), by power and by sender: the
+    # limit counts them over the last hour, whoever sent them.
+    db["wrong_passwords"].create({"key": str, "at": str}, not_null={"key", "at"})
+    db["wrong_passwords"].create_index(["key", "at"])
+    db["wrong_passwords"].create_index(["at"])
+    db["wrong_password_notices"].create(
+        {"key": str, "noticed_at": str}, pk="key", not_null={"noticed_at"}
+    )
+
+
+MIGRATIONS = [
+    _v1_mail,
+    _v2_games,
+    _v3_deadlines,
+    _v4_press,
+    _v5_concede,
+    _v6_pictures,
+    _v7_wrong_passwords,
+]
