@@ -63,7 +63,7 @@ def test_no_reply_log_line_or_row_holds_a_password(
         line = form.format(pw=secret)
         # Alone (nothing signed on: echoed as unknown or refused) and after a SIGNON
         # (an order line, stored with the orders), and as SET PASSWORD's new password.
-        mails = judge.send("stranger@example.org", line)
+        mails = judge.send("stranger@example.org", line, subject=line)  # echoed in Re:
         mails += judge.send(players["F"], f"SIGNON Fwar1 pw2\n{line}\nA Par-Bur")
         for mail in mails:  # in any case: a game name or a variant is read lower case
             text = (mail.subject + mail.body).lower()

@@ -5,6 +5,7 @@ the judge."""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from pathlib import Path
 
@@ -100,8 +101,9 @@ def test_every_password_command_counts_against_the_mail(judge: Judge) -> None:
 
 
 def test_guesses_from_30_forged_senders_lock_the_power_for_an_hour(
-    judge: Judge, checks: list[str]
+    judge: Judge, checks: list[str], caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO)
     players = judge.start_game()
     start = judge.now
     acks, notices = [], []
@@ -110,6 +112,8 @@ def test_guesses_from_30_forged_senders_lock_the_power_for_an_hour(
         acks.append(mails[0])
         notices += mails[1:]
     assert checks == [f"guess{i}" for i in range(10)]  # then nothing is checked
+    warned = [r.getMessage() for r in caplog.records if r.name == "judge.signon"]
+    assert warned == ["power:war1:F: 10 wrong passwords in an hour; SIGNONs refused unchecked"]
     # Ten wrong passwords within the hour before: the clock moves a minute a mail, so
     # the lock lasts until an hour after the first of them (12:09), when only nine are.
     first = start + timedelta(minutes=1)

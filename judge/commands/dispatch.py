@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from judge import play
 from judge.assignment import parse_preference
 from judge.commands import signon
-from judge.commands.language import Command, nearest_command, read_commands
+from judge.commands.language import Command, masked_line, nearest_command, read_commands
 from judge.commands.replies import Context, Reply
 from judge.dates import (
     DateError,
@@ -90,7 +90,9 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
     errors = any(e["kind"] in _ERROR_KINDS for e in run.events) or any(
         e["kind"] == "orders" and e["status"].has_errors for e in run.events
     )
-    context = {"sub": sub, "events": run.events, "errors": errors, "lines": sub.body.strip()}
+    # The subject is echoed in the answer's: "SIGNON Fwar1 secret" there is masked too.
+    shown = replace(sub, subject=masked_line(sub.subject))
+    context = {"sub": shown, "events": run.events, "errors": errors}
     to = (reply_address(sub),)
     replies = [Reply(to, "acknowledgement", context)]
     others = tuple(sorted(run.copy_to - set(to)))

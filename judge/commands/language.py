@@ -220,6 +220,12 @@ def _masked(words: list[str]) -> str | None:
     return None
 
 
+def masked_line(text: str) -> str:
+    """Any line (a Subject:, say) with whatever follows a password-carrying word masked."""
+    words = text.split()
+    return (_masked(words) if words else None) or text
+
+
 def _letters(word: str) -> str:
     return "".join(c for c in word.upper() if c.isalpha())
 

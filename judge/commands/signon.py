@@ -18,6 +18,7 @@ gets a copy of the acknowledgement.
 from __future__ import annotations
 
 import hmac
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -27,6 +28,7 @@ from judge.engine.geography import load_map
 from judge.passwords import check_password
 from judge.store import games, guesses
 
+log = logging.getLogger("judge.signon")
 WINDOW = timedelta(hours=1)  # the limit on wrong passwords counts over this long
 
 
@@ -68,6 +70,9 @@ def sign_on(ctx: Context, sender: str, who: str, name: str, password: str, left:
         if own and hmac.compare_digest(password.encode(), ctx.config.master_password.encode()):
             return Outcome(own[0], game, judge_master=True, checks=checks)
     guesses.record_wrong(db, keys, now, WINDOW)
+    for key in keys:  # the operator hears of it once, as the limit is reached
+        if guesses.count(db, key, now, WINDOW) == limit:
+            log.warning("%s: %d wrong passwords in an hour; SIGNONs refused unchecked", key, limit)
     notice = None
     told = [s for s in candidates if s.role != games.OBSERVER]
     if (
