@@ -192,6 +192,8 @@ _SECRET_WORDS = (
 )
 _SECRET_SHORT = ("PASS", "PW", "PWD")
 _MASK = "****"
+# The language's own words that carry no password, however close to one they are.
+_OTHER_WORDS = (_SIMPLE | set(_SET)) - set(_SECRET_WORDS)
 
 
 def _masked(words: list[str]) -> str | None:
@@ -235,7 +237,7 @@ def _carries_password(word: str) -> bool:
     one typo away from one (two for the long words)."""
     if word in _SECRET_SHORT:
         return True
-    if len(word) < 4:
+    if len(word) < 4 or word in _OTHER_WORDS:  # SET OBSERVER PRESS is no OBSERVE
         return False
     for target in _SECRET_WORDS:
         allowed = 0 if len(target) < 6 else 1 if len(target) < 7 else 2
