@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 from judge_harness import Judge
 
-from judge.commands.language import _SET, _SIMPLE, _carries_password, _letters, read_commands
+from judge.commands.language import (
+    _SET,
+    _SIMPLE,
+    _carries_password,
+    _letters,
+    masked_line,
+    read_commands,
+)
 from judge.engine.geography import MAPS_DIR, map_names
 
 
@@ -80,6 +87,13 @@ def test_no_reply_log_line_or_row_holds_a_password(
         assert not any(secret.encode() in raw.lower() for (raw,) in queued), secret
         assert not any(secret in row.lower() for row in rows), secret
         assert not any(secret in line.lower() for line in logged), secret
+
+
+def test_a_subject_is_masked_only_when_it_looks_like_a_command() -> None:
+    assert masked_line("Re: SIGNON Fwar1 secret") == "Re: SIGNON ****"
+    assert masked_line("sign on Fwar1 secret") == "sign on ****"
+    assert masked_line("hello 1") == "hello 1"
+    assert masked_line("Spring orders for France") == "Spring orders for France"
 
 
 def test_the_well_formed_commands_keep_their_game_in_the_echo() -> None:

@@ -223,9 +223,12 @@ def _masked(words: list[str]) -> str | None:
 
 
 def masked_line(text: str) -> str:
-    """Any line (a Subject:, say) with whatever follows a password-carrying word masked."""
+    """A Subject: line with whatever follows a password-carrying word masked. A subject
+    of two words starting with HELLO ("Hello 1") is a greeting, not njudge's HELLO."""
     words = text.split()
-    return (_masked(words) if words else None) or text
+    if len(words) < 2 or (len(words) == 2 and _letters(words[0]) == "HELLO"):
+        return text
+    return _masked(words) or text
 
 
 def _letters(word: str) -> str:
