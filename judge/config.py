@@ -56,11 +56,16 @@ class Config:
     address: str = "judge@localhost"
     database: Path = Path("var/judge.db")
     timezone: str = "UTC"
-    masters: tuple[str, ...] = ()
+    masters: tuple[str, ...] = ()  # may sign on as master of any game (master_password)
+    # What a listed master signs on with, from a listed address; kept out of repr().
+    master_password: str = field(default="", repr=False)
     broadcast: str = ""
     max_message_bytes: int = 1_000_000
     rate_limit_per_hour: int = 60  # mails an hour from one From: beyond it, no replies
     replies_per_hour: int = 20  # replies an hour to one address, whatever the headers
+    rate_limit_per_hour: int = 60
+    wrong_passwords_per_hour: int = 10  # per power of a game, and per sender
+    passwords_per_mail: int = 5  # SIGNON, CREATE, OBSERVE, SET PASSWORD, ... in one mail
     inbound_mode: str = "smtp"
     imap: ImapConfig = field(default_factory=ImapConfig)
     smtp_in: SmtpInConfig = field(default_factory=SmtpInConfig)
@@ -81,10 +86,15 @@ _SECTIONS: dict[str, set[str]] = {
         "database",
         "timezone",
         "masters",
+        "master_password",
+        "master_password_file",
+        "master_password_env",
         "broadcast",
         "max_message_bytes",
         "rate_limit_per_hour",
         "replies_per_hour",
+        "wrong_passwords_per_hour",
+        "passwords_per_mail",
     },
     "inbound": {"mode", "imap", "smtp"},
     "inbound.imap": {
@@ -180,17 +190,34 @@ def config_from_dict(
     replies_per_hour = _get(judge, "judge.replies_per_hour", int, d.replies_per_hour)
     if replies_per_hour < 1:
         raise ConfigError(f"judge.replies_per_hour must be at least 1, not {replies_per_hour}")
+    masters = _get(judge, "judge.masters", list, [])
+    if not all(isinstance(a, str) and "@" in a for a in masters):
+        raise ConfigError(f"judge.masters must be a list of mail addresses, not {masters!r}")
+    master_password = _secret(judge, "judge", base, "master_")
+    if masters and not master_password:
+        # A From: line is easy to forge: a listed address alone is no authority.
+        raise ConfigError(
+            "judge.masters: the listed masters sign on with judge.master_password "
+            "(or master_password_file, master_password_env); give one"
+        )
+    limits = {}
+    for key in ("wrong_passwords_per_hour", "passwords_per_mail"):
+        limits[key] = _get(judge, f"judge.{key}", int, getattr(d, key))
+        if limits[key] < 1:
+            raise ConfigError(f"judge.{key} must be at least 1, not {limits[key]}")
     di, dsi, dso = ImapConfig(), SmtpInConfig(), SmtpOutConfig()
     return Config(
         name=_get(judge, "judge.name", str, d.name),
         address=address,
         database=Path(_get(judge, "judge.database", str, str(d.database))),
         timezone=timezone,
-        masters=tuple(a.lower() for a in _get(judge, "judge.masters", list, [])),
+        masters=tuple(a.strip("<>").lower() for a in masters),
+        master_password=master_password,
         broadcast=_get(judge, "judge.broadcast", str, d.broadcast),
         max_message_bytes=_get(judge, "judge.max_message_bytes", int, d.max_message_bytes),
         rate_limit_per_hour=_get(judge, "judge.rate_limit_per_hour", int, d.rate_limit_per_hour),
         replies_per_hour=replies_per_hour,
+        **limits,
         inbound_mode=inbound_mode,
         imap=ImapConfig(
             host=_get(imap, "inbound.imap.host", str, di.host),
@@ -259,25 +286,24 @@ def _get(table: dict, key: str, kind: type | tuple[type, ...], default: Any) -> 
     return value
 
 
-def _secret(table: dict, section: str, base: Path | None) -> str:
-    """`password`, `password_file` or `password_env`, at most one of them."""
-    given = [k for k in ("password", "password_file", "password_env") if k in table]
+def _secret(table: dict, section: str, base: Path | None, prefix: str = "") -> str:
+    """`password`, `password_file` or `password_env` (each after `prefix`), at most one."""
+    keys = tuple(f"{prefix}{k}" for k in ("password", "password_file", "password_env"))
+    given = [k for k in keys if k in table]
     if len(given) > 1:
         raise ConfigError(f"{section}: give only one of {', '.join(given)}")
     if not given:
         return ""
     key = given[0]
     value = _get(table, f"{section}.{key}", str, "")
-    if key == "password":
+    if key == keys[0]:
         return value
-    if key == "password_file":
+    if key == keys[1]:
         file = Path(value) if base is None or Path(value).is_absolute() else base / value
         try:
             return file.read_text().strip()
         except OSError as e:
-            raise ConfigError(
-                f"{section}.password_file: cannot read {value}: {e.strerror}"
-            ) from None
+            raise ConfigError(f"{section}.{key}: cannot read {value}: {e.strerror}") from None
     if value not in os.environ:
-        raise ConfigError(f"{section}.password_env: the environment variable {value} is not set")
+        raise ConfigError(f"{section}.{key}: the environment variable {value} is not set")
     return os.environ[value]

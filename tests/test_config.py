@@ -15,9 +15,12 @@ address = "judge@example.org"
 database = "state/judge.db"
 timezone = "Europe/Amsterdam"
 masters = ["GM@example.org"]
+master_password_env = "JUDGE_TEST_MASTER_PASSWORD"
 broadcast = "dip-results@lists.example.org"
 rate_limit_per_hour = 30
 replies_per_hour = 5
+wrong_passwords_per_hour = 4
+passwords_per_mail = 3
 
 [inbound]
 mode = "imap"
@@ -71,11 +74,14 @@ def test_every_key_of_contract_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     (tmp_path / "judge.toml").write_text(FULL)
     (tmp_path / "secret.txt").write_text("s3cret\n")
     monkeypatch.setenv("JUDGE_TEST_IMAP_PASSWORD", "imap-pw")
+    monkeypatch.setenv("JUDGE_TEST_MASTER_PASSWORD", "judge-masters-pw")
     config = load_config(tmp_path / "judge.toml")
     assert config.name == "EXAMPLE" and config.address == "judge@example.org"
     assert config.database == tmp_path / "state/judge.db"
     assert config.timezone == "Europe/Amsterdam"
     assert config.masters == ("gm@example.org",)
+    assert config.master_password == "judge-masters-pw"
+    assert (config.wrong_passwords_per_hour, config.passwords_per_mail) == (4, 3)
     assert config.broadcast == "dip-results@lists.example.org"
     assert (config.rate_limit_per_hour, config.replies_per_hour) == (30, 5)
     assert config.inbound_mode == "imap"
@@ -127,6 +133,15 @@ def test_every_key_of_contract_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         ("[outbound]\nmode = 'carrier-pigeon'\n", 'outbound.mode must be "smtp" or "maildir"'),
         ("[judge]\nreplies_per_hour = 0\n", "judge.replies_per_hour must be at least 1, not 0"),
         ("[judge\n", "not valid TOML"),
+        # A listed master's From: line alone is no authority: a password is required.
+        ("[judge]\nmasters = ['gm@example.org']\n", "judge.masters: the listed masters sign on"),
+        ("[judge]\nmasters = ['gm']\n", "judge.masters must be a list of mail addresses"),
+        (
+            "[judge]\nmaster_password = 'a'\nmaster_password_env = 'B'\n",
+            "judge: give only one of master_password, master_password_env",
+        ),
+        ("[judge]\nwrong_passwords_per_hour = 0\n", "judge.wrong_passwords_per_hour must be at"),
+        ("[judge]\npasswords_per_mail = 'x'\n", "judge.passwords_per_mail must be a int"),
         ("[sql]\nx = 1\n", "sql: unknown key"),
     ],
 )

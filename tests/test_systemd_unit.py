@@ -98,13 +98,13 @@ def test_the_example_configuration_is_contract_2_key_for_key() -> None:
         if key not in ("imap", "smtp", "maildir")  # the subtables
     }
     alternatives = {
-        f"{section}.{key}"
-        for section in ("inbound.imap", "outbound.smtp")
+        f"{section}.{prefix}{key}"
+        for section, prefix in (("inbound.imap", ""), ("outbound.smtp", ""), ("judge", "master_"))
         for key in ("password_file", "password_env")
     }
     assert accepted == set(contract) | alternatives
     text = EXAMPLE.read_text()
-    for section in ("inbound.imap", "outbound.smtp"):
+    for section, prefix in (("inbound.imap", ""), ("outbound.smtp", ""), ("judge", "master_")):
         body = text.split(f"[{section}]", 1)[1].split("\n[", 1)[0]
         for key in ("password_file", "password_env"):
-            assert re.search(rf"^# {key} = ", body, re.MULTILINE), (section, key)
+            assert re.search(rf"^# {prefix}{key} = ", body, re.MULTILINE), (section, key)

@@ -14,7 +14,8 @@ table. Two games are played:
   but has no free home centre to build in, England must remove two units, the Austrian
   army in Bohemia is destroyed, a support is cut and one is void.
 
-too_large, rate_limited, reply_cap and internal_error are rendered directly with compose.render.
+too_large, rate_limited, reply_cap, internal_error and wrong_passwords are rendered
+directly with compose.render.
 
 Each snapshot in tests/snapshots/<case>.txt is the Subject line, a blank line and the body,
 compared exactly. The files are the reviewed, correct mails: where the judge writes
@@ -269,6 +270,12 @@ def _direct(out: dict[str, Mail]) -> None:
         "reply_cap": {"sub": sub, "limit": 20},
         "internal_error": {"sub": sub},
         "internal_error_without_subject": {"sub": SimpleNamespace(subject="")},
+        "wrong_passwords": {
+            "game": "demo",
+            "power": "France",
+            "limit": 10,
+            "until": "Saturday 21 November 2026 13:09 UTC",
+        },
     }.items():
         template = name.removesuffix("_without_subject")
         subject, body = compose.render(template, CONFIG, **context)
@@ -318,6 +325,7 @@ CASES = [
     "reply_cap",
     "internal_error",
     "internal_error_without_subject",
+    "wrong_passwords",
 ]
 
 
@@ -373,6 +381,7 @@ BRIEF = [
     "rate_limited",
     "reply_cap",
     "internal_error",
+    "wrong_passwords",
 ]
 
 

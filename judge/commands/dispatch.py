@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from judge import play
 from judge.assignment import parse_preference
-from judge.commands.language import Command, nearest_command, read_commands
+from judge.commands import signon
+from judge.commands.language import Command, masked_line, nearest_command, read_commands
 from judge.commands.replies import Context, Reply
 from judge.dates import (
     DateError,
@@ -31,7 +32,7 @@ from judge.engine.geography import MapError, load_map, map_names
 from judge.engine.phase import Phase
 from judge.mail.addresses import Undeliverable, deliverable
 from judge.mail.message import Submission, reply_address
-from judge.passwords import check_password, hash_password
+from judge.passwords import hash_password
 from judge.player_groups import groups_of, partners, route_lines
 from judge.store import games
 from judge.store.audit import iso
@@ -62,6 +63,7 @@ class _Run:
     copy_to: set[str] = field(default_factory=set)  # addresses of record to copy
     refused: bool = False  # the last SIGNON was refused: its lines are not used
     to_process: set[int] = field(default_factory=set)  # game ids whose orders changed
+    passwords_left: int = 0  # password checks and hashes this mail may still make
 
     def event(self, kind: str, command: Command | None = None, **data: object) -> None:
         if command is not None:
@@ -71,11 +73,14 @@ class _Run:
 
 
 def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
-    run = _Run(sub, ctx)
+    run = _Run(sub, ctx, passwords_left=ctx.config.passwords_per_mail)
     for command in read_commands(sub.body):
         handler = _HANDLERS.get(command.name)
         if handler is None:
-            run.event("error", command, message=command.args[0])
+            message = command.args[0] if command.args else "I don't understand this line."
+            run.event("error", command, message=message)
+        elif command.name in _PASSWORD_COMMANDS and not _spend_password(run, command):
+            continue
         else:
             handler(run, command)
     _close_block(run)
@@ -88,7 +93,9 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
     errors = any(e["kind"] in _ERROR_KINDS for e in run.events) or any(
         e["kind"] == "orders" and e["status"].has_errors for e in run.events
     )
-    context = {"sub": sub, "events": run.events, "errors": errors, "lines": sub.body.strip()}
+    # The subject is echoed in the answer's: "SIGNON Fwar1 secret" there is masked too.
+    shown = replace(sub, subject=masked_line(sub.subject))
+    context = {"sub": shown, "events": run.events, "errors": errors}
     to = (reply_address(sub),)
     replies = [Reply(to, "acknowledgement", context)]
     others = tuple(sorted(run.copy_to - set(to)))
@@ -97,7 +104,41 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
     return replies + run.mails
 
 
+# Commands that check or hash a password (scrypt, ~40 ms each): a mail may carry at most
+# `passwords_per_mail` of them. Several games in one mail stay possible; 300 guesses do not.
+_PASSWORD_COMMANDS = {
+    "SIGNON",
+    "CREATE",
+    "JOIN",
+    "OBSERVE",
+    "SET PASSWORD",
+    "REPLACE POWER",
+    "PROMOTE",
+}
+
+
+def _spend_password(run: _Run, cmd: Command) -> bool:
+    """Whether the mail may still check or hash a password for `cmd`; if not, the command
+    is refused unread (and the lines after a refused SIGNON are not used). A SIGNON pays
+    for its checks itself (one or more)."""
+    if run.passwords_left < 1:
+        _too_many_passwords(run, cmd)
+        return False
+    if cmd.name != "SIGNON":
+        run.passwords_left -= 1
+    return True
+
+
+def _too_many_passwords(run: _Run, cmd: Command) -> None:
+    if cmd.name in ("SIGNON", "CREATE", "JOIN", "OBSERVE"):
+        _close_block(run)  # the orders before it are reported before it
+        run.refused = True
+    run.event("too_many_passwords", cmd, limit=run.ctx.config.passwords_per_mail)
+
+
 _ERROR_KINDS = {
+    "too_many_passwords",
+    "signon_locked",
     "after_refused",
     "press_refused",
     "error",
@@ -201,36 +242,35 @@ def _needed(game: games.Game) -> int:
 def _signon(run: _Run, cmd: Command) -> None:
     _close_block(run)
     who, name, password = cmd.args
-    db = run.ctx.db
-    game = games.find_game(db, name)
-    seat = None
-    if game is not None:
-        gm = load_map(game.variant)
-        by_initial = {p.initial: key for key, p in gm.powers.items()}
-        for s in games.seats(db, game):
-            mine = (
-                (who == "M" and s.role == games.MASTER)
-                or (who == "O" and s.role == games.OBSERVER)
-                or (
-                    s.role == games.PLAYER
-                    and s.power is not None
-                    and s.power == by_initial.get(who)
-                )
-            )
-            if mine and check_password(password, s.password_hash):
-                seat = s
-                break
+    outcome = signon.sign_on(run.ctx, run.sub.sender, who, name, password, run.passwords_left)
+    run.passwords_left -= max(1, outcome.checks)
+    if outcome.notice is not None:
+        run.mails.append(outcome.notice)
+    seat, game = outcome.seat, outcome.game
     if seat is None or game is None:
-        # The same words whether the game, the power or the password was wrong.
-        run.event("signon_failed", cmd, who=who, game=name)
         run.refused = True
+        if outcome.refused == "budget":
+            _too_many_passwords(run, cmd)
+        elif outcome.refused == "locked":
+            # The same words whether the password was right or not: it was not checked.
+            run.event("signon_locked", cmd, who=who, game=name, until=outcome.until)
+        else:
+            # The same words whether the game, the power or the password was wrong.
+            run.event("signon_failed", cmd, who=who, game=name)
         return
     run.refused = False
     run.block = _Block(game, seat)
     if seat.address != run.sub.sender:
         run.copy_to.add(seat.address)
     power = load_map(game.variant).powers[seat.power].name if seat.power else None
-    run.event("signed_on", cmd, game=game.name, power=power, role=seat.role)
+    run.event(
+        "signed_on",
+        cmd,
+        game=game.name,
+        power=power,
+        role=seat.role,
+        judge_master=outcome.judge_master,
+    )
 
 
 def _order(run: _Run, cmd: Command) -> None:

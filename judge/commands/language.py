@@ -172,16 +172,101 @@ def _press(number: int, text: str, first: str, args: list[str]) -> Command:
     return Command(number, text, "PRESS", (" ".join(args),))
 
 
+# Words after which a line carries a password, as written or nearly (a typo, a colon, a
+# number before it): SIGNON and njudge's synonyms, CREATE, OBSERVE/WATCH, JOIN, and
+# PASSWORD (SET PASSWORD, or the word alone). Words under six letters count only as
+# spelt here: one typo from HELLO is HELGO, a province in some maps' orders.
+_SECRET_WORDS = (
+    "SIGNON",
+    "SIGNIN",
+    "LOGON",
+    "LOGIN",
+    "HELLO",
+    "CREATE",
+    "OBSERVE",
+    "WATCH",
+    "JOIN",
+    "PASSWORD",
+    "PASSWD",
+    "SETPASSWORD",
+)
+_SECRET_SHORT = ("PASS", "PW", "PWD")
+_MASK = "****"
+# The language's own words that carry no password, however close to one they are.
+_OTHER_WORDS = (_SIMPLE | set(_SET)) - set(_SECRET_WORDS)
+
+
 def _masked(words: list[str]) -> str | None:
-    """The line with its password replaced by ****, for lines that carry one."""
+    """The line with its password replaced by ****, for lines that carry one (or seem to).
+
+    The well-formed commands keep their game: `SIGNON Fwar1 ****`, `CREATE ?g ****
+    standard-6`, `OBSERVE war1 ****`, `SET PASSWORD ****`. Any other line whose first
+    words are, or nearly are, a password-carrying command keeps the words up to that
+    command and masks everything after it (`SIGN ON ****`, `1. SIGNIN ****`)."""
     first = words[0].upper()
-    if first in ("CREATE", "SIGNON") and len(words) >= 3:
-        return " ".join([*words[:2], "****", *words[3:]])
-    if first == "OBSERVE" and len(words) >= 3:
-        return " ".join([*words[:2], "****", *words[3:]])
-    if first == "SET" and len(words) >= 3 and words[1].upper() == "PASSWORD":
-        return " ".join([*words[:2], "****"])
+    if first in ("SIGNON", "OBSERVE", "CREATE") and len(words) >= 3:
+        if first == "CREATE" and len(words) == 4 and words[3].lower() in _variants():
+            return " ".join([*words[:2], _MASK, words[3]])  # the variant is no secret
+        return " ".join([*words[:2], _MASK])
+    if first == "SET" and len(words) >= 2 and words[1].upper() == "PASSWORD":
+        return " ".join([*words[:2], _MASK]) if len(words) > 2 else None
+    for start in range(min(len(words), 3)):  # after a number, a bullet, SET, ...
+        for width in (1, 2):  # SIGN ON, LOG IN, SET PASSWORD written as two words
+            if start + width > len(words):
+                break
+            joined = "".join(_letters(w) for w in words[start : start + width])
+            if _carries_password(joined):
+                kept = words[: start + width]
+                rest = words[start + width :]
+                return " ".join([*kept, _MASK]) if rest else None
     return None
+
+
+def masked_line(text: str) -> str:
+    """A Subject: line with whatever follows a password-carrying word masked. A subject
+    of two words starting with HELLO ("Hello 1") is a greeting, not njudge's HELLO."""
+    words = text.split()
+    if len(words) < 2 or (len(words) == 2 and _letters(words[0]) == "HELLO"):
+        return text
+    return _masked(words) or text
+
+
+def _letters(word: str) -> str:
+    return "".join(c for c in word.upper() if c.isalpha())
+
+
+def _carries_password(word: str) -> bool:
+    """Whether `word` (letters only, upper case) is a password-carrying command word, or
+    one typo away from one (two for the long words)."""
+    if word in _SECRET_SHORT:
+        return True
+    if len(word) < 4 or word in _OTHER_WORDS:  # SET OBSERVER PRESS is no OBSERVE
+        return False
+    for target in _SECRET_WORDS:
+        allowed = 0 if len(target) < 6 else 1 if len(target) < 7 else 2
+        if abs(len(word) - len(target)) <= allowed and _typos(word, target) <= allowed:
+            return True
+    return False
+
+
+def _typos(a: str, b: str) -> int:
+    """Edits between a and b: letters added, dropped, changed or swapped with the next."""
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def _variants() -> set[str]:
+    from judge.engine.geography import map_names  # noqa: PLC0415 (only for CREATE lines)
+
+    return set(map_names())
 
 
 def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
@@ -190,6 +275,10 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
             return _error(
                 number, text, "CREATE ?name password [variant], e.g. CREATE ?game1 secret"
             )
+        if len(args) == 3 and args[2].lower() not in _variants():
+            # Not echoed: "CREATE ?g my secret" would show half of a password.
+            known = ", ".join(sorted(_variants()))
+            return _error(number, text, f"a variant after the password, one of: {known}")
         return Command(
             number, text, name, (args[0][1:].lower(), args[1], *(a.lower() for a in args[2:]))
         )
@@ -230,6 +319,8 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         if not args:
             return _error(number, text, "HISTORY name [FROM date] [TO date]")
         return Command(number, text, name, (args[0].lower(), " ".join(args[1:])))
+    if name == "ENDPRESS":  # a press block's end is read in read_commands: none is open
+        return _error(number, text, "PRESS or BROADCAST, then the press, before ENDPRESS")
     if name == "ROLLBACK":
         return Command(number, text, name, tuple(a.upper() for a in args[:1]))
     if args and name in (

@@ -214,6 +214,17 @@ def _v8_inbound_retry(db: sqlite_utils.Database) -> None:
     db["inbound"].add_column("next_attempt_at", str)
 
 
+def _v9_wrong_passwords(db: sqlite_utils.Database) -> None:
+    # One row per wrong password (judge/store/guesses.py), by power and by sender: the
+    # limit counts them over the last hour, whoever sent them.
+    db["wrong_passwords"].create({"key": str, "at": str}, not_null={"key", "at"})
+    db["wrong_passwords"].create_index(["key", "at"])
+    db["wrong_passwords"].create_index(["at"])
+    db["wrong_password_notices"].create(
+        {"key": str, "noticed_at": str}, pk="key", not_null={"noticed_at"}
+    )
+
+
 MIGRATIONS = [
     _v1_mail,
     _v2_games,
@@ -223,4 +234,5 @@ MIGRATIONS = [
     _v6_pictures,
     _v7_reply_log,
     _v8_inbound_retry,
+    _v9_wrong_passwords,
 ]

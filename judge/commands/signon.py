@@ -1,0 +1,123 @@
+"""SIGNON's check: which seat a mail may act as, within the limits on wrong passwords.
+
+Every password check costs ~40 ms of scrypt, and a From: line is easy to forge, so:
+- a power of a game (and M, O) and a sender may each have at most
+  `wrong_passwords_per_hour` wrong passwords in the last hour; past that, a SIGNON for
+  that power or from that sender is refused *without checking the password*, in words
+  that do not depend on it (no oracle, no CPU). Refused SIGNONs do not count, so the
+  real player's password works again at most an hour after the last wrong one;
+- the player of record is told, once an hour, when their power reaches the limit;
+- a mail spends one of its `passwords_per_mail` on each check (dispatch counts them).
+
+The judge's own masters (`judge.masters` in the configuration) may sign on as the master
+of any game, from a listed address and with `judge.master_password`: the address alone
+is no authority. They act through the game's own master seat, whose address of record
+gets a copy of the acknowledgement.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from judge.commands.replies import Context, Reply
+from judge.dates import format_moment
+from judge.engine.geography import load_map
+from judge.passwords import check_password
+from judge.store import games, guesses
+
+log = logging.getLogger("judge.signon")
+WINDOW = timedelta(hours=1)  # the limit on wrong passwords counts over this long
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a SIGNON gets: a seat, or why not (`refused`: wrong, locked, budget)."""
+
+    seat: games.Seat | None
+    game: games.Game | None
+    refused: str | None = None
+    until: str | None = None  # locked: when SIGNONs are checked again, in words
+    judge_master: bool = False  # signed on as one of the judge's masters
+    checks: int = 0  # password checks made (the mail's budget pays for them)
+    notice: Reply | None = None  # to the player of record, when the limit is reached
+
+
+def sign_on(ctx: Context, sender: str, who: str, name: str, password: str, left: int) -> Outcome:
+    """Check a SIGNON for power `who` (or M, O) of game `name` from `sender`, making at
+    most `left` password checks."""
+    db, now, limit = ctx.db, ctx.now, ctx.config.wrong_passwords_per_hour
+    keys = [guesses.power_key(name, who), guesses.sender_key(sender)]
+    until = guesses.locked_until(db, keys, limit, now, WINDOW)
+    if until is not None:
+        return Outcome(None, None, "locked", _minute_words(ctx, until))
+    game = games.find_game(db, name)
+    candidates = _candidates(ctx, game, who, sender) if game else []
+    checks = 0
+    for seat in candidates:
+        if checks >= left:
+            return Outcome(None, game, "budget", checks=checks)
+        checks += 1
+        if check_password(password, seat.password_hash):
+            return Outcome(seat, game, checks=checks)
+    if game and who == "M" and sender in ctx.config.masters and ctx.config.master_password:
+        if checks >= left:
+            return Outcome(None, game, "budget", checks=checks)
+        checks += 1
+        own = games.seats(db, game, games.MASTER)
+        if own and hmac.compare_digest(password.encode(), ctx.config.master_password.encode()):
+            return Outcome(own[0], game, judge_master=True, checks=checks)
+    guesses.record_wrong(db, keys, now, WINDOW)
+    for key in keys:  # the operator hears of it once, as the limit is reached
+        if guesses.count(db, key, now, WINDOW) == limit:
+            log.warning("%s: %d wrong passwords in an hour; SIGNONs refused unchecked", key, limit)
+    notice = None
+    told = [s for s in candidates if s.role != games.OBSERVER]
+    if (
+        told
+        and guesses.count(db, keys[0], now, WINDOW) >= limit
+        and guesses.first_notice(db, keys[0], now, WINDOW)
+    ):
+        notice = _notice(ctx, game, told, keys[0])
+    return Outcome(None, game, "wrong", checks=checks, notice=notice)
+
+
+def _candidates(ctx: Context, game: games.Game, who: str, sender: str) -> list[games.Seat]:
+    """The seats a SIGNON as `who` may mean, the sender's own first (an observer writing
+    from their address is found with one check however many observers there are)."""
+    by_initial = {p.initial: key for key, p in load_map(game.variant).powers.items()}
+    seats = [
+        s
+        for s in games.seats(ctx.db, game)
+        if (who == "M" and s.role == games.MASTER)
+        or (who == "O" and s.role == games.OBSERVER)
+        or (s.role == games.PLAYER and s.power is not None and s.power == by_initial.get(who))
+    ]
+    return sorted(seats, key=lambda s: s.address != sender)
+
+
+def _notice(ctx: Context, game: games.Game, seats: list[games.Seat], key: str) -> Reply:
+    seat = seats[0]
+    gm = load_map(game.variant)
+    power = gm.powers[seat.power].name if seat.power else seat.role
+    until = guesses.locked_until(
+        ctx.db, [key], ctx.config.wrong_passwords_per_hour, ctx.now, WINDOW
+    )
+    context = {
+        "game": game.name,
+        "power": power,
+        "limit": ctx.config.wrong_passwords_per_hour,
+        "until": _minute_words(ctx, until or ctx.now),
+    }
+    to = tuple(dict.fromkeys(s.address for s in seats))
+    return Reply(to, "wrong_passwords", context, "notice", False)
+
+
+def _minute_words(ctx: Context, moment: datetime) -> str:
+    """The moment in words, rounded up to the minute (the words show no seconds)."""
+    up = moment.replace(second=0, microsecond=0)
+    if up < moment:
+        up += timedelta(minutes=1)
+    return format_moment(up, ctx.config.zone)

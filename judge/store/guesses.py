@@ -1,0 +1,76 @@
+"""Wrong passwords, counted over a sliding window per key: a power of a game
+(`power:war1:F`, whoever sent them) and a sender (`sender:a@example.org`).
+
+One row per wrong password; rows older than the window are deleted as new ones come.
+The caller holds the transaction (the message's own)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import sqlite_utils
+
+from .audit import iso
+
+
+def power_key(game: str, who: str) -> str:
+    """The key of a power (or M, O) of a game, by the name written in the SIGNON."""
+    return f"power:{game.lower()}:{who.upper()}"
+
+
+def sender_key(address: str) -> str:
+    return f"sender:{address.lower()}"
+
+
+def record_wrong(
+    db: sqlite_utils.Database, keys: list[str], now: datetime, window: timedelta
+) -> None:
+    """One wrong password against each of `keys`; rows past the window are dropped."""
+    db.execute("DELETE FROM wrong_passwords WHERE at <= ?", [iso(now - window)])
+    for key in keys:
+        db.execute("INSERT INTO wrong_passwords (key, at) VALUES (?, ?)", [key, iso(now)])
+
+
+def count(db: sqlite_utils.Database, key: str, now: datetime, window: timedelta) -> int:
+    """Wrong passwords against `key` within the window before `now`."""
+    row = db.execute(
+        "SELECT COUNT(*) FROM wrong_passwords WHERE key = ? AND at > ?",
+        [key, iso(now - window)],
+    ).fetchone()
+    return row[0]
+
+
+def locked_until(
+    db: sqlite_utils.Database,
+    keys: list[str],
+    limit: int,
+    now: datetime,
+    window: timedelta,
+) -> datetime | None:
+    """When the last of `keys` that has reached `limit` wrong passwords within the window
+    falls below it again (assuming no more come); None when none has reached it."""
+    until = None
+    for key in keys:
+        rows = db.execute(
+            "SELECT at FROM wrong_passwords WHERE key = ? AND at > ? ORDER BY at DESC LIMIT ?",
+            [key, iso(now - window), limit],
+        ).fetchall()
+        if len(rows) >= limit:
+            # The limit-th most recent one leaves the window first among those that count.
+            free = datetime.fromisoformat(rows[-1][0]) + window
+            until = free if until is None else max(until, free)
+    return until
+
+
+def first_notice(db: sqlite_utils.Database, key: str, now: datetime, window: timedelta) -> bool:
+    """True at most once per window and key: whether to tell the player of record."""
+    row = db.execute("SELECT noticed_at FROM wrong_password_notices WHERE key = ?", [key])
+    found = row.fetchone()
+    if found and found[0] > iso(now - window):
+        return False
+    db.execute(
+        "INSERT INTO wrong_password_notices (key, noticed_at) VALUES (?, ?) "
+        "ON CONFLICT(key) DO UPDATE SET noticed_at = excluded.noticed_at",
+        [key, iso(now)],
+    )
+    return True
