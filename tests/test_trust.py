@@ -253,8 +253,10 @@ def test_a_forger_with_a_players_from_cannot_stop_the_players_orders(tmp_path: P
     players = judge.start_game()
     austria = players["A"]
     judge.now += timedelta(minutes=1)
-    for n in range(100):  # within one minute, all in the player's name
-        body = "SIGNON Awar1 guess\nA Vie H" if n % 10 == 0 else "A Vie-Gal\nA Bud-Rum"
+    # Within one minute, all in the player's name; nine wrong passwords, one short of
+    # the guess limit (which holds a power's SIGNONs closed for its hour: test_passwords).
+    for n in range(100):
+        body = "SIGNON Awar1 guess\nA Vie H" if n % 12 == 0 else "A Vie-Gal\nA Bud-Rum"
         inbox.ingest(judge.db, _raw(austria, body, f"<forged-{n}@evil.example>"), "smtp", judge.now)
     real = _raw(austria, "SIGNON Awar1 pw0\nA Vie-Tri\nA Bud-Ser\nF Tri-Alb", "<real@x.example>")
     real_id = inbox.ingest(judge.db, real, "smtp", judge.now)
