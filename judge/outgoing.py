@@ -32,7 +32,7 @@ def queue_reply(
     # Every template may name the attached picture: `picture` is its file name, or None.
     context = {**reply.context, "picture": picture.name if picture else None}
     subject, body = compose.render(reply.template, config, **context)
-    message_id = compose.new_message_id(config)
+    message_id = reply.message_id or compose.new_message_id(config)
     threaded = reply.in_reply and in_reply_to is not None
     raw = compose.build(
         config,

@@ -27,6 +27,7 @@ class Mail:
     subject: str
     body: str
     picture: str | None = None  # the board picture it will carry when sent (its name)
+    message_id: str | None = None
 
 
 class Judge:
@@ -77,7 +78,8 @@ class Judge:
             msg = email.message_from_bytes(raw_out, policy=default)
             body_text = msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
             name = json.loads(picture)["name"] if picture else None
-            out.append(Mail(json.loads(recipients), msg["Subject"], body_text, name))
+            mail = Mail(json.loads(recipients), msg["Subject"], body_text, name, msg["Message-ID"])
+            out.append(mail)
         return out
 
     def deliver(self, maildir: Path | None = None) -> list[EmailMessage]:

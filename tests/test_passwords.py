@@ -26,7 +26,8 @@ def locked(until: str) -> str:
     return (
         "  ERROR: signon refused, and the password was not checked: too many wrong\n"
         "  passwords in the last hour for this power or from your address. Passwords\n"
-        f"  are checked again from {until}.\n"
+        f"  are checked again from {until}, or before then in an answer to the\n"
+        "  judge's notice about it.\n"
     )
 
 
@@ -130,7 +131,11 @@ def test_guesses_from_30_forged_senders_lock_the_power_for_an_hour(
         "10 times in the last hour, from one address or from several.\n\n"
         f"Until {until},\n"
         "no password is checked for France in war1: every SIGNON is refused,\n"
-        "yours too. After that your password works again.\n\n"
+        "unless it comes in an answer to this mail. After that your password works\n"
+        "again.\n\n"
+        "To sign on before then, answer this mail (your mail program's Reply) from\n"
+        "this address, with your SIGNON and orders as usual. Only you received this\n"
+        "mail, so only you can answer it; it works for a day.\n\n"
         "If this was not you, someone may be guessing your password: nothing was given\n"
         "away, but choose a long one with SET PASSWORD once you can sign on.\n"
     )
@@ -143,6 +148,24 @@ def test_guesses_from_30_forged_senders_lock_the_power_for_an_hour(
         assert locked(until) in right.body
     assert len(checks) == 10
     assert judge.effective("war1", "FRANCE") == []
+    # A forger who writes as the player and makes up an answer to the notice is
+    # still refused unchecked; so is an answer to it from another address.
+    assert notice.message_id is not None
+    guess = "In-Reply-To: <00000000000000000000000000000000@example.org>\r\n"
+    assert locked(until) in judge.send(players["F"], "SIGNON Fwar1 pw2", head=guess)[0].body
+    answer = f"In-Reply-To: {notice.message_id}\r\nReferences: {notice.message_id}\r\n"
+    elsewhere = judge.send("forger0@example.org", "SIGNON Fwar1 pw2", head=answer)[0]
+    assert locked(until) in elsewhere.body
+    assert len(checks) == 10
+    assert judge.effective("war1", "FRANCE") == []
+    # The player answers the notice (only they received it): checked, and in.
+    ack = judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Bur", head=answer)[0]
+    assert "Signed on to war1 as France." in ack.body
+    assert checks[10:] == ["pw2"]
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nCLEAR", head=answer)
+    assert judge.effective("war1", "FRANCE") == []
+    del checks[10:]
     # Other powers are not locked.
     assert "Signed on to war1 as England." in judge.send(players["E"], "SIGNON Ewar1 pw1")[0].body
     # A minute before 13:09 it is still refused; at 13:09 the right password works.
@@ -176,6 +199,45 @@ def test_one_sender_guessing_every_power_is_stopped(judge: Judge, checks: list[s
     assert len(checks) == 10
     # Nobody else is held up: each power had fewer than ten wrong passwords.
     assert "as France" in judge.send("p2@example.org", "SIGNON Fwar1 pw2")[0].body
+
+
+def test_guesses_in_a_players_name_do_not_keep_the_player_out(
+    judge: Judge, checks: list[str]
+) -> None:
+    players = judge.start_game()
+    # A forger writes as Austria's player and guesses at the other powers: the limit per
+    # sender closes SIGNONs from that address, the player's own among them.
+    notices = []
+    for i in range(10):
+        notices += judge.send(players["A"], f"SIGNON {'EFGIRT'[i % 6]}war1 guess{i}")[1:]
+    [notice] = notices
+    assert (notice.to, notice.subject) == (
+        [players["A"]],
+        "[TEST] wrong passwords from your address",
+    )
+    assert notice.body == (
+        "Mail from p0@example.org has tried a wrong password 10 times\n"
+        "in the last hour.\n\n"
+        "Until Saturday 21 November 2026 13:09 UTC,\n"
+        "no SIGNON from this address is checked, unless it comes in an answer to\n"
+        "this mail.\n\n"
+        "If that was you, answer this mail (your mail program's Reply) with your\n"
+        "SIGNON and orders as usual; it works for a day. If it was not you, someone\n"
+        "is sending mail in your name: nothing was given away, and you need do\n"
+        "nothing.\n"
+    )
+    ack = judge.send(players["A"], "SIGNON Awar1 pw0\nA Vie-Tri")[0]
+    assert "the password was not checked" in ack.body
+    assert len(checks) == 10
+    # The player answers the notice, which went to their mailbox alone: checked, and in.
+    answer = f"In-Reply-To: {notice.message_id}\r\n"
+    ack = judge.send(players["A"], "SIGNON Awar1 pw0\nA Vie-Tri", head=answer)[0]
+    assert "Signed on to war1 as Austria." in ack.body
+    assert judge.effective("war1", "AUSTRIA") == ["A VIE - TRI"]
+    # The answer passes the sender's own lock only; each power's own limit still holds.
+    ack = judge.send(players["A"], "SIGNON Ewar1 guess", head=answer)[0]
+    assert "the password was not checked" not in ack.body  # England had two: checked
+    assert checks[-1] == "guess"
 
 
 def test_the_master_of_record_is_told_of_guesses_at_the_master_password(judge: Judge) -> None:

@@ -97,7 +97,8 @@ def test_thirty_forged_senders_lock_france_for_an_hour_and_no_longer(
         lock_words = (
             "ERROR: signon refused, and the password was not checked: too many wrong "
             "passwords in the last hour for this power or from your address. Passwords "
-            f"are checked again from {until}."
+            f"are checked again from {until}, or before then in an answer to the "
+            "judge's notice about it."
         )
         wrong_words = "ERROR: signon refused: the game name, the power or the password is wrong."
         acks = [one(new[f], refused) for f in FORGERS]
@@ -111,7 +112,10 @@ def test_thirty_forged_senders_lock_france_for_an_hour_and_no_longer(
             f"Someone has signed on to {GAME} as France with a wrong password 10 times in the "
             "last hour, from one address or from several. "
             f"Until {until}, no password is checked for France in {GAME}: every SIGNON is "
-            "refused, yours too. After that your password works again. "
+            "refused, unless it comes in an answer to this mail. After that your password "
+            "works again. To sign on before then, answer this mail (your mail program's "
+            "Reply) from this address, with your SIGNON and orders as usual. Only you "
+            "received this mail, so only you can answer it; it works for a day. "
             "If this was not you, someone may be guessing your password: nothing was given "
             "away, but choose a long one with SET PASSWORD once you can sign on."
         )
@@ -123,6 +127,19 @@ def test_thirty_forged_senders_lock_france_for_an_hour_and_no_longer(
         ack = one(boxes.new({ADDRESS["France"]: [held]})[ADDRESS["France"]], held)
         assert lock_words in flat(ack.body)
         assert len(checked) == 10
+
+        # -- 3b. The player answers the notice, which only they received: checked, in. -----
+        answer = mail(ADDRESS["France"], "Re: notice", france, clock.now).replace(
+            b"\r\nSubject:", f"\r\nIn-Reply-To: {notice.message_id}\r\nSubject:".encode(), 1
+        )
+        deliver(answer)
+        ok = subject("Re: Re: notice").replace("Re: Re:", "Re:")
+        ack = one(boxes.new({ADDRESS["France"]: [ok]})[ADDRESS["France"]], ok)
+        assert has_lines(
+            ack.body, [f"Line 1: SIGNON F{GAME} ****", f"Signed on to {GAME} as France."]
+        )
+        assert checked[10:] == [PASSWORD["France"]]
+        del checked[10:]
 
         # -- 4. An hour after the guesses: the right password works. --------------------------
         clock.now = guessed_at + timedelta(hours=1) - STEP  # deliver() moves it on by STEP

@@ -242,10 +242,11 @@ def _needed(game: games.Game) -> int:
 def _signon(run: _Run, cmd: Command) -> None:
     _close_block(run)
     who, name, password = cmd.args
-    outcome = signon.sign_on(run.ctx, run.sub.sender, who, name, password, run.passwords_left)
+    outcome = signon.sign_on(
+        run.ctx, run.sub.sender, who, name, password, run.passwords_left, run.sub.references
+    )
     run.passwords_left -= max(1, outcome.checks)
-    if outcome.notice is not None:
-        run.mails.append(outcome.notice)
+    run.mails += outcome.notices
     seat, game = outcome.seat, outcome.game
     if seat is None or game is None:
         run.refused = True

@@ -22,6 +22,7 @@ class Reply:
     in_reply: bool = True  # threads under the submission (In-Reply-To, References)
     headers: tuple[tuple[str, str], ...] = ()  # e.g. List-Id on mail to a list
     picture: Picture | None = None  # a board picture to attach (judge/pictures.py)
+    message_id: str | None = None  # fixed in advance (a lock notice's key), else made when queued
 
 
 @dataclass(frozen=True)

@@ -25,11 +25,13 @@ from datetime import datetime, timedelta
 from judge.commands.replies import Context, Reply
 from judge.dates import format_moment
 from judge.engine.geography import load_map
+from judge.mail import compose
 from judge.passwords import check_password
 from judge.store import games, guesses
 
 log = logging.getLogger("judge.signon")
 WINDOW = timedelta(hours=1)  # the limit on wrong passwords counts over this long
+KEY_LIFETIME = timedelta(days=1)  # how long an answer to a notice passes the locks
 
 
 @dataclass(frozen=True)
@@ -42,19 +44,38 @@ class Outcome:
     until: str | None = None  # locked: when SIGNONs are checked again, in words
     judge_master: bool = False  # signed on as one of the judge's masters
     checks: int = 0  # password checks made (the mail's budget pays for them)
-    notice: Reply | None = None  # to the player of record, when the limit is reached
+    # To the player of record when their power reaches the limit, and to the sender
+    # when their address does: each answerable to pass the lock (guesses.answers_notice).
+    notices: tuple[Reply, ...] = ()
 
 
-def sign_on(ctx: Context, sender: str, who: str, name: str, password: str, left: int) -> Outcome:
+def sign_on(
+    ctx: Context,
+    sender: str,
+    who: str,
+    name: str,
+    password: str,
+    left: int,
+    references: tuple[str, ...] = (),
+) -> Outcome:
     """Check a SIGNON for power `who` (or M, O) of game `name` from `sender`, making at
-    most `left` password checks."""
+    most `left` password checks. `references` are the mail's In-Reply-To and References:
+    a mail that answers a wrong-password notice sent to its sender passes the locks that
+    notice is about (the sender's own, and those of powers the sender is of record for),
+    so a forger who sends wrong passwords in a player's name cannot keep the player out."""
     db, now, limit = ctx.db, ctx.now, ctx.config.wrong_passwords_per_hour
-    keys = [guesses.power_key(name, who), guesses.sender_key(sender)]
-    until = guesses.locked_until(db, keys, limit, now, WINDOW)
-    if until is not None:
-        return Outcome(None, None, "locked", _minute_words(ctx, until))
+    power_key, sender_key = guesses.power_key(name, who), guesses.sender_key(sender)
+    keys = [power_key, sender_key]
     game = games.find_game(db, name)
     candidates = _candidates(ctx, game, who, sender) if game else []
+    proven = guesses.answers_notice(db, sender, references, now)
+    # A lock holds unless the mail answers a notice sent to its sender; a power's lock
+    # only for the player (or master) of record of that power.
+    of_record = proven and any(s.address == sender for s in candidates)
+    held = [k for k, passed in ((power_key, of_record), (sender_key, proven)) if not passed]
+    until = guesses.locked_until(db, held, limit, now, WINDOW)
+    if until is not None:
+        return Outcome(None, None, "locked", _minute_words(ctx, until))
     checks = 0
     for seat in candidates:
         if checks >= left:
@@ -73,15 +94,20 @@ def sign_on(ctx: Context, sender: str, who: str, name: str, password: str, left:
     for key in keys:  # the operator hears of it once, as the limit is reached
         if guesses.count(db, key, now, WINDOW) == limit:
             log.warning("%s: %d wrong passwords in an hour; SIGNONs refused unchecked", key, limit)
-    notice = None
+    notices: list[Reply] = []
     told = [s for s in candidates if s.role != games.OBSERVER]
     if (
         told
-        and guesses.count(db, keys[0], now, WINDOW) >= limit
-        and guesses.first_notice(db, keys[0], now, WINDOW)
+        and game is not None
+        and guesses.count(db, power_key, now, WINDOW) >= limit
+        and guesses.first_notice(db, power_key, now, WINDOW)
     ):
-        notice = _notice(ctx, game, told, keys[0])
-    return Outcome(None, game, "wrong", checks=checks, notice=notice)
+        notices.append(_notice(ctx, game, told, power_key))
+    if guesses.count(db, sender_key, now, WINDOW) >= limit and guesses.first_notice(
+        db, sender_key, now, WINDOW
+    ):
+        notices.append(_sender_notice(ctx, sender, sender_key))
+    return Outcome(None, game, "wrong", checks=checks, notices=tuple(notices))
 
 
 def _candidates(ctx: Context, game: games.Game, who: str, sender: str) -> list[games.Seat]:
@@ -112,7 +138,27 @@ def _notice(ctx: Context, game: games.Game, seats: list[games.Seat], key: str) -
         "until": _minute_words(ctx, until or ctx.now),
     }
     to = tuple(dict.fromkeys(s.address for s in seats))
-    return Reply(to, "wrong_passwords", context, "notice", False)
+    return _answerable(ctx, to, "wrong_passwords", context)
+
+
+def _sender_notice(ctx: Context, sender: str, key: str) -> Reply:
+    until = guesses.locked_until(
+        ctx.db, [key], ctx.config.wrong_passwords_per_hour, ctx.now, WINDOW
+    )
+    context = {
+        "address": sender,
+        "limit": ctx.config.wrong_passwords_per_hour,
+        "until": _minute_words(ctx, until or ctx.now),
+    }
+    return _answerable(ctx, (sender,), "wrong_passwords_sender", context)
+
+
+def _answerable(ctx: Context, to: tuple[str, ...], template: str, context: dict) -> Reply:
+    """A notice whose secret Message-ID, answered from one of `to`, passes the locks."""
+    message_id = compose.secret_message_id(ctx.config)
+    for address in to:
+        guesses.add_notice_key(ctx.db, address, message_id, ctx.now, KEY_LIFETIME)
+    return Reply(to, template, context, "notice", False, message_id=message_id)
 
 
 def _minute_words(ctx: Context, moment: datetime) -> str:

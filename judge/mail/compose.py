@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import secrets
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
@@ -72,6 +73,14 @@ def new_message_id(config: Config) -> str:
     domain = addresses.ascii_form(config.address).rpartition("@")[2]
     domain = domain if domain.isascii() and domain else "judge.invalid"
     return make_msgid(idstring=uuid.uuid4().hex[:12], domain=domain)
+
+
+def secret_message_id(config: Config) -> str:
+    """A Message-ID nobody can guess (128 random bits): only the mail's recipient can
+    answer it (`In-Reply-To`), which proves they read mail at that address."""
+    domain = addresses.ascii_form(config.address).rpartition("@")[2]
+    domain = domain if domain.isascii() and domain else "judge.invalid"
+    return f"<{secrets.token_hex(16)}@{domain}>"
 
 
 def build(

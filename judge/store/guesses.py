@@ -6,6 +6,8 @@ The caller holds the transaction (the message's own)."""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 import sqlite_utils
@@ -74,3 +76,37 @@ def first_notice(db: sqlite_utils.Database, key: str, now: datetime, window: tim
         [key, iso(now)],
     )
     return True
+
+
+def add_notice_key(
+    db: sqlite_utils.Database, address: str, message_id: str, now: datetime, lifetime: timedelta
+) -> None:
+    """Remember the Message-ID of a wrong-password notice mailed to `address`: a mail
+    from `address` that answers it proves its sender reads that mailbox (a forger does
+    not see the notice), for `lifetime`. Only a hash of the Message-ID is kept."""
+    db.execute("DELETE FROM signon_keys WHERE expires_at <= ?", [iso(now)])
+    db.execute(
+        "INSERT OR REPLACE INTO signon_keys (key, id_hash, expires_at) VALUES (?, ?, ?)",
+        [address.lower(), _id_hash(message_id), iso(now + lifetime)],
+    )
+
+
+def answers_notice(
+    db: sqlite_utils.Database, address: str, references: Iterable[str], now: datetime
+) -> bool:
+    """Whether a mail from `address` that refers to `references` (its In-Reply-To and
+    References) answers an unexpired notice mailed to `address`."""
+    key = address.lower()
+    hashes = [_id_hash(r) for r in list(references)[-20:]]
+    if not hashes:
+        return False
+    marks = ", ".join("?" for _ in hashes)
+    row = db.execute(
+        f"SELECT 1 FROM signon_keys WHERE key = ? AND expires_at > ? AND id_hash IN ({marks})",
+        [key, iso(now), *hashes],
+    ).fetchone()
+    return row is not None
+
+
+def _id_hash(message_id: str) -> str:
+    return hashlib.sha256(message_id.strip().lower().encode("utf-8", "replace")).hexdigest()

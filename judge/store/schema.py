@@ -225,6 +225,16 @@ def _v9_wrong_passwords(db: sqlite_utils.Database) -> None:
     )
 
 
+def _v10_signon_keys(db: sqlite_utils.Database) -> None:
+    # The Message-ID of each wrong-password notice, hashed (judge/store/guesses.py): an
+    # answer to the notice may sign on while the power is locked.
+    db["signon_keys"].create(
+        {"key": str, "id_hash": str, "expires_at": str},
+        pk=("key", "id_hash"),
+        not_null={"expires_at"},
+    )
+
+
 MIGRATIONS = [
     _v1_mail,
     _v2_games,
@@ -235,4 +245,5 @@ MIGRATIONS = [
     _v7_reply_log,
     _v8_inbound_retry,
     _v9_wrong_passwords,
+    _v10_signon_keys,
 ]
