@@ -3,10 +3,12 @@
 A started game on a real SQLite file. A forger sends N mails in one minute, all with
 Austria's player's From: (most are orders without a SIGNON, one in ten a SIGNON with a
 guessed password); halfway through, the real player's mail arrives: SIGNON with the
-right password and a full order set. Every mail is stored (judge.store.inbox.ingest) and
-then handled by the daemon's path (judge.handling.handle_waiting). Prints the time to
-handle, the replies queued to the forged address, and whether the real orders were
-stored. Prints figures; asserts nothing.
+right password and a full order set, in answer to the judge's wrong-password notice
+when the forger's guesses have closed the power's SIGNONs (only the real player gets
+it). Every mail is stored (judge.store.inbox.ingest) and then handled by the daemon's
+path (judge.handling.handle_waiting). Prints the time to handle, the replies queued to
+the forged address, and whether the real orders were stored. Prints figures; asserts
+nothing.
 
     python benchmarks/flood.py [--mails 500] [--guess-every 10]
 """
@@ -52,18 +54,34 @@ def main() -> None:
         address = judge.start_game()["A"]
         judge.now += timedelta(minutes=1)
         first_outbound = judge._last()
-        start = time.perf_counter()
+        ingest_s = handle_s = 0.0
+        handled = 0
         real_id = None
-        for n in range(args.mails):
-            if n == args.mails // 2:
-                body = "\n".join(["SIGNON Awar1 pw0", *REAL_ORDERS])
-                real_id = inbox.ingest(judge.db, _mail(address, body, "real@x"), "smtp", judge.now)
-            guess = args.guess_every and n % args.guess_every == 0
-            body = f"SIGNON Awar1 guess{n}\nA Vie H" if guess else "A Vie-Gal\nA Bud-Rum"
-            inbox.ingest(judge.db, _mail(address, body, f"forged-{n}@x"), "smtp", judge.now)
-        stored = time.perf_counter()
-        handled = handle_waiting(judge.db, judge.config, lambda: judge.now)
-        done = time.perf_counter()
+
+        def flood(numbers: range) -> None:
+            nonlocal ingest_s, handle_s, handled
+            start = time.perf_counter()
+            for n in numbers:
+                guess = args.guess_every and n % args.guess_every == 0
+                body = f"SIGNON Awar1 guess{n}\nA Vie H" if guess else "A Vie-Gal\nA Bud-Rum"
+                inbox.ingest(judge.db, _mail(address, body, f"forged-{n}@x"), "smtp", judge.now)
+            stored = time.perf_counter()
+            handled += handle_waiting(judge.db, judge.config, lambda: judge.now)
+            ingest_s, handle_s = ingest_s + stored - start, handle_s + time.perf_counter() - stored
+
+        flood(range(args.mails // 2))
+        # Halfway, the real player writes. If the forger's guesses closed Austria's
+        # SIGNONs, the player answers the judge's notice, which only they received.
+        notice = judge.db.execute(
+            "SELECT message_id FROM outbound WHERE id > ? AND kind = 'notice' "
+            "AND recipients = ? ORDER BY id LIMIT 1",
+            [first_outbound, json.dumps([address])],
+        ).fetchone()
+        head = f"In-Reply-To: {notice[0]}\r\n" if notice else ""
+        body = "\n".join(["SIGNON Awar1 pw0", *REAL_ORDERS])
+        real = _mail(address, body, "real@x").replace(b"Subject:", head.encode() + b"Subject:", 1)
+        real_id = inbox.ingest(judge.db, real, "smtp", judge.now)
+        flood(range(args.mails // 2, args.mails))
         rows = judge.db.execute(
             "SELECT kind, recipients FROM outbound WHERE id > ?", [first_outbound]
         ).fetchall()
@@ -77,14 +95,15 @@ def main() -> None:
     guesses = f"a password guess every {args.guess_every}" if args.guess_every else "no guesses"
     print(f"mails: {args.mails} forged ({guesses}) + 1 real,")
     print("       one From:, one minute, real SQLite file (WAL, synchronous=FULL)")
-    print(f"stored: {stored - start:.2f} s ({mails / (stored - start):,.0f} mails/second)")
-    print(
-        f"handled: {handled} in {done - stored:.2f} s "
-        f"({1000 * (done - stored) / max(handled, 1):.1f} ms a mail)"
-    )
+    print(f"stored: {ingest_s:.2f} s ({mails / ingest_s:,.0f} mails/second)")
+    per_mail = 1000 * handle_s / max(handled, 1)
+    print(f"handled: {handled} in {handle_s:.2f} s ({per_mail:.1f} ms a mail)")
+    answered = "yes, it answered the lock notice" if notice else "no notice was sent"
+    print(f"the real player's SIGNON locked out by the forger's guesses: {answered}")
     print(
         f"queued to the forged address: {len(to_forged)} "
-        f"({to_forged.count('reply')} replies, {to_forged.count('limit')} limit notices)"
+        f"({to_forged.count('reply')} replies, {to_forged.count('limit')} limit notices, "
+        f"{to_forged.count('notice')} wrong-password notices)"
     )
     print(f"the real mail: {state[0]} ({state[1] or 'answered'})")
     landed = "yes" if effective == STORED else f"NO (on file: {effective})"

@@ -200,8 +200,8 @@ def _handle(
             continue
         sent, over = _queue(db, config, sub, item.id, now, reply)
         queued, held = queued + sent, held + over
-    if flooding:
-        if held and _first_notice(db, sub.sender, now):
+    if flooding and held:
+        if _first_notice(db, sub.sender, now):
             notice = {"sub": sub, "limit": limit}
             _queue(
                 db,

@@ -234,11 +234,16 @@ def test_game_mail_is_never_capped(tmp_path: Path) -> None:
     judge = Judge(tmp_path, replies_per_hour=3)
     players = judge.start_game()  # Austria's join was answered: 1 of 3
     austria = players["A"]
-    assert [m.to for m in judge.send(austria, "SIGNON Awar1 pw0")] == [[austria]]
-    assert [m.to for m in judge.send(austria, "SIGNON Awar1 pw0")] == [[austria]]
-    [notice] = judge.send(austria, "SIGNON Awar1 pw0")
+    assert [m.to for m in judge.send(austria, "A Vie-Tri")] == [[austria]]
+    assert [m.to for m in judge.send(austria, "A Vie-Tri")] == [[austria]]
+    [notice] = judge.send(austria, "A Vie-Tri")
     assert notice.subject == "[TEST] Re: orders (too many replies)"
-    assert judge.send(austria, "SIGNON Awar1 pw0\nA Vie-Tri") == []  # read, not answered
+    assert judge.send(austria, "A Vie-Tri") == []  # read, not answered
+    # The answer to a mail that signs on with the right password is never held back: no
+    # autoresponder or forger has the password.
+    [ack] = judge.send(austria, "SIGNON Awar1 pw0\nA Vie-Tri")
+    assert (ack.to, ack.subject) == ([austria], "[TEST] Re: orders")
+    assert "Signed on to war1 as Austria." in ack.body
     assert judge.effective("war1", "AUSTRIA") == ["A VIE - TRI"]
     mails = judge.send(GM, f"{MASTER}\nPROCESS")
     # Austria is over the cap; the results reach it as everyone else.
@@ -268,10 +273,11 @@ def test_a_forger_with_a_players_from_cannot_stop_the_players_orders(tmp_path: P
     ).fetchone()
     assert row[0] == real_id
     state = judge.db.execute("SELECT state, error FROM inbound WHERE id = ?", [real_id]).fetchone()
-    assert state == ("handled", "rate limit: over 60 mails an hour, not answered")
-    # The player's address got the cap's worth of answers in the hour (its join was
-    # one of them) and one notice: no flood.
+    assert state == ("handled", None)  # and answered: it signed on with the password
+    # The player's address got the cap's worth of answers to the forger's mail in the
+    # hour (its join was one of them), one notice, and the answer to the real mail.
     to_player = [m for m in mails if austria in m.to]
-    assert len(to_player) == 20
+    assert len(to_player) == 21
     assert [m.subject for m in to_player].count("[TEST] Re: orders (too many replies)") == 1
-    assert to_player[-1].subject == "[TEST] Re: orders (too many replies)"
+    assert to_player[-2].subject == "[TEST] Re: orders (too many replies)"
+    assert "Signed on to war1 as Austria." in to_player[-1].body

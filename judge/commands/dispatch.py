@@ -17,7 +17,7 @@ from judge import play
 from judge.assignment import parse_preference
 from judge.commands import signon
 from judge.commands.language import Command, masked_line, nearest_command, read_commands
-from judge.commands.replies import Context, Reply
+from judge.commands.replies import SIGNED_REPLY, Context, Reply
 from judge.dates import (
     DateError,
     check_within_reach,
@@ -64,6 +64,7 @@ class _Run:
     refused: bool = False  # the last SIGNON was refused: its lines are not used
     to_process: set[int] = field(default_factory=set)  # game ids whose orders changed
     passwords_left: int = 0  # password checks and hashes this mail may still make
+    signed_on: bool = False  # some SIGNON in the mail had the right password
 
     def event(self, kind: str, command: Command | None = None, **data: object) -> None:
         if command is not None:
@@ -97,10 +98,15 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
     shown = replace(sub, subject=masked_line(sub.subject))
     context = {"sub": shown, "events": run.events, "errors": errors}
     to = (reply_address(sub),)
-    replies = [Reply(to, "acknowledgement", context)]
+    # The answer to a mail that signed on with a right password is never held back by
+    # the limits on replies: a forger (who has no password) cannot use them to silence
+    # the player, and an autoresponder never has the password (it is never echoed).
+    kind = SIGNED_REPLY if run.signed_on else "reply"
+    replies = [Reply(to, "acknowledgement", context, kind)]
     others = tuple(sorted(run.copy_to - set(to)))
     if others:
-        replies.append(Reply(others, "acknowledgement", {**context, "copy_for": sub.sender}))
+        copy = {**context, "copy_for": sub.sender}
+        replies.append(Reply(others, "acknowledgement", copy, kind))
     return replies + run.mails
 
 
@@ -260,6 +266,7 @@ def _signon(run: _Run, cmd: Command) -> None:
             run.event("signon_failed", cmd, who=who, game=name)
         return
     run.refused = False
+    run.signed_on = True
     run.block = _Block(game, seat)
     if seat.address != run.sub.sender:
         run.copy_to.add(seat.address)

@@ -10,6 +10,10 @@ import sqlite_utils
 from judge.config import Config
 from judge.pictures import Picture
 
+# The kind of the answer to a mail that signed on with a right password: never held
+# back by the rate limit or the reply cap (judge/handling.py, judge/outgoing.py).
+SIGNED_REPLY = "signed reply"
+
 
 @dataclass(frozen=True)
 class Reply:
