@@ -24,9 +24,9 @@ from apscheduler.triggers.date import DateTrigger
 from judge import play
 from judge.commands.replies import Reply
 from judge.config import Config
-from judge.dates import MAX_AHEAD
 from judge.engine.phase import Phase
 from judge.failures import failure_reason, is_transient
+from judge.game_failure import pause_failed
 from judge.game_rules import rules_of
 from judge.outgoing import queue_reply
 from judge.report import format_deadline, phase_kind_title, phase_title
@@ -77,18 +77,9 @@ def _pause_failed(
     for notify in (True, False):
         try:
             with transaction(db):
-                current = games.get_game(db, game.id)
-                if current.state != games.ACTIVE:
-                    return 0
-                games.update_game(
-                    db,
-                    current,
-                    now,
-                    state=games.PAUSED,
-                    paused_remaining=_time_left(current, now),
-                    process_at=None,
-                )
-                mails = _failure_notices(db, current, reason) if notify else []
+                mails = pause_failed(db, game, now, reason)
+                if not notify:
+                    mails = []
                 for mail in mails:
                     queue_reply(db, config, now, mail)
             told = ", ".join(a for mail in mails for a in mail.to) or "no one"
@@ -97,24 +88,6 @@ def _pause_failed(
         except Exception as e:
             log.error("game %s: could not be paused: %s", game.name, failure_reason(e))
     return 0
-
-
-def _time_left(game: games.Game, now: datetime) -> float:
-    """Seconds to the deadline, kept while paused: never negative and at most MAX_AHEAD
-    (a deadline out of range, which may be what raised, comes back as a year ahead)."""
-    try:
-        left = (datetime.fromisoformat(game.deadline or "") - now).total_seconds()
-    except (ValueError, OverflowError, TypeError):
-        return 0.0
-    return min(max(0.0, left), MAX_AHEAD.total_seconds())
-
-
-def _failure_notices(db: sqlite_utils.Database, game: games.Game, reason: str) -> list[Reply]:
-    masters = tuple(dict.fromkeys(s.address for s in games.seats(db, game, games.MASTER)))
-    if not masters:
-        return []
-    context = {"game": game.name, "phase": game.phase, "reason": reason}
-    return [Reply(masters, "game_failed", context, "notice", False)]
 
 
 def _game_due(db: sqlite_utils.Database, config: Config, game_id: int, now: datetime) -> int:

@@ -210,3 +210,46 @@ def test_the_worst_lengths_are_refused_by_mail(tmp_path: Path) -> None:
     for n, (line, error) in enumerate(zip(lines, errors, strict=True), start=2):
         assert f"Line {n}: {line}\n  ERROR: {error}\n" in reply.body
     assert judge.game().settings == before
+
+
+def test_orders_that_complete_a_phase_whose_processing_raises_are_kept_and_the_game_paused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mail whose orders complete the phase: processing raises inside the mail's own
+    handling. The orders stay stored, the game is paused with the master told, and the
+    mail is answered and handled (not failed and retried)."""
+    judge = Judge(tmp_path)
+    players = judge.start_game("war1")
+    orders = {
+        "A": "A Vie H\nA Bud H\nF Tri H",
+        "E": "F Lon H\nF Edi H\nA Lvp H",
+        "F": "F Bre H\nA Par H\nA Mar H",
+        "G": "F Kie H\nA Ber H\nA Mun H",
+        "I": "F Nap H\nA Rom H\nA Ven H",
+        "R": "F Stp/sc H\nA Mos H\nA War H\nF Sev H",
+        "T": "F Ank H\nA Con H\nA Smy H",
+    }
+    for initial, lines in list(orders.items())[:-1]:
+        password = f"pw{'AEFGIRT'.index(initial)}"
+        judge.send(players[initial], f"SIGNON {initial}war1 {password}\n{lines}")
+
+    def process_phase(db, config, game, now):
+        raise ZeroDivisionError("the adjudicator broke")
+
+    monkeypatch.setattr(play, "process_phase", process_phase)
+    mails = judge.send(players["T"], f"SIGNON Twar1 pw6\n{orders['T']}")
+    [state] = judge.db.execute("SELECT state FROM inbound ORDER BY id DESC LIMIT 1").fetchone()
+    assert state == "handled"
+    war1 = judge.game("war1")
+    assert (war1.state, war1.phase) == ("paused", "S1901M")
+    assert judge.effective("war1", "TURKEY") == ["F ANK H", "A CON H", "A SMY H"]
+    [ack] = [m for m in mails if m.to == [players["T"]]]
+    assert ack.body.endswith(
+        "war1 could not be processed because of a fault in the judge. Your\n"
+        "orders are stored; the game is paused and its master has been told.\n"
+    )
+    [notice] = [m for m in mails if m.to == [MASTER]]
+    assert notice.subject == "[TEST] war1: paused after an error of the judge's own"
+    reason = notice.body.split("The error: ", 1)[1].split("\n", 1)[0]
+    assert reason.startswith("ZeroDivisionError: the adjudicator broke (at test_game_failures.py:")
+    assert notice.body == GAME_FAILED.format(reason=reason)

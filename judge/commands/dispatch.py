@@ -8,6 +8,7 @@ The dispatcher records *events*; the words are in templates/acknowledgement.txt.
 
 from __future__ import annotations
 
+import logging
 import re
 import zlib
 from dataclasses import dataclass, field, replace
@@ -30,15 +31,20 @@ from judge.dates import (
 )
 from judge.engine.geography import MapError, load_map, map_names
 from judge.engine.phase import Phase
+from judge.failures import failure_reason, is_transient
+from judge.game_failure import pause_failed
 from judge.mail.addresses import Undeliverable, deliverable
 from judge.mail.message import Submission, reply_address
 from judge.passwords import hash_password
 from judge.player_groups import groups_of, partners, route_lines
 from judge.store import games
 from judge.store.audit import iso
+from judge.store.db import transaction
 
 __all__ = ["Context", "Reply", "dispatch"]
 _PLAYING = (games.ACTIVE, games.PAUSED)  # orders are taken while a game is paused
+
+log = logging.getLogger("judge.dispatch")
 
 
 @dataclass
@@ -87,7 +93,19 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
     _close_block(run)
     for game_id in sorted(run.to_process):
         game = games.get_game(ctx.db, game_id)
-        mails = play.orders_changed(ctx.db, ctx.config, game, ctx.now)
+        try:
+            with transaction(ctx.db):  # a savepoint: a failing game is rolled back alone
+                mails = play.orders_changed(ctx.db, ctx.config, game, ctx.now)
+        except Exception as e:
+            if is_transient(e):
+                raise  # the whole message is tried again
+            # A fault of ours in this game's processing: the orders stay stored, the game
+            # is paused and its masters told, and the rest of the mail is answered.
+            reason = failure_reason(e)
+            log.exception("game %s, phase %s: processing raised %s", game.name, game.phase, reason)
+            run.mails += pause_failed(ctx.db, game, ctx.now, reason)
+            run.event("game_failed", game=game.name)
+            continue
         if mails:
             run.mails += mails
             run.event("processed", game=game.name, phase=game.phase)

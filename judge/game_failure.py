@@ -1,0 +1,48 @@
+"""A game whose processing raised: paused, its time left kept, its masters told.
+
+The daemon's deadline run and a mail whose orders complete a phase both use this, so a
+fault of the judge's own in one game stops that game only, never the daemon or the
+other games, and never loses the mail that triggered it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import sqlite_utils
+
+from judge.commands.replies import Reply
+from judge.dates import MAX_AHEAD
+from judge.store import games
+
+
+def pause_failed(
+    db: sqlite_utils.Database, game: games.Game, now: datetime, reason: str
+) -> list[Reply]:
+    """Pause `game` if it is still active, in the caller's transaction, and return the
+    notice for its masters (none when it has none or was not active)."""
+    current = games.get_game(db, game.id)
+    if current.state != games.ACTIVE:
+        return []
+    games.update_game(
+        db,
+        current,
+        now,
+        state=games.PAUSED,
+        paused_remaining=time_left(current, now),
+        process_at=None,
+    )
+    masters = tuple(dict.fromkeys(s.address for s in games.seats(db, current, games.MASTER)))
+    if not masters:
+        return []
+    context = {"game": current.name, "phase": current.phase, "reason": reason}
+    return [Reply(masters, "game_failed", context, "notice", False)]
+
+
+def time_left(game: games.Game, now: datetime) -> float:
+    """Seconds to the deadline, kept while paused: never negative and at most MAX_AHEAD
+    (a deadline out of range, which may be what raised, comes back as a year ahead)."""
+    try:
+        left = (datetime.fromisoformat(game.deadline or "") - now).total_seconds()
+    except (ValueError, OverflowError, TypeError):
+        return 0.0
+    return min(max(0.0, left), MAX_AHEAD.total_seconds())
