@@ -507,8 +507,8 @@ def _closest(tok: str, index: _FuzzyIndex) -> tuple[str, ...]:
         return ()  # no word is near enough
     words: set[str] = set()
     if len(tok) <= SHORT:
-        for variant in _deletions(tok, limit):
-            words.update(index.deletions.get(variant, ()))
+        found = map(index.deletions.get, _deletions(tok, limit))
+        words = words.union(*(ws for ws in found if ws))
     else:
         grams = _bigrams(tok)
         for n in range(len(tok) - limit, len(tok) + limit + 1):
@@ -533,30 +533,48 @@ def _closest(tok: str, index: _FuzzyIndex) -> tuple[str, ...]:
 
 def _distance(a: str, b: str, limit: int) -> int:
     """Edit distance with transpositions (optimal string alignment) when it is at most
-    `limit`, else limit + 1. Only the band |i - j| <= limit is computed: a cell outside
-    it is farther than limit anyway."""
-    n, m = len(a), len(b)
+    `limit`, else limit + 1. A common prefix and suffix cost nothing and are dropped;
+    of the rest only the band |i - j| <= limit is computed: a cell outside it is farther
+    than limit anyway."""
     big = limit + 1
-    if abs(n - m) > limit:
+    if abs(len(a) - len(b)) > limit:
         return big
+    start = 0
+    end_a, end_b = len(a), len(b)
+    while start < end_a and start < end_b and a[start] == b[start]:
+        start += 1
+    while end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]:
+        end_a -= 1
+        end_b -= 1
+    a, b = a[start:end_a], b[start:end_b]
+    n, m = len(a), len(b)
+    if n == 0 or m == 0:
+        return min(max(n, m), big)
     prev2: list[int] = []
     prev = [j if j <= limit else big for j in range(m + 1)]
     for i in range(1, n + 1):
         ca = a[i - 1]
-        lo, hi = max(1, i - limit), min(m, i + limit)
+        lo = i - limit if i > limit else 1
+        hi = i + limit if i + limit < m else m
         cur = [big] * (m + 1)
-        cur[0] = i if i <= limit else big
+        if i <= limit:
+            cur[0] = i
+        low = cur[lo - 1]
         for j in range(lo, hi + 1):
             cb = b[j - 1]
             v = prev[j - 1] + (ca != cb)
-            if prev[j] + 1 < v:
+            if prev[j] < v:
                 v = prev[j] + 1
-            if cur[j - 1] + 1 < v:
+            if cur[j - 1] < v:
                 v = cur[j - 1] + 1
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb and prev2[j - 2] + 1 < v:
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb and prev2[j - 2] < v:
                 v = prev2[j - 2] + 1
-            cur[j] = v if v < big else big
-        if min(cur[lo - 1 : hi + 1]) >= big:
+            if v > big:
+                v = big
+            cur[j] = v
+            if v < low:
+                low = v
+        if low >= big:
             return big
         prev2, prev = prev, cur
     return prev[m]
