@@ -9,6 +9,9 @@ import os
 import subprocess
 import sys
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from judge.adjudicate import MAX_LINE_BYTES, run
 
 GOOD = json.dumps(
@@ -112,3 +115,40 @@ def test_the_last_line_needs_no_newline_and_crlf_is_read() -> None:
         {"error": "an empty line: expected a JSON object"},
         GOOD_OUT,
     ]
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+_KEYS = ["map", "phase", "units", "centers", "orders", "retreats", "rules", "players"]
+_SENSIBLE = {
+    "map": st.sampled_from(["standard", "standard-2", "STANDARD", "", "nomap"]),
+    "phase": st.sampled_from(["S1901M", "F1901R", "W1901A", "S0M", "X"]),
+    "units": st.just({"FRANCE": ["A PAR", "F BRE"], "ENGLAND": ["F LON"]}),
+    "orders": st.just({"FRANCE": ["A Par-Bur", "F Bre - Mao"]}),
+    "rules": st.sampled_from([{}, {"set": "alexander"}, {"waiving_builds": False}]),
+}
+
+
+@st.composite
+def _positions(draw: st.DrawFn) -> dict:
+    """An input object whose values are sensible or any JSON at all, key by key."""
+    out = {}
+    for key in _KEYS:
+        choice = draw(st.integers(0, 2))
+        if choice == 1:
+            out[key] = draw(_SENSIBLE.get(key, _JSON))
+        elif choice == 2:
+            out[key] = draw(_JSON)
+    return out
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(st.one_of(_positions().map(lambda p: json.dumps(p).encode()), st.binary(max_size=200)))
+def test_any_line_gets_a_result_or_an_error_of_its_own(line: bytes) -> None:
+    """No input reaches the last-resort catch (an internal error): each is answered."""
+    (out,) = _run(line.replace(b"\n", b" ") + b"\n")
+    assert set(out) == {"error"} or {"phase", "results"} <= set(out)
+    assert not out.get("error", "").startswith("internal error"), out
