@@ -282,3 +282,22 @@ def test_random_mails_never_stop_the_judge(
 )
 def test_random_bytes_never_stop_the_judge(fresh: Callable[[], Judge], raw: bytes) -> None:
     _handle_and_deliver(fresh(), [raw], None)
+
+
+# -- what the properties found ------------------------------------------------------------
+
+
+def test_a_stray_endpress_is_an_error_in_the_reply(tmp_path: Path) -> None:
+    """Found by test_random_mails_never_stop_the_judge: ENDPRESS with no press block open
+    made the dispatcher fail on the mail (IndexError), so the sender got only the
+    internal-error reply and nothing else in the mail took effect."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    (ack,) = judge.send("p2@example.org", "SIGNON Fwar1 pw2\nENDPRESS\nA Par-Bur")
+    assert "Line 2: ENDPRESS\n  ERROR: ENDPRESS with no PRESS or BROADCAST before it.\n" in (
+        ack.body
+    )
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]
+    assert judge.db.execute("SELECT state FROM inbound ORDER BY id DESC LIMIT 1").fetchone() == (
+        inbox.HANDLED,
+    )
