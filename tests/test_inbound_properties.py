@@ -301,3 +301,14 @@ def test_a_stray_endpress_is_an_error_in_the_reply(tmp_path: Path) -> None:
     assert judge.db.execute("SELECT state FROM inbound ORDER BY id DESC LIMIT 1").fetchone() == (
         inbox.HANDLED,
     )
+
+
+def test_create_with_a_variant_name_too_long_for_a_file_is_refused(tmp_path: Path) -> None:
+    """Found by test_random_mails_never_stop_the_judge: a variant name longer than a file
+    name may be (255 bytes) made looking for the map raise OSError; the mail failed."""
+    judge = Judge(tmp_path)
+    (ack,) = judge.send("gm@example.org", f"CREATE ?war2 pw {'9' * 300}")
+    assert f"  ERROR: the game was not created: there is no variant called {'9' * 300} (" in (
+        ack.body
+    )
+    assert judge.db.execute("SELECT state FROM inbound").fetchall() == [(inbox.HANDLED,)]
