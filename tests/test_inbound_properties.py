@@ -287,22 +287,6 @@ def test_random_bytes_never_stop_the_judge(fresh: Callable[[], Judge], raw: byte
 # -- what the properties found ------------------------------------------------------------
 
 
-def test_a_stray_endpress_is_an_error_in_the_reply(tmp_path: Path) -> None:
-    """Found by test_random_mails_never_stop_the_judge: ENDPRESS with no press block open
-    made the dispatcher fail on the mail (IndexError), so the sender got only the
-    internal-error reply and nothing else in the mail took effect."""
-    judge = Judge(tmp_path)
-    judge.start_game()
-    (ack,) = judge.send("p2@example.org", "SIGNON Fwar1 pw2\nENDPRESS\nA Par-Bur")
-    assert "Line 2: ENDPRESS\n  ERROR: ENDPRESS with no PRESS or BROADCAST before it.\n" in (
-        ack.body
-    )
-    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]
-    assert judge.db.execute("SELECT state FROM inbound ORDER BY id DESC LIMIT 1").fetchone() == (
-        inbox.HANDLED,
-    )
-
-
 def test_create_with_a_variant_name_too_long_for_a_file_is_refused(tmp_path: Path) -> None:
     """Found by test_random_mails_never_stop_the_judge: a variant name longer than a file
     name may be (255 bytes) made looking for the map raise OSError; the mail failed."""

@@ -256,8 +256,6 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         "ENDPRESS",
     ):
         return _error(number, text, f"{name} on its own line")
-    if name == "ENDPRESS":  # no press block is open (an open one is closed in read_commands)
-        return Command(number, text, "ERROR", ("ENDPRESS with no PRESS or BROADCAST before it.",))
     return Command(number, text, name, tuple(args))
 
 
