@@ -1,7 +1,9 @@
 """`judge adjudicate`: Contract 1, one JSON position with orders in, one outcome out, per line.
 
 A line that cannot be adjudicated (bad JSON, an unknown map, power, province or phase,
-a unit that cannot stand where it is put) gets `{"error": "..."}` and the run goes on.
+a unit that cannot stand where it is put) gets `{"error": "..."}` and the run goes on:
+every input line, blank, over-long or not UTF-8 included, gets exactly one output line,
+in order. Standard input is read as bytes, a line at most MAX_LINE_BYTES long.
 
 `map` names a map or a variant file in maps/ (`standard-1898`, `standard-2`, ...). On a
 map where players play several powers, the input may give `"players"` (lists of power
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
+import traceback
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
@@ -22,6 +25,10 @@ from judge.engine.board import Dislodged, Position, parse_unit
 from judge.engine.geography import GameMap, MapError, load_map
 from judge.engine.phase import RETREATS, Phase
 from judge.engine.rules import Rules
+
+MAX_LINE_BYTES = 1_000_000  # a longer input line is an error (and is not kept in memory)
+MAX_NUMBER_DIGITS = 100  # a longer JSON number is an error (Python refuses 4,300 digits)
+MAX_MAP_NAME = 100  # a longer map name is unknown (the file name would be too long)
 
 
 class InputError(ValueError):
@@ -32,8 +39,13 @@ def position_from_json(data: dict[str, Any]) -> tuple[Position, dict[str, list[s
     """Contract 1 input -> (position, orders per power, rules)."""
     if not isinstance(data, dict):
         raise InputError("each line must be a JSON object")
+    name = data.get("map", "standard")
+    if not isinstance(name, str):
+        raise InputError("map must be a string, the name of a map")
+    if len(name) > MAX_MAP_NAME:
+        raise InputError(f"unknown map {name[:20]!r}... (a map name is at most {MAX_MAP_NAME})")
     try:
-        gm = load_map(str(data.get("map", "standard")))
+        gm = load_map(name)
     except MapError as e:
         raise InputError(str(e)) from None
     try:
@@ -83,8 +95,13 @@ def position_from_json(data: dict[str, Any]) -> tuple[Position, dict[str, list[s
         power: _strings(lines, f"orders of {power}")
         for power, lines in _power_map(gm, data.get("orders", {}), "orders").items()
     }
+    rules_data = data.get("rules")
+    if isinstance(rules_data, dict):
+        for key, choice in rules_data.items():
+            if isinstance(choice, list | dict):  # unhashable: no option's choice
+                raise InputError(f"rule option {key} must be one choice, not a list or object")
     try:
-        rules = Rules.from_json(data.get("rules"))
+        rules = Rules.from_json(rules_data)
     except ValueError as e:
         raise InputError(str(e)) from None
     position = Position(gm, phase, tuple(units), centers, tuple(dislodged))
@@ -166,12 +183,34 @@ def outcome_to_json(position: Position, outcome: Adjudication) -> dict[str, Any]
     }
 
 
-def adjudicate_line(line: str) -> dict[str, Any]:
-    """One input line -> one output object (an error object when the line is bad)."""
+def adjudicate_line(line: str | bytes) -> dict[str, Any]:
+    """One input line -> one output object (an error object when the line is bad).
+    Never raises: a fault of ours on one line is that line's error, told on stderr."""
     try:
-        data = json.loads(line)
+        return _adjudicate_line(line)
+    except RecursionError:
+        return {"error": "the line is nested too deeply to read"}
+    except Exception as e:
+        traceback.print_exc(file=sys.stderr)
+        return {"error": f"internal error ({type(e).__name__}); the line was not adjudicated"}
+
+
+def _adjudicate_line(line: str | bytes) -> dict[str, Any]:
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as e:
+            return {
+                "error": f"the line is not UTF-8 (byte {line[e.start]:#04x} at position {e.start})"
+            }
+    if not line.strip():
+        return {"error": "an empty line: expected a JSON object"}
+    try:
+        data = json.loads(line, parse_int=_integer)
     except json.JSONDecodeError as e:
         return {"error": f"not valid JSON: {e.msg} at column {e.colno}"}
+    except InputError as e:
+        return {"error": str(e)}
     try:
         position, orders, rules = position_from_json(data)
         players = players_from_json(position.game_map, data)
@@ -181,15 +220,41 @@ def adjudicate_line(line: str) -> dict[str, Any]:
     return outcome_to_json(position, outcome)
 
 
-def adjudicate_lines(lines: Iterable[str]) -> Iterator[str]:
-    """JSON lines in -> JSON lines out, in order; blank lines are skipped."""
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise InputError(f"a number has more than {MAX_NUMBER_DIGITS} digits")
+    return int(text)
+
+
+def adjudicate_lines(lines: Iterable[str | bytes | None]) -> Iterator[str]:
+    """Input lines -> JSON output lines, one each, in order. None stands for a line
+    longer than MAX_LINE_BYTES (read_lines gives it)."""
     for line in lines:
-        if line.strip():
-            yield json.dumps(adjudicate_line(line), separators=(",", ":"))
+        if line is None:
+            out = {"error": f"the line is longer than {MAX_LINE_BYTES} bytes"}
+        else:
+            out = adjudicate_line(line)
+        yield json.dumps(out, separators=(",", ":"))
 
 
-def run(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
-    for out in adjudicate_lines(stdin):
-        stdout.write(out + "\n")
-    stdout.flush()
+def read_lines(stream: IO[bytes]) -> Iterator[bytes | None]:
+    """The lines of a byte stream; None for a line longer than MAX_LINE_BYTES, whose
+    rest is read and dropped (never held in memory)."""
+    while line := stream.readline(MAX_LINE_BYTES + 1):
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            while (rest := stream.readline(MAX_LINE_BYTES + 1)) and not rest.endswith(b"\n"):
+                pass
+            yield None
+        else:
+            yield line
+
+
+def run(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> int:
+    """`judge adjudicate`: standard input to standard output (or the byte streams given),
+    one line out per line in, each written as soon as it is ready."""
+    source = stdin if stdin is not None else sys.stdin.buffer
+    sink = stdout if stdout is not None else sys.stdout.buffer
+    for out in adjudicate_lines(read_lines(source)):
+        sink.write(out.encode("ascii") + b"\n")
+        sink.flush()  # a tool may send one line and wait for its answer
     return 0

@@ -118,6 +118,14 @@ KNOWN = sorted(
 )
 
 
+MAX_COMMANDS = 100  # command and order lines read from one mail (press lines not counted)
+_TOO_MANY = (
+    f"Only the first {MAX_COMMANDS} command lines of a mail are read; "
+    "this line and the rest were not."
+)
+_GUESSABLE = 25  # a longer word is near no command name: difflib is not asked
+
+
 def read_commands(body: str) -> list[Command]:
     """Every command of a submission, with ERROR commands for lines that cannot be read."""
     out: list[Command] = []
@@ -154,6 +162,10 @@ def read_commands(body: str) -> list[Command]:
             out.append(_set(number, text, words[1:]))
         else:
             out.append(Command(number, text, "ORDER", (text,)))
+        if len(out) > MAX_COMMANDS:  # bounds the work one mail can cause
+            first = out[MAX_COMMANDS]  # the first one not read (a press block's opening)
+            out[MAX_COMMANDS:] = [Command(first.line, first.text, "ERROR", (_TOO_MANY,))]
+            return out
     if press is not None and opened is not None:  # no ENDPRESS: the rest of the mail
         out.append(replace(opened, args=(*opened.args, "\n".join(press).strip("\n"))))
     return out
@@ -342,7 +354,8 @@ def _set(number: int, text: str, args: list[str]) -> Command:
         return _error(number, text, "SET followed by what to set, e.g. SET WAIT")
     name = _SET.get(args[0].upper())
     if name is None:
-        close = difflib.get_close_matches(args[0].upper(), list(_SET), n=1)
+        word = args[0].upper()
+        close = difflib.get_close_matches(word, list(_SET), n=1) if len(word) <= _GUESSABLE else []
         hint = f" Did you mean SET {close[0]}?" if close else ""
         return Command(number, text, "ERROR", (f"I don't know SET {args[0]}.{hint}",))
     rest = args[1:]
@@ -383,5 +396,7 @@ def nearest_command(word: str) -> str | None:
     """The command a mistyped first word most likely meant, if one is close."""
     first = word.split()[0].upper() if word.split() else ""
     names = sorted(_SIMPLE | {"SET"})
+    if len(first) > _GUESSABLE:
+        return None
     close = difflib.get_close_matches(first, names, n=1, cutoff=0.75)
     return close[0] if close else None

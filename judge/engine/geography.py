@@ -192,7 +192,7 @@ def map_names() -> list[str]:
     )
 
 
-_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,99}")  # at most 100: a file name has room
 # Keys a variant may not take from its base: it names and describes itself.
 _OWN_KEYS = ("name", "title", "base")
 
@@ -200,7 +200,8 @@ _OWN_KEYS = ("name", "title", "base")
 def _map_data(name: str, seen: tuple[str, ...]) -> dict:
     """The TOML data of map `name`, with a variant's changes laid over its base's data."""
     if not _NAME.fullmatch(name) or name.endswith("_drawing"):
-        raise MapError(f"unknown map {name!r}")
+        # A name too long for a file name is unknown too (exists() would raise OSError).
+        raise MapError(f"unknown map {name[:100]!r}")
     path = MAPS_DIR / f"{name}.toml"
     if not path.exists():
         raise MapError(f"unknown map {name!r}")

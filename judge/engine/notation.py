@@ -5,13 +5,18 @@ Accepts the spellings of the email judges and of people who never read them:
 `A Mun supports French A Par - Bur`, `F StP/NC - Bar`, `Build F StP(nc)`, `Waive`.
 Names may be misspelt when only one name is close (`Pariz`); an ambiguous or unknown
 word is rejected with a reason a beginner understands.
+
+The work is bounded whatever the text: an order longer than MAX_ORDER_CHARS is refused
+unread, and one order may cost at most MAX_GUESSES look-ups of a misspelt word, each a
+few dozen dictionary probes or set comparisons (_FuzzyIndex), not a measurement of every
+name on the map.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from .geography import GameMap
@@ -28,6 +33,12 @@ from .orders import (
     Waive,
 )
 from .phase import ADJUSTMENTS, RETREATS
+
+# Limits on one order's text (the longest real order, `F North Atlantic Ocean convoys
+# Army Liverpool to Norwegian Sea via convoy`, is under 100 characters; a real order has
+# a handful of names, each misspelt at most once).
+MAX_ORDER_CHARS = 200
+MAX_GUESSES = 8  # look-ups of a misspelt word or phrase in one order
 
 
 class NotationError(ValueError):
@@ -137,6 +148,7 @@ class _Tables:
     power_words: frozenset[str]
     multi_coast: frozenset[str]
     display: dict[str, str]  # province -> full name
+    fuzzy: _FuzzyIndex  # what a misspelt word may stand for
 
 
 @cache
@@ -181,6 +193,7 @@ def _tables(game_map: GameMap) -> _Tables:
         power_words=frozenset(power_words),
         multi_coast=frozenset(k for k, p in game_map.provinces.items() if p.coasts),
         display={k: p.name for k, p in game_map.provinces.items()},
+        fuzzy=_fuzzy_index(game_map.names),
     )
 
 
@@ -192,6 +205,11 @@ def parse_order(
     `paths`: keep a convoy path written in a move (`A Yor - Nth - Bel`), for games whose
     rules read paths (DATC 4.A.6 b, c); otherwise the path is ignored (4.A.6 a) and the
     move reads `A YOR - BEL VIA`."""
+    if len(text) > MAX_ORDER_CHARS and len(text.strip()) > MAX_ORDER_CHARS:
+        raise NotationError(
+            f"This line is {len(text.strip())} characters long; an order is at most "
+            f"{MAX_ORDER_CHARS}, so it was not read."
+        )
     tables = _tables(game_map)
     notes: list[str] = []
     order = _fast(text, tables)
@@ -292,6 +310,7 @@ def _scan(text: str, t: _Tables, notes: list[str]) -> list[tuple]:
     tokens = _TOKEN.findall(s)
     items: list[tuple] = []
     words = t.words
+    guesses = 0
     i, n = 0, len(tokens)
     while i < n:
         tok = tokens[i]
@@ -341,6 +360,12 @@ def _scan(text: str, t: _Tables, notes: list[str]) -> list[tuple]:
         ):
             end += 1
         for j in range(end, i, -1):
+            guesses += 1
+            if guesses > MAX_GUESSES:
+                raise NotationError(
+                    f"{text.strip()!r} has too many words I don't know (I make at most "
+                    f"{MAX_GUESSES} guesses an order): please write the names out."
+                )
             phrase = "".join(tokens[i:j])
             try:
                 found = _fuzzy(phrase, t)
@@ -401,23 +426,9 @@ def _fuzzy(tok: str, t: _Tables) -> str:
     """The one province (or keyword) `tok` is a misspelling of, or NotationError."""
     if len(tok) < 3 or tok.isdigit():
         raise NotationError(f"I don't know the word or place {tok!r}.")
-    limit = 1 if len(tok) <= 5 else 2
-    best: dict[str, int] = {}
-    for name, prov in t.names.items():
-        if abs(len(name) - len(tok)) > limit:
-            continue
-        d = _distance(tok, name, limit)
-        if d <= limit and d < best.get(prov, 99):
-            best[prov] = d
-    for word, key in _FUZZY_KEYWORDS.items():
-        if abs(len(word) - len(tok)) <= limit:
-            d = _distance(tok, word, limit)
-            if d <= limit and d < best.get(key, 99):
-                best[key] = d
-    if not best:
+    closest = _closest(tok, t.fuzzy)
+    if not closest:
         raise NotationError(f"I don't know the word or place {tok!r}.")
-    low = min(best.values())
-    closest = sorted(k for k, d in best.items() if d == low)
     if len(closest) > 1:
         names = [t.display.get(k, f"the word '{k}'") for k in closest]
         listed = ", ".join(names[:-1]) + " or " + names[-1]
@@ -425,22 +436,148 @@ def _fuzzy(tok: str, t: _Tables) -> str:
     return closest[0]
 
 
+@dataclass(frozen=True, eq=False)  # hashed by identity: one per map, the cache's key
+class _FuzzyIndex:
+    """The words a misspelling may stand for, found without measuring every word.
+
+    Short tokens (up to SHORT letters) by symmetric deletion: two words within edit
+    distance k (a transposition counting one) share a string made by deleting at most k
+    letters from each, so a look-up probes a dictionary with the token's own deletions
+    (at most 56). Longer tokens by counting bigrams among the words of about the same
+    length: each edit changes at most three of a word's bigrams, so a word that lacks
+    more than 3k of the token's bigrams is farther than k. Only the words that pass are
+    measured (_distance); the answer is the same as measuring every word."""
+
+    targets: dict[str, tuple[str, ...]]  # word -> the provinces or keywords it names
+    deletions: dict[str, tuple[str, ...]]  # a short word less up to 2 letters -> words
+    by_length: dict[int, tuple[tuple[str, frozenset[tuple[str, int]]], ...]]
+    longest: int  # the longest word: a token longer by more than 2 matches nothing
+
+
+SHORT = 10  # tokens up to this long are looked up by deletions, longer ones by bigrams
+
+
+def _fuzzy_index(names: dict[str, str]) -> _FuzzyIndex:
+    targets: dict[str, list[str]] = {}
+    for word, target in [*names.items(), *_FUZZY_KEYWORDS.items()]:
+        targets.setdefault(word, []).append(target)
+    deletions: dict[str, set[str]] = {}
+    by_length: dict[int, list[tuple[str, frozenset[tuple[str, int]]]]] = {}
+    for word in targets:
+        if len(word) <= SHORT + 2:  # the words a short token may be near
+            for variant in _deletions(word, 2):
+                deletions.setdefault(variant, set()).add(word)
+        by_length.setdefault(len(word), []).append((word, _bigrams(word)))
+    return _FuzzyIndex(
+        targets={w: tuple(ts) for w, ts in targets.items()},
+        deletions={v: tuple(sorted(ws)) for v, ws in deletions.items()},
+        by_length={n: tuple(ws) for n, ws in by_length.items()},
+        longest=max(map(len, targets)),
+    )
+
+
+def _deletions(word: str, k: int) -> set[str]:
+    """`word` and every string made by deleting up to k of its letters."""
+    out = {word}
+    frontier = {word}
+    for _ in range(k):
+        frontier = {w[:i] + w[i + 1 :] for w in frontier for i in range(len(w))}
+        out |= frontier
+    return out
+
+
+def _bigrams(word: str) -> frozenset[tuple[str, int]]:
+    """The word's bigrams as a set, a repeated one numbered (so set difference counts
+    them as a multiset would)."""
+    seen: dict[str, int] = {}
+    out = []
+    for i in range(len(word) - 1):
+        gram = word[i : i + 2]
+        n = seen[gram] = seen.get(gram, -1) + 1
+        out.append((gram, n))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=4096)  # a mail's lines are read twice or more (routing, checking)
+def _closest(tok: str, index: _FuzzyIndex) -> tuple[str, ...]:
+    """The provinces or keywords nearest to `tok` within its allowed distance (1 for up
+    to 5 letters, else 2), sorted: none, one, or several when it is ambiguous."""
+    limit = 1 if len(tok) <= 5 else 2
+    if len(tok) > index.longest + limit:
+        return ()  # no word is near enough
+    words: set[str] = set()
+    if len(tok) <= SHORT:
+        found = map(index.deletions.get, _deletions(tok, limit))
+        words = words.union(*(ws for ws in found if ws))
+    else:
+        grams = _bigrams(tok)
+        for n in range(len(tok) - limit, len(tok) + limit + 1):
+            for word, word_grams in index.by_length.get(n, ()):
+                if len(grams - word_grams) <= 3 * limit:
+                    words.add(word)
+    best: dict[str, int] = {}
+    for word in words:
+        if abs(len(word) - len(tok)) > limit:
+            continue
+        d = _distance(tok, word, limit)
+        if d > limit:
+            continue
+        for target in index.targets[word]:
+            if d < best.get(target, 99):
+                best[target] = d
+    if not best:
+        return ()
+    low = min(best.values())
+    return tuple(sorted(k for k, d in best.items() if d == low))
+
+
 def _distance(a: str, b: str, limit: int) -> int:
-    """Edit distance with transpositions (optimal string alignment), capped past limit."""
+    """Edit distance with transpositions (optimal string alignment) when it is at most
+    `limit`, else limit + 1. A common prefix and suffix cost nothing and are dropped;
+    of the rest only the band |i - j| <= limit is computed: a cell outside it is farther
+    than limit anyway."""
+    big = limit + 1
+    if abs(len(a) - len(b)) > limit:
+        return big
+    start = 0
+    end_a, end_b = len(a), len(b)
+    while start < end_a and start < end_b and a[start] == b[start]:
+        start += 1
+    while end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]:
+        end_a -= 1
+        end_b -= 1
+    a, b = a[start:end_a], b[start:end_b]
+    n, m = len(a), len(b)
+    if n == 0 or m == 0:
+        return min(max(n, m), big)
     prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cost = 0 if ca == cb else 1
-            v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                v = min(v, prev2[j - 2] + 1)
+    prev = [j if j <= limit else big for j in range(m + 1)]
+    for i in range(1, n + 1):
+        ca = a[i - 1]
+        lo = i - limit if i > limit else 1
+        hi = i + limit if i + limit < m else m
+        cur = [big] * (m + 1)
+        if i <= limit:
+            cur[0] = i
+        low = cur[lo - 1]
+        for j in range(lo, hi + 1):
+            cb = b[j - 1]
+            v = prev[j - 1] + (ca != cb)
+            if prev[j] < v:
+                v = prev[j] + 1
+            if cur[j - 1] < v:
+                v = cur[j - 1] + 1
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb and prev2[j - 2] < v:
+                v = prev2[j - 2] + 1
+            if v > big:
+                v = big
             cur[j] = v
-        if min(cur) > limit:
-            return limit + 1
+            if v < low:
+                low = v
+        if low >= big:
+            return big
         prev2, prev = prev, cur
-    return prev[-1]
+    return prev[m]
 
 
 # -- grammar ------------------------------------------------------------------------------
