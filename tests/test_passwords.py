@@ -60,9 +60,11 @@ def test_300_passwords_in_one_mail_cost_five_checks_and_are_all_refused(
     [ack] = judge.send("x@example.org", body)
     assert checks == [f"guess{i}" for i in range(5)]  # passwords_per_mail = 5
     assert ack.body.count(REFUSED) == 5
-    assert ack.body.count(NOT_READ.format(n=5)) == 295
+    # The next 95 are refused unread; a mail's first 100 command lines are all it reads.
+    assert ack.body.count(NOT_READ.format(n=5)) == 95
     assert ack.body.endswith(
-        "Line 301: A Par-Bur\n  ERROR: not used, because the SIGNON before it was refused.\n"
+        "Line 101: SIGNON Fwar1 ****\n  ERROR: Only the first 100 command lines of a mail "
+        "are read; this line and the rest were not.\n"
     )
     assert judge.effective("war1", "FRANCE") == []
     # The right password, sixth in a mail, is not checked either.
