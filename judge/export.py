@@ -133,9 +133,7 @@ def _builds(gm, position: dict, owed: dict[str, int]) -> dict[str, dict]:
         n = owed.get(power, len(centres) - len(position.get("units", {}).get(power, [])))
         homes: list[str] = []
         if n > 0:
-            homes = sorted(
-                h for h in gm.build_sites(power, centres) if h not in occupied
-            )
+            homes = sorted(h for h in gm.build_sites(power, centres) if h not in occupied)
             n = min(n, len(homes))
         out[power] = {"count": n, "homes": homes}
     return out

@@ -215,11 +215,7 @@ def units_list(gm: GameMap, position: Position, power: str) -> list[str]:
 
 def free_home_centres(gm: GameMap, position: Position, power: str) -> list[str]:
     owned = position.centers.get(power, frozenset())
-    return sorted(
-        place(gm, h)
-        for h in gm.build_sites(power, owned)
-        if position.unit_in(h) is None
-    )
+    return sorted(place(gm, h) for h in gm.build_sites(power, owned) if position.unit_in(h) is None)
 
 
 def is_retreat(phase: Phase) -> bool:
