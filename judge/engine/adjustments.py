@@ -16,8 +16,9 @@ from __future__ import annotations
 from .board import ARMY, FLEET, Position, Unit
 from .civil_disorder import removal_order
 from .coasts import CoastError, build_coast
-from .legality import name, unit_ref
+from .legality import unit_ref
 from .orders import Build, Disband, UnitRef, Waive, order_text
+from .place_names import name
 from .results import DISBAND, OK, VOID, Entry, OrderResult
 from .rules import Rules
 

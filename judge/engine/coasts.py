@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .geography import GameMap, Province
+from .place_names import name
 from .rules import Rules
 
 
@@ -34,7 +35,7 @@ def move_coast(
             return location
         if rules.impossible_coast == "possible_coast" and len(reach) == 1:
             return reach[0]  # 4.B.3 a: the coast is ignored, the possible one taken
-        raise CoastError(f"A fleet in {_name(gm, source)} cannot reach {_name(gm, location)}.")
+        raise CoastError(f"A fleet in {name(gm, source)} cannot reach {name(gm, location)}.")
     if len(reach) == 1:
         choice = rules.missing_coast_when_one_possible
         if choice == "only_possible_coast":  # 4.B.2 a
@@ -42,15 +43,13 @@ def move_coast(
         if choice == "default_coast":  # 4.B.2 b: the default, even where it is out of reach
             return _default_within(gm, province, reach, "4.B.2 b")
         raise CoastError(  # 4.B.2 c
-            f"Say which coast of {_name(gm, province)}: this game needs the coast written "
+            f"Say which coast of {name(gm, province)}: this game needs the coast written "
             "even where only one can be reached (DATC 4.B.2 c)."
         )
     if rules.missing_coast_when_two_possible == "default_coast":  # 4.B.1 b
         return _default_within(gm, province, reach, "4.B.1 b")
     raise CoastError(  # 4.B.1 a
-        f"Say which coast of {_name(gm, province)}: "
-        + " or ".join(_name(gm, r) for r in reach)
-        + "."
+        f"Say which coast of {name(gm, province)}: " + " or ".join(name(gm, r) for r in reach) + "."
     )
 
 
@@ -78,7 +77,7 @@ def support_coast(
     if choice == "poorly_written" and (own_fleet or len(reach) == 1):
         return province  # 4.B.4 c: only one meaning, so the poorly written order stands
     raise CoastError(  # 4.B.4 a, or c for another power's fleet with two coasts to go to
-        f"Say which coast of {_name(gm, province)} the supported fleet moves to: this "
+        f"Say which coast of {name(gm, province)} the supported fleet moves to: this "
         f"game needs the coast in supports (DATC 4.B.4 {'a' if choice == 'mandatory' else 'c'})."
     )
 
@@ -89,7 +88,7 @@ def build_coast(gm: GameMap, province: Province, coast: str, rules: Rules) -> st
         return coast
     if rules.missing_coast_in_build == "default_coast" and province.default_coast:
         return province.default_coast  # 4.B.7 b
-    coasts = " or ".join(_name(gm, f"{province.key}/{c}") for c in province.coasts)
+    coasts = " or ".join(name(gm, f"{province.key}/{c}") for c in province.coasts)
     raise CoastError(f"Say on which coast to build the fleet: {coasts}.")
 
 
@@ -98,19 +97,12 @@ def _default_within(gm: GameMap, province: str, reach: Sequence[str], issue: str
     default = gm.provinces[province].default_coast
     if not default:
         raise CoastError(
-            f"Say which coast of {_name(gm, province)}: the map names no default coast."
+            f"Say which coast of {name(gm, province)}: the map names no default coast."
         )
     location = f"{province}/{default}"
     if location not in reach:
         raise CoastError(
             f"With no coast written, the order means the default coast, "
-            f"{_name(gm, location)}, which the fleet cannot reach (DATC {issue})."
+            f"{name(gm, location)}, which the fleet cannot reach (DATC {issue})."
         )
     return location
-
-
-def _name(gm: GameMap, location: str) -> str:
-    # legality imports this module, so its `name` is looked up when first needed.
-    from .legality import name
-
-    return name(gm, location)

@@ -19,6 +19,7 @@ from .coasts import CoastError, move_coast, support_coast
 from .convoy import convoy_route_exists, seas_on_routes
 from .geography import LAND, SEA, GameMap
 from .orders import Convoy, Hold, Move, Order, Support, UnitRef
+from .place_names import name
 from .rules import DEFAULT_RULES, Rules
 
 
@@ -29,16 +30,6 @@ class IllegalOrder(ValueError):
 def unit_ref(unit: Unit) -> Unit:
     """What a bound order names: the board's own unit (it reads like a UnitRef)."""
     return unit
-
-
-def name(game_map: GameMap, location: str) -> str:
-    """`STP/NC` -> `St Petersburg (north coast)` for messages."""
-    prov, _, coast = location.partition("/")
-    full = game_map.provinces[prov].name
-    return f"{full} ({_COAST_NAMES.get(coast, coast)})" if coast else full
-
-
-_COAST_NAMES = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
 
 
 def own_unit(position: Position, power: str, ref: UnitRef) -> Unit:

@@ -20,14 +20,33 @@ on the place they were ordered to. The other rules differ from that in three way
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .convoy import necessary_seas
-from .orders import Support
+from .geography import GameMap
+from .orders import Order, Support
 from .rules import Rules
 
-if TYPE_CHECKING:
-    from .movement import _Adjudicator
+
+class _Adjudicator(Protocol):
+    """What the paradox rules read of a movement phase's decisions (movement.py's
+    adjudicator has these; declared here so this module does not import that one)."""
+
+    gm: GameMap
+    rules: Rules
+    order: dict[str, Order]
+    target: dict[str, str]
+    convoyed: set[str]
+    void: set[str]
+    whole_route: dict[str, tuple[str, ...]]
+    given_fixed: dict[str, bool]
+    all_hold: frozenset[str]
+    cores: list[frozenset[str]]
+
+    def route_fleets(self, a: str) -> tuple[str, ...] | list[str]: ...
+
+    def route_open(self, p: str) -> bool: ...
+
 
 _ALL_HOLD = frozenset(["all_hold", "1971", "1982", "2000"])  # 1971-2000: the fallback
 SUPPORT_RULES = frozenset(["1971", "1982", "2000"])  # rules about cutting support

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from .board import ARMY, FLEET, Position, Unit
 from .coasts import CoastError, move_coast
-from .legality import name, unit_ref
+from .legality import unit_ref
 from .movement import MovementOutcome
 from .orders import Disband, Retreat, order_text
+from .place_names import name
 from .results import BOUNCE, DISBAND, OK, VOID, Entry, OrderResult
 from .rules import Rules
 
