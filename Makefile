@@ -37,6 +37,7 @@ system-packages:
 
 test: $(STAMP) system-packages
 	$(VENV)/bin/ruff check judge tests benchmarks
+	$(VENV)/bin/ruff format --check judge tests benchmarks
 	$(PY) -m pytest -q
 
 lint: $(STAMP)

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import pytest
 from imapclient import IMAPClient
+from smtp_sink import free_port
 
 from judge.config import Config
 from judge.daemon import run_forever
@@ -57,12 +58,6 @@ def ensure_dovecot() -> str:
             pytrace=False,
         )
     return found
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Dovecot:

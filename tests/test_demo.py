@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from email.policy import default
 from pathlib import Path
 
+from smtp_sink import free_port
+
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
 
 
@@ -27,12 +29,6 @@ class Mail:
     to: list[str]
     body: str
     picture: str | None = None  # the file name of its inline PNG
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def write_config(folder: Path, port: int) -> Path:

@@ -36,6 +36,8 @@ import time
 from email.policy import default
 from pathlib import Path
 
+from smtp_sink import free_port
+
 REPO = Path(__file__).resolve().parent.parent
 INSTALL = ["."]  # a regular install: maps, templates and config ship as data files
 TIMEOUT = 60  # for any one command
@@ -46,12 +48,6 @@ def run(cmd: list[str], cwd: Path, **kwargs) -> subprocess.CompletedProcess:
     result = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, **kwargs)
     assert result.returncode == 0, f"{cmd} failed:\n{result.stdout}\n{result.stderr}"
     return result
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def port_free(port: int) -> bool:
