@@ -27,21 +27,25 @@ templates write fit in 78 columns.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import email
 import email.policy
 import os
 import re
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 
+import jinja2
 import pytest
 
 from judge import play
 from judge.adjudicate import position_from_json
+from judge.commands import dispatch
 from judge.config import Config
 from judge.engine.phase import Phase
 from judge.handling import handle_waiting
@@ -390,3 +394,87 @@ def test_every_template_has_cases(template: str) -> None:
     prefix = "ack_" if template == "acknowledgement" else template
     assert (TEMPLATES / f"{template}.txt").exists()
     assert any(c.startswith(prefix) for c in CASES)
+
+
+# Acknowledgement events: templates/events/<kind>.txt, one per kind the commands emit.
+COMMANDS = Path(__file__).resolve().parents[1] / "judge" / "commands"
+EVENTS = TEMPLATES / "events"
+
+
+def _emitted_kinds() -> set[str]:
+    """Every event kind judge/commands/ records with `run.event(kind, ...)`, read from the
+    source: a literal, either side of `a if c else b`, or `cmd.name.lower()`, which is
+    the lowercase name of each command the enclosing handler is registered for."""
+    kinds: set[str] = set()
+    for path in sorted(COMMANDS.glob("*.py")):
+        module = f"judge.commands.{path.stem}"
+        for func in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(func, ast.FunctionDef):
+                continue
+            for call in ast.walk(func):
+                if not (
+                    isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Attribute)
+                    and call.func.attr == "event"
+                    and call.args
+                ):
+                    continue
+                kind = call.args[0]
+                options = [kind.body, kind.orelse] if isinstance(kind, ast.IfExp) else [kind]
+                for option in options:
+                    if isinstance(option, ast.Constant) and isinstance(option.value, str):
+                        kinds.add(option.value)
+                    elif ast.unparse(option) == "cmd.name.lower()":
+                        kinds |= {
+                            name.lower()
+                            for name, handler in dispatch._HANDLERS.items()
+                            if (handler.__module__, handler.__name__) == (module, func.name)
+                        }
+                    else:
+                        raise AssertionError(
+                            f"{path.name}:{call.lineno}: cannot tell which event kinds "
+                            f"{ast.unparse(option)} is; name them in this test"
+                        )
+    return kinds
+
+
+def test_every_event_kind_has_its_template_and_every_template_a_kind() -> None:
+    emitted = _emitted_kinds()
+    assert {"signed_on", "orders", "pause", "resume"} <= emitted  # the reader works
+    files = {p.stem for p in EVENTS.glob("*.txt")}
+    assert sorted(emitted - files) == [], "event kinds without templates/events/<kind>.txt"
+    assert sorted(files - emitted) == [], "templates/events/ files no command emits"
+    assert sorted(p.name for p in EVENTS.iterdir() if p.suffix != ".txt") == []
+
+
+def test_an_event_kind_without_template_fails_loudly() -> None:
+    # Not a silent blank in the middle of an acknowledgement: the render raises,
+    # naming the missing file.
+    sub = SimpleNamespace(subject="orders")
+    events = [{"kind": "signed_on", "line": 1, "text": "SIGNON", "game": "g", "role": "o"}]
+    subject, body = compose.render("acknowledgement", CONFIG, sub=sub, events=events, errors=False)
+    assert (subject, body) == ("[TEST] Re: orders", "Line 1: SIGNON\n  Signed on to g as o.\n")
+    with pytest.raises(jinja2.TemplateNotFound, match="events/no_such_kind.txt"):
+        compose.render(
+            "acknowledgement", CONFIG, sub=sub, events=[{"kind": "no_such_kind"}], errors=True
+        )
+
+
+def test_a_regular_install_ships_every_template() -> None:
+    # pip install . copies the data files pyproject.toml names: a template left out
+    # (e.g. the templates/events/ subfolder) is missing from an installed judge.
+    root = TEMPLATES.parent
+    with open(root / "pyproject.toml", "rb") as f:
+        data_files = tomllib.load(f)["tool"]["setuptools"]["data-files"]
+    shipped = {
+        (Path(target) / path.name, path)
+        for target, patterns in data_files.items()
+        for pattern in patterns
+        for path in root.glob(pattern)
+    }
+    wanted = {
+        (Path("share/judge") / path.relative_to(root), path)
+        for path in TEMPLATES.rglob("*")
+        if path.is_file() and path.name != "README.md"
+    }
+    assert sorted(wanted - shipped) == []
