@@ -3,12 +3,13 @@ Python package, so that its own loader (`from_saved_game_format`) reads it."""
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime
 from typing import Any
 
 import sqlite_utils
+
+from judge.store import games
 
 _UNIT = re.compile(r"^[AF] [A-Z]{3}(/[NSEW]C)?$")
 
@@ -25,20 +26,16 @@ def export_game(db: sqlite_utils.Database, game) -> dict[str, Any]:
     gm = load_map(game.variant)
     rules = ["NO_PRESS"] if game.settings.get("press") == "none" else []
     messages = _press_messages(db, game, gm)
-    rows = db.execute(
-        "SELECT phase, position, started_at, results FROM phases WHERE game_id = ? ORDER BY id",
-        [game.id],
-    ).fetchall()
     influence: dict[str, list[str]] = {p: [] for p in gm.powers}
     phases = []
     owed: dict[str, int] = {}  # the last outcome's builds (+) and removals (-)
     outcome = None
-    for phase, position_text, started_at, results_text in rows:
-        position = json.loads(position_text)
-        state = _state(gm, game.name, phase, position, started_at, rules, influence)
+    for stored in games.phase_history(db, game):
+        phase, position = stored.phase, stored.position
+        state = _state(gm, game.name, phase, position, stored.started_at, rules, influence)
         if phase.endswith("A"):
             state["builds"] = _builds(gm, position, owed)
-        outcome = json.loads(results_text) if results_text else None
+        outcome = stored.results
         orders, results = _orders_and_results(gm, outcome) if outcome else ({}, {})
         if outcome:
             owed = dict(outcome.get("builds", {}))
@@ -142,23 +139,16 @@ def _builds(gm, position: dict, owed: dict[str, int]) -> dict[str, dict]:
 def _press_messages(db: sqlite_utils.Database, game, gm) -> dict[str, list[dict]]:
     """Press per phase as the diplomacy package's messages: one per recipient (GLOBAL for
     a broadcast), each with a distinct time_sent (the package keys messages by it)."""
-    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if "press" not in tables:
-        return {}
-    rows = db.execute(
-        "SELECT p.phase, s.role, s.power, p.recipients, p.grey, p.text, p.sent_at "
-        "FROM press p JOIN seats s ON s.id = p.seat_id WHERE p.game_id = ? AND p.phase IS NOT "
-        "NULL ORDER BY p.sent_at, p.id",
-        [game.id],
-    ).fetchall()
     out: dict[str, list[dict]] = {}
     last = 0
-    for phase, role, power, recipients, grey, text, sent_at in rows:
-        sender = power if role == "player" and power in gm.powers and not grey else "SYSTEM"
-        to = json.loads(recipients)
+    for press in games.phased_press(db, game):
+        power, phase, to = press.power, press.phase, press.recipients
+        sender = (
+            power if press.role == "player" and power in gm.powers and not press.grey else "SYSTEM"
+        )
         targets = ["GLOBAL"] if "*" in to else [r for r in to if r in gm.powers]
         for target in targets:
-            moment = int(datetime.fromisoformat(sent_at).timestamp() * 1_000_000)
+            moment = int(datetime.fromisoformat(press.sent_at).timestamp() * 1_000_000)
             last = max(moment, last + 1)
             out.setdefault(phase, []).append(
                 {
@@ -166,7 +156,7 @@ def _press_messages(db: sqlite_utils.Database, game, gm) -> dict[str, list[dict]
                     "recipient": target,
                     "time_sent": last,
                     "phase": phase,
-                    "message": text,
+                    "message": press.text,
                 }
             )
     return out

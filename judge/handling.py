@@ -27,7 +27,7 @@ from judge.failures import failure_reason
 from judge.mail.guards import reason_not_to_answer
 from judge.mail.message import Submission, parse_submission, reply_address
 from judge.outgoing import LIMIT, REPLY, queue_reply, within_reply_cap
-from judge.store import inbox
+from judge.store import inbox, limits
 from judge.store.audit import iso
 from judge.store.db import transaction
 
@@ -201,7 +201,9 @@ def _handle(
         sent, over = _queue(db, config, sub, item.id, now, reply)
         queued, held = queued + sent, held + over
     if flooding and held:
-        if _first_notice(db, sub.sender, now):
+        # One notice an hour per key; a sender over the rate limit and an address over
+        # the reply cap share one when they are the same address.
+        if limits.first_rate_notice(db, sub.sender, now):
             notice = {"sub": sub, "limit": limit}
             _queue(
                 db,
@@ -222,20 +224,6 @@ def _handle(
     return f"{outcome}, {queued_words}, {held} held back" if held else f"{outcome}, {queued_words}"
 
 
-def _first_notice(db: sqlite_utils.Database, key: str, now: datetime) -> bool:
-    """True once an hour per key (a sender over the rate limit, an address over the
-    reply cap; the same address either way shares one): whether to send the notice."""
-    row = db.execute("SELECT noticed_at FROM rate_notice WHERE sender = ?", [key]).fetchone()
-    if row and row[0] > iso(now - timedelta(hours=1)):
-        return False
-    db.execute(
-        "INSERT INTO rate_notice (sender, noticed_at) VALUES (?, ?) "
-        "ON CONFLICT(sender) DO UPDATE SET noticed_at = excluded.noticed_at",
-        [key, iso(now)],
-    )
-    return True
-
-
 def _queue(
     db: sqlite_utils.Database,
     config: Config,
@@ -252,7 +240,7 @@ def _queue(
         queue_reply(db, config, now, kept, inbound_id, sub.message_id, sub.references)
         queued += 1
     for address in over:
-        if _first_notice(db, address.strip().lower(), now):
+        if limits.first_rate_notice(db, address.strip().lower(), now):
             context = {"sub": sub, "limit": config.replies_per_hour}
             notice = Reply((address,), "reply_cap", context, LIMIT)
             queue_reply(db, config, now, notice, inbound_id, sub.message_id, sub.references)

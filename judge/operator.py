@@ -22,7 +22,6 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
@@ -30,6 +29,7 @@ import sqlite_utils
 from judge.config import Config, ConfigError, load_config
 from judge.export import export_game
 from judge.paths import data_dir
+from judge.store.backup import backup_database
 
 NETWORK_TIMEOUT = 10.0  # seconds: check-config never hangs on a dead server
 EXAMPLE_NAME = "judge.example.toml"
@@ -209,6 +209,7 @@ def check_config(args: argparse.Namespace) -> int:
 
 
 def _check_database(config: Config, check: _Check) -> None:
+    from judge.store.db import peek
     from judge.store.schema import MIGRATIONS
 
     path = config.database
@@ -221,18 +222,11 @@ def _check_database(config: Config, check: _Check) -> None:
             check.fail(part, f"{path} does not exist, and {folder} is not writable")
         return
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=5)
-        try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
-            n_games = (
-                conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] if "games" in tables else 0
-            )
-        finally:
-            conn.close()
+        seen = peek(path, timeout=5)
     except sqlite3.Error as e:
         check.fail(part, f"{path} cannot be opened: {e}")
         return
+    version, n_games = seen.version, seen.games
     current = len(MIGRATIONS)
     if version > current:
         check.fail(
@@ -440,12 +434,12 @@ def _list_games(config: Config, db: sqlite_utils.Database) -> int:
     from judge.engine.geography import MapError, load_map
     from judge.store import games
 
-    rows = db.execute("SELECT name FROM games ORDER BY name").fetchall()
-    if not rows:
+    names = games.game_names(db)
+    if not names:
         _out("no games")
         return 0
     table = []
-    for (name,) in rows:
+    for name in names:
         game = games.find_game(db, name)
         players = games.seats(db, game, games.PLAYER)
         try:
@@ -568,16 +562,14 @@ def _show_game(config: Config, db: sqlite_utils.Database, name: str) -> int:
 def _shown_position(db: sqlite_utils.Database, game) -> tuple[str, dict] | None:
     """The current phase's position; for a game won, the position at the end (its last
     stored phase holds the outcome, and no row exists for the phase after it)."""
-    row = db.execute(
-        "SELECT phase, position, results FROM phases WHERE game_id = ? ORDER BY id DESC LIMIT 1",
-        [game.id],
-    ).fetchone()
-    if row is None:
+    from judge.store import games
+
+    last = games.last_phase(db, game)
+    if last is None:
         return None
-    phase, position, results = row
-    if results and phase != game.phase:
-        return f"at the end (after {phase})", json.loads(results)
-    return f"at {phase}", json.loads(position)
+    if last.results is not None and last.phase != game.phase:
+        return f"at the end (after {last.phase})", last.results
+    return f"at {last.phase}", last.position
 
 
 # -- judge outbox --------------------------------------------------------------------------
@@ -588,31 +580,28 @@ def outbox(args: argparse.Namespace) -> int:
 
 
 def _outbox(config: Config, db: sqlite_utils.Database, retry: str | None) -> int:
+    from judge.store import outbox as store
+
     if retry is not None:
         return _retry(db, retry)
-    counts = dict(
-        db.execute("SELECT state, COUNT(*) FROM outbound GROUP BY state ORDER BY state").fetchall()
-    )
+    counts = store.counts(db)
     shown = {state: counts.pop(state, 0) for state in ("queued", "sent", "failed")}
     shown.update(counts)
     _out(", ".join(f"{state} {n}" for state, n in shown.items()))
-    rows = db.execute(
-        "SELECT id, state, kind, attempts, next_attempt_at, recipients, last_error FROM outbound "
-        "WHERE state IN ('queued', 'failed') ORDER BY id"
-    ).fetchall()
-    if not rows:
+    unsent = store.unsent(db)
+    if not unsent:
         return 0
     table = [
         [
-            str(id_),
-            state,
-            kind,
-            str(attempts),
-            _when(next_at, config.timezone) if state == "queued" else "-",
-            ", ".join(json.loads(recipients)),
-            " ".join((error or "-").split()),
+            str(u.id),
+            u.state,
+            u.kind,
+            str(u.attempts),
+            _when(u.next_attempt_at, config.timezone) if u.state == store.QUEUED else "-",
+            ", ".join(u.recipients),
+            " ".join((u.last_error or "-").split()),
         ]
-        for id_, state, kind, attempts, next_at, recipients, error in rows
+        for u in unsent
     ]
     header = ["ID", "STATE", "KIND", "ATTEMPTS", "NEXT ATTEMPT", "RECIPIENTS", "LAST ERROR"]
     for line in _table(header, table):
@@ -623,42 +612,31 @@ def _outbox(config: Config, db: sqlite_utils.Database, retry: str | None) -> int
 def _retry(db: sqlite_utils.Database, which: str) -> int:
     """Make queued and failed messages due now; failed ones are queued again with a fresh
     count of attempts (so they get the full series of retries)."""
-    from judge.store.audit import iso, record
+    from judge.store import outbox as store
     from judge.store.db import transaction
 
     now = datetime.now(UTC)
-    if which == "all":
-        selected = "state IN ('queued', 'failed')"
-        params: list[Any] = []
-    else:
+    outbound_id: int | None = None
+    if which != "all":
         try:
             outbound_id = int(which)
         except ValueError:
             return _fail(f"--retry takes a message id (a number), not {which!r}")
-        row = db.execute("SELECT state FROM outbound WHERE id = ?", [outbound_id]).fetchone()
-        if row is None:
+        state = store.state(db, outbound_id)
+        if state is None:
             return _fail(f"there is no outbound message {outbound_id}")
-        if row[0] not in ("queued", "failed"):
-            return _fail(
-                f"message {outbound_id} is {row[0]}; only queued or failed mail is retried"
-            )
-        selected = "id = ?"
-        params = [outbound_id]
+        if state not in (store.QUEUED, store.FAILED):
+            return _fail(f"message {outbound_id} is {state}; only queued or failed mail is retried")
     with transaction(db):
-        rows = db.execute(
-            f"SELECT id, state, attempts FROM outbound WHERE {selected} ORDER BY id", params
-        ).fetchall()
-        for id_, state, attempts in rows:
-            db.execute(
-                "UPDATE outbound SET state = 'queued', next_attempt_at = ?, attempts = ? "
-                "WHERE id = ?",
-                [iso(now), 0 if state == "failed" else attempts, id_],
-            )
+        rows = store.retryable(db, outbound_id)
+        for row in rows:
             detail = "operator: retry now" + (
-                f" (had failed after {_plural(attempts, 'attempt')})" if state == "failed" else ""
+                f" (had failed after {_plural(row.attempts, 'attempt')})"
+                if row.state == store.FAILED
+                else ""
             )
-            record(db, now, "outbound", id_, "retry", detail)
-    failed = sum(1 for _, state, _ in rows if state == "failed")
+            store.retry_now(db, row, now, detail)
+    failed = sum(1 for row in rows if row.state == store.FAILED)
     _out(
         f"{_plural(len(rows), 'message')} due now ({failed} of them queued again after failing); "
         "the judge sends them at its next pass"
@@ -681,9 +659,7 @@ def _inbox(config: Config, db: sqlite_utils.Database, retry: str | None) -> int:
 
     if retry is not None:
         return _inbox_retry(db, retry)
-    counts = dict(
-        db.execute("SELECT state, COUNT(*) FROM inbound GROUP BY state ORDER BY state").fetchall()
-    )
+    counts = store.counts(db)
     shown = {state: counts.pop(state, 0) for state in ("new", "handled", "ignored", "failed")}
     shown.update(counts)
     _out(", ".join(f"{state} {n}" for state, n in shown.items()))
@@ -722,14 +698,12 @@ def _inbox_retry(db: sqlite_utils.Database, which: str) -> int:
             inbound_id = int(which)
         except ValueError:
             return _fail(f"--retry takes a message id (a number), not {which!r}")
-        row = db.execute(
-            "SELECT state, attempts FROM inbound WHERE id = ?", [inbound_id]
-        ).fetchone()
-        if row is None:
+        status = store.status(db, inbound_id)
+        if status is None:
             return _fail(f"there is no inbound message {inbound_id}")
-        if row[0] != store.FAILED and not (row[0] == store.NEW and row[1]):
+        if status.state != store.FAILED and not (status.state == store.NEW and status.attempts):
             return _fail(
-                f"message {inbound_id} is {row[0]}; only failed mail (or mail waiting for "
+                f"message {inbound_id} is {status.state}; only failed mail (or mail waiting for "
                 "another attempt) is retried"
             )
         ids = [inbound_id]
@@ -769,36 +743,6 @@ def backup(args: argparse.Namespace) -> int:
     return 0 if check == "integrity ok" else 1
 
 
-def backup_database(source: Path, target: Path) -> tuple[int, int, str]:
-    """Copy the live database with SQLite's online backup (a consistent snapshot, taken
-    while the judge may be writing), into a temporary file renamed over `target` only
-    when complete. Returns (size in bytes, schema version, integrity verdict)."""
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    tmp.unlink(missing_ok=True)
-    # Read-write (never creating): a read-only connection would leave -wal and -shm files
-    # behind, owned by whoever ran the backup, that the judge's user may not write.
-    src = sqlite3.connect(f"file:{source}?mode=rw", uri=True, timeout=30)
-    try:
-        dst = sqlite3.connect(tmp)
-        try:
-            src.backup(dst)  # one step: the whole snapshot under one read transaction
-            dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
-            version = dst.execute("PRAGMA user_version").fetchone()[0]
-            verdict = dst.execute("PRAGMA quick_check").fetchone()[0]
-        finally:
-            dst.close()
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    finally:
-        src.close()
-    with open(tmp, "rb+") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, target)
-    check = "integrity ok" if verdict == "ok" else f"INTEGRITY CHECK FAILED: {verdict}"
-    return target.stat().st_size, version, check
-
-
 # -- judge replay NAME ---------------------------------------------------------------------
 
 
@@ -807,26 +751,20 @@ def replay(args: argparse.Namespace) -> int:
 
 
 def _replay(db: sqlite_utils.Database, name: str) -> int:
+    from judge.store import games
+
     game = _find_game(db, name)
     if game is None:
         return _fail(f"no game {_game_name(name)!r}")
-    rows = db.execute(
-        "SELECT phase, position, results FROM phases WHERE game_id = ? AND processed_at IS NOT "
-        "NULL ORDER BY id",
-        [game.id],
-    ).fetchall()
+    rows = [p for p in games.phase_history(db, game) if p.processed_at is not None]
     _out(f"{game.name}: {_plural(len(rows), 'processed phase')}, adjudicated again")
     differing = 0
-    for phase, position_text, results_text in rows:
-        orders = {
-            power: json.loads(lines)
-            for power, lines in db.execute(
-                "SELECT power, lines FROM orders WHERE game_id = ? AND phase = ? ORDER BY power",
-                [game.id, phase],
-            )
-        }
-        stored = json.loads(results_text or "{}")
-        position = {**json.loads(position_text), "rules": game.settings.get("rules") or {}}
+    for row in rows:
+        phase = row.phase
+        # By power: the order the adjudicator sees them in is the same at every replay.
+        orders = dict(sorted(games.effective_orders(db, game, phase).items()))
+        stored = row.results if row.results is not None else {}
+        position = {**row.position, "rules": game.settings.get("rules") or {}}
         differences = replay_phase(position, orders, stored)
         if differences:
             differing += 1
@@ -943,26 +881,24 @@ def draw_map(args: argparse.Namespace) -> int:
     the current phase as its position."""
     from judge.pictures import after_of
     from judge.render import PngUnavailable, render_png, render_svg
+    from judge.store import games
 
     def work(config: Config, db: sqlite_utils.Database) -> int:
         game = _find_game(db, args.name)
         if game is None:
             return _fail(f"no game {_game_name(args.name)!r}")
-        rows = db.execute(
-            "SELECT phase, position, results FROM phases WHERE game_id = ? ORDER BY id",
-            [game.id],
-        ).fetchall()
+        rows = games.phase_history(db, game)
         if not rows:
             return _fail(f"{game.name} has not started: there is no board to draw")
         if args.phase:
-            chosen = [r for r in rows if r[0] == args.phase.upper()]
+            chosen = [r for r in rows if r.phase == args.phase.upper()]
             if not chosen:
                 return _fail(f"{game.name} has no phase {args.phase.upper()}")
             row = chosen[0]
         else:
-            processed = [r for r in rows if r[2]]
+            processed = [r for r in rows if r.results is not None]
             row = processed[-1] if processed else rows[-1]
-        phase, position, results = row[0], json.loads(row[1]), json.loads(row[2] or "null")
+        phase, position, results = row.phase, row.position, row.results
         after = after_of(position, results) if results else None
         caption = f"Game {game.name}"
         target = Path(args.output or f"{game.name}-{phase}.png")

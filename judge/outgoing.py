@@ -12,7 +12,7 @@ import sqlite_utils
 from judge.commands.replies import Reply
 from judge.config import Config
 from judge.mail import compose
-from judge.store import outbox
+from judge.store import limits, outbox
 from judge.store.audit import iso
 
 REPLY = "reply"  # the kind of a mail that answers an incoming one (Reply.kind)
@@ -71,19 +71,15 @@ def within_reply_cap(
         return reply, ()
     cap = config.replies_per_hour
     since = iso(now - timedelta(hours=1))
-    db.execute("DELETE FROM reply_log WHERE at <= ?", [since])  # the table stays an hour long
+    limits.prune_replies(db, since)  # the table stays an hour long
     kept: list[str] = []
     over: list[str] = []
     for address in reply.to:
         key = address.strip().lower()
-        # LIMIT: counting costs at most `cap` index rows, however many mails arrive.
-        count = db.execute(
-            "SELECT COUNT(*) FROM (SELECT 1 FROM reply_log WHERE address = ? AND at > ? LIMIT ?)",
-            [key, since, cap],
-        ).fetchone()[0]
-        if count < cap:
+        # Counted up to `cap` only: a flood costs each reply at most `cap` index rows.
+        if limits.replies_since(db, key, since, cap) < cap:
             kept.append(address)
-            db.execute("INSERT INTO reply_log (address, at) VALUES (?, ?)", [key, iso(now)])
+            limits.log_reply(db, key, now)
         else:
             over.append(address)
     if not kept:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from judge.store import inbox, outbox
-from judge.store.db import migrate, open_db, schema_version
+from judge.store import games, inbox, limits, outbox
+from judge.store.db import Peek, migrate, open_db, peek, schema_version, transaction
 from judge.store.schema import MIGRATIONS
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
@@ -139,3 +140,121 @@ def test_outbox_bookkeeping(tmp_path: Path) -> None:
     assert events == ["queued", "retry", "sent"]
     with db.atomic(), pytest.raises(Exception, match="UNIQUE"):
         outbox.queue(db, b"raw", "<m1@judge>", ["a@x"], "reply", NOW)
+
+
+# -- the store functions that took over SQL from other modules (issue 15) -----------------
+
+
+def test_rewind_deletes_later_phases_and_the_orders_to_be_sent_again(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    with transaction(db):
+        game = games.create_game(db, "war1", "standard", NOW)
+        for hour, phase in enumerate(["S1901M", "F1901M", "W1901A"]):
+            game = games.update_game(db, game, NOW, phase=phase)
+            games.add_phase(db, game, phase, {"n": hour}, "deadline", NOW + timedelta(hours=hour))
+            games.set_effective_orders(db, game, "F", [f"order in {phase}"])
+            if phase != "W1901A":
+                games.finish_phase(db, game, phase, {"r": hour}, NOW)
+        marks = games.phase_marks(db, game)
+        assert [(m.phase, m.started_at) for m in marks] == [
+            ("S1901M", "2026-11-21T12:00:00.000000+00:00"),
+            ("F1901M", "2026-11-21T13:00:00.000000+00:00"),
+            ("W1901A", "2026-11-21T14:00:00.000000+00:00"),
+        ]
+        games.rewind(db, game, marks[0])
+    rows = db.execute(
+        "SELECT phase, position, processed_at, results FROM phases ORDER BY id"
+    ).fetchall()
+    assert rows == [("S1901M", '{"n": 0}', None, None)]
+    assert db.execute("SELECT COUNT(*) FROM orders").fetchone()[0] == 0
+    [only] = games.phase_history(db, game)
+    assert only == games.StoredPhase(
+        "S1901M", {"n": 0}, "2026-11-21T12:00:00.000000+00:00", None, None
+    )
+    assert games.last_phase(db, game) == only
+
+
+def test_a_rate_notice_goes_once_an_hour_per_key(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    with transaction(db):
+        assert limits.first_rate_notice(db, "a@x", NOW)
+        assert not limits.first_rate_notice(db, "a@x", NOW + timedelta(minutes=59))
+        assert limits.first_rate_notice(db, "b@x", NOW + timedelta(minutes=59))
+        assert limits.first_rate_notice(db, "a@x", NOW + timedelta(hours=1))
+    assert db.execute("SELECT sender, noticed_at FROM rate_notice ORDER BY sender").fetchall() == [
+        ("a@x", "2026-11-21T13:00:00.000000+00:00"),
+        ("b@x", "2026-11-21T12:59:00.000000+00:00"),
+    ]
+
+
+def test_the_reply_log_counts_up_to_its_cap_and_is_pruned(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    with transaction(db):
+        for minute in range(5):
+            limits.log_reply(db, "a@x", NOW + timedelta(minutes=minute))
+        since = "2026-11-21T12:01:00.000000+00:00"
+        assert limits.replies_since(db, "a@x", since, 10) == 3  # after, not at, `since`
+        assert limits.replies_since(db, "a@x", since, 2) == 2  # counting stops at `most`
+        assert limits.replies_since(db, "b@x", since, 10) == 0
+        limits.prune_replies(db, since)
+    assert [r[0] for r in db.execute("SELECT at FROM reply_log ORDER BY at")] == [
+        "2026-11-21T12:02:00.000000+00:00",
+        "2026-11-21T12:03:00.000000+00:00",
+        "2026-11-21T12:04:00.000000+00:00",
+    ]
+
+
+def test_an_operators_retry_queues_failed_mail_afresh(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    with transaction(db):
+        sent = outbox.queue(db, b"raw", "<m1@judge>", ["a@x"], "reply", NOW)
+        failed = outbox.queue(db, b"raw", "<m2@judge>", ["b@x"], "reply", NOW)
+        waiting = outbox.queue(db, b"raw", "<m3@judge>", ["c@x"], "reply", NOW)
+    outbox.mark_sent(db, sent, NOW, "smtp")
+    outbox.mark_failed(db, failed, NOW, "550 no such user")
+    outbox.mark_retry(db, waiting, NOW, "421 busy", timedelta(minutes=5))
+    assert outbox.counts(db) == {"failed": 1, "queued": 1, "sent": 1}
+    assert outbox.state(db, sent) == "sent" and outbox.state(db, 99) is None
+    assert outbox.unsent(db) == [
+        outbox.Unsent(
+            failed,
+            "failed",
+            "reply",
+            1,
+            "2026-11-21T12:00:00.000000+00:00",
+            ("b@x",),
+            "550 no such user",
+        ),
+        outbox.Unsent(
+            waiting, "queued", "reply", 1, "2026-11-21T12:05:00.000000+00:00", ("c@x",), "421 busy"
+        ),
+    ]
+    later = NOW + timedelta(minutes=1)
+    with transaction(db):
+        rows = outbox.retryable(db)
+        assert rows == [
+            outbox.Retryable(failed, "failed", 1),
+            outbox.Retryable(waiting, "queued", 1),
+        ]
+        for row in rows:
+            outbox.retry_now(db, row, later, f"retry {row.id}")
+    assert db.execute(
+        "SELECT id, state, attempts, next_attempt_at FROM outbound WHERE id != ? ORDER BY id",
+        [sent],
+    ).fetchall() == [
+        (failed, "queued", 0, "2026-11-21T12:01:00.000000+00:00"),
+        (waiting, "queued", 1, "2026-11-21T12:01:00.000000+00:00"),
+    ]
+    assert outbox.retryable(db, sent) == [outbox.Retryable(sent, "sent", 1)]
+
+
+def test_peek_reads_an_existing_database_and_never_creates_one(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    with pytest.raises(sqlite3.Error):
+        peek(path)
+    assert not path.exists()
+    db = open_db(path)
+    with transaction(db):
+        games.create_game(db, "war1", "standard", NOW)
+    db.conn.close()
+    assert peek(path) == Peek(version=len(MIGRATIONS), games=1)

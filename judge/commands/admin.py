@@ -7,7 +7,6 @@ address and the game's own list; private press never does.
 
 from __future__ import annotations
 
-import json
 import secrets
 import zlib
 from datetime import datetime
@@ -401,10 +400,8 @@ def rollback(run: d._Run, cmd: Command) -> None:
     if not block or not d._active(run, cmd, block):
         return
     db, now, game = run.ctx.db, run.ctx.now, games.get_game(run.ctx.db, block.game.id)
-    rows = db.execute(
-        "SELECT id, phase FROM phases WHERE game_id = ? ORDER BY id", [game.id]
-    ).fetchall()
-    names = [p for _, p in rows]
+    marks = games.phase_marks(db, game)
+    names = [m.phase for m in marks]
     # ROLLBACK alone means one back from the phase current when the mail arrived: if
     # the game has moved since (a late or duplicated mail), it is refused, not applied.
     arrived = None if cmd.args else d.arrived_during(run, game)
@@ -425,12 +422,7 @@ def rollback(run: d._Run, cmd: Command) -> None:
             "error", cmd, message=f"{game.name} has no earlier phase {target or ''}".strip() + "."
         )
         return
-    cut = next(i for i, p in rows if p == target)
-    later = [p for i, p in rows if i > cut]
-    db.execute("DELETE FROM phases WHERE game_id = ? AND id > ?", [game.id, cut])
-    db.execute("UPDATE phases SET processed_at = NULL, results = NULL WHERE id = ?", [cut])
-    for phase in [*later, target]:  # the restored phase's orders must be sent again
-        db.execute("DELETE FROM orders WHERE game_id = ? AND phase = ?", [game.id, phase])
+    games.rewind(db, game, next(m for m in marks if m.phase == target))
     phase = Phase.parse(target)
     deadline = play.deadline_for(game, phase, now, run.ctx.config.timezone)
     game = games.update_game(db, game, now, phase=target, deadline=deadline, process_at=None)
@@ -544,13 +536,9 @@ def summary(run: d._Run, cmd: Command) -> None:
             continue
         years[p.year] = {k: len(results["centers"].get(k, [])) for k in gm.powers}
     played = {}
-    for row in db.execute(
-        "SELECT power, address, left_at FROM seats "
-        "WHERE game_id = ? AND role = 'player' ORDER BY id",
-        [game.id],
-    ).fetchall():
-        if row[0]:
-            played.setdefault(row[0], []).append(row[1])
+    for player in games.players_ever(db, game):
+        if player.power:
+            played.setdefault(player.power, []).append(player.address)
     table = [{"year": y, "counts": [years[y][k] for k in gm.powers]} for y in sorted(years)]
     run.event(
         "summary",
@@ -596,17 +584,14 @@ def history(run: d._Run, cmd: Command) -> None:
             }
         )
     broadcasts = []
-    for text, at, grey, seat_id in db.execute(
-        "SELECT text, sent_at, grey, seat_id FROM press WHERE game_id = ? AND recipients = ? "
-        "ORDER BY id",
-        [game.id, json.dumps(["*"])],
-    ).fetchall():
-        moment = datetime.fromisoformat(at)
+    for press in games.broadcasts(db, game):
+        moment = datetime.fromisoformat(press.sent_at)
         if (start and moment < start) or (end and moment > end):
             continue
-        seat = games.get_seat(db, seat_id)
-        sender = "anonymous" if grey else _sender_name(gm, seat)
-        broadcasts.append({"at": format_deadline(at, zone), "sender": sender, "text": text})
+        seat = games.get_seat(db, press.seat_id)
+        sender = "anonymous" if press.grey else _sender_name(gm, seat)
+        at = format_deadline(press.sent_at, zone)
+        broadcasts.append({"at": at, "sender": sender, "text": press.text})
     run.mails.append(
         Reply(
             (d.reply_address(run.sub),),

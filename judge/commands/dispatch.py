@@ -37,7 +37,7 @@ from judge.mail.addresses import Undeliverable, deliverable
 from judge.mail.message import Submission, reply_address
 from judge.passwords import hash_password
 from judge.player_groups import groups_of, partners, route_lines
-from judge.store import games
+from judge.store import games, inbox
 from judge.store.audit import iso
 from judge.store.db import transaction
 
@@ -496,20 +496,16 @@ def arrived_during(run: _Run, game: games.Game) -> str | None:
     earlier command of the same mail started after the mail arrived, too."""
     if run.ctx.inbound_id is None:  # not from a stored mail (the operator's own tools)
         return None
-    row = run.ctx.db.execute(
-        "SELECT received_at FROM inbound WHERE id = ?", [run.ctx.inbound_id]
-    ).fetchone()
-    if row is None:
+    arrived = inbox.received_at(run.ctx.db, run.ctx.inbound_id)
+    if arrived is None:
         return None
-    received = datetime.fromisoformat(row[0])
+    received = datetime.fromisoformat(arrived)
     if games.phase_started(run.ctx.db, game) < received:
         return None
     before = [
-        (datetime.fromisoformat(started), phase)
-        for phase, started in run.ctx.db.execute(
-            "SELECT phase, started_at FROM phases WHERE game_id = ? ORDER BY id", [game.id]
-        ).fetchall()
-        if datetime.fromisoformat(started) < received
+        (datetime.fromisoformat(mark.started_at), mark.phase)
+        for mark in games.phase_marks(run.ctx.db, game)
+        if datetime.fromisoformat(mark.started_at) < received
     ]
     return max(before)[1] if before else ""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import sqlite_utils
@@ -29,6 +30,29 @@ def open_db(path: str | Path) -> sqlite_utils.Database:
     conn.execute("PRAGMA synchronous=FULL")
     migrate(db)
     return db
+
+
+@dataclass(frozen=True)
+class Peek:
+    """What `peek` saw in a database file."""
+
+    version: int  # its schema version (PRAGMA user_version)
+    games: int  # how many games it holds (0 before the games table exists)
+
+
+def peek(path: Path, timeout: float = 5) -> Peek:
+    """Look into an existing database file without changing it: no migration, no WAL
+    switch, never creating it. Raises sqlite3.Error if it cannot be opened or read."""
+    conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=timeout)
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        n_games = (
+            conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] if "games" in tables else 0
+        )
+    finally:
+        conn.close()
+    return Peek(version, n_games)
 
 
 def schema_version(db: sqlite_utils.Database) -> int:

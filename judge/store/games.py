@@ -322,6 +322,11 @@ def draw_votes(db: sqlite_utils.Database, game: Game) -> set[str]:
     return {r[0] for r in rows if r[0]}
 
 
+def game_names(db: sqlite_utils.Database) -> list[str]:
+    """The name of every game, in order."""
+    return [r[0] for r in db.execute("SELECT name FROM games ORDER BY name").fetchall()]
+
+
 def all_games(db: sqlite_utils.Database) -> list[Game]:
     rows = db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY name").fetchall()
     return [_game(r) for r in rows]
@@ -349,3 +354,144 @@ def concessions(db: sqlite_utils.Database, game: Game) -> dict[str, str]:
         [game.id],
     ).fetchall()
     return {p: c for p, c in rows if p}
+
+
+# -- phases as stored: for the operator's tools, export, ROLLBACK and late mail ------------
+
+
+@dataclass(frozen=True)
+class PhaseMark:
+    """A stored phase without its position: its row id, name and when it started."""
+
+    id: int
+    phase: str
+    started_at: str
+
+
+@dataclass(frozen=True)
+class StoredPhase:
+    """A stored phase: its position at the start and, once processed, its results."""
+
+    phase: str
+    position: dict
+    started_at: str
+    results: dict | None  # None until the phase is processed (or after a ROLLBACK to it)
+    processed_at: str | None
+
+
+def phase_marks(db: sqlite_utils.Database, game: Game) -> list[PhaseMark]:
+    """Every stored phase of the game, oldest first (the last is the current one)."""
+    rows = db.execute(
+        "SELECT id, phase, started_at FROM phases WHERE game_id = ? ORDER BY id", [game.id]
+    ).fetchall()
+    return [PhaseMark(*row) for row in rows]
+
+
+def _stored_phase(row: tuple) -> StoredPhase:
+    phase, position, started_at, results, processed_at = row
+    loaded = json.loads(results) if results is not None else None
+    return StoredPhase(phase, json.loads(position), started_at, loaded, processed_at)
+
+
+_PHASE_COLUMNS = "phase, position, started_at, results, processed_at"
+
+
+def phase_history(db: sqlite_utils.Database, game: Game) -> list[StoredPhase]:
+    """Every stored phase of the game with its position and results, oldest first."""
+    rows = db.execute(
+        f"SELECT {_PHASE_COLUMNS} FROM phases WHERE game_id = ? ORDER BY id", [game.id]
+    ).fetchall()
+    return [_stored_phase(row) for row in rows]
+
+
+def last_phase(db: sqlite_utils.Database, game: Game) -> StoredPhase | None:
+    """The game's latest stored phase; None before it starts."""
+    row = db.execute(
+        f"SELECT {_PHASE_COLUMNS} FROM phases WHERE game_id = ? ORDER BY id DESC LIMIT 1",
+        [game.id],
+    ).fetchone()
+    return _stored_phase(row) if row else None
+
+
+def rewind(db: sqlite_utils.Database, game: Game, to: PhaseMark) -> None:
+    """Make phase `to` the game's last, unprocessed, with no orders: the phases after it
+    are deleted, and the orders of those and of `to` itself (they must be sent again).
+    The game's own row (phase, deadline) is the caller's to update."""
+    later = [m.phase for m in phase_marks(db, game) if m.id > to.id]
+    db.execute("DELETE FROM phases WHERE game_id = ? AND id > ?", [game.id, to.id])
+    db.execute("UPDATE phases SET processed_at = NULL, results = NULL WHERE id = ?", [to.id])
+    for phase in [*later, to.phase]:
+        db.execute("DELETE FROM orders WHERE game_id = ? AND phase = ?", [game.id, phase])
+
+
+# -- press and players, for SUMMARY, HISTORY and export --------------------------------------
+
+
+@dataclass(frozen=True)
+class Broadcast:
+    """Press sent to everyone (recipients `["*"]`)."""
+
+    text: str
+    sent_at: str
+    grey: bool
+    seat_id: int
+
+
+def broadcasts(db: sqlite_utils.Database, game: Game) -> list[Broadcast]:
+    """The game's press to everyone, in the order it was sent."""
+    rows = db.execute(
+        "SELECT text, sent_at, grey, seat_id FROM press WHERE game_id = ? AND recipients = ? "
+        "ORDER BY id",
+        [game.id, json.dumps(["*"])],
+    ).fetchall()
+    return [Broadcast(text, at, bool(grey), seat_id) for text, at, grey, seat_id in rows]
+
+
+@dataclass(frozen=True)
+class PressItem:
+    """One piece of press with its sender's seat (role and power) and its phase."""
+
+    phase: str
+    role: str
+    power: str | None
+    recipients: list[str]  # power keys, or ["*"] for everyone
+    grey: bool
+    text: str
+    sent_at: str
+
+
+def phased_press(db: sqlite_utils.Database, game: Game) -> list[PressItem]:
+    """The game's press sent during a phase, in the order it was sent ([] for a database
+    without the press table)."""
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "press" not in tables:
+        return []
+    rows = db.execute(
+        "SELECT p.phase, s.role, s.power, p.recipients, p.grey, p.text, p.sent_at "
+        "FROM press p JOIN seats s ON s.id = p.seat_id WHERE p.game_id = ? AND p.phase IS NOT "
+        "NULL ORDER BY p.sent_at, p.id",
+        [game.id],
+    ).fetchall()
+    return [
+        PressItem(phase, role, power, json.loads(to), bool(grey), text, at)
+        for phase, role, power, to, grey, text, at in rows
+    ]
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player's seat, held now or left."""
+
+    power: str | None
+    address: str
+    left_at: str | None
+
+
+def players_ever(db: sqlite_utils.Database, game: Game) -> list[Player]:
+    """Every player seat the game has had, those left included, in the order taken."""
+    rows = db.execute(
+        "SELECT power, address, left_at FROM seats "
+        "WHERE game_id = ? AND role = 'player' ORDER BY id",
+        [game.id],
+    ).fetchall()
+    return [Player(*row) for row in rows]

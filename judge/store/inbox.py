@@ -143,6 +143,12 @@ def waiting(db: sqlite_utils.Database, limit: int = 100) -> list[Inbound]:
     return [Inbound(*row) for row in rows]
 
 
+def received_at(db: sqlite_utils.Database, inbound_id: int) -> str | None:
+    """When the stored message arrived (ISO); None if there is no such message."""
+    row = db.execute("SELECT received_at FROM inbound WHERE id = ?", [inbound_id]).fetchone()
+    return row[0] if row else None
+
+
 def mark(
     db: sqlite_utils.Database, inbound_id: int, state: str, now: datetime, error: str | None = None
 ) -> None:
@@ -230,6 +236,26 @@ def troubles(db: sqlite_utils.Database) -> list[Trouble]:
         "WHERE state = 'failed' OR (state = 'new' AND attempts > 0) ORDER BY id"
     ).fetchall()
     return [Trouble(*row) for row in rows]
+
+
+def counts(db: sqlite_utils.Database) -> dict[str, int]:
+    """How many inbound messages are in each state (only states that occur)."""
+    rows = db.execute("SELECT state, COUNT(*) FROM inbound GROUP BY state ORDER BY state")
+    return dict(rows.fetchall())
+
+
+@dataclass(frozen=True)
+class Status:
+    """Where a message stands, for `judge inbox --retry`."""
+
+    state: str
+    attempts: int  # failed attempts so far
+
+
+def status(db: sqlite_utils.Database, inbound_id: int) -> Status | None:
+    """The message's state and failed attempts; None if there is no such message."""
+    row = db.execute("SELECT state, attempts FROM inbound WHERE id = ?", [inbound_id]).fetchone()
+    return Status(*row) if row else None
 
 
 def retry_now(db: sqlite_utils.Database, inbound_id: int, now: datetime, detail: str) -> None:

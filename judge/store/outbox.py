@@ -102,3 +102,74 @@ def mark_failed(db: sqlite_utils.Database, outbound_id: int, now: datetime, erro
             [error, outbound_id],
         )
         record(db, now, "outbound", outbound_id, "failed", error)
+
+
+# -- for the operator (`judge outbox`) ------------------------------------------------------
+
+
+def counts(db: sqlite_utils.Database) -> dict[str, int]:
+    """How many outbound messages are in each state (only states that occur)."""
+    rows = db.execute("SELECT state, COUNT(*) FROM outbound GROUP BY state ORDER BY state")
+    return dict(rows.fetchall())
+
+
+@dataclass(frozen=True)
+class Unsent:
+    """A message queued or failed, as the operator sees it (never its text)."""
+
+    id: int
+    state: str
+    kind: str
+    attempts: int
+    next_attempt_at: str | None
+    recipients: tuple[str, ...]
+    last_error: str | None
+
+
+def unsent(db: sqlite_utils.Database) -> list[Unsent]:
+    """Every message queued or failed, oldest first."""
+    rows = db.execute(
+        "SELECT id, state, kind, attempts, next_attempt_at, recipients, last_error FROM outbound "
+        "WHERE state IN ('queued', 'failed') ORDER BY id"
+    ).fetchall()
+    return [Unsent(*r[:5], tuple(json.loads(r[5])), r[6]) for r in rows]
+
+
+def state(db: sqlite_utils.Database, outbound_id: int) -> str | None:
+    """The message's state; None if there is no such message."""
+    row = db.execute("SELECT state FROM outbound WHERE id = ?", [outbound_id]).fetchone()
+    return row[0] if row else None
+
+
+@dataclass(frozen=True)
+class Retryable:
+    """A message `judge outbox --retry` may make due now."""
+
+    id: int
+    state: str
+    attempts: int
+
+
+def retryable(db: sqlite_utils.Database, outbound_id: int | None = None) -> list[Retryable]:
+    """Queued and failed messages (or the one message `outbound_id`, whatever its state),
+    oldest first."""
+    if outbound_id is None:
+        selected, params = "state IN ('queued', 'failed')", []
+    else:
+        selected, params = "id = ?", [outbound_id]
+    rows = db.execute(
+        f"SELECT id, state, attempts FROM outbound WHERE {selected} ORDER BY id", params
+    ).fetchall()
+    return [Retryable(*row) for row in rows]
+
+
+def retry_now(db: sqlite_utils.Database, message: Retryable, now: datetime, detail: str) -> None:
+    """Make the message due at `now`; a failed one is queued again with a fresh count of
+    attempts (so it gets the full series of retries). Call inside the caller's
+    transaction."""
+    attempts = 0 if message.state == FAILED else message.attempts
+    db.execute(
+        "UPDATE outbound SET state = 'queued', next_attempt_at = ?, attempts = ? WHERE id = ?",
+        [iso(now), attempts, message.id],
+    )
+    record(db, now, "outbound", message.id, "retry", detail)
