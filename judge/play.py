@@ -110,6 +110,25 @@ def start_game(
     first phase and tell everyone."""
     gm = game_map(game)
     players = games.seats(db, game, games.PLAYER)
+    groups = _seat_players(db, game, gm, players, now, seed)
+    position = starting_position(gm)
+    phase = position.phase
+    deadline = deadline_for(game, phase, now, config.timezone, games.absences(db, game))
+    game = games.update_game(db, game, now, state=games.ACTIVE, phase=str(phase), deadline=deadline)
+    games.add_phase(db, game, str(phase), position_to_json(position), deadline, now)
+    return _start_mails(db, config, game, position, players, groups)
+
+
+def _seat_players(
+    db: sqlite_utils.Database,
+    game: games.Game,
+    gm: GameMap,
+    players: Sequence[games.Seat],
+    now: datetime,
+    seed: int,
+) -> dict[int, tuple[str, ...]]:
+    """Draw the powers for `players` by their preference lists and seat each at the
+    powers drawn; returns the powers each seat (by id) now plays."""
     groups = groups_of(game, gm, None)  # one power each, or several (fewer players)
     leads = {g[0]: g for g in groups}
     initials = {p: gm.powers[p].initial for p in leads}
@@ -123,20 +142,29 @@ def start_game(
     )
     for seat in players:
         seat_the_group(db, game, seat, leads[assignment[seat.id]], now)
-    position = starting_position(gm)
-    phase = position.phase
-    deadline = deadline_for(game, phase, now, config.timezone, games.absences(db, game))
-    game = games.update_game(db, game, now, state=games.ACTIVE, phase=str(phase), deadline=deadline)
-    games.add_phase(db, game, str(phase), position_to_json(position), deadline, now)
+    return {seat.id: leads[assignment[seat.id]] for seat in players}
+
+
+def _start_mails(
+    db: sqlite_utils.Database,
+    config: Config,
+    game: games.Game,
+    position: Position,
+    players: Sequence[games.Seat],
+    groups: dict[int, tuple[str, ...]],
+) -> list[Reply]:
+    """The start mails: to each player (the powers drawn), to each master (who plays
+    what), and the public announcement. Reads only."""
+    gm = position.game_map
     context = _game_context(config, game, gm)
     context["powers"] = [
         {"power": gm.powers[p].name, "units": units_list(gm, position, p)} for p in gm.powers
     ]
-    context["neutral"] = [gm.powers[p].name for p in sorted(gm.neutral_in(phase))]
+    context["neutral"] = [gm.powers[p].name for p in sorted(gm.neutral_in(position.phase))]
     picture = of_start(game, position_to_json(position))  # None with SET MAP OFF
     mails = []
     for seat in players:
-        group = leads[assignment[seat.id]]
+        group = groups[seat.id]
         power = gm.powers[group[0]]
         mails.append(
             Reply(
@@ -148,19 +176,19 @@ def start_game(
                 picture=picture,
             )
         )
-    players = [
+    seated = [
         {"power": gm.powers[s.power].name, "address": s.address}
         for s in sorted(
             games.seats(db, game, games.PLAYER), key=lambda s: list(gm.powers).index(s.power)
         )
     ]
     for seat in games.seats(db, game, games.MASTER):
-        master = {**context, "you": None, "players": players}
+        master = {**context, "you": None, "players": seated}
         mails.append(Reply((seat.address,), "game_start", master, "start", False, picture=picture))
     announcement = Reply(
         (),
         "game_start",
-        {**context, "you": None, "players": players, "public": True},
+        {**context, "you": None, "players": seated, "public": True},
         "start",
         False,
         picture=picture,
