@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
@@ -21,13 +22,13 @@ from judge.assignment import assign_powers
 from judge.commands.replies import Reply
 from judge.config import Config
 from judge.dates import next_deadline, parse_time_of_day, push_past_absence
-from judge.engine.adjudication import adjudicate
+from judge.engine.adjudication import Adjudication, adjudicate
 from judge.engine.board import Position, starting_position
 from judge.engine.geography import GameMap, load_map
 from judge.engine.phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
 from judge.engine.rules import DEFAULT_RULES, Rules, describe
 from judge.engine.validation import CheckedOrder, check_orders, orders_due
-from judge.game_end import ending
+from judge.game_end import Ending, ending
 from judge.game_rules import end_rules, rules_of
 from judge.outgoing import public_copy
 from judge.pictures import of_results, of_start
@@ -109,6 +110,25 @@ def start_game(
     first phase and tell everyone."""
     gm = game_map(game)
     players = games.seats(db, game, games.PLAYER)
+    groups = _seat_players(db, game, gm, players, now, seed)
+    position = starting_position(gm)
+    phase = position.phase
+    deadline = deadline_for(game, phase, now, config.timezone, games.absences(db, game))
+    game = games.update_game(db, game, now, state=games.ACTIVE, phase=str(phase), deadline=deadline)
+    games.add_phase(db, game, str(phase), position_to_json(position), deadline, now)
+    return _start_mails(db, config, game, position, players, groups)
+
+
+def _seat_players(
+    db: sqlite_utils.Database,
+    game: games.Game,
+    gm: GameMap,
+    players: Sequence[games.Seat],
+    now: datetime,
+    seed: int,
+) -> dict[int, tuple[str, ...]]:
+    """Draw the powers for `players` by their preference lists and seat each at the
+    powers drawn; returns the powers each seat (by id) now plays."""
     groups = groups_of(game, gm, None)  # one power each, or several (fewer players)
     leads = {g[0]: g for g in groups}
     initials = {p: gm.powers[p].initial for p in leads}
@@ -122,20 +142,29 @@ def start_game(
     )
     for seat in players:
         seat_the_group(db, game, seat, leads[assignment[seat.id]], now)
-    position = starting_position(gm)
-    phase = position.phase
-    deadline = deadline_for(game, phase, now, config.timezone, games.absences(db, game))
-    game = games.update_game(db, game, now, state=games.ACTIVE, phase=str(phase), deadline=deadline)
-    games.add_phase(db, game, str(phase), position_to_json(position), deadline, now)
+    return {seat.id: leads[assignment[seat.id]] for seat in players}
+
+
+def _start_mails(
+    db: sqlite_utils.Database,
+    config: Config,
+    game: games.Game,
+    position: Position,
+    players: Sequence[games.Seat],
+    groups: dict[int, tuple[str, ...]],
+) -> list[Reply]:
+    """The start mails: to each player (the powers drawn), to each master (who plays
+    what), and the public announcement. Reads only."""
+    gm = position.game_map
     context = _game_context(config, game, gm)
     context["powers"] = [
         {"power": gm.powers[p].name, "units": units_list(gm, position, p)} for p in gm.powers
     ]
-    context["neutral"] = [gm.powers[p].name for p in sorted(gm.neutral_in(phase))]
+    context["neutral"] = [gm.powers[p].name for p in sorted(gm.neutral_in(position.phase))]
     picture = of_start(game, position_to_json(position))  # None with SET MAP OFF
     mails = []
     for seat in players:
-        group = leads[assignment[seat.id]]
+        group = groups[seat.id]
         power = gm.powers[group[0]]
         mails.append(
             Reply(
@@ -147,19 +176,19 @@ def start_game(
                 picture=picture,
             )
         )
-    players = [
+    seated = [
         {"power": gm.powers[s.power].name, "address": s.address}
         for s in sorted(
             games.seats(db, game, games.PLAYER), key=lambda s: list(gm.powers).index(s.power)
         )
     ]
     for seat in games.seats(db, game, games.MASTER):
-        master = {**context, "you": None, "players": players}
+        master = {**context, "you": None, "players": seated}
         mails.append(Reply((seat.address,), "game_start", master, "start", False, picture=picture))
     announcement = Reply(
         (),
         "game_start",
-        {**context, "you": None, "players": players, "public": True},
+        {**context, "you": None, "players": seated, "public": True},
         "start",
         False,
         picture=picture,
@@ -347,13 +376,56 @@ def _had_orders_due(position: Position, power: str) -> bool:
     return bool(units) or owed != 0
 
 
+@dataclass(frozen=True)
+class PhaseOnFile:
+    """What a phase is adjudicated from, as read from the store."""
+
+    stored: dict[str, Any]  # the phase's position as stored (the results picture draws it)
+    position: Position
+    rules: Rules  # the game's rules (not yet the engine's reading of proxy orders)
+    orders: dict[str, list[str]]  # per power: the orders that count (see load_phase)
+    civil_disorder: tuple[str, ...]  # names of powers with orders due and none on file
+
+
+@dataclass(frozen=True)
+class PhaseJudged:
+    """The engine's outcome of a phase, and the same as a Contract 1 output object."""
+
+    outcome: Adjudication
+    results: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PhaseSaved:
+    """The game as stored after its phase, and what the phase settled."""
+
+    game: games.Game  # with the next phase and deadline (or finished)
+    end: Ending | None  # how the game ended, or None when it goes on
+    coin: dict[str, str] | None  # the World War I coin, when flipped in this phase
+
+    @property
+    def finished(self) -> bool:
+        return self.end is not None
+
+
 def process_phase(
     db: sqlite_utils.Database, config: Config, game: games.Game, now: datetime
 ) -> list[Reply]:
     """Adjudicate the current phase with the orders on file, store the outcome and the
-    next phase, and return the results, retreat requests and build requests."""
-    raw = games.phase_position(db, game, game.phase or "")
-    position, _, _ = position_from_json(raw)
+    next phase, and return the results, retreat requests and build requests. All in the
+    caller's transaction: load, adjudicate, save, then the notices."""
+    on_file = load_phase(db, game)
+    judged = adjudicate_phase(on_file)
+    saved = save_phase(db, config, game, on_file, judged, now)
+    return phase_notices(db, config, on_file, judged, saved)
+
+
+def load_phase(db: sqlite_utils.Database, game: games.Game) -> PhaseOnFile:
+    """The current phase's position, the game's rules and the orders that count: those on
+    file, a power's last orders standing in under perpetual orders, and without the
+    owners' orders for units handed to another power. Reads only."""
+    stored = games.phase_position(db, game, game.phase or "")
+    position, _, _ = position_from_json(stored)
     rules = rules_of(game)
     gm = position.game_map
     orders = games.effective_orders(db, game, game.phase or "")
@@ -364,26 +436,45 @@ def process_phase(
                 last = games.last_orders(db, game, s.power, str(position.phase), kind)
                 if last:
                     orders[s.power] = last
-    civil_disorder = [
+    civil_disorder = tuple(
         gm.powers[s.power].name
         for s in games.seats(db, game, games.PLAYER)
         if s.power and not orders.get(s.power) and _had_orders_due(position, s.power)
-    ]
+    )
     orders = proxies.effective(game, position, orders)
-    outcome = adjudicate(position, orders, proxies.engine_rules(rules))
-    results = outcome_to_json(position, outcome)
-    games.finish_phase(db, game, str(position.phase), results, now)
-    after = outcome.position
-    end = ending(db, game, end_rules(game, gm), position, after, results["centers"])
+    return PhaseOnFile(stored, position, rules, orders, civil_disorder)
+
+
+def adjudicate_phase(on_file: PhaseOnFile) -> PhaseJudged:
+    """The engine's outcome of the phase. Pure: no store, no clock."""
+    outcome = adjudicate(on_file.position, on_file.orders, proxies.engine_rules(on_file.rules))
+    return PhaseJudged(outcome, outcome_to_json(on_file.position, outcome))
+
+
+def save_phase(
+    db: sqlite_utils.Database,
+    config: Config,
+    game: games.Game,
+    on_file: PhaseOnFile,
+    judged: PhaseJudged,
+    now: datetime,
+) -> PhaseSaved:
+    """Store the phase's results, the game's end (if it ended) and the next phase with
+    its deadline; flip the World War I coin when due; end every WAIT (it lasts one
+    phase). Writes in the caller's transaction."""
+    position, after = on_file.position, judged.outcome.position
+    gm = position.game_map
+    games.finish_phase(db, game, str(position.phase), judged.results, now)
+    end = ending(db, game, end_rules(game, gm), position, after, judged.results["centers"])
     finished = end is not None
     log.info(
         "game %s: %s processed (%d dislodged%s%s); next %s",
         game.name,
         position.phase,
-        len(outcome.dislodged),
-        f", civil disorder: {', '.join(civil_disorder)}" if civil_disorder else "",
+        len(judged.outcome.dislodged),
+        f", civil disorder: {', '.join(on_file.civil_disorder)}" if on_file.civil_disorder else "",
         f", ended: {end.how} {' '.join(end.winners)}" if end else "",
-        outcome.position.phase,
+        after.phase,
     )
     if end is not None:
         result = {"how": end.how, "winners": list(end.winners)}
@@ -412,7 +503,46 @@ def process_phase(
         for seat in games.seats(db, game, games.PLAYER):
             if seat.wait:
                 games.update_seat(db, seat, now, wait=0)  # WAIT lasts one phase
-    context = _game_context(config, game, gm)
+    return PhaseSaved(game, end, coin)
+
+
+def phase_notices(
+    db: sqlite_utils.Database,
+    config: Config,
+    on_file: PhaseOnFile,
+    judged: PhaseJudged,
+    saved: PhaseSaved,
+) -> list[Reply]:
+    """The mails of a processed phase: the results to every seat (with its public copies
+    and picture), then, unless the game ended, the retreat or build requests. Reads only."""
+    game, after = saved.game, judged.outcome.position
+    gm = after.game_map
+    context = _results_context(config, on_file, judged, saved)
+    everyone = tuple(dict.fromkeys(s.address for s in games.seats(db, game)))
+    # None with SET MAP OFF
+    picture = of_results(game, on_file.stored, judged.results, position_to_json(after))
+    results_mail = Reply(
+        everyone, "results", context, kind="results", in_reply=False, picture=picture
+    )
+    mails = [results_mail, *public_copy(config, game.name, game.settings.get("list"), results_mail)]
+    if saved.finished:
+        return mails
+    by_power = {s.power: s for s in games.seats(db, game, games.PLAYER) if s.power}
+    if after.phase.kind == RETREATS:
+        mails += _retreat_requests(gm, context, by_power)
+    if after.phase.kind == ADJUSTMENTS:
+        mails += _build_requests(gm, context, by_power, after, judged.outcome.builds)
+    return mails
+
+
+def _results_context(
+    config: Config, on_file: PhaseOnFile, judged: PhaseJudged, saved: PhaseSaved
+) -> dict[str, Any]:
+    """What the results mail and the requests are rendered from."""
+    position, outcome, results = on_file.position, judged.outcome, judged.results
+    after, end = outcome.position, saved.end
+    gm = position.game_map
+    context = _game_context(config, saved.game, gm)
     context.update(
         {
             "done_title": phase_title(position.phase),
@@ -432,54 +562,63 @@ def process_phase(
             and after.phase.kind != RETREATS,
             "ownership": ownership(gm, after, outcome.builds),
             "winner": _names(gm, end.winners) if end and end.how in _WINS else None,
-            "civil_disorder": civil_disorder,
+            "civil_disorder": list(on_file.civil_disorder),
             "end_reason": end.reason if end else None,
             "how": end.how if end else None,
-            "coin": coin,
+            "coin": saved.coin,
             "survivors": [gm.powers[p].name for p in end.winners] if end else [],
-            "finished": finished,
+            "finished": saved.finished,
         }
     )
-    everyone = tuple(dict.fromkeys(s.address for s in games.seats(db, game)))
-    picture = of_results(game, raw, results, position_to_json(after))  # None with SET MAP OFF
-    results_mail = Reply(
-        everyone, "results", context, kind="results", in_reply=False, picture=picture
-    )
-    mails = [results_mail, *public_copy(config, game.name, game.settings.get("list"), results_mail)]
-    if finished:
-        return mails
-    by_power = {s.power: s for s in games.seats(db, game, games.PLAYER) if s.power}
-    if after.phase.kind == RETREATS:
-        for power, seat in by_power.items():
-            mine = [r for r in context["retreats"] if r["power"] == gm.powers[power].name]
-            if mine:
-                mails.append(
-                    Reply(
-                        (seat.address,),
-                        "retreat_request",
-                        {**context, "you": gm.powers[power].name, "mine": mine},
-                        "request",
-                        False,
-                    )
-                )
-    if after.phase.kind == ADJUSTMENTS:
-        for power, n in outcome.builds.items():
-            seat = by_power.get(power)
-            if seat is None:
-                continue
+    return context
+
+
+def _retreat_requests(
+    gm: GameMap, context: dict[str, Any], by_power: dict[str, games.Seat]
+) -> list[Reply]:
+    """One retreat request to each power with a dislodged unit to retreat or disband."""
+    mails = []
+    for power, seat in by_power.items():
+        mine = [r for r in context["retreats"] if r["power"] == gm.powers[power].name]
+        if mine:
             mails.append(
                 Reply(
                     (seat.address,),
-                    "build_request",
-                    {
-                        **context,
-                        "you": gm.powers[power].name,
-                        "builds": n,
-                        "free": free_home_centres(gm, after, power),
-                        "units": units_list(gm, after, power),
-                    },
+                    "retreat_request",
+                    {**context, "you": gm.powers[power].name, "mine": mine},
                     "request",
                     False,
                 )
             )
+    return mails
+
+
+def _build_requests(
+    gm: GameMap,
+    context: dict[str, Any],
+    by_power: dict[str, games.Seat],
+    after: Position,
+    builds: Mapping[str, int],
+) -> list[Reply]:
+    """One build (or removal) request to each seated power with adjustments to make."""
+    mails = []
+    for power, n in builds.items():
+        seat = by_power.get(power)
+        if seat is None:
+            continue
+        mails.append(
+            Reply(
+                (seat.address,),
+                "build_request",
+                {
+                    **context,
+                    "you": gm.powers[power].name,
+                    "builds": n,
+                    "free": free_home_centres(gm, after, power),
+                    "units": units_list(gm, after, power),
+                },
+                "request",
+                False,
+            )
+        )
     return mails
