@@ -16,6 +16,10 @@ from email.policy import default
 from pathlib import Path
 from typing import IO
 
+from smtp_sink import free_port
+
+from judge.config import Config, SmtpInConfig
+
 JUDGE = "judge@example.org"
 
 
@@ -46,6 +50,19 @@ def listening(port: int) -> bool:
         return True
     except OSError:
         return False
+
+
+def smtp_config(tmp: Path, **changes: object) -> Config:
+    """A judge "T" taking mail by SMTP on a free port and answering into the Maildir
+    `tmp`/outbox; its store `tmp`/judge.db."""
+    return Config(
+        name="T",
+        address=JUDGE,
+        database=tmp / "judge.db",
+        maildir=tmp / "outbox",
+        smtp_in=SmtpInConfig(port=free_port()),
+        **changes,  # type: ignore[arg-type]
+    )
 
 
 def judge_toml(folder: Path, name: str, port: int, sink_port: int | None = None) -> Path:

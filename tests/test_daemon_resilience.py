@@ -16,12 +16,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from live_judge import judge_toml, listening, maildir, send, start_judge, wait_until
+from live_judge import (
+    judge_toml,
+    listening,
+    maildir,
+    send,
+    smtp_config,
+    start_judge,
+    wait_until,
+)
 from servers import running_judge
 from smtp_sink import free_port
 
 from judge import daemon
-from judge.config import Config, SmtpInConfig
 from judge.handling import handle_waiting
 
 STOP_WITHIN = 5.0  # seconds from the first signal to the process's exit
@@ -89,13 +96,7 @@ def test_a_raising_pass_is_logged_and_the_loop_goes_on(
 
     monkeypatch.setattr(daemon, "handle_waiting", flaky)
     monkeypatch.setattr(daemon, "LOOP_BACKOFF_MAX", 0.05)
-    config = Config(
-        name="T",
-        address="judge@example.org",
-        database=tmp_path / "judge.db",
-        maildir=tmp_path / "outbox",
-        smtp_in=SmtpInConfig(port=free_port()),
-    )
+    config = smtp_config(tmp_path)
     with caplog.at_level(logging.INFO), running_judge(config, lambda: datetime.now(UTC)):
         send(config.smtp_in.port, HELP_MAIL, sender="a@example.org")
         wait_until(lambda: maildir(tmp_path / "outbox"))

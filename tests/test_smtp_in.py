@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import email
 import smtplib
-import threading
 import time
 from datetime import UTC, datetime
-from email.policy import default
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from smtp_sink import free_port
+from live_judge import maildir, send, smtp_config, wait_until
+from servers import running_judge
 
-from judge.config import Config, SmtpInConfig
-from judge.daemon import run_forever
+from judge.config import Config
+from judge.daemon import real_clock
 from judge.store.db import open_db
 
 MAIL = (
@@ -25,44 +24,21 @@ MAIL = (
 
 @pytest.fixture
 def judge(tmp_path: Path):
-    config = Config(
-        name="T",
-        address="judge@example.org",
-        database=tmp_path / "judge.db",
-        maildir=tmp_path / "outbox",
-        smtp_in=SmtpInConfig(port=free_port()),
-        max_message_bytes=20_000,
-        rate_limit_per_hour=5,
-    )
-    stop = threading.Event()
-    ready = threading.Event()
-    thread = threading.Thread(
-        target=run_forever, args=(config,), kwargs={"stop": stop, "ready": ready.set}
-    )
-    thread.start()
-    assert ready.wait(10)
-    yield config
-    stop.set()
-    thread.join(10)
-    assert not thread.is_alive()
+    config = smtp_config(tmp_path, max_message_bytes=20_000, rate_limit_per_hour=5)
+    with running_judge(config, real_clock):
+        yield config
 
 
 def _send(config: Config, raw: str | bytes, to: str = "judge@example.org") -> None:
-    with smtplib.SMTP(config.smtp_in.host, config.smtp_in.port, timeout=5) as smtp:
-        smtp.sendmail("bob@example.org", [to], raw if isinstance(raw, bytes) else raw.encode())
+    send(config.smtp_in.port, raw if isinstance(raw, bytes) else raw.encode(), to=to)
 
 
-def _outbox(config: Config, count: int, timeout: float = 5) -> list[email.message.EmailMessage]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        files = (
-            sorted((config.maildir / "new").glob("*")) if (config.maildir / "new").exists() else []
-        )
-        if len(files) >= count:
-            return [email.message_from_bytes(f.read_bytes(), policy=default) for f in files]
-        time.sleep(0.05)
+def _outbox(config: Config, count: int, timeout: float = 5) -> list[EmailMessage]:
+    if wait_until(lambda: len(maildir(config.maildir)) >= count, timeout):
+        return maildir(config.maildir)
+    found = len(maildir(config.maildir))
     raise AssertionError(
-        f"expected {count} replies in the outbox, found {len(files)}: {_states(config)}"
+        f"expected {count} replies in the outbox, found {found}: {_states(config)}"
     )
 
 
@@ -148,8 +124,7 @@ def test_autoresponders_and_lists_are_stored_but_never_answered(judge: Config) -
 
 def test_a_bounce_with_the_null_sender_is_stored_but_never_answered(judge: Config) -> None:
     # MAIL FROM:<>, as every bounce and many autoresponders send; no header says so.
-    with smtplib.SMTP(judge.smtp_in.host, judge.smtp_in.port, timeout=5) as smtp:
-        smtp.sendmail("<>", ["judge@example.org"], MAIL.format(n=11, extra="").encode())
+    send(judge.smtp_in.port, MAIL.format(n=11, extra="").encode(), sender="<>")
     _send(judge, MAIL.format(n=12, extra=""))  # an ordinary one, to know when all are done
     [reply] = _outbox(judge, 1)
     assert reply["In-Reply-To"] == "<12@example.org>"
