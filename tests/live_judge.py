@@ -82,6 +82,15 @@ def judge_toml(folder: Path, name: str, port: int, sink_port: int | None = None)
     return path
 
 
+def crash_env(crash: str | None) -> dict[str, str]:
+    """This process's environment with JUDGE_CRASH_AT=`crash` (the judge kills itself
+    there), or without it when `crash` is empty."""
+    env = {k: v for k, v in os.environ.items() if k != "JUDGE_CRASH_AT"}
+    if crash:
+        env["JUDGE_CRASH_AT"] = crash
+    return env
+
+
 def start_judge(
     config: Path,
     port: int,
@@ -94,12 +103,9 @@ def start_judge(
     """`judge run` on `config` (JUDGE_CRASH_AT=`crash` when given, else unset), its
     output into `log`; returns once its SMTP `port` answers, the process has ended (the
     caller sees `poll()`), or `seconds` have gone by."""
-    env = {k: v for k, v in os.environ.items() if k != "JUDGE_CRASH_AT"}
-    if crash:
-        env["JUDGE_CRASH_AT"] = crash
     proc = subprocess.Popen(
         [sys.executable, "-m", "judge.cli", "--config", str(config), "run"],
-        env=env,
+        env=crash_env(crash),
         cwd=cwd,
         stdin=subprocess.DEVNULL,
         stdout=log,
