@@ -10,6 +10,13 @@ from smtp_sink import SmtpSink
 
 
 @pytest.fixture
+def dovecot() -> Iterator[Dovecot]:
+    """A private Dovecot on 127.0.0.1 (plain IMAP), stopped afterwards."""
+    with Dovecot() as server:
+        yield server
+
+
+@pytest.fixture
 def servers() -> Iterator[tuple[Dovecot, SmtpSink]]:
     """A private Dovecot and an aiosmtpd peer on 127.0.0.1, stopped afterwards."""
     with Dovecot() as dovecot, SmtpSink() as sink:

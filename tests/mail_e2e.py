@@ -14,10 +14,10 @@ from email.policy import default
 from email.utils import format_datetime
 from pathlib import Path
 
-from servers import Dovecot
+from servers import Dovecot, imap_config
 from smtp_sink import SmtpSink
 
-from judge.config import Config, ImapConfig, SmtpOutConfig
+from judge.config import Config, SmtpOutConfig
 
 JUDGE = "judge@example.org"
 
@@ -184,15 +184,7 @@ def make_config(tmp: Path, dovecot: Dovecot, sink: SmtpSink, **changes: object) 
         address=JUDGE,
         database=tmp / "judge.db",
         inbound_mode="imap",
-        imap=ImapConfig(
-            host=dovecot.host,
-            port=dovecot.port,
-            ssl=False,
-            username=dovecot.user,
-            password=dovecot.password,
-            idle=True,
-            poll_seconds=600,  # only IDLE can bring mail in quickly
-        ),
+        imap=imap_config(dovecot),
         outbound_mode="smtp",
         smtp_out=SmtpOutConfig(port=sink.port),
     )

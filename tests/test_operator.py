@@ -14,7 +14,6 @@ import json
 import re
 import sqlite3
 import tomllib
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -201,12 +200,6 @@ def test_check_config_reports_a_broken_configuration(tmp_path, capsys) -> None:
     status, out, _ = run(capsys, "--config", str(path), "check-config")
     assert out == ["configuration: FAILED: inbound.imap.port must be a int, not '993'"]
     assert status == 1
-
-
-@pytest.fixture(scope="module")
-def dovecot() -> Iterator[Dovecot]:
-    with Dovecot() as server:
-        yield server
 
 
 def test_check_config_logs_in_to_imap(dovecot: Dovecot, tmp_path, capsys) -> None:
