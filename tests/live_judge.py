@@ -19,6 +19,7 @@ from typing import IO
 from smtp_sink import free_port
 
 from judge.config import Config, SmtpInConfig
+from judge.store.db import open_db
 
 JUDGE = "judge@example.org"
 
@@ -137,3 +138,30 @@ def replies_by_parent(raws: list[bytes]) -> dict[str, set[str]]:
         msg = email.message_from_bytes(raw, policy=default)
         out.setdefault(msg["In-Reply-To"], set()).add(msg["Message-ID"])
     return out
+
+
+def send_to(config: Config, raw: str | bytes, to: str = JUDGE) -> None:
+    """One mail from bob@example.org into the SMTP receiver of the judge on `config`."""
+    send(config.smtp_in.port, raw if isinstance(raw, bytes) else raw.encode(), to=to)
+
+
+def outbox(config: Config, count: int, timeout: float = 5) -> list[EmailMessage]:
+    """The replies in the judge's Maildir once there are `count` of them at least."""
+    if wait_until(lambda: len(maildir(config.maildir)) >= count, timeout):
+        return maildir(config.maildir)
+    found = len(maildir(config.maildir))
+    raise AssertionError(
+        f"expected {count} replies in the outbox, found {found}: {inbound_states(config)}"
+    )
+
+
+def inbound_states(config: Config) -> list[tuple[str, str | None]]:
+    """(state, error) of each stored inbound message, oldest first."""
+    db = open_db(config.database)
+    try:
+        return [
+            (r["state"], r["error"])
+            for r in db.query("SELECT state, error FROM inbound ORDER BY id")
+        ]
+    finally:
+        db.conn.close()

@@ -4,7 +4,6 @@ order-set rules, passwords, sign-on from another address, and every rejected lin
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from judge_harness import POWERS, Judge, Mail
@@ -14,11 +13,6 @@ from judge.engine.board import Position, Unit
 from judge.engine.geography import load_map
 from judge.engine.phase import Phase
 from judge.store import games
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return Judge(tmp_path)
 
 
 def _ack(mails: list[Mail]) -> Mail:

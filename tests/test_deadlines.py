@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import pytest
 from judge_harness import POWERS, Judge
 
 from judge import schedule
@@ -40,11 +39,6 @@ def _order(judge: Judge, players: dict[str, str], initials: str) -> list:
 
 def _subjects(mails) -> list[str]:
     return [m.subject for m in mails]
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return Judge(tmp_path)
 
 
 def test_the_first_deadline_is_the_move_length_after_the_start(judge: Judge) -> None:
