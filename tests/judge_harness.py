@@ -19,6 +19,16 @@ from judge.store import games, inbox
 from judge.store.db import open_db
 
 POWERS = "AEFGIRT"
+# Orders that hold every unit of the opening position, by power initial.
+HOLDS = {
+    "A": "A Vie H\nA Bud H\nF Tri H",
+    "E": "F Lon H\nF Edi H\nA Lvp H",
+    "F": "A Par H\nA Mar H\nF Bre H",
+    "G": "F Kie H\nA Ber H\nA Mun H",
+    "I": "A Ven H\nA Rom H\nF Nap H",
+    "R": "A Mos H\nA War H\nF Sev H\nF StP H",
+    "T": "F Ank H\nA Con H\nA Smy H",
+}
 
 
 @dataclass
