@@ -181,6 +181,12 @@ class Mailboxes:
         return {a: ms for a, ms in fresh.items() if ms}
 
 
+def order(given: str, canonical: str, words: str, tag: str = "") -> tuple[str, str, str, str]:
+    """An order as the player writes it, as the judge must read it back (canonical short
+    form and full words), and its outcome tag in the results ('' when it succeeds)."""
+    return given, canonical, words, tag
+
+
 def one(mails: list[Mail], subject: str) -> Mail:
     found = [m for m in mails if m.subject == subject]
     assert len(found) == 1, (subject, [m.subject for m in mails])
