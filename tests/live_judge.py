@@ -118,9 +118,11 @@ def start_judge(
     return proc
 
 
-def send(port: int, raw: bytes, sender: str = "bob@example.org", to: str = JUDGE) -> None:
+def send(
+    port: int, raw: bytes, sender: str = "bob@example.org", to: str = JUDGE, timeout: float = 5
+) -> None:
     """One mail into the SMTP port on 127.0.0.1, as an MTA hands it over."""
-    with smtplib.SMTP("127.0.0.1", port, timeout=5) as smtp:
+    with smtplib.SMTP("127.0.0.1", port, timeout=timeout) as smtp:
         smtp.sendmail(sender, [to], raw)
 
 
