@@ -4,6 +4,7 @@ subprocess on a TOML configuration, mail into its SMTP port and out of its Maild
 from __future__ import annotations
 
 import email
+import itertools
 import os
 import smtplib
 import socket
@@ -22,6 +23,24 @@ from judge.config import Config, SmtpInConfig
 from judge.store.db import open_db
 
 JUDGE = "judge@example.org"
+ORDERS = "SIGNON FTEST secret\r\nA PAR - BUR\r\n"
+_serial = itertools.count(1)
+
+
+def player_mail(
+    subject: str = "orders", body: str = "SIGNON FTEST secret\r\nA PAR - BUR\r\n"
+) -> bytes:
+    """A mail to the judge from a new player each time (Player n <playern@example.org>),
+    with a Message-ID no other mail has."""
+    n = next(_serial)
+    return (
+        f"From: Player {n} <player{n}@example.org>\r\n"
+        f"To: {JUDGE}\r\n"
+        f"Subject: {subject}\r\n"
+        f"Message-ID: <{n}.{time.time_ns()}@example.org>\r\n"
+        f"\r\n"
+        f"{body}"
+    ).encode()
 
 
 def wait_until(condition: Callable[[], object], timeout: float = 10.0) -> bool:

@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -29,6 +28,7 @@ from servers import running_judge
 from smtp_sink import free_port
 
 from judge import daemon
+from judge.daemon import real_clock
 from judge.handling import handle_waiting
 
 STOP_WITHIN = 5.0  # seconds from the first signal to the process's exit
@@ -97,7 +97,7 @@ def test_a_raising_pass_is_logged_and_the_loop_goes_on(
     monkeypatch.setattr(daemon, "handle_waiting", flaky)
     monkeypatch.setattr(daemon, "LOOP_BACKOFF_MAX", 0.05)
     config = smtp_config(tmp_path)
-    with caplog.at_level(logging.INFO), running_judge(config, lambda: datetime.now(UTC)):
+    with caplog.at_level(logging.INFO), running_judge(config, real_clock):
         send(config.smtp_in.port, HELP_MAIL, sender="a@example.org")
         wait_until(lambda: maildir(tmp_path / "outbox"))
         replies = list((tmp_path / "outbox" / "new").glob("*"))

@@ -11,9 +11,9 @@ import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from itertools import count
 
 import pytest
+from live_judge import player_mail as mail
 from live_judge import wait_until
 from servers import Dovecot, imap_config
 
@@ -24,19 +24,6 @@ from judge.store.db import open_db
 from judge.store.inbox import ingest
 
 SEEN = b"\\Seen"
-_serial = count(1)
-
-
-def mail(subject: str = "orders") -> bytes:
-    n = next(_serial)
-    return (
-        f"From: Player {n} <player{n}@example.org>\r\n"
-        f"To: judge@example.org\r\n"
-        f"Subject: {subject}\r\n"
-        f"Message-ID: <{n}.{time.time_ns()}@example.org>\r\n"
-        f"\r\n"
-        f"SIGNON FTEST secret\r\nA PAR - BUR\r\n"
-    ).encode()
 
 
 def config(server: Dovecot, **changes: object) -> ImapConfig:

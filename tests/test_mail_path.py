@@ -9,7 +9,6 @@ the judge survives SIGKILL between storing a message and moving it.
 from __future__ import annotations
 
 import email
-import itertools
 import signal
 import subprocess
 import sys
@@ -17,7 +16,7 @@ import time
 from email.policy import default
 from pathlib import Path
 
-from live_judge import crash_env, replies_by_parent, waited
+from live_judge import crash_env, player_mail, replies_by_parent, waited
 from mail_e2e import make_config
 from servers import running_judge
 from smtp_sink import SmtpSink
@@ -25,16 +24,9 @@ from smtp_sink import SmtpSink
 from judge.daemon import real_clock
 from judge.store.db import open_db
 
-_serial = itertools.count(1)
-
 
 def _mail(tag: str = "orders") -> bytes:
-    n = next(_serial)
-    return (
-        f"From: Player {n} <player{n}@example.org>\r\nTo: judge@example.org\r\n"
-        f"Subject: {tag} {n}\r\nMessage-ID: <{tag}-{n}-{time.time_ns()}@example.org>\r\n\r\n"
-        f"A Par-Bur\r\n"
-    ).encode()
+    return player_mail(tag, "A Par-Bur\r\n")
 
 
 def _message_id(raw: bytes) -> str:
