@@ -1,4 +1,4 @@
-"""Fixtures shared by the end-to-end tests."""
+"""Fixtures shared by the tests: the servers, and the judge on a test clock or running."""
 
 from __future__ import annotations
 

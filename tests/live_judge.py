@@ -27,9 +27,7 @@ ORDERS = "SIGNON FTEST secret\r\nA PAR - BUR\r\n"
 _serial = itertools.count(1)
 
 
-def player_mail(
-    subject: str = "orders", body: str = "SIGNON FTEST secret\r\nA PAR - BUR\r\n"
-) -> bytes:
+def player_mail(subject: str = "orders", body: str = ORDERS) -> bytes:
     """A mail to the judge from a new player each time (Player n <playern@example.org>),
     with a Message-ID no other mail has."""
     n = next(_serial)
