@@ -19,6 +19,17 @@ from judge.store import games, inbox
 from judge.store.db import open_db
 
 POWERS = "AEFGIRT"
+CONFIG = Config(name="TEST", address="judge@example.org")  # the test judge, without a store
+# Orders that hold every unit of the opening position, by power initial.
+HOLDS = {
+    "A": "A Vie H\nA Bud H\nF Tri H",
+    "E": "F Lon H\nF Edi H\nA Lvp H",
+    "F": "A Par H\nA Mar H\nF Bre H",
+    "G": "F Kie H\nA Ber H\nA Mun H",
+    "I": "A Ven H\nA Rom H\nF Nap H",
+    "R": "A Mos H\nA War H\nF Sev H\nF StP H",
+    "T": "F Ank H\nA Con H\nA Smy H",
+}
 
 
 @dataclass
@@ -34,12 +45,8 @@ class Judge:
     """The judge's handling path with a fixed clock; `send` returns the mails it queued."""
 
     def __init__(self, tmp: Path, **config: object) -> None:
-        base = Config(
-            name="TEST",
-            address="judge@example.org",
-            database=tmp / "j.db",
-            rate_limit_per_hour=10**6,
-            replies_per_hour=10**6,
+        base = replace(
+            CONFIG, database=tmp / "j.db", rate_limit_per_hour=10**6, replies_per_hour=10**6
         )
         self.config = replace(base, **config)  # type: ignore[arg-type]
         self.db = open_db(self.config.database)

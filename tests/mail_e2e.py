@@ -14,10 +14,10 @@ from email.policy import default
 from email.utils import format_datetime
 from pathlib import Path
 
-from servers import Dovecot
+from servers import Dovecot, imap_config
 from smtp_sink import SmtpSink
 
-from judge.config import Config, ImapConfig, SmtpOutConfig
+from judge.config import Config, SmtpOutConfig
 
 JUDGE = "judge@example.org"
 
@@ -118,6 +118,32 @@ class Mailboxes:
         """Wait until each address has received the mails with the `expected` subjects and
         return every new mail by address. A mail nobody expected (at any address) is kept
         in `unexpected`; the test fails on them at the end, after checking everything else."""
+        fresh = self._arrived(expected, timeout)
+        for address, mails in fresh.items():
+            extra = Counter(m.subject for m in mails) - Counter(expected.get(address, []))
+            for m in mails:
+                if extra[m.subject] > 0:
+                    extra[m.subject] -= 1
+                    self.unexpected.append(f"to {address}: {m.subject!r}: {m.body[:300]!r}")
+        return fresh
+
+    def expect(self, wanted: dict[str, list[str]], timeout: float = 15.0) -> dict[str, list[Mail]]:
+        """Wait for exactly the mails named and return them by address: a mail too many at
+        any address fails at once."""
+        new = self._arrived(wanted, timeout)
+        got = {a: sorted(m.subject for m in ms) for a, ms in new.items()}
+        assert got == {a: sorted(s) for a, s in wanted.items() if s}, got
+        return new
+
+    def quiet(self, seconds: float) -> None:
+        """Nothing new comes within `seconds`."""
+        time.sleep(seconds)
+        new = self._fresh()
+        assert new == {}, {a: [m.subject for m in ms] for a, ms in new.items()}
+
+    def _arrived(self, expected: dict[str, list[str]], timeout: float) -> dict[str, list[Mail]]:
+        """Wait for the `expected` subjects by address, then a little longer; every new mail
+        by address, from then on seen."""
         deadline = time.monotonic() + timeout
         while True:
             fresh = self._fresh()
@@ -135,14 +161,9 @@ class Mailboxes:
                 raise AssertionError(f"timed out: still missing {missing}; new mail: {got}")
             time.sleep(0.02)
         time.sleep(0.3)  # anything sent with them (a mail too many) arrives meanwhile
-        fresh = self._fresh()
-        for address, mails in fresh.items():
-            extra = Counter(m.subject for m in mails) - Counter(expected.get(address, []))
-            for m in mails:
-                if extra[m.subject] > 0:
-                    extra[m.subject] -= 1
-                    self.unexpected.append(f"to {address}: {m.subject!r}: {m.body[:300]!r}")
-        self.seen = {a: len(ms) for a, ms in self.all().items()}
+        everything = self.all()  # one snapshot: what is returned is what is marked seen
+        fresh = self._fresh(everything)
+        self.seen = {a: len(ms) for a, ms in everything.items()}
         return fresh
 
     def first_subject(self, address: str, timeout: float = 15.0) -> str:
@@ -153,9 +174,17 @@ class Mailboxes:
             time.sleep(0.02)
         return self._fresh()[address][0].subject
 
-    def _fresh(self) -> dict[str, list[Mail]]:
-        fresh = {a: ms[self.seen.get(a, 0) :] for a, ms in self.all().items()}
+    def _fresh(self, everything: dict[str, list[Mail]] | None = None) -> dict[str, list[Mail]]:
+        """The mail by address not yet seen (of `everything`, by default all received)."""
+        everything = self.all() if everything is None else everything
+        fresh = {a: ms[self.seen.get(a, 0) :] for a, ms in everything.items()}
         return {a: ms for a, ms in fresh.items() if ms}
+
+
+def order(given: str, canonical: str, words: str, tag: str = "") -> tuple[str, str, str, str]:
+    """An order as the player writes it, as the judge must read it back (canonical short
+    form and full words), and its outcome tag in the results ('' when it succeeds)."""
+    return given, canonical, words, tag
 
 
 def one(mails: list[Mail], subject: str) -> Mail:
@@ -184,15 +213,7 @@ def make_config(tmp: Path, dovecot: Dovecot, sink: SmtpSink, **changes: object) 
         address=JUDGE,
         database=tmp / "judge.db",
         inbound_mode="imap",
-        imap=ImapConfig(
-            host=dovecot.host,
-            port=dovecot.port,
-            ssl=False,
-            username=dovecot.user,
-            password=dovecot.password,
-            idle=True,
-            poll_seconds=600,  # only IDLE can bring mail in quickly
-        ),
+        imap=imap_config(dovecot),
         outbound_mode="smtp",
         smtp_out=SmtpOutConfig(port=sink.port),
     )

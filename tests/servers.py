@@ -37,7 +37,7 @@ import pytest
 from imapclient import IMAPClient
 from smtp_sink import free_port
 
-from judge.config import Config
+from judge.config import Config, ImapConfig
 from judge.daemon import run_forever
 
 USER = "judge"
@@ -286,6 +286,22 @@ class Dovecot:
     def flags(self, mailbox: str = "INBOX") -> list[set[bytes]]:
         """Each message's flags, in UID order."""
         return [set(d[b"FLAGS"]) for d in self._fetch(mailbox, "FLAGS")]
+
+
+def imap_config(server: Dovecot, **changes: object) -> ImapConfig:
+    """The judge's IMAP settings for `server`: plain IMAP, IDLE, its user and password;
+    `changes` on top (poll_seconds, ssl, port, ...)."""
+    settings: dict = dict(
+        host=server.host,
+        port=server.port,
+        ssl=False,
+        username=server.user,
+        password=server.password,
+        idle=True,
+        poll_seconds=600,  # only IDLE can bring mail in quickly
+    )
+    settings.update(changes)
+    return ImapConfig(**settings)
 
 
 def _alive(pid: int) -> bool:

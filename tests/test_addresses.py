@@ -9,6 +9,7 @@ from email.parser import BytesParser
 from email.policy import SMTP, default
 
 import pytest
+from judge_harness import CONFIG
 
 from judge.config import Config
 from judge.mail import compose
@@ -24,7 +25,6 @@ from judge.mail.addresses import (
 from judge.mail.message import parse_submission
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
-CONFIG = Config(name="TEST", address="judge@example.org")
 
 
 @pytest.mark.parametrize(

@@ -4,21 +4,15 @@ order-set rules, passwords, sign-on from another address, and every rejected lin
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from judge_harness import POWERS, Judge, Mail
+from judge_harness import HOLDS, POWERS, Judge, Mail
 
 from judge.adjudicate import position_to_json
 from judge.engine.board import Position, Unit
 from judge.engine.geography import load_map
 from judge.engine.phase import Phase
 from judge.store import games
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return Judge(tmp_path)
 
 
 def _ack(mails: list[Mail]) -> Mail:
@@ -314,15 +308,7 @@ def test_help_lists_the_commands(judge: Judge) -> None:
 
 def test_processing_when_the_last_orders_arrive_and_wait_holds_it(judge: Judge) -> None:
     players = judge.start_game()
-    orders = {
-        "A": "A Vie H\nA Bud H\nF Tri H",
-        "E": "F Lon H\nF Edi H\nA Lvp H",
-        "F": "A Par H\nA Mar H\nF Bre H",
-        "G": "F Kie H\nA Ber H\nA Mun H",
-        "I": "A Ven H\nA Rom H\nF Nap H",
-        "R": "A Mos H\nA War H\nF Sev H\nF StP H",
-        "T": "F Ank H\nA Con H\nA Smy H",
-    }
+    orders = HOLDS
     judge.send(players["T"], "SIGNON Twar1 pw6\nSET WAIT")
     for i, initial in enumerate(POWERS):
         mails = judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\n{orders[initial]}")

@@ -10,16 +10,13 @@ once, every reply was delivered at least once, and no message got two different 
 from __future__ import annotations
 
 import email
-import os
 import signal
 import smtplib
-import socket
-import subprocess
-import sys
 import time
 from email.policy import default
 from pathlib import Path
 
+from live_judge import judge_toml, replies_by_parent, send, start_judge
 from smtp_sink import SmtpSink, free_port
 
 from judge.store.db import open_db
@@ -51,56 +48,11 @@ def _mail(i: int) -> bytes:
     ).encode()
 
 
-def _config(tmp: Path, port: int, sink_port: int) -> Path:
-    path = tmp / "judge.toml"
-    path.write_text(
-        f"""
-[judge]
-name = "CRASH"
-address = "judge@example.org"
-database = "judge.db"
-[inbound]
-mode = "smtp"
-[inbound.smtp]
-host = "127.0.0.1"
-port = {port}
-[outbound]
-mode = "smtp"
-[outbound.smtp]
-host = "127.0.0.1"
-port = {sink_port}
-"""
-    )
-    return path
-
-
-def _start(config: Path, port: int, crash: str | None) -> subprocess.Popen:
-    env = dict(os.environ)
-    env.pop("JUDGE_CRASH_AT", None)
-    if crash:
-        env["JUDGE_CRASH_AT"] = crash
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "judge.cli", "--config", str(config), "run"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return proc
-        except OSError:
-            time.sleep(0.05)
-    return proc  # died on the way up: the caller sees poll() is not None
-
-
 def _offer(port: int, pending: set[int]) -> None:
     """Like an MTA: try each unacknowledged message; keep the ones refused or cut off."""
     for i in sorted(pending):
         try:
-            with smtplib.SMTP("127.0.0.1", port, timeout=5) as smtp:
-                smtp.sendmail(f"player{i}@example.org", ["judge@example.org"], _mail(i))
+            send(port, _mail(i), sender=f"player{i}@example.org")
             pending.discard(i)
         except (OSError, smtplib.SMTPException):
             return  # the judge is down (or refusing): try again after the restart
@@ -110,7 +62,7 @@ def test_every_message_handled_once_and_answered_whatever_crashes(tmp_path: Path
     port = free_port()
     kills = 0
     with SmtpSink() as sink:
-        config = _config(tmp_path, port, sink.port)
+        config = judge_toml(tmp_path, "CRASH", port, sink.port)
         pending = set(range(N))
         plans = list(PLANS)
         proc = None
@@ -121,7 +73,7 @@ def test_every_message_handled_once_and_answered_whatever_crashes(tmp_path: Path
                     if proc is not None and proc.returncode == -signal.SIGKILL:
                         kills += 1
                     plan = plans.pop(0) if plans else None
-                    proc = _start(config, port, f"{plan[0]}:{plan[1]}" if plan else None)
+                    proc = start_judge(config, port, crash=f"{plan[0]}:{plan[1]}" if plan else None)
                 _offer(port, pending)
                 # Done when everything is handled and answered. A planned crash point
                 # that can no longer be reached (its message already handled) is dropped.
@@ -142,11 +94,10 @@ def test_every_message_handled_once_and_answered_whatever_crashes(tmp_path: Path
         f"<orders-{i}@example.org>" for i in range(N)
     )
     assert {r["state"] for r in rows} == {"handled"}
-    replies: dict[str, set[str]] = {}
+    replies = replies_by_parent([m.data for m in received])
     copies: dict[str, set[bytes]] = {}
     for m in received:
         msg = email.message_from_bytes(m.data, policy=default)
-        replies.setdefault(msg["In-Reply-To"], set()).add(msg["Message-ID"])
         copies.setdefault(msg["Message-ID"], set()).add(m.data)
     # Delivery is at least once: a kill between the relay's 250 and the record of it
     # sends the mail again, byte for byte, so a receiver can drop the copy.
@@ -158,10 +109,7 @@ def test_every_message_handled_once_and_answered_whatever_crashes(tmp_path: Path
 
 
 def _replied(sink: SmtpSink) -> int:
-    seen = set()
-    for m in sink.messages:
-        seen.add(email.message_from_bytes(m.data, policy=default)["In-Reply-To"])
-    return len(seen)
+    return len(replies_by_parent([m.data for m in sink.messages]))
 
 
 def _all_handled(tmp: Path) -> bool:

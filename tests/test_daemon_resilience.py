@@ -10,19 +10,25 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import smtplib
-import socket
 import subprocess
-import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from servers import free_port, running_judge
+from live_judge import (
+    judge_toml,
+    listening,
+    maildir,
+    send,
+    smtp_config,
+    start_judge,
+    wait_until,
+)
+from servers import running_judge
+from smtp_sink import free_port
 
 from judge import daemon
-from judge.config import Config, SmtpInConfig
+from judge.daemon import real_clock
 from judge.handling import handle_waiting
 
 STOP_WITHIN = 5.0  # seconds from the first signal to the process's exit
@@ -32,29 +38,12 @@ HELP_MAIL = b"From: a@example.org\r\nSubject: hi\r\n\r\nHELP\r\n"
 def _start(tmp: Path) -> tuple[subprocess.Popen, Path, int]:
     """`judge run` on a fresh store; returns once its SMTP port answers."""
     port = free_port()
-    config = tmp / "judge.toml"
-    config.write_text(
-        '[judge]\nname = "SIG"\naddress = "judge@example.org"\ndatabase = "judge.db"\n'
-        f'[inbound]\nmode = "smtp"\n[inbound.smtp]\nhost = "127.0.0.1"\nport = {port}\n'
-        '[outbound]\nmode = "maildir"\n[outbound.maildir]\npath = "outbox"\n'
-    )
     log = tmp / "judge.log"
     with log.open("wb") as err:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "judge.cli", "--config", str(config), "run"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-            cwd=tmp,
-        )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, log.read_text()
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return proc, log, port
-        except OSError:
-            time.sleep(0.05)
+        proc = start_judge(judge_toml(tmp, "SIG", port), port, log=err, cwd=tmp, seconds=30)
+    if proc.poll() is None and listening(port):
+        return proc, log, port
+    assert proc.poll() is None, log.read_text()
     proc.kill()
     pytest.fail(f"the judge did not listen on {port}:\n{log.read_text()}")
 
@@ -75,8 +64,7 @@ def test_a_burst_of_signals_stops_the_judge_cleanly(
         folder = tmp_path / str(attempt)
         folder.mkdir()
         proc, log, port = _start(folder)
-        with smtplib.SMTP("127.0.0.1", port, timeout=5) as smtp:  # some work in flight
-            smtp.sendmail("a@example.org", ["judge@example.org"], HELP_MAIL)
+        send(port, HELP_MAIL, sender="a@example.org")  # some work in flight
         first = time.monotonic()
         for sig in signals:
             os.kill(proc.pid, sig)
@@ -108,19 +96,10 @@ def test_a_raising_pass_is_logged_and_the_loop_goes_on(
 
     monkeypatch.setattr(daemon, "handle_waiting", flaky)
     monkeypatch.setattr(daemon, "LOOP_BACKOFF_MAX", 0.05)
-    config = Config(
-        name="T",
-        address="judge@example.org",
-        database=tmp_path / "judge.db",
-        maildir=tmp_path / "outbox",
-        smtp_in=SmtpInConfig(port=free_port()),
-    )
-    with caplog.at_level(logging.INFO), running_judge(config, lambda: datetime.now(UTC)):
-        with smtplib.SMTP("127.0.0.1", config.smtp_in.port, timeout=5) as smtp:
-            smtp.sendmail("a@example.org", ["judge@example.org"], HELP_MAIL)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not list((tmp_path / "outbox" / "new").glob("*")):
-            time.sleep(0.02)
+    config = smtp_config(tmp_path)
+    with caplog.at_level(logging.INFO), running_judge(config, real_clock):
+        send(config.smtp_in.port, HELP_MAIL, sender="a@example.org")
+        wait_until(lambda: maildir(tmp_path / "outbox"))
         replies = list((tmp_path / "outbox" / "new").glob("*"))
     assert len(replies) == 1
     raised = [r.getMessage() for r in caplog.records if "main loop raised" in r.getMessage()]

@@ -35,15 +35,12 @@ and the key lines of the bodies are checked; the database is checked at the end.
 from __future__ import annotations
 
 import json
-import time
-from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from mail_e2e import Clock, Mail, flat, mail, make_config, one, read_mail
+from mail_e2e import Clock, Mail, Mailboxes, flat, mail, make_config, one
 from mail_e2e import deadline_text as shown
 from servers import running_judge as judge
-from smtp_sink import SmtpSink
 
 from judge.store.db import open_db
 
@@ -198,57 +195,6 @@ SPRING_1902 = {  # the board at the start of Spring 1902
 }
 
 
-# -- the clock, the mail and the mailboxes --------------------------------------------
-
-
-class Mailboxes:
-    """What the SMTP peer received, by recipient. `expect` waits for exactly the mails
-    named (a mail too many at any address fails); `quiet` checks that nothing comes."""
-
-    def __init__(self, sink: SmtpSink) -> None:
-        self.sink = sink
-        self.taken = 0
-
-    def _new(self) -> tuple[dict[str, list[Mail]], int]:
-        """The mail not yet taken, by recipient, and how many messages the peer holds."""
-        messages = self.sink.messages
-        out: dict[str, list[Mail]] = {}
-        for received in messages[self.taken :]:
-            m = read_mail(received.data, received.rcpt_tos)
-            for rcpt in m.to:
-                out.setdefault(rcpt, []).append(m)
-        return out, len(messages)
-
-    def expect(self, wanted: dict[str, list[str]], timeout: float = 15.0) -> dict[str, list[Mail]]:
-        limit = time.monotonic() + timeout
-        while True:
-            new, _ = self._new()
-            missing = {
-                a: list((Counter(s) - Counter(m.subject for m in new.get(a, []))).elements())
-                for a, s in wanted.items()
-            }
-            missing = {a: s for a, s in missing.items() if s}
-            if not missing:
-                break
-            if time.monotonic() > limit:
-                got = {a: [m.subject for m in ms] for a, ms in new.items()}
-                raise AssertionError(f"timed out; still missing {missing}; new mail: {got}")
-            time.sleep(0.02)
-        time.sleep(0.3)  # a mail too many, sent with the others, arrives meanwhile
-        new, self.taken = self._new()
-        got = {a: sorted(m.subject for m in ms) for a, ms in new.items()}
-        assert got == {a: sorted(s) for a, s in wanted.items() if s}, got
-        return new
-
-    def quiet(self, seconds: float = QUIET) -> None:
-        time.sleep(seconds)
-        new, _ = self._new()
-        assert new == {}, {a: [m.subject for m in ms] for a, ms in new.items()}
-
-
-# -- the servers and the judge ----------------------------------------------------------
-
-
 # -- checking ---------------------------------------------------------------------------
 
 
@@ -340,7 +286,7 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
         grace_end = deadline + timedelta(hours=1)
         reminded = subject(f"reminder, Turkey's orders are due by {shown(deadline)}")
         at(deadline - timedelta(hours=1, minutes=1))
-        boxes.quiet()
+        boxes.quiet(QUIET)
         # The reminder: an hour before the deadline, to Turkey alone.
         at(deadline - timedelta(hours=1))
         reminder = one(boxes.expect({ADDRESS["Turkey"]: [reminded]})[ADDRESS["Turkey"]], reminded)
@@ -349,7 +295,7 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
         assert f"orders in {GAME} for Movement, {title} are not complete" in words, words
         assert "Still without orders: Army Constantinople, Army Smyrna, Fleet Ankara." in words
         at(deadline - timedelta(minutes=1))
-        boxes.quiet()  # reminded once
+        boxes.quiet(QUIET)  # reminded once
         # The deadline: Turkey is late, the others (and the master) wait for Turkey.
         at(deadline)
         late, waiting = subject("Turkey's orders are LATE"), subject("waiting for Turkey")
@@ -376,7 +322,7 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
         assert "The judge is waiting for orders from Turkey." in words, words
         assert f"processed at the latest at {shown(grace_end)}." in words, words
         at(grace_end - timedelta(minutes=1))
-        boxes.quiet()  # told once; grace is not over
+        boxes.quiet(QUIET)  # told once; grace is not over
         at(grace_end)
 
     # The master creates the game and sets short phases in the same mail. It is in the
@@ -535,7 +481,7 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
 
         # Spring 1902 has begun; nothing is due until its reminder.
         at(deadline - timedelta(hours=1, minutes=1))
-        boxes.quiet()
+        boxes.quiet(QUIET)
         inbox_left = dovecot.messages("INBOX")
 
     assert inbox_left == []

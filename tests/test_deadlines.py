@@ -7,22 +7,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import pytest
-from judge_harness import POWERS, Judge
+from judge_harness import HOLDS, POWERS, Judge
 
 from judge import schedule
 from judge.store import games
 from judge.store.db import open_db
 
-HOLDS = {
-    "A": "A Vie H\nA Bud H\nF Tri H",
-    "E": "F Lon H\nF Edi H\nA Lvp H",
-    "F": "A Par H\nA Mar H\nF Bre H",
-    "G": "F Kie H\nA Ber H\nA Mun H",
-    "I": "A Ven H\nA Rom H\nF Nap H",
-    "R": "A Mos H\nA War H\nF Sev H\nF StP H",
-    "T": "F Ank H\nA Con H\nA Smy H",
-}
 START = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 
 
@@ -40,11 +30,6 @@ def _order(judge: Judge, players: dict[str, str], initials: str) -> list:
 
 def _subjects(mails) -> list[str]:
     return [m.subject for m in mails]
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return Judge(tmp_path)
 
 
 def test_the_first_deadline_is_the_move_length_after_the_start(judge: Judge) -> None:

@@ -4,19 +4,11 @@ World War I game's coin flip and its 24-centre victory counted per player."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from judge_harness import Judge
 
 from judge.store import games
 
 GM = "gm@example.org"
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return Judge(tmp_path)
 
 
 def _create(judge: Judge, variant: str, players: int, preferences: str = "") -> list[str]:

@@ -29,13 +29,14 @@ import json
 import os
 import shutil
 import signal
-import smtplib
 import socket
 import subprocess
 import time
 from email.policy import default
 from pathlib import Path
 
+from live_judge import listening, wait_until
+from live_judge import send as send_smtp
 from smtp_sink import free_port
 
 REPO = Path(__file__).resolve().parent.parent
@@ -61,21 +62,17 @@ def port_free(port: int) -> bool:
 
 
 def wait_for_port(port: int, process: subprocess.Popen, seconds: float = 20) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    def up() -> bool:
         assert process.poll() is None, process.communicate()
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise AssertionError(f"nothing listens on 127.0.0.1:{port} after {seconds} s")
+        return listening(port)
+
+    if not wait_until(up, seconds):
+        raise AssertionError(f"nothing listens on 127.0.0.1:{port} after {seconds} s")
 
 
 def send(port: int, sender: str, subject: str, body: str) -> None:
     raw = f"From: {sender}\r\nSubject: {subject}\r\n\r\n{body}\r\n".encode()
-    with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
-        smtp.sendmail(sender, ["judge@localhost"], raw)
+    send_smtp(port, raw, sender=sender, to="judge@localhost", timeout=10)
 
 
 def replies(maildir: Path) -> dict[str, email.message.EmailMessage]:
@@ -91,12 +88,8 @@ def replies(maildir: Path) -> dict[str, email.message.EmailMessage]:
 
 
 def wait_for_reply(maildir: Path, subject: str, seconds: float = 20):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = replies(maildir).get(subject)
-        if found is not None:
-            return found
-        time.sleep(0.05)
+    if wait_until(lambda: subject in replies(maildir), seconds):
+        return replies(maildir)[subject]
     raise AssertionError(f"no reply {subject!r} in {maildir}/new: {list(replies(maildir))}")
 
 

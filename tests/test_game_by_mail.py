@@ -56,6 +56,7 @@ from mail_e2e import (
     mail,
     make_config,
     one,
+    order,
 )
 from servers import running_judge as judge
 
@@ -110,12 +111,6 @@ OPENING = [
     "Russia: Fleet St Petersburg (south coast), Army Moscow, Army Warsaw, Fleet Sevastopol.",
     "Turkey: Fleet Ankara, Army Constantinople, Army Smyrna.",
 ]
-
-
-def order(given: str, canonical: str, words: str, tag: str = "") -> tuple[str, str, str, str]:
-    """An order as the player writes it, as the judge must read it back (canonical short
-    form and full words), and its outcome tag in the results ('' when it succeeds)."""
-    return given, canonical, words, tag
 
 
 @dataclass

@@ -9,8 +9,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from cli_harness import run, write_config
 from judge_harness import Judge
-from test_operator import run, write_config
 
 from judge import play, schedule
 from judge.daemon import fixed_clock, run_once

@@ -4,19 +4,12 @@ the scoring table in SUMMARY."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from judge_harness import POWERS, Judge
 
 from judge.store import games
 
 GM = "gm@example.org"
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return Judge(tmp_path)
 
 
 def _master(judge: Judge, body: str) -> str:

@@ -9,12 +9,13 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
-from itertools import count
 
 import pytest
-from servers import Dovecot
+from live_judge import player_mail as mail
+from live_judge import wait_until
+from servers import Dovecot, imap_config
 
 from judge.config import ImapConfig
 from judge.mail import imap_in
@@ -23,42 +24,10 @@ from judge.store.db import open_db
 from judge.store.inbox import ingest
 
 SEEN = b"\\Seen"
-_serial = count(1)
-
-
-def mail(subject: str = "orders") -> bytes:
-    n = next(_serial)
-    return (
-        f"From: Player {n} <player{n}@example.org>\r\n"
-        f"To: judge@example.org\r\n"
-        f"Subject: {subject}\r\n"
-        f"Message-ID: <{n}.{time.time_ns()}@example.org>\r\n"
-        f"\r\n"
-        f"SIGNON FTEST secret\r\nA PAR - BUR\r\n"
-    ).encode()
 
 
 def config(server: Dovecot, **changes: object) -> ImapConfig:
-    settings: dict = dict(
-        host=server.host,
-        port=server.port,
-        ssl=False,
-        username=server.user,
-        password=server.password,
-        idle=True,
-        poll_seconds=60,
-    )
-    settings.update(changes)
-    return ImapConfig(**settings)
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return condition()
+    return imap_config(server, **{"poll_seconds": 60, **changes})
 
 
 class Records(logging.Handler):
@@ -102,12 +71,6 @@ def running(inbound: ImapInbound) -> Iterator[threading.Event]:
         thread.join(10)
         assert not thread.is_alive(), "run() did not stop within 10 s of stop being set"
         assert not errors, f"run() raised {errors[0]!r}"
-
-
-@pytest.fixture
-def dovecot() -> Iterator[Dovecot]:
-    with Dovecot() as server:
-        yield server
 
 
 # -- one pass ------------------------------------------------------------------------------

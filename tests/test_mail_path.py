@@ -9,100 +9,32 @@ the judge survives SIGKILL between storing a message and moving it.
 from __future__ import annotations
 
 import email
-import itertools
-import os
 import signal
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from email.policy import default
 from pathlib import Path
 
-import pytest
-from servers import Dovecot
+from live_judge import crash_env, player_mail, replies_by_parent, waited
+from mail_e2e import make_config
+from servers import running_judge
 from smtp_sink import SmtpSink
 
-from judge.config import Config, ImapConfig, SmtpOutConfig
-from judge.daemon import run_forever
+from judge.daemon import real_clock
 from judge.store.db import open_db
-
-_serial = itertools.count(1)
 
 
 def _mail(tag: str = "orders") -> bytes:
-    n = next(_serial)
-    return (
-        f"From: Player {n} <player{n}@example.org>\r\nTo: judge@example.org\r\n"
-        f"Subject: {tag} {n}\r\nMessage-ID: <{tag}-{n}-{time.time_ns()}@example.org>\r\n\r\n"
-        f"A Par-Bur\r\n"
-    ).encode()
+    return player_mail(tag, "A Par-Bur\r\n")
 
 
 def _message_id(raw: bytes) -> str:
     return email.message_from_bytes(raw, policy=default)["Message-ID"]
 
 
-def _config(tmp: Path, dovecot: Dovecot, sink: SmtpSink) -> Config:
-    return Config(
-        name="E2E",
-        address="judge@example.org",
-        database=tmp / "judge.db",
-        inbound_mode="imap",
-        imap=ImapConfig(
-            host=dovecot.host,
-            port=dovecot.port,
-            ssl=False,
-            username=dovecot.user,
-            password=dovecot.password,
-            idle=True,
-            poll_seconds=600,  # only IDLE can bring mail in quickly
-        ),
-        outbound_mode="smtp",
-        smtp_out=SmtpOutConfig(port=sink.port),
-    )
-
-
-@contextmanager
-def _judge(config: Config) -> Iterator[None]:
-    stop, ready = threading.Event(), threading.Event()
-    thread = threading.Thread(
-        target=run_forever, args=(config,), kwargs={"stop": stop, "ready": ready.set}
-    )
-    thread.start()
-    assert ready.wait(10)
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(15)
-        assert not thread.is_alive()
-
-
 def _replies_to(sink: SmtpSink) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    for m in sink.messages:
-        msg = email.message_from_bytes(m.data, policy=default)
-        out.setdefault(msg["In-Reply-To"], set()).add(msg["Message-ID"])
-    return out
-
-
-def _wait(condition, timeout: float = 10.0) -> float:
-    """Seconds until `condition()` held; fails the test on timeout."""
-    start = time.monotonic()
-    while time.monotonic() - start < timeout:
-        if condition():
-            return time.monotonic() - start
-        time.sleep(0.02)
-    raise AssertionError("timed out")
-
-
-@pytest.fixture
-def servers(tmp_path: Path) -> Iterator[tuple[Dovecot, SmtpSink]]:
-    with Dovecot() as dovecot, SmtpSink() as sink:
-        yield dovecot, sink
+    return replies_by_parent([m.data for m in sink.messages])
 
 
 def test_mail_in_the_inbox_is_answered_and_moved(tmp_path: Path, servers) -> None:
@@ -111,13 +43,13 @@ def test_mail_in_the_inbox_is_answered_and_moved(tmp_path: Path, servers) -> Non
     dovecot.append(first)
     dovecot.append(first)  # the same mail twice
     dovecot.append(second)
-    with _judge(_config(tmp_path, dovecot, sink)):
-        _wait(lambda: len(_replies_to(sink)) == 2)
-        _wait(lambda: dovecot.messages("INBOX") == [])
+    with running_judge(make_config(tmp_path, dovecot, sink), real_clock):
+        waited(lambda: len(_replies_to(sink)) == 2)
+        waited(lambda: dovecot.messages("INBOX") == [])
         # IDLE: mail arriving now is answered within two seconds.
         third = _mail()
         dovecot.append(third)
-        took = _wait(lambda: _message_id(third) in _replies_to(sink), timeout=2)
+        took = waited(lambda: _message_id(third) in _replies_to(sink), timeout=2)
         assert took < 2
     replies = _replies_to(sink)
     assert set(replies) == {_message_id(r) for r in (first, second, third)}
@@ -131,15 +63,15 @@ def test_dovecot_killed_and_restarted_mid_run_loses_nothing(tmp_path: Path, serv
     dovecot, sink = servers
     before = _mail("before")
     dovecot.append(before)
-    with _judge(_config(tmp_path, dovecot, sink)):
-        _wait(lambda: _message_id(before) in _replies_to(sink))
+    with running_judge(make_config(tmp_path, dovecot, sink), real_clock):
+        waited(lambda: _message_id(before) in _replies_to(sink))
         dovecot.stop()
         time.sleep(1.5)  # the judge notices and backs off
         dovecot.start()
         during = [_mail("after-restart") for _ in range(3)]
         for raw in during:
             dovecot.append(raw)
-        _wait(lambda: all(_message_id(r) in _replies_to(sink) for r in during), timeout=30)
+        waited(lambda: all(_message_id(r) in _replies_to(sink) for r in during), timeout=30)
     assert dovecot.messages("INBOX") == []
     assert len(_replies_to(sink)) == 4
 
@@ -175,12 +107,9 @@ port = {sink.port}
     )
     kills = 0
     for crash in ["imap-stored:1", "imap-stored:2", "handle-committed:1", "send-delivered:1", ""]:
-        env = {k: v for k, v in os.environ.items() if k != "JUDGE_CRASH_AT"}
-        if crash:
-            env["JUDGE_CRASH_AT"] = crash
         proc = subprocess.run(
             [sys.executable, "-m", "judge.cli", "--config", str(cfg), "run", "--once"],
-            env=env,
+            env=crash_env(crash),
             capture_output=True,
             timeout=60,
         )

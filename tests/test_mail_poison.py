@@ -14,9 +14,8 @@ from email.policy import SMTP, default
 from pathlib import Path
 
 from judge_harness import Judge
+from live_judge import inbound_states, outbox, send_to
 from smtp_sink import SmtpSink
-from test_smtp_in import _outbox, _send, _states
-from test_smtp_in import judge as judge  # the fixture: the daemon with its SMTP receiver
 
 from judge.config import Config, SmtpOutConfig
 from judge.mail.outbox import SmtpDelivery, drain
@@ -67,16 +66,17 @@ def _check_head(raw: bytes) -> EmailMessage:
     return msg
 
 
-def test_poison_mail_through_the_smtp_receiver(judge: Config) -> None:  # noqa: F811
+# smtp_judge (conftest.py): the daemon with its SMTP receiver.
+def test_poison_mail_through_the_smtp_receiver(smtp_judge: Config) -> None:
     for n, head in enumerate(POISON):
-        _send(judge, _poison(n, head, BODIES.get(n, b"HELP")))
-    _send(judge, _poison(99, b"From: Bob <bob@example.org>\r\nSubject: last\r\n"))
-    replies = _outbox(judge, len(POISON) + 1, timeout=30)
-    raws = [p.read_bytes() for p in sorted((judge.maildir / "new").iterdir())]
+        send_to(smtp_judge, _poison(n, head, BODIES.get(n, b"HELP")))
+    send_to(smtp_judge, _poison(99, b"From: Bob <bob@example.org>\r\nSubject: last\r\n"))
+    replies = outbox(smtp_judge, len(POISON) + 1, timeout=30)
+    raws = [p.read_bytes() for p in sorted((smtp_judge.maildir / "new").iterdir())]
     assert len(raws) == len(POISON) + 1
     for raw in raws:
         _check_head(raw)
-    assert [s for s, _ in _states(judge)] == ["handled"] * (len(POISON) + 1)
+    assert [s for s, _ in inbound_states(smtp_judge)] == ["handled"] * (len(POISON) + 1)
     by_to = {r["To"]: r for r in replies}
     assert sorted(by_to) == sorted(
         [
@@ -103,7 +103,7 @@ def test_poison_mail_through_the_smtp_receiver(judge: Config) -> None:  # noqa: 
     assert by_to["p1@example.net"]["Subject"] == "[T] Re: orders"
     refused = by_to["österreich@example.org"].get_content().replace("\r\n", "\n")
     assert "your address österreich@example.org cannot be an address of record" in refused
-    db = open_db(judge.database)
+    db = open_db(smtp_judge.database)
     try:
         game = games.find_game(db, "poison1")
         assert game is not None

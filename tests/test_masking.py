@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import re
-from pathlib import Path
 
 import pytest
 from judge_harness import Judge
@@ -21,12 +20,6 @@ from judge.commands.language import (
     read_commands,
 )
 from judge.engine.geography import MAPS_DIR, map_names
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return Judge(tmp_path)
-
 
 # -- no password anywhere ----------------------------------------------------------------------
 

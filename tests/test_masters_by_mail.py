@@ -48,6 +48,7 @@ from mail_e2e import (
     mail,
     make_config,
     one,
+    order,
 )
 from servers import running_judge as judge
 
@@ -85,12 +86,6 @@ NEW_DEADLINE_TEXT = "Thursday 12 March 2026 18:00 UTC"
 
 GREY_TEXT = "Shall we split the Low Countries?\nMeet me in the Channel."
 BROADCAST_TEXT = "France wishes everyone a peaceful spring."
-
-
-def order(given: str, canonical: str, words: str, tag: str = "") -> tuple[str, str, str, str]:
-    """As the player writes it, as the judge reads it back (short form and words), and its
-    outcome tag in the results ('' when it succeeds)."""
-    return given, canonical, words, tag
 
 
 FIRST_SPRING = {  # Turkey sends nothing: the master processes without its orders

@@ -7,8 +7,6 @@ exactly what measuring every name gives."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -37,11 +35,6 @@ def lookups(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(notation, "_closest", counting)
     return seen
-
-
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return Judge(tmp_path)
 
 
 def _misspelt_line(length: int) -> str:

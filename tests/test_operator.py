@@ -14,18 +14,17 @@ import json
 import re
 import sqlite3
 import tomllib
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from cli_harness import run, write_config
 from judge_harness import Judge
 from servers import Dovecot
 from smtp_sink import SmtpSink, free_port
 
 from judge import config as judge_config
-from judge.cli import main
 from judge.config import Config, load_config
 from judge.operator import example_path
 from judge.store import games, outbox
@@ -35,22 +34,6 @@ from judge.store.schema import MIGRATIONS
 EXAMPLE = Path(__file__).resolve().parent.parent / "config" / "judge.example.toml"
 SCHEMA = len(MIGRATIONS)
 PASSWORDS = {p: f"pw{i}" for i, p in enumerate("AEFGIRT")}  # the harness's players
-
-
-def run(capsys, *argv: str) -> tuple[int, list[str], str]:
-    """Run `judge ARGV`; (exit status, standard output lines, standard error)."""
-    capsys.readouterr()
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out.splitlines(), err
-
-
-def write_config(folder: Path, text: str = "", database: str = "j.db") -> Path:
-    path = folder / "judge.toml"
-    path.write_text(
-        f'[judge]\nname = "TEST"\naddress = "judge@example.org"\ndatabase = "{database}"\n' + text
-    )
-    return path
 
 
 # -- init, and the example configuration -----------------------------------------------------
@@ -201,12 +184,6 @@ def test_check_config_reports_a_broken_configuration(tmp_path, capsys) -> None:
     status, out, _ = run(capsys, "--config", str(path), "check-config")
     assert out == ["configuration: FAILED: inbound.imap.port must be a int, not '993'"]
     assert status == 1
-
-
-@pytest.fixture(scope="module")
-def dovecot() -> Iterator[Dovecot]:
-    with Dovecot() as server:
-        yield server
 
 
 def test_check_config_logs_in_to_imap(dovecot: Dovecot, tmp_path, capsys) -> None:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-from test_datc import CASES as DATC_CASES
-from test_datc import GM, _units_by_power
-from test_datc import _position as datc_position
+from datc_cases import DATC_DIR, GM, load_cases
+from datc_cases import position as datc_position
+from datc_cases import units_by_power as _units_by_power
 
 from judge.engine.adjudication import Adjudication, adjudicate
 from judge.engine.board import Dislodged, Position, parse_unit
@@ -369,7 +369,7 @@ def test_every_datc_case_adjudicates_under_the_choice(choice: dict) -> None:
     """Each phase of every DATC case, with the later phases' orders as written (they may
     no longer fit): every line gets a result, and no unit is lost or doubled."""
     rules = Rules.from_json(choice)
-    for case in DATC_CASES:
+    for case in load_cases(DATC_DIR, "6*.toml"):
         position = datc_position(case, case["phase"][0]["phase"])
         for step in case["phase"]:
             orders = {p: [t for t, _ in lines] for p, lines in step.get("orders", {}).items()}

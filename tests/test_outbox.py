@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from email.policy import default
 from pathlib import Path
 
+from judge_harness import CONFIG
 from smtp_sink import SmtpSink
 
 from judge.config import Config, SmtpOutConfig
@@ -17,7 +18,6 @@ from judge.store import outbox
 from judge.store.db import open_db
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
-CONFIG = Config(name="TEST", address="judge@example.org")
 
 
 def _queue(db, n: int = 1, to: str = "bob@example.org") -> list[str]:

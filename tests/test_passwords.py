@@ -32,11 +32,6 @@ def locked(until: str) -> str:
 
 
 @pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return Judge(tmp_path)
-
-
-@pytest.fixture
 def checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every password checked with scrypt, in order (the real check still runs)."""
     calls: list[str] = []

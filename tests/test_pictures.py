@@ -56,6 +56,18 @@ def by_subject(messages: list[EmailMessage], subject: str) -> list[EmailMessage]
     return [m for m in messages if m["Subject"] == subject]
 
 
+def spring_with_a_list(judge: Judge) -> None:
+    """war1 with its game list, started (the start mails delivered), and its first
+    spring processed."""
+    judge.send(MASTER, "CREATE ?war1 masterpw")
+    judge.send(MASTER, f"SIGNON Mwar1 masterpw\nSET LIST {LIST}")
+    players = {i: f"p{n}@example.org" for n, i in enumerate("AEFGIRT")}
+    for n, initial in enumerate("AEFGIRT"):
+        judge.send(players[initial], f"SIGNON ?war1 pw{n}\nSET PREFERENCE {initial}")
+    judge.deliver()
+    processed_spring(judge, players)
+
+
 def processed_spring(judge: Judge, players: dict[str, str]) -> None:
     judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Bur\nA Mar S A Par-Bur\nF Bre-Mao")
     judge.send(players["G"], "SIGNON Gwar1 pw3\nA Mun-Bur")
@@ -64,13 +76,7 @@ def processed_spring(judge: Judge, players: dict[str, str]) -> None:
 
 def test_results_mail_and_its_list_copy_carry_the_board_named_in_the_text(tmp_path) -> None:
     judge = Judge(tmp_path)
-    judge.send(MASTER, "CREATE ?war1 masterpw")
-    judge.send(MASTER, f"SIGNON Mwar1 masterpw\nSET LIST {LIST}")
-    players = {i: f"p{n}@example.org" for n, i in enumerate("AEFGIRT")}
-    for n, initial in enumerate("AEFGIRT"):
-        judge.send(players[initial], f"SIGNON ?war1 pw{n}\nSET PREFERENCE {initial}")
-    judge.deliver()
-    processed_spring(judge, players)
+    spring_with_a_list(judge)
     subject = "[TEST] war1: Movement results for Spring of 1901"
     queued = [m for m in judge._since(0) if m.subject == subject]
     assert [m.picture for m in queued] == ["board-S1901M.png", "board-S1901M.png"]
@@ -188,13 +194,7 @@ def test_a_resend_after_a_crash_is_the_same_mail_byte_for_byte(tmp_path) -> None
     (before sending), and after sending (before recording): every mail it finally sends,
     and the one it sends twice, is byte for byte the mail a judge that never crashed sends."""
     judge = Judge(tmp_path)
-    judge.send(MASTER, "CREATE ?war1 masterpw")
-    judge.send(MASTER, f"SIGNON Mwar1 masterpw\nSET LIST {LIST}")
-    players = {i: f"p{n}@example.org" for n, i in enumerate("AEFGIRT")}
-    for n, initial in enumerate("AEFGIRT"):
-        judge.send(players[initial], f"SIGNON ?war1 pw{n}\nSET PREFERENCE {initial}")
-    judge.deliver()
-    processed_spring(judge, players)
+    spring_with_a_list(judge)
     pictured = {
         mid for mid, (_, picture, state) in _outbound(judge.config.database).items() if picture
     }

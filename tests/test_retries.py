@@ -20,8 +20,8 @@ from email.policy import default
 from pathlib import Path
 
 import pytest
+from cli_harness import run, write_config
 from judge_harness import Judge
-from test_operator import run, write_config
 
 from judge import handling
 from judge.commands.dispatch import dispatch

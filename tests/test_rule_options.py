@@ -4,28 +4,18 @@ the DATC describes for them."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import pytest
-from test_datc import _position, _units_by_power
+from datc_cases import load_cases, play, position
 
-from judge.engine.adjudication import adjudicate
 from judge.engine.rules import OPTIONS, Rules
 
 OPTIONS_DIR = Path(__file__).parent / "datc" / "options"
 DOC = Path(__file__).parent.parent / "docs" / "rule-options.md"
 
 
-def _cases() -> list[dict]:
-    cases = []
-    for path in sorted(OPTIONS_DIR.glob("*.toml")):
-        with path.open("rb") as f:
-            cases += tomllib.load(f)["case"]
-    return cases
-
-
-CASES = _cases()
+CASES = load_cases(OPTIONS_DIR, "*.toml")
 
 
 def test_case_ids_are_unique_and_name_real_options() -> None:
@@ -59,23 +49,4 @@ def test_every_option_has_a_case_or_a_reason() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_option_case(case: dict) -> None:
-    rules = Rules.from_json(case["rules"])
-    position = _position(case, case["phase"][0]["phase"])
-    for step in case["phase"]:
-        assert str(position.phase) == step["phase"], "the engine's next phase differs"
-        orders = {p: [text for text, _ in lines] for p, lines in step.get("orders", {}).items()}
-        outcome = adjudicate(position, orders, rules)
-        for power, lines in step.get("orders", {}).items():
-            got = [r for r in outcome.results if r.power == power and r.given]
-            assert [(r.given, r.result) for r in got] == [tuple(x) for x in lines], (
-                f"{power}: " + "; ".join(f"{r.order}: {r.result} ({r.error})" for r in got)
-            )
-        expect = step["expect"]
-        after = outcome.position
-        assert _units_by_power(after) == {p: sorted(u) for p, u in expect["units"].items() if u}
-        if "dislodged" in expect:
-            assert sorted(str(d.unit) for d in outcome.dislodged) == sorted(expect["dislodged"])
-        for unit, places in expect.get("retreats", {}).items():
-            got = {str(d.unit): list(d.retreats) for d in outcome.dislodged}
-            assert sorted(got[unit]) == sorted(places), f"retreats of {unit}"
-        position = after
+    play(case, position(case, case["phase"][0]["phase"]), Rules.from_json(case["rules"]))

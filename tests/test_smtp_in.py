@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import email
 import smtplib
-import threading
 import time
 from datetime import UTC, datetime
-from email.policy import default
 from pathlib import Path
 
 import pytest
-from smtp_sink import free_port
+from live_judge import inbound_states, outbox, send, send_to
 
-from judge.config import Config, SmtpInConfig
-from judge.daemon import run_forever
+from judge.config import Config
 from judge.store.db import open_db
 
 MAIL = (
@@ -23,69 +19,15 @@ MAIL = (
 )
 
 
-@pytest.fixture
-def judge(tmp_path: Path):
-    config = Config(
-        name="T",
-        address="judge@example.org",
-        database=tmp_path / "judge.db",
-        maildir=tmp_path / "outbox",
-        smtp_in=SmtpInConfig(port=free_port()),
-        max_message_bytes=20_000,
-        rate_limit_per_hour=5,
-    )
-    stop = threading.Event()
-    ready = threading.Event()
-    thread = threading.Thread(
-        target=run_forever, args=(config,), kwargs={"stop": stop, "ready": ready.set}
-    )
-    thread.start()
-    assert ready.wait(10)
-    yield config
-    stop.set()
-    thread.join(10)
-    assert not thread.is_alive()
+def test_a_long_line_is_accepted(smtp_judge: Config) -> None:
+    send_to(smtp_judge, MAIL.format(n=50, extra="") + "A Par-Bur " * 500 + "\r\n")
+    outbox(smtp_judge, 1)
+    assert inbound_states(smtp_judge) == [("handled", None)]
 
 
-def _send(config: Config, raw: str | bytes, to: str = "judge@example.org") -> None:
-    with smtplib.SMTP(config.smtp_in.host, config.smtp_in.port, timeout=5) as smtp:
-        smtp.sendmail("bob@example.org", [to], raw if isinstance(raw, bytes) else raw.encode())
-
-
-def _outbox(config: Config, count: int, timeout: float = 5) -> list[email.message.EmailMessage]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        files = (
-            sorted((config.maildir / "new").glob("*")) if (config.maildir / "new").exists() else []
-        )
-        if len(files) >= count:
-            return [email.message_from_bytes(f.read_bytes(), policy=default) for f in files]
-        time.sleep(0.05)
-    raise AssertionError(
-        f"expected {count} replies in the outbox, found {len(files)}: {_states(config)}"
-    )
-
-
-def _states(config: Config) -> list[tuple[str, str | None]]:
-    db = open_db(config.database)
-    try:
-        return [
-            (r["state"], r["error"])
-            for r in db.query("SELECT state, error FROM inbound ORDER BY id")
-        ]
-    finally:
-        db.conn.close()
-
-
-def test_a_long_line_is_accepted(judge: Config) -> None:
-    _send(judge, MAIL.format(n=50, extra="") + "A Par-Bur " * 500 + "\r\n")
-    _outbox(judge, 1)
-    assert _states(judge) == [("handled", None)]
-
-
-def test_a_mail_is_stored_handled_and_answered(judge: Config) -> None:
-    _send(judge, MAIL.format(n=1, extra=""))
-    [reply] = _outbox(judge, 1)
+def test_a_mail_is_stored_handled_and_answered(smtp_judge: Config) -> None:
+    send_to(smtp_judge, MAIL.format(n=1, extra=""))
+    [reply] = outbox(smtp_judge, 1)
     assert reply["To"] == "bob@example.org"
     # Orders without a SIGNON line: answered, with each line's error.
     assert reply["Subject"] == "[T] Re: orders (ERRORS)"
@@ -95,71 +37,72 @@ def test_a_mail_is_stored_handled_and_answered(judge: Config) -> None:
     needs = "  ERROR: this line needs a SIGNON line before it\n  (SIGNON Xgame password, X your"
     assert f"Line 1: A Par-Bur\n{needs}" in body
     assert f"Line 2: F Bre - MAO\n{needs}" in body
-    assert _states(judge) == [("handled", None)]
+    assert inbound_states(smtp_judge) == [("handled", None)]
 
 
-def test_the_same_mail_twice_is_answered_once(judge: Config) -> None:
-    _send(judge, MAIL.format(n=2, extra=""))
-    _send(judge, MAIL.format(n=2, extra=""))
-    _outbox(judge, 1)
+def test_the_same_mail_twice_is_answered_once(smtp_judge: Config) -> None:
+    send_to(smtp_judge, MAIL.format(n=2, extra=""))
+    send_to(smtp_judge, MAIL.format(n=2, extra=""))
+    outbox(smtp_judge, 1)
     time.sleep(0.3)
-    assert len(list((judge.maildir / "new").iterdir())) == 1
-    assert _states(judge) == [("handled", None)]
+    assert len(list((smtp_judge.maildir / "new").iterdir())) == 1
+    assert inbound_states(smtp_judge) == [("handled", None)]
 
 
-def test_only_the_judges_address_is_accepted(judge: Config) -> None:
+def test_only_the_judges_address_is_accepted(smtp_judge: Config) -> None:
     with pytest.raises(smtplib.SMTPRecipientsRefused) as e:
-        _send(judge, MAIL.format(n=3, extra=""), to="someone@example.org")
+        send_to(smtp_judge, MAIL.format(n=3, extra=""), to="someone@example.org")
     [(code, text)] = e.value.recipients.values()
     assert code == 550 and b"only for judge@example.org" in text
 
 
-def test_data_beyond_the_protocol_limit_is_refused(judge: Config) -> None:
+def test_data_beyond_the_protocol_limit_is_refused(smtp_judge: Config) -> None:
     huge = MAIL.format(n=4, extra="") + ("x" * 998 + "\r\n") * 1200  # over 1 MB
     with pytest.raises(smtplib.SMTPException) as e:
-        _send(judge, huge)
+        send_to(smtp_judge, huge)
     assert "552" in str(e.value) or "Too much" in str(e.value)
-    assert _states(judge) == []
+    assert inbound_states(smtp_judge) == []
 
 
-def test_a_mail_over_the_judges_limit_is_stored_and_refused_with_a_reply(judge: Config) -> None:
+def test_a_mail_over_the_judges_limit_is_stored_and_refused_with_a_reply(
+    smtp_judge: Config,
+) -> None:
     big = MAIL.format(n=5, extra="") + ("A Par H\r\n" * 3000)
-    _send(judge, big)
-    [reply] = _outbox(judge, 1)
+    send_to(smtp_judge, big)
+    [reply] = outbox(smtp_judge, 1)
     assert "(too large)" in reply["Subject"]
     assert "more than the\n20000 bytes" in reply.get_content().replace("\r\n", "\n")
-    [(state, error)] = _states(judge)
+    [(state, error)] = inbound_states(smtp_judge)
     assert state == "ignored" and error.startswith("too large")
 
 
-def test_autoresponders_and_lists_are_stored_but_never_answered(judge: Config) -> None:
-    _send(judge, MAIL.format(n=6, extra="Auto-Submitted: auto-replied\r\n"))
-    _send(judge, MAIL.format(n=7, extra="Precedence: bulk\r\n"))
-    _send(judge, MAIL.format(n=8, extra="List-Id: <dip.lists.example.org>\r\n"))
-    _send(judge, MAIL.format(n=9, extra="X-Judge: OTHER\r\n"))
-    _send(judge, MAIL.format(n=10, extra=""))  # an ordinary one, to know when all are done
-    _outbox(judge, 1)
+def test_autoresponders_and_lists_are_stored_but_never_answered(smtp_judge: Config) -> None:
+    send_to(smtp_judge, MAIL.format(n=6, extra="Auto-Submitted: auto-replied\r\n"))
+    send_to(smtp_judge, MAIL.format(n=7, extra="Precedence: bulk\r\n"))
+    send_to(smtp_judge, MAIL.format(n=8, extra="List-Id: <dip.lists.example.org>\r\n"))
+    send_to(smtp_judge, MAIL.format(n=9, extra="X-Judge: OTHER\r\n"))
+    send_to(smtp_judge, MAIL.format(n=10, extra=""))  # an ordinary one, to know when all are done
+    outbox(smtp_judge, 1)
     time.sleep(0.3)
-    states = _states(judge)
+    states = inbound_states(smtp_judge)
     assert [s for s, _ in states] == ["ignored"] * 4 + ["handled"]
     assert all(e.startswith("not answered") for _, e in states[:4])
-    assert len(list((judge.maildir / "new").iterdir())) == 1
+    assert len(list((smtp_judge.maildir / "new").iterdir())) == 1
 
 
-def test_a_bounce_with_the_null_sender_is_stored_but_never_answered(judge: Config) -> None:
+def test_a_bounce_with_the_null_sender_is_stored_but_never_answered(smtp_judge: Config) -> None:
     # MAIL FROM:<>, as every bounce and many autoresponders send; no header says so.
-    with smtplib.SMTP(judge.smtp_in.host, judge.smtp_in.port, timeout=5) as smtp:
-        smtp.sendmail("<>", ["judge@example.org"], MAIL.format(n=11, extra="").encode())
-    _send(judge, MAIL.format(n=12, extra=""))  # an ordinary one, to know when all are done
-    [reply] = _outbox(judge, 1)
+    send(smtp_judge.smtp_in.port, MAIL.format(n=11, extra="").encode(), sender="<>")
+    send_to(smtp_judge, MAIL.format(n=12, extra=""))  # an ordinary one, to know when all are done
+    [reply] = outbox(smtp_judge, 1)
     assert reply["In-Reply-To"] == "<12@example.org>"
     # Handled and sent oldest first: an answer to the bounce would be there already.
-    assert len(list((judge.maildir / "new").iterdir())) == 1
-    assert _states(judge)[0] == (
+    assert len(list((smtp_judge.maildir / "new").iterdir())) == 1
+    assert inbound_states(smtp_judge)[0] == (
         "ignored",
         "not answered: null return path (Return-Path: <>), as bounces have",
     )
-    db = open_db(judge.database)
+    db = open_db(smtp_judge.database)
     try:
         raw, return_path = db.execute(
             "SELECT raw, return_path FROM inbound ORDER BY id LIMIT 1"
@@ -169,17 +112,17 @@ def test_a_bounce_with_the_null_sender_is_stored_but_never_answered(judge: Confi
     assert raw.startswith(b"Return-Path: <>\r\n") and return_path == ""
 
 
-def test_a_flooding_sender_is_told_once(judge: Config) -> None:
+def test_a_flooding_sender_is_told_once(smtp_judge: Config) -> None:
     for n in range(20, 28):  # limit 5 an hour: 5 answered, the 6th gets the notice
-        _send(judge, MAIL.format(n=n, extra=""))
-    replies = _outbox(judge, 6)
+        send_to(smtp_judge, MAIL.format(n=n, extra=""))
+    replies = outbox(smtp_judge, 6)
     time.sleep(0.3)
-    replies = _outbox(judge, 6)
+    replies = outbox(smtp_judge, 6)
     assert len(replies) == 6
     notices = [r for r in replies if "(too many mails)" in r["Subject"]]
     assert len(notices) == 1
     # Over the limit a mail is still read (its commands run), only not answered.
-    states = _states(judge)
+    states = inbound_states(smtp_judge)
     assert [s for s, _ in states] == ["handled"] * 8
     assert [e for _, e in states] == [None] * 5 + [
         "rate limit: over 5 mails an hour, not answered"

@@ -68,11 +68,6 @@ def _deadline_passes(judge: Judge) -> None:
     judge.at(deadline + timedelta(hours=float(game.settings["grace_hours"]), seconds=1))
 
 
-@pytest.fixture
-def judge(tmp_path: Path) -> Judge:
-    return Judge(tmp_path)
-
-
 # -- duplicates and late master commands ------------------------------------------------
 
 

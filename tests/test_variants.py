@@ -8,6 +8,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from datc_cases import load_cases, play
+from datc_cases import units_by_power as _units_by_power
 
 from judge.adjudicate import adjudicate_line
 from judge.engine import geography
@@ -26,12 +28,7 @@ VARIANTS = ["standard-anycenter", "standard-1898", *FEWER]
 # -- DATC sections 11 and 12, from the data file -------------------------------------------
 
 
-def _cases() -> list[dict]:
-    with DATC_VARIANTS.open("rb") as f:
-        return tomllib.load(f)["case"]
-
-
-CASES = _cases()
+CASES = load_cases(DATC_VARIANTS.parent, DATC_VARIANTS.name)
 
 
 def test_every_variant_case_is_there() -> None:
@@ -55,35 +52,9 @@ def _case_position(case: dict) -> Position:
     return Position(gm, phase, units, centers)
 
 
-def _units_by_power(position: Position) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for u in position.units:
-        out.setdefault(u.power, []).append(str(u))
-    return {p: sorted(us) for p, us in out.items()}
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_datc_variant_case(case: dict) -> None:
-    position = _case_position(case)
-    gm = position.game_map
-    for step in case["phase"]:
-        assert str(position.phase) == step["phase"], "the engine's next phase differs"
-        orders = {p: [text for text, _ in lines] for p, lines in step.get("orders", {}).items()}
-        outcome = adjudicate(position, orders)
-        for power, lines in step.get("orders", {}).items():
-            got = [r for r in outcome.results if r.power == power and r.given]
-            assert [(r.given, r.result) for r in got] == [tuple(x) for x in lines], (
-                f"{power}: " + "; ".join(f"{r.order}: {r.result} ({r.error})" for r in got)
-            )
-        expect = step["expect"]
-        after = outcome.position
-        assert _units_by_power(after) == {p: sorted(u) for p, u in expect["units"].items() if u}
-        if "dislodged" in expect:
-            assert sorted(str(d.unit) for d in outcome.dislodged) == sorted(expect["dislodged"])
-        if "builds" in expect:
-            due = {p: position.adjustment(p) for p in gm.powers if position.adjustment(p)}
-            assert due == expect["builds"]
-        position = after
+    play(case, _case_position(case))
 
 
 # -- the variant files ----------------------------------------------------------------------
