@@ -66,8 +66,8 @@ def _check_head(raw: bytes) -> EmailMessage:
     return msg
 
 
-# smtp_judge (conftest.py): the daemon with its SMTP receiver.
 def test_poison_mail_through_the_smtp_receiver(smtp_judge: Config) -> None:
+    """Through the daemon's own SMTP receiver (smtp_judge, conftest.py)."""
     for n, head in enumerate(POISON):
         send_to(smtp_judge, _poison(n, head, BODIES.get(n, b"HELP")))
     send_to(smtp_judge, _poison(99, b"From: Bob <bob@example.org>\r\nSubject: last\r\n"))
@@ -163,6 +163,8 @@ def test_the_internal_error_reply_to_a_poison_mail_is_sent(tmp_path: Path) -> No
     def broken(sub, ctx):
         raise RuntimeError("a bug of ours")
 
+    raised_at = broken.__code__.co_firstlineno + 1  # the raise, the line after the def
+
     # Three tries, the retries 1 and 5 minutes after each failure, then set aside.
     for minutes in (0, 1, 6):
         moment = now + timedelta(minutes=minutes)
@@ -170,7 +172,8 @@ def test_the_internal_error_reply_to_a_poison_mail_is_sent(tmp_path: Path) -> No
     [(state, error)] = db.execute("SELECT state, error FROM inbound").fetchall()
     assert (state, error) == (
         "failed",
-        "RuntimeError: a bug of ours (at test_mail_poison.py:164 in broken) (after 3 attempts)",
+        f"RuntimeError: a bug of ours (at test_mail_poison.py:{raised_at} in broken)"
+        " (after 3 attempts)",
     )
     [(recipients, out)] = db.execute("SELECT recipients, raw FROM outbound").fetchall()
     assert json.loads(recipients) == ["jörg@xn--bcher-kva.example"]
