@@ -203,7 +203,7 @@ def _handle(
     if flooding and held:
         # One notice an hour per key; a sender over the rate limit and an address over
         # the reply cap share one when they are the same address.
-        if limits.first_rate_notice(db, sub.sender, now):
+        if limits.first_notice(db, sub.sender, now):
             notice = {"sub": sub, "limit": limit}
             _queue(
                 db,
@@ -240,7 +240,7 @@ def _queue(
         queue_reply(db, config, now, kept, inbound_id, sub.message_id, sub.references)
         queued += 1
     for address in over:
-        if limits.first_rate_notice(db, address.strip().lower(), now):
+        if limits.first_notice(db, address.strip().lower(), now):
             context = {"sub": sub, "limit": config.replies_per_hour}
             notice = Reply((address,), "reply_cap", context, LIMIT)
             queue_reply(db, config, now, notice, inbound_id, sub.message_id, sub.references)

@@ -271,9 +271,15 @@ class Timers:
     the wall clock APScheduler runs on: each job is set to fire after the same delay
     from the wall clock as its event lies ahead of the judge's clock."""
 
-    def __init__(self, wake: Callable[[], None], clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        wake: Callable[[], None],
+        clock: Callable[[], datetime],
+        wall: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
         self.wake = wake
         self.clock = clock
+        self.wall = wall  # APScheduler's own clock (a test passes one in)
         self.scheduler = BackgroundScheduler(timezone="UTC")
         self.lock = threading.Lock()
         self.moments: dict[str, datetime] = {}  # job id -> the event's judge-clock moment
@@ -285,7 +291,7 @@ class Timers:
         """Make the jobs match the future `events`; a past event gets no job, because the
         loop handles it at once (a timer for it would fire and be re-added every pass)."""
         with self.lock:
-            now, wall = self.clock(), datetime.now(UTC)
+            now, wall = self.clock(), self.wall()
             wanted = {k: v for k, v in events.items() if v > now}
             for job in self.scheduler.get_jobs():
                 if job.id not in wanted:

@@ -282,3 +282,20 @@ def test_without_masters_listed_the_master_password_means_nothing(tmp_path: Path
     judge.start_game()
     ack = judge.send("boss@example.org", "SIGNON Mwar1 judge-pw")[0]
     assert ack.body == f"Line 1: SIGNON Mwar1 ****\n{REFUSED}"
+
+
+def test_an_answer_from_the_unicode_form_of_an_idn_address_of_record_passes_the_lock(
+    judge: Judge,
+) -> None:
+    players = judge.start_game()
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nSET ADDRESS f@bücher.example")
+    notices = []
+    for i in range(10):
+        notices += judge.send(f"forger{i}@example.org", f"SIGNON Fwar1 guess{i}")[1:]
+    [notice] = notices
+    assert notice.to == ["f@xn--bcher-kva.example"]
+    # The player writes from the address as their mail program shows it: Unicode, capitals.
+    answer = f"In-Reply-To: {notice.message_id}\r\n"
+    ack = judge.send("F@Bücher.example", "SIGNON Fwar1 pw2\nA Par-Bur", head=answer)[0]
+    assert "Signed on to war1 as France." in ack.body
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]

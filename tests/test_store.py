@@ -177,10 +177,10 @@ def test_rewind_deletes_later_phases_and_the_orders_to_be_sent_again(tmp_path: P
 def test_a_rate_notice_goes_once_an_hour_per_key(tmp_path: Path) -> None:
     db = open_db(tmp_path / "j.db")
     with transaction(db):
-        assert limits.first_rate_notice(db, "a@x", NOW)
-        assert not limits.first_rate_notice(db, "a@x", NOW + timedelta(minutes=59))
-        assert limits.first_rate_notice(db, "b@x", NOW + timedelta(minutes=59))
-        assert limits.first_rate_notice(db, "a@x", NOW + timedelta(hours=1))
+        assert limits.first_notice(db, "a@x", NOW)
+        assert not limits.first_notice(db, "a@x", NOW + timedelta(minutes=59))
+        assert limits.first_notice(db, "b@x", NOW + timedelta(minutes=59))
+        assert limits.first_notice(db, "a@x", NOW + timedelta(hours=1))
     assert db.execute("SELECT sender, noticed_at FROM rate_notice ORDER BY sender").fetchall() == [
         ("a@x", "2026-11-21T13:00:00.000000+00:00"),
         ("b@x", "2026-11-21T12:59:00.000000+00:00"),

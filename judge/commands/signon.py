@@ -27,7 +27,7 @@ from judge.dates import format_moment
 from judge.engine.geography import load_map
 from judge.mail import compose
 from judge.passwords import check_password
-from judge.store import games, guesses
+from judge.store import games, guesses, limits
 
 log = logging.getLogger("judge.signon")
 WINDOW = timedelta(hours=1)  # the limit on wrong passwords counts over this long
@@ -100,10 +100,10 @@ def sign_on(
         told
         and game is not None
         and guesses.count(db, power_key, now, WINDOW) >= limit
-        and guesses.first_notice(db, power_key, now, WINDOW)
+        and limits.first_notice(db, power_key, now, WINDOW)
     ):
         notices.append(_notice(ctx, game, told, power_key))
-    if guesses.count(db, sender_key, now, WINDOW) >= limit and guesses.first_notice(
+    if guesses.count(db, sender_key, now, WINDOW) >= limit and limits.first_notice(
         db, sender_key, now, WINDOW
     ):
         notices.append(_sender_notice(ctx, sender, sender_key))

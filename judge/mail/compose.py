@@ -70,17 +70,19 @@ def _one_reply_prefix(subject: str, name: str) -> str:
 
 def new_message_id(config: Config) -> str:
     """A fresh <unique@domain> of the judge's own domain, in ASCII (IDNA)."""
-    domain = addresses.ascii_form(config.address).rpartition("@")[2]
-    domain = domain if domain.isascii() and domain else "judge.invalid"
-    return make_msgid(idstring=uuid.uuid4().hex[:12], domain=domain)
+    return make_msgid(idstring=uuid.uuid4().hex[:12], domain=_own_domain(config))
 
 
 def secret_message_id(config: Config) -> str:
     """A Message-ID nobody can guess (128 random bits): only the mail's recipient can
     answer it (`In-Reply-To`), which proves they read mail at that address."""
+    return f"<{secrets.token_hex(16)}@{_own_domain(config)}>"
+
+
+def _own_domain(config: Config) -> str:
+    """The judge's domain for its Message-IDs, in ASCII (IDNA)."""
     domain = addresses.ascii_form(config.address).rpartition("@")[2]
-    domain = domain if domain.isascii() and domain else "judge.invalid"
-    return f"<{secrets.token_hex(16)}@{domain}>"
+    return domain if domain.isascii() and domain else "judge.invalid"
 
 
 def build(

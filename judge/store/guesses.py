@@ -64,20 +64,6 @@ def locked_until(
     return until
 
 
-def first_notice(db: sqlite_utils.Database, key: str, now: datetime, window: timedelta) -> bool:
-    """True at most once per window and key: whether to tell the player of record."""
-    row = db.execute("SELECT noticed_at FROM wrong_password_notices WHERE key = ?", [key])
-    found = row.fetchone()
-    if found and found[0] > iso(now - window):
-        return False
-    db.execute(
-        "INSERT INTO wrong_password_notices (key, noticed_at) VALUES (?, ?) "
-        "ON CONFLICT(key) DO UPDATE SET noticed_at = excluded.noticed_at",
-        [key, iso(now)],
-    )
-    return True
-
-
 def add_notice_key(
     db: sqlite_utils.Database, address: str, message_id: str, now: datetime, lifetime: timedelta
 ) -> None:

@@ -1,6 +1,7 @@
 """What the mail limits count: replies queued per address in the last hour (`reply_log`,
-for the reply cap of judge/outgoing.py) and when each sender or address was last told it
-was over a limit (`rate_notice`, judge/handling.py). The caller holds the transaction
+for the reply cap of judge/outgoing.py) and when each key was last told it was over a
+limit (`rate_notice`: the rate limit and reply cap of judge/handling.py, and the
+wrong-password limits of judge/commands/signon.py). The caller holds the transaction
 (the message's own)."""
 
 from __future__ import annotations
@@ -31,11 +32,15 @@ def log_reply(db: sqlite_utils.Database, address: str, now: datetime) -> None:
     db.execute("INSERT INTO reply_log (address, at) VALUES (?, ?)", [address, iso(now)])
 
 
-def first_rate_notice(db: sqlite_utils.Database, key: str, now: datetime) -> bool:
-    """True once an hour per key, and then `now` is stored as the key's last notice;
-    False (nothing stored) when the key had a notice within the hour before `now`."""
+def first_notice(
+    db: sqlite_utils.Database, key: str, now: datetime, window: timedelta = timedelta(hours=1)
+) -> bool:
+    """True once per `window` per key, and then `now` is stored as the key's last notice;
+    False (nothing stored) when the key had a notice within the window before `now`.
+    Keys: a sender or address over a mail limit (`a@x`), or a wrong-password limit
+    reached (`power:war1:F`, `sender:a@x`: store/guesses.py)."""
     row = db.execute("SELECT noticed_at FROM rate_notice WHERE sender = ?", [key]).fetchone()
-    if row and row[0] > iso(now - timedelta(hours=1)):
+    if row and row[0] > iso(now - window):
         return False
     db.execute(
         "INSERT INTO rate_notice (sender, noticed_at) VALUES (?, ?) "

@@ -220,9 +220,7 @@ def _v9_wrong_passwords(db: sqlite_utils.Database) -> None:
     db["wrong_passwords"].create({"key": str, "at": str}, not_null={"key", "at"})
     db["wrong_passwords"].create_index(["key", "at"])
     db["wrong_passwords"].create_index(["at"])
-    db["wrong_password_notices"].create(
-        {"key": str, "noticed_at": str}, pk="key", not_null={"noticed_at"}
-    )
+    # Its notices are timed in rate_notice (store/limits.py), keyed `power:...`/`sender:...`.
 
 
 def _v10_signon_keys(db: sqlite_utils.Database) -> None:
