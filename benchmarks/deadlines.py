@@ -2,9 +2,9 @@
 
 Builds the games in a temporary store on disk with the judge's own functions: each game
 is created with a master and seven players (judge.store.games), started
-(judge.play.start_game), and given seeded random orders for five of its seven powers,
+(judge.game.play.start_game), and given seeded random orders for five of its seven powers,
 written the way players write them (the benchmarks/engine.py generator) and taken with
-judge.play.submit_orders. Two powers in every game send nothing, so it is the deadline,
+judge.game.play.submit_orders. Two powers in every game send nothing, so it is the deadline,
 not early processing, that sets the games off. Every deadline falls in the same minute
 and grace is 0, so one `schedule.run_due` at a clock a minute later does all the work:
 late notices to the missing powers, "waiting for" notices to the rest, each position
@@ -34,10 +34,11 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import engine as engine_bench  # noqa: E402  (the order generator)
 
-from judge import play, schedule  # noqa: E402
 from judge.config import Config  # noqa: E402
+from judge.game import pictures, play  # noqa: E402
+from judge.game.passwords import hash_password  # noqa: E402
 from judge.mail import outbox  # noqa: E402
-from judge.passwords import hash_password  # noqa: E402
+from judge.service import schedule  # noqa: E402
 from judge.store import games  # noqa: E402
 from judge.store.audit import iso  # noqa: E402
 from judge.store.db import open_db, transaction  # noqa: E402
@@ -148,7 +149,7 @@ def main() -> None:
             delivery = outbox.MaildirDelivery(config.maildir)
             start = time.perf_counter()
             sent = 0
-            while n := outbox.drain(db, delivery, lambda: now):
+            while n := outbox.drain(db, delivery, lambda: now, attach_picture=pictures.finish):
                 sent += n
             drained = time.perf_counter() - start
             print(

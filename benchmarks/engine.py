@@ -22,8 +22,9 @@ sys.path.insert(0, str(ROOT))
 
 from judge.engine.adjudication import adjudicate  # noqa: E402
 from judge.engine.board import ARMY, Position, starting_position  # noqa: E402
-from judge.engine.geography import GameMap, load_map  # noqa: E402
+from judge.engine.geography import GameMap  # noqa: E402
 from judge.engine.phase import ADJUSTMENTS, MOVEMENT, RETREATS  # noqa: E402
+from judge.variants.maps import load_map  # noqa: E402
 
 
 def _short(gm: GameMap, location: str) -> str:

@@ -6,7 +6,7 @@ guessed password); halfway through, the real player's mail arrives: SIGNON with 
 right password and a full order set, in answer to the judge's wrong-password notice
 when the forger's guesses have closed the power's SIGNONs (only the real player gets
 it). Every mail is stored (judge.store.inbox.ingest) and then handled by the daemon's
-path (judge.handling.handle_waiting). Prints the time to handle, the replies queued to
+path (judge.service.handling.handle_waiting). Prints the time to handle, the replies queued to
 the forged address, and whether the real orders were stored. Prints figures; asserts
 nothing.
 
@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from judge_harness import Judge  # noqa: E402
 
-from judge.handling import handle_waiting  # noqa: E402
+from judge.service.handling import handle_waiting  # noqa: E402
 from judge.store import inbox  # noqa: E402
 
 REAL_ORDERS = ["A Vie-Tri", "A Bud-Ser", "F Tri-Alb"]

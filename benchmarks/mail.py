@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from smtp_sink import free_port  # noqa: E402
 
 from judge.config import Config, SmtpInConfig  # noqa: E402
-from judge.daemon import run_forever  # noqa: E402
+from judge.service.daemon import run_forever  # noqa: E402
 from judge.store.db import open_db  # noqa: E402
 
 

@@ -2,7 +2,7 @@
 
 Times the order reader (judge.engine.notation.parse_order) on a 10,000-character line of
 misspelt names, then sends whole mails at the configured size limit (max_message_bytes)
-through the real handling path (store on disk, judge.handling.handle_waiting) to a
+through the real handling path (store on disk, judge.service.handling.handle_waiting) to a
 player of a started game: a mail of short misspelt order lines, a mail of the longest
 lines an order may have, and a mail of unknown words with no SIGNON (the command
 suggestions), and a mail of lines of distinct misspellings, as many as an order may
@@ -27,13 +27,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from judge import player_groups  # noqa: E402
 from judge.config import Config  # noqa: E402
 from judge.engine import notation, validation  # noqa: E402
-from judge.engine.geography import load_map  # noqa: E402
-from judge.handling import handle_waiting  # noqa: E402
+from judge.game import player_groups  # noqa: E402
+from judge.service.handling import handle_waiting  # noqa: E402
 from judge.store import inbox  # noqa: E402
 from judge.store.db import open_db  # noqa: E402
+from judge.variants.maps import load_map  # noqa: E402
 
 MISSPELT = ["pariz", "burgundi", "marseile", "munic", "belguim", "holand", "kiell", "berln"]
 SPENT = [0.0]  # CPU seconds in parse_order (process time: other load does not count)

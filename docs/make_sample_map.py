@@ -14,10 +14,10 @@ import json
 import sys
 from pathlib import Path
 
-from judge.adjudicate import adjudicate_line
-from judge.engine.geography import load_map
-from judge.pictures import after_of
+from judge.game.pictures import after_of
 from judge.render import render_png
+from judge.variants.json_contract import adjudicate_line
+from judge.variants.maps import load_map
 
 OUT = Path(__file__).resolve().parent / "images" / "sample-game-fall-1901.png"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.cli import main
+from judge.ops.cli import main
 
 
 def run(capsys, *argv: str) -> tuple[int, list[str], str]:

@@ -12,7 +12,7 @@ from servers import Dovecot, running_judge
 from smtp_sink import SmtpSink
 
 from judge.config import Config
-from judge.daemon import real_clock
+from judge.service.daemon import real_clock
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from judge.engine.adjudication import adjudicate
 from judge.engine.board import Position, parse_unit
-from judge.engine.geography import load_map
 from judge.engine.phase import Phase
 from judge.engine.rules import DEFAULT_RULES, Rules
+from judge.variants.maps import load_map
 
 DATC_DIR = Path(__file__).parent / "datc"
 GM = load_map("standard")

@@ -11,10 +11,11 @@ from email.message import EmailMessage
 from email.policy import default
 from pathlib import Path
 
-from judge import schedule
 from judge.config import Config
-from judge.handling import handle_waiting
+from judge.game import pictures
 from judge.mail import outbox
+from judge.service import schedule
+from judge.service.handling import handle_waiting
 from judge.store import games, inbox
 from judge.store.db import open_db
 
@@ -94,7 +95,9 @@ class Judge:
         pictures drawn and attached on the way); the messages as delivered, in order."""
         path = maildir or self.config.database.parent / "delivered"
         before = {p.name for p in (path / "new").glob("*")} if path.exists() else set()
-        outbox.drain(self.db, outbox.MaildirDelivery(path), lambda: self.now)
+        outbox.drain(
+            self.db, outbox.MaildirDelivery(path), lambda: self.now, attach_picture=pictures.finish
+        )
         new = sorted(p for p in (path / "new").glob("*") if p.name not in before)
         return [email.message_from_bytes(p.read_bytes(), policy=default) for p in new]
 

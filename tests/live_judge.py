@@ -122,7 +122,7 @@ def start_judge(
     output into `log`; returns once its SMTP `port` answers, the process has ended (the
     caller sees `poll()`), or `seconds` have gone by."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "judge.cli", "--config", str(config), "run"],
+        [sys.executable, "-m", "judge.ops.cli", "--config", str(config), "run"],
         env=crash_env(crash),
         cwd=cwd,
         stdin=subprocess.DEVNULL,

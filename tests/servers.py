@@ -38,7 +38,7 @@ from imapclient import IMAPClient
 from smtp_sink import free_port
 
 from judge.config import Config, ImapConfig
-from judge.daemon import run_forever
+from judge.service.daemon import run_forever
 
 USER = "judge"
 PASSWORD = "secret"

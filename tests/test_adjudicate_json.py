@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from judge.adjudicate import adjudicate_line, adjudicate_lines
+from judge.variants.json_contract import adjudicate_line, adjudicate_lines
 
 DESIGN_EXAMPLE = {
     "map": "standard",
@@ -180,7 +180,7 @@ def test_the_rules_object_changes_the_adjudication() -> None:
 def test_the_command_reads_thousands_of_lines() -> None:
     lines = [json.dumps(DESIGN_EXAMPLE)] * 2000 + ["garbage"]
     proc = subprocess.run(
-        [sys.executable, "-m", "judge.cli", "adjudicate"],
+        [sys.executable, "-m", "judge.ops.cli", "adjudicate"],
         input="\n".join(lines) + "\n",
         capture_output=True,
         text=True,

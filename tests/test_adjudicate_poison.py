@@ -12,7 +12,7 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.adjudicate import MAX_LINE_BYTES, run
+from judge.variants.json_contract import MAX_LINE_BYTES, run
 
 GOOD = json.dumps(
     {
@@ -76,7 +76,7 @@ def test_every_poison_line_gets_its_error_and_the_run_goes_on() -> None:
     for poison, _ in POISON:
         lines += [poison, GOOD]
     proc = subprocess.run(
-        [sys.executable, "-m", "judge.cli", "adjudicate"],
+        [sys.executable, "-m", "judge.ops.cli", "adjudicate"],
         input=b"\n".join(lines) + b"\n",
         capture_output=True,
         check=True,

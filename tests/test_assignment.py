@@ -9,14 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.assignment import (
+from judge.game.assignment import (
     RANDOM,
     assign_powers,
     award,
     decode_preference,
     parse_preference,
 )
-from judge.engine.geography import load_map
+from judge.variants.maps import load_map
 
 GM = load_map("standard")
 POWERS = list(GM.powers)  # map order

@@ -8,11 +8,11 @@ import json
 import pytest
 from judge_harness import HOLDS, POWERS, Judge, Mail
 
-from judge.adjudicate import position_to_json
 from judge.engine.board import Position, Unit
-from judge.engine.geography import load_map
 from judge.engine.phase import Phase
 from judge.store import games
+from judge.variants.json_contract import position_to_json
+from judge.variants.maps import load_map
 
 
 def _ack(mails: list[Mail]) -> Mail:

@@ -16,12 +16,12 @@ from test_properties import PROFILE, Case, check_movement, movement_orders, move
 
 from judge.engine.adjudication import adjudicate
 from judge.engine.board import Position, parse_unit
-from judge.engine.geography import load_map
 from judge.engine.notation import parse_order
 from judge.engine.orders import order_text
 from judge.engine.phase import Phase
 from judge.engine.rules import DEFAULT_RULES, OPTIONS, RULE_SETS, Rules
 from judge.engine.validation import check_orders
+from judge.variants.maps import load_map
 
 GM = load_map("standard")
 ALLOWED = Rules.from_json({"convoy_path_specification": "allowed"})

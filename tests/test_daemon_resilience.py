@@ -27,9 +27,9 @@ from live_judge import (
 from servers import running_judge
 from smtp_sink import free_port
 
-from judge import daemon
-from judge.daemon import real_clock
-from judge.handling import handle_waiting
+from judge.service import daemon
+from judge.service.daemon import real_clock
+from judge.service.handling import handle_waiting
 
 STOP_WITHIN = 5.0  # seconds from the first signal to the process's exit
 HELP_MAIL = b"From: a@example.org\r\nSubject: hi\r\n\r\nHELP\r\n"

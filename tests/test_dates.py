@@ -1,4 +1,4 @@
-"""Tests of judge.dates: reading moments, durations, weekdays and times of day, showing
+"""Tests of judge.game.dates: reading moments, durations, weekdays and times of day, showing
 moments, phase deadlines and absences, in UTC and in two zones with daylight saving time.
 
 2026 changes: Europe/Amsterdam springs forward on Sunday 29 March (02:00 CET -> 03:00
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.dates import (
+from judge.game.dates import (
     DateError,
     format_moment,
     next_deadline,

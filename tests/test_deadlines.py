@@ -9,7 +9,7 @@ from pathlib import Path
 
 from judge_harness import HOLDS, POWERS, Judge
 
-from judge import schedule
+from judge.service import schedule
 from judge.store import games
 from judge.store.db import open_db
 

@@ -39,7 +39,7 @@ def write_config(folder: Path, port: int) -> Path:
 
 def demo(folder: Path, config: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "judge.cli", "--config", str(config), "demo"],
+        [sys.executable, "-m", "judge.ops.cli", "--config", str(config), "demo"],
         cwd=folder,
         capture_output=True,
         text=True,

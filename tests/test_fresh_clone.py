@@ -178,7 +178,7 @@ def test_the_readme_commands_in_a_fresh_clone(tmp_path: Path) -> None:
             "-c",
             "import sys\n"
             "from judge.config import load_config\n"
-            "from judge.daemon import real_clock\n"
+            "from judge.service.daemon import real_clock\n"
             "from judge.mail.smtp_in import SmtpReceiver\n"
             "receiver = SmtpReceiver(load_config(sys.argv[1]), real_clock)\n"
             "receiver.start()\n"

@@ -12,8 +12,9 @@ import pytest
 from cli_harness import run, write_config
 from judge_harness import Judge
 
-from judge import play, schedule
-from judge.daemon import fixed_clock, run_once
+from judge.game import play
+from judge.service import schedule
+from judge.service.daemon import fixed_clock, run_once
 from judge.store import games
 
 MASTER = "gm@example.org"
@@ -58,7 +59,7 @@ def test_a_game_whose_processing_raises_is_paused_and_the_others_go_on(
     monkeypatch.setattr(play, "process_phase", process_phase)
     judge.at(deadline)  # late notices in both games
     left = timedelta(hours=0)
-    with caplog.at_level(logging.INFO, logger="judge.schedule"):
+    with caplog.at_level(logging.INFO, logger="judge.service.schedule"):
         mails = judge.at(deadline + timedelta(hours=24))  # grace over: NMR processing
 
     war1, war2 = judge.game("war1"), judge.game("war2")

@@ -5,7 +5,7 @@ Message-ID, In-Reply-To, References, Content-Type, Return-Path: non-ASCII, raw 8
 bytes, empty, `<>`, very long) with bodies of random command lines (SIGNON, SET ADDRESS,
 SET DEADLINE and others with random arguments, orders, press), are stored with
 judge.store.inbox.ingest in a real SQLite file holding a started game, handled by
-judge.handling.handle_waiting and their replies delivered by judge.mail.outbox.drain
+judge.service.handling.handle_waiting and their replies delivered by judge.mail.outbox.drain
 into a Maildir, at a fixed clock. The properties: neither call raises, every stored
 message ends handled, ignored or failed, and every queued reply is delivered.
 Derandomized, so every run sees the same examples.
@@ -24,10 +24,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from judge_harness import Judge
 
-from judge.engine.geography import MapError, load_map
-from judge.handling import handle_waiting
+from judge.engine.geography import MapError
+from judge.game import pictures
 from judge.mail import outbox
+from judge.service.handling import handle_waiting
 from judge.store import games, inbox
+from judge.variants.maps import load_map
 
 PROFILE = {
     "derandomize": True,
@@ -80,7 +82,9 @@ def _handle_and_deliver(judge: Judge, mails: list[bytes], return_path: str | Non
         inbox.ingest(judge.db, raw, "smtp", judge.now, return_path)
     handle_waiting(judge.db, judge.config, lambda: judge.now)
     maildir = judge.config.database.parent / "delivered"
-    outbox.drain(judge.db, outbox.MaildirDelivery(maildir), lambda: judge.now)
+    outbox.drain(
+        judge.db, outbox.MaildirDelivery(maildir), lambda: judge.now, attach_picture=pictures.finish
+    )
     states = judge.db.execute("SELECT id, state, error FROM inbound ORDER BY id").fetchall()
     assert [s for s in states if s[1] not in FINAL] == []
     unsent = judge.db.execute(

@@ -21,7 +21,7 @@ from mail_e2e import make_config
 from servers import running_judge
 from smtp_sink import SmtpSink
 
-from judge.daemon import real_clock
+from judge.service.daemon import real_clock
 from judge.store.db import open_db
 
 
@@ -108,7 +108,7 @@ port = {sink.port}
     kills = 0
     for crash in ["imap-stored:1", "imap-stored:2", "handle-committed:1", "send-delivered:1", ""]:
         proc = subprocess.run(
-            [sys.executable, "-m", "judge.cli", "--config", str(cfg), "run", "--once"],
+            [sys.executable, "-m", "judge.ops.cli", "--config", str(cfg), "run", "--once"],
             env=crash_env(crash),
             capture_output=True,
             timeout=60,

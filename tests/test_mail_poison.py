@@ -18,6 +18,7 @@ from live_judge import inbound_states, outbox, send_to
 from smtp_sink import SmtpSink
 
 from judge.config import Config, SmtpOutConfig
+from judge.game import pictures
 from judge.mail.outbox import SmtpDelivery, drain
 from judge.store import games
 from judge.store.db import open_db
@@ -129,7 +130,7 @@ def test_an_undeliverable_address_of_record_does_not_stop_the_deadline(tmp_path:
     assert any("österreich@example.org" in m.to for m in mails)
     with SmtpSink() as sink:
         config = replace(j.config, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=sink.port))
-        sent = drain(j.db, SmtpDelivery(config), lambda: j.now)
+        sent = drain(j.db, SmtpDelivery(config), lambda: j.now, attach_picture=pictures.finish)
         received = sink.messages
     rows = j.db.execute("SELECT state, recipients, last_error FROM outbound").fetchall()
     alone = [["österreich@example.org"]]
@@ -151,7 +152,7 @@ def test_an_undeliverable_address_of_record_does_not_stop_the_deadline(tmp_path:
 def test_the_internal_error_reply_to_a_poison_mail_is_sent(tmp_path: Path) -> None:
     """A fault of ours while handling a mail from a UTF-8 address with an 8-bit
     Message-ID: the mail is marked failed and the sender gets the internal-error reply."""
-    from judge.handling import handle_waiting
+    from judge.service.handling import handle_waiting
     from judge.store import inbox
 
     config = Config(name="T", address=JUDGE, database=tmp_path / "j.db")

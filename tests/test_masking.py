@@ -19,7 +19,7 @@ from judge.commands.language import (
     masked_line,
     read_commands,
 )
-from judge.engine.geography import MAPS_DIR, map_names
+from judge.variants.maps import MAPS_DIR, map_names
 
 # -- no password anywhere ----------------------------------------------------------------------
 

@@ -236,9 +236,9 @@ def test_information_commands(judge: Judge) -> None:
 
 def test_seven_years_without_a_centre_changing_hands_end_in_a_draw(judge: Judge) -> None:
 
-    from judge.adjudicate import position_to_json
     from judge.engine.board import starting_position
-    from judge.engine.geography import load_map
+    from judge.variants.json_contract import position_to_json
+    from judge.variants.maps import load_map
 
     judge.start_game()
     game = judge.game()

@@ -15,9 +15,9 @@ from judge_harness import Judge
 from judge.commands import language
 from judge.commands.language import MAX_COMMANDS, nearest_command, read_commands
 from judge.engine import notation
-from judge.engine.geography import load_map
 from judge.engine.notation import MAX_GUESSES, MAX_ORDER_CHARS, NotationError, parse_order
 from judge.engine.orders import Convoy, Move, UnitRef
+from judge.variants.maps import load_map
 
 GM = load_map("standard")
 MISSPELT = ["pariz", "burgundi", "marseile", "munic", "belguim", "holand", "kiell", "berln"]

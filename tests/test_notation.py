@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.engine.geography import load_map
 from judge.engine.notation import NotationError, parse_order
 from judge.engine.orders import order_text
+from judge.variants.maps import load_map
 
 TABLE = Path(__file__).parent / "notation_cases.toml"
 GM = load_map("standard")

@@ -7,8 +7,8 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.engine.geography import load_map
 from judge.engine.notation import _fast, _grammar, _scan, _tables
+from judge.variants.maps import load_map
 
 GM = load_map("standard")
 T = _tables(GM)

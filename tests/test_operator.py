@@ -1,4 +1,4 @@
-"""The operator's commands, each run through `judge.cli.main` against a known store.
+"""The operator's commands, each run through `judge.ops.cli.main` against a known store.
 
 `check-config` talks to real peers (an aiosmtpd sink, a private Dovecot) and to a port
 where nothing listens; `backup` copies a database while another connection holds a
@@ -26,7 +26,7 @@ from smtp_sink import SmtpSink, free_port
 
 from judge import config as judge_config
 from judge.config import Config, load_config
-from judge.operator import example_path
+from judge.ops.operator import example_path
 from judge.store import games, outbox
 from judge.store.db import open_db
 from judge.store.schema import MIGRATIONS

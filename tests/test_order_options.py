@@ -13,10 +13,11 @@ from datc_cases import units_by_power as _units_by_power
 
 from judge.engine.adjudication import Adjudication, adjudicate
 from judge.engine.board import Dislodged, Position, parse_unit
-from judge.engine.geography import MAPS_DIR, MapError, build_map, load_map
+from judge.engine.geography import MapError, build_map
 from judge.engine.phase import Phase
 from judge.engine.rules import DEFAULT_RULES, OPTIONS, Rules
 from judge.engine.validation import check_orders
+from judge.variants.maps import MAPS_DIR, load_map
 
 
 def _position(

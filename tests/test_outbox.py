@@ -12,6 +12,7 @@ from judge_harness import CONFIG
 from smtp_sink import SmtpSink
 
 from judge.config import Config, SmtpOutConfig
+from judge.game import pictures
 from judge.mail import compose
 from judge.mail.outbox import MaildirDelivery, SmtpDelivery, drain
 from judge.store import outbox
@@ -57,7 +58,7 @@ def test_smtp_delivery_to_a_real_peer(tmp_path: Path) -> None:
     ids = _queue(db, 3)
     with SmtpSink() as sink:
         config = replace(CONFIG, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=sink.port))
-        assert drain(db, SmtpDelivery(config), lambda: NOW) == 3
+        assert drain(db, SmtpDelivery(config), lambda: NOW, attach_picture=pictures.finish) == 3
         got = [
             email.message_from_bytes(m.data, policy=default)["Message-ID"] for m in sink.messages
         ]
@@ -74,14 +75,16 @@ def test_a_temporary_refusal_is_retried_later_with_the_same_message(tmp_path: Pa
     with SmtpSink() as sink:
         config = replace(CONFIG, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=sink.port))
         sink.answer = "451 4.3.0 try again"
-        assert drain(db, SmtpDelivery(config), lambda: NOW) == 0
+        assert drain(db, SmtpDelivery(config), lambda: NOW, attach_picture=pictures.finish) == 0
         row = db["outbound"].get(1)
         assert (row["state"], row["attempts"]) == ("queued", 1)
         assert "451" in row["last_error"]
-        assert drain(db, SmtpDelivery(config), lambda: NOW) == 0  # not due yet
+        assert (
+            drain(db, SmtpDelivery(config), lambda: NOW, attach_picture=pictures.finish) == 0
+        )  # not due yet
         sink.answer = None
         later = NOW + timedelta(minutes=1)
-        assert drain(db, SmtpDelivery(config), lambda: later) == 1
+        assert drain(db, SmtpDelivery(config), lambda: later, attach_picture=pictures.finish) == 1
         [m] = sink.messages
         assert email.message_from_bytes(m.data, policy=default)["Message-ID"] == mid
 
@@ -92,7 +95,7 @@ def test_a_permanent_refusal_is_recorded_and_dropped(tmp_path: Path) -> None:
     with SmtpSink() as sink:
         config = replace(CONFIG, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=sink.port))
         sink.answer = "550 5.7.1 no thanks"
-        drain(db, SmtpDelivery(config), lambda: NOW)
+        drain(db, SmtpDelivery(config), lambda: NOW, attach_picture=pictures.finish)
     row = db["outbound"].get(1)
     assert row["state"] == "failed" and "550" in row["last_error"]
 
@@ -103,7 +106,9 @@ def test_no_server_at_all_is_a_temporary_failure(tmp_path: Path) -> None:
     db = open_db(tmp_path / "j.db")
     _queue(db, 2)
     config = replace(CONFIG, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=free_port()))
-    assert drain(db, SmtpDelivery(config, timeout=2), lambda: NOW) == 0
+    assert (
+        drain(db, SmtpDelivery(config, timeout=2), lambda: NOW, attach_picture=pictures.finish) == 0
+    )
     states = [(r["state"], r["attempts"]) for r in db["outbound"].rows]
     assert states == [("queued", 1), ("queued", 0)]  # the rest waits for the next pass
 
@@ -112,14 +117,14 @@ def test_maildir_delivery_writes_each_message_once(tmp_path: Path) -> None:
     db = open_db(tmp_path / "j.db")
     ids = _queue(db, 2)
     delivery = MaildirDelivery(tmp_path / "outbox")
-    assert drain(db, delivery, lambda: NOW) == 2
+    assert drain(db, delivery, lambda: NOW, attach_picture=pictures.finish) == 2
     files = sorted((tmp_path / "outbox" / "new").iterdir())
     got = [email.message_from_bytes(f.read_bytes(), policy=default)["Message-ID"] for f in files]
     assert sorted(got) == sorted(ids)
     # A crash after writing but before recording: sending again writes nothing new.
     db.execute("UPDATE outbound SET state = 'queued'")
     db.conn.commit()
-    assert drain(db, delivery, lambda: NOW) == 2
+    assert drain(db, delivery, lambda: NOW, attach_picture=pictures.finish) == 2
     assert len(list((tmp_path / "outbox" / "new").iterdir())) == 2
     assert list((tmp_path / "outbox" / "tmp").iterdir()) == []
 
@@ -138,7 +143,9 @@ def test_a_utf8_recipient_without_smtputf8_fails_alone_and_the_rest_is_sent(
     _queue(db, 1, to="österreich@example.org")
     [later] = _queue(db, 1, to="bob@example.org")
     with SmtpSink() as sink:
-        assert drain(db, SmtpDelivery(_smtp(sink)), lambda: NOW) == 1
+        assert (
+            drain(db, SmtpDelivery(_smtp(sink)), lambda: NOW, attach_picture=pictures.finish) == 1
+        )
         [m] = sink.messages
         assert email.message_from_bytes(m.data, policy=default)["Message-ID"] == later
     first, second = db["outbound"].rows
@@ -153,7 +160,9 @@ def test_a_utf8_recipient_goes_out_by_smtputf8_when_the_relay_offers_it(tmp_path
     db = open_db(tmp_path / "j.db")
     [mid] = _queue(db, 1, to="österreich@example.org")
     with SmtpSink(smtputf8=True) as sink:
-        assert drain(db, SmtpDelivery(_smtp(sink)), lambda: NOW) == 1
+        assert (
+            drain(db, SmtpDelivery(_smtp(sink)), lambda: NOW, attach_picture=pictures.finish) == 1
+        )
         [m] = sink.messages
     assert m.rcpt_tos == ["österreich@example.org"] and "SMTPUTF8" in m.mail_options
     msg = email.message_from_bytes(m.data, policy=default)
@@ -165,7 +174,9 @@ def test_an_idn_recipient_goes_out_in_idna_without_smtputf8(tmp_path: Path) -> N
     db = open_db(tmp_path / "j.db")
     _queue(db, 1, to="bob@bücher.example")
     with SmtpSink() as sink:
-        assert drain(db, SmtpDelivery(_smtp(sink)), lambda: NOW) == 1
+        assert (
+            drain(db, SmtpDelivery(_smtp(sink)), lambda: NOW, attach_picture=pictures.finish) == 1
+        )
         [m] = sink.messages
     assert m.rcpt_tos == ["bob@xn--bcher-kva.example"] and "SMTPUTF8" not in m.mail_options
     assert email.message_from_bytes(m.data, policy=default)["To"] == "bob@xn--bcher-kva.example"
@@ -179,7 +190,9 @@ def test_a_mail_to_several_is_sent_to_those_the_relay_can_take(tmp_path: Path) -
         raw = compose.build(CONFIG, to, "Results", "Body\n", NOW, mid)
         outbox.queue(db, raw, mid, to, "public", NOW)
     with SmtpSink() as sink:
-        assert drain(db, SmtpDelivery(_smtp(sink)), lambda: NOW) == 1
+        assert (
+            drain(db, SmtpDelivery(_smtp(sink)), lambda: NOW, attach_picture=pictures.finish) == 1
+        )
         [m] = sink.messages
     assert m.rcpt_tos == ["bob@example.org"]
     row = db["outbound"].get(1)
@@ -204,7 +217,9 @@ class _Faulty(MaildirDelivery):
 def test_an_unexpected_fault_of_one_mail_never_escapes_drain(tmp_path: Path) -> None:
     db = open_db(tmp_path / "j.db")
     bad, good = _queue(db, 2)
-    assert drain(db, _Faulty(tmp_path / "out", bad), lambda: NOW) == 1
+    assert (
+        drain(db, _Faulty(tmp_path / "out", bad), lambda: NOW, attach_picture=pictures.finish) == 1
+    )
     first, second = db["outbound"].rows
     assert (first["state"], first["attempts"], second["state"]) == ("queued", 1, "sent")
     assert first["last_error"] == "ValueError: something no one thought of"
@@ -217,7 +232,10 @@ def test_a_picture_that_cannot_be_read_never_escapes_drain(tmp_path: Path) -> No
         raw = compose.build(CONFIG, ["bob@example.org"], "Results", "Body\n", NOW, mid)
         outbox.queue(db, raw, mid, ["bob@example.org"], "public", NOW, picture='{"bogus": 1}')
     _queue(db, 1)
-    assert drain(db, MaildirDelivery(tmp_path / "out"), lambda: NOW) == 1
+    assert (
+        drain(db, MaildirDelivery(tmp_path / "out"), lambda: NOW, attach_picture=pictures.finish)
+        == 1
+    )
     first, second = db["outbound"].rows
     assert (first["state"], first["attempts"], second["state"]) == ("queued", 1, "sent")
     assert first["last_error"] == "KeyError: 'name'"

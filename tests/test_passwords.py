@@ -13,7 +13,7 @@ import pytest
 from judge_harness import POWERS, Judge
 
 from judge.commands import signon
-from judge.passwords import check_password
+from judge.game.passwords import check_password
 
 REFUSED = "  ERROR: signon refused: the game name, the power or the password is wrong.\n"
 NOT_READ = (

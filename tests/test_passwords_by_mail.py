@@ -21,7 +21,7 @@ from mail_e2e import Clock, Mailboxes, flat, has_lines, mail, make_config, one
 from servers import running_judge as judge
 
 from judge.commands import signon
-from judge.passwords import check_password
+from judge.game.passwords import check_password
 
 GAME = "war1"
 MASTER = "gm@example.org"

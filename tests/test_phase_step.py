@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge import play
+from judge.game import play
 from tests.judge_harness import Judge
 
 

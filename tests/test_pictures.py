@@ -1,5 +1,5 @@
 """The board picture on the judge's mail: results, start and PREDICT mails carry it inline
-(judge/pictures.py), the text names it, SET MAP OFF leaves it out, and a crash between
+(judge/game/pictures.py), the text names it, SET MAP OFF leaves it out, and a crash between
 drawing and sending never changes a byte of what is sent.
 
 Mails are made by the real handling path (tests/judge_harness.py) and sent by the real
@@ -22,6 +22,7 @@ from pathlib import Path
 from judge_harness import Judge
 from smtp_sink import SmtpSink
 
+from judge.game import pictures
 from judge.mail import outbox as sender
 from judge.render.png import PNG_SIGNATURE, png_size
 from judge.store.db import open_db
@@ -172,7 +173,17 @@ def _run_once(config: Path, now: str, crash: str | None) -> int:
     if crash:
         env["JUDGE_CRASH_AT"] = crash
     proc = subprocess.run(
-        [sys.executable, "-m", "judge.cli", "--config", str(config), "run", "--once", "--now", now],
+        [
+            sys.executable,
+            "-m",
+            "judge.ops.cli",
+            "--config",
+            str(config),
+            "run",
+            "--once",
+            "--now",
+            now,
+        ],
         env=env,
         capture_output=True,
         timeout=120,
@@ -205,7 +216,12 @@ def test_a_resend_after_a_crash_is_the_same_mail_byte_for_byte(tmp_path) -> None
     with sqlite3.connect(reference_path) as copy:
         judge.db.conn.backup(copy)
     reference_db = open_db(reference_path)
-    sender.drain(reference_db, sender.MaildirDelivery(tmp_path / "reference"), lambda: judge.now)
+    sender.drain(
+        reference_db,
+        sender.MaildirDelivery(tmp_path / "reference"),
+        lambda: judge.now,
+        attach_picture=pictures.finish,
+    )
     reference_db.conn.close()
     reference = _outbound(reference_path)
 

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from judge.engine.adjudication import Adjudication, adjudicate
 from judge.engine.board import Position, Unit, starting_position
-from judge.engine.geography import load_map
 from judge.engine.phase import Phase
+from judge.variants.maps import load_map
 
 GM = load_map("standard")
 POWERS = tuple(sorted(GM.powers))

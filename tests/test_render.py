@@ -17,14 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from judge.adjudicate import adjudicate_line, position_from_json
-from judge.engine import geography
 from judge.engine.board import starting_position
-from judge.engine.geography import IMPASSABLE, SEA, build_map, load_map
-from judge.pictures import after_of
+from judge.engine.geography import IMPASSABLE, SEA, build_map
+from judge.game.pictures import after_of
 from judge.render import drawing as drawing_module
 from judge.render import load_drawing, render_png, render_svg
 from judge.render.png import PNG_SIGNATURE, PngUnavailable, png_size
+from judge.variants import maps
+from judge.variants.json_contract import adjudicate_line, position_from_json
+from judge.variants.maps import load_map
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -398,9 +399,9 @@ def test_a_second_map_needs_only_its_own_data_files(tmp_path, monkeypatch):
         "[provinces.CCC]\nshape = [[[0, 100], [150, 100], [150, 200], [0, 200]]]\n"
         "unit = [75, 150]\ncenter = [100, 170]\n"
     )
-    monkeypatch.setattr(geography, "MAPS_DIR", tmp_path)
+    monkeypatch.setattr(maps, "MAPS_DIR", tmp_path)
     monkeypatch.setattr(drawing_module, "MAPS_DIR", tmp_path)
-    gm = build_map(geography._map_data("isles", ()))
+    gm = build_map(maps._map_data("isles", ()))
     position = starting_position(gm)
     results = {"NORTH": ["F AAA - BBB"], "SOUTH": ["A CCC - AAA"]}
     root = parse(render_svg(position, results))
@@ -451,7 +452,7 @@ def test_judge_map_writes_the_board_of_a_stored_game(tmp_path, monkeypatch, caps
     processed phase is drawn as its results mail's picture, the current one as it stands."""
     from judge_harness import Judge
 
-    from judge.cli import main
+    from judge.ops.cli import main
 
     judge = Judge(tmp_path)
     players = judge.start_game()

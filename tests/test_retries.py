@@ -1,6 +1,6 @@
 """A message whose handling raises is retried with back-off, then set aside as failed.
 
-The judge's real handling path (judge.handling.handle_waiting on a store on disk) with a
+The judge's real handling path (judge.service.handling.handle_waiting on a store on disk) with a
 dispatcher that raises for one message: the message is tried three times (at once, one
 minute later, five minutes after that), then marked failed with its reason and the sender
 told once; the next message is handled all the while; and `judge inbox` lists it and
@@ -23,11 +23,12 @@ import pytest
 from cli_harness import run, write_config
 from judge_harness import Judge
 
-from judge import handling
+from judge.commands.context import Context
 from judge.commands.dispatch import dispatch
-from judge.commands.replies import Context, Reply
-from judge.handling import handle_waiting
 from judge.mail.message import Submission
+from judge.replies import Reply
+from judge.service import handling
+from judge.service.handling import handle_waiting
 from judge.store import inbox
 from judge.store.db import open_db
 
@@ -280,7 +281,7 @@ def _judge(tmp: Path, *argv: str, crash: str | None = None) -> subprocess.Comple
     if crash:
         env["JUDGE_CRASH_AT"] = crash
     return subprocess.run(
-        [sys.executable, "-m", "judge.cli", "--config", str(tmp / "judge.toml"), *argv],
+        [sys.executable, "-m", "judge.ops.cli", "--config", str(tmp / "judge.toml"), *argv],
         env=env,
         capture_output=True,
         text=True,

@@ -130,7 +130,7 @@ def test_a_flooding_sender_is_told_once(smtp_judge: Config) -> None:
 
 
 def test_run_once_handles_what_is_stored(tmp_path: Path) -> None:
-    from judge.daemon import run_once
+    from judge.service.daemon import run_once
     from judge.store import inbox
 
     config = Config(

@@ -1,7 +1,7 @@
 """Snapshot tests of every mail template, read as a player reads them.
 
 The mails are made the way the judge makes them: raw mails go into a temporary store
-(judge.store.inbox.ingest) and through judge.handling.handle_waiting, with a fixed clock
+(judge.store.inbox.ingest) and through judge.service.handling.handle_waiting, with a fixed clock
 that moves on a minute per mail, and the rendered mails are read back from the outbound
 table. Two games are played:
 
@@ -43,15 +43,15 @@ from types import SimpleNamespace
 import jinja2
 import pytest
 
-from judge import play
-from judge.adjudicate import position_from_json
 from judge.commands import dispatch
 from judge.config import Config
 from judge.engine.phase import Phase
-from judge.handling import handle_waiting
+from judge.game import play
 from judge.mail import compose
+from judge.service.handling import handle_waiting
 from judge.store import games, inbox
 from judge.store.db import open_db, transaction
+from judge.variants.json_contract import position_from_json
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"

@@ -1,7 +1,7 @@
 """Issue 14: no mail can stop, fool or flood the judge.
 
 Through the real handling path (raw mail stored by judge.store.inbox.ingest, handled by
-judge.handling.handle_waiting, replies read back from the outbound table), with a clock
+judge.service.handling.handle_waiting, replies read back from the outbound table), with a clock
 the test moves:
 
 * the same mail delivered twice by an MTA (other Received lines) is handled once, so a
@@ -23,7 +23,7 @@ import pytest
 from judge_harness import Judge, Mail
 
 from judge.commands.dispatch import phase_named
-from judge.handling import handle_waiting
+from judge.service.handling import handle_waiting
 from judge.store import inbox
 
 GM = "gm@example.org"

@@ -11,13 +11,15 @@ import pytest
 from datc_cases import load_cases, play
 from datc_cases import units_by_power as _units_by_power
 
-from judge.adjudicate import adjudicate_line
 from judge.engine import geography
 from judge.engine.adjudication import adjudicate
 from judge.engine.board import Position, parse_unit, starting_position
-from judge.engine.geography import MapError, build_map, load_map, map_names
+from judge.engine.geography import MapError, build_map
 from judge.engine.phase import Phase
 from judge.engine.validation import check_orders, orders_due
+from judge.variants import maps
+from judge.variants.json_contract import adjudicate_line
+from judge.variants.maps import load_map, map_names
 
 DATC_VARIANTS = Path(__file__).parent / "datc" / "variants.toml"
 STANDARD = load_map("standard")
@@ -89,12 +91,12 @@ def test_the_standard_map_keeps_the_standard_rules() -> None:
 
 
 def _data(name: str) -> dict:
-    with (geography.MAPS_DIR / f"{name}.toml").open("rb") as f:
+    with (maps.MAPS_DIR / f"{name}.toml").open("rb") as f:
         return tomllib.load(f)
 
 
 def test_a_variant_overrides_only_what_it_names(tmp_path: Path, monkeypatch) -> None:
-    (tmp_path / "standard.toml").write_bytes((geography.MAPS_DIR / "standard.toml").read_bytes())
+    (tmp_path / "standard.toml").write_bytes((maps.MAPS_DIR / "standard.toml").read_bytes())
     (tmp_path / "crowded.toml").write_text(
         'base = "standard"\ntitle = "Ruhr a centre"\n'
         "[provinces.RUH]\nsupply_center = true\n"
@@ -106,8 +108,8 @@ def test_a_variant_overrides_only_what_it_names(tmp_path: Path, monkeypatch) -> 
     (tmp_path / "untitled.toml").write_text('base = "standard"\n')
     (tmp_path / "loop.toml").write_text('base = "loop2"\ntitle = "a"\n')
     (tmp_path / "loop2.toml").write_text('base = "loop"\ntitle = "b"\n')
-    monkeypatch.setattr(geography, "MAPS_DIR", tmp_path)
-    gm = build_map(geography._map_data("crowded-six", ()))
+    monkeypatch.setattr(maps, "MAPS_DIR", tmp_path)
+    gm = build_map(maps._map_data("crowded-six", ()))
     assert gm.name == "crowded-six" and gm.base == "standard" and gm.title == "Ruhr, six players"
     assert "RUH" in gm.supply_centers and len(gm.supply_centers) == 35
     assert gm.provinces["RUH"].name == "Ruhr" and gm.army_moves == STANDARD.army_moves
@@ -115,9 +117,9 @@ def test_a_variant_overrides_only_what_it_names(tmp_path: Path, monkeypatch) -> 
     assert gm.powers["ITALY"].home_centers == STANDARD.powers["ITALY"].home_centers
     assert gm.neutral_powers == {"ITALY"}
     with pytest.raises(MapError, match="its own title"):
-        geography._map_data("untitled", ())
+        maps._map_data("untitled", ())
     with pytest.raises(MapError, match="bad base"):
-        geography._map_data("loop", ())
+        maps._map_data("loop", ())
 
 
 @pytest.mark.parametrize(
@@ -135,7 +137,7 @@ def test_a_variant_overrides_only_what_it_names(tmp_path: Path, monkeypatch) -> 
     ],
 )
 def test_inconsistent_variant_data_is_refused(change: dict, message: str) -> None:
-    data = geography._overlay(_data("standard"), change)
+    data = maps._overlay(_data("standard"), change)
     with pytest.raises(MapError, match=message):
         build_map(data)
 

@@ -11,22 +11,22 @@ import secrets
 import zlib
 from datetime import datetime
 
-from judge import play, proxies
-from judge.adjudicate import outcome_to_json, position_from_json
 from judge.commands import dispatch as d
 from judge.commands.language import Command
-from judge.commands.replies import Reply
 from judge.engine.adjudication import adjudicate
-from judge.engine.geography import load_map
 from judge.engine.phase import Phase
 from judge.engine.rules import describe
-from judge.game_rules import end_rules, end_rules_text, rules_of, score_lines
-from judge.outgoing import public_copy
-from judge.passwords import hash_password
-from judge.pictures import of_prediction
-from judge.report import format_deadline, phase_kind_title, phase_title, results_by_power
+from judge.game import play, proxies
+from judge.game.outgoing import public_copy
+from judge.game.passwords import hash_password
+from judge.game.pictures import of_prediction
+from judge.game.report import format_deadline, phase_kind_title, phase_title, results_by_power
+from judge.game.rules import end_rules, end_rules_text, rules_of, score_lines
+from judge.replies import Reply
 from judge.store import games
 from judge.store.audit import iso
+from judge.variants.json_contract import outcome_to_json, position_from_json
+from judge.variants.maps import load_map
 
 # -- observers ------------------------------------------------------------------------------
 
@@ -604,7 +604,7 @@ def history(run: d._Run, cmd: Command) -> None:
 
 
 def _window(text: str, run: d._Run):
-    from judge.dates import DateError  # noqa: PLC0415
+    from judge.game.dates import DateError  # noqa: PLC0415
 
     start = end = None
     words = text.split()

@@ -14,12 +14,15 @@ import zlib
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from judge import play
-from judge.assignment import parse_preference
 from judge.commands import signon
+from judge.commands.context import Context
 from judge.commands.language import Command, masked_line, nearest_command, read_commands
-from judge.commands.replies import SIGNED_REPLY, Context, Reply
-from judge.dates import (
+from judge.engine.geography import MapError
+from judge.engine.phase import Phase
+from judge.failures import failure_reason, is_transient
+from judge.game import play
+from judge.game.assignment import parse_preference
+from judge.game.dates import (
     DateError,
     check_within_reach,
     format_moment,
@@ -29,17 +32,16 @@ from judge.dates import (
     parse_weekdays,
     push_past_absence,
 )
-from judge.engine.geography import MapError, load_map, map_names
-from judge.engine.phase import Phase
-from judge.failures import failure_reason, is_transient
-from judge.game_failure import pause_failed
+from judge.game.failure import pause_failed
+from judge.game.passwords import hash_password
+from judge.game.player_groups import groups_of, partners, route_lines
 from judge.mail.addresses import Undeliverable, deliverable
 from judge.mail.message import Submission, reply_address
-from judge.passwords import hash_password
-from judge.player_groups import groups_of, partners, route_lines
+from judge.replies import SIGNED_REPLY, Reply
 from judge.store import games, inbox
 from judge.store.audit import iso
 from judge.store.db import transaction
+from judge.variants.maps import load_map, map_names
 
 __all__ = ["Context", "Reply", "dispatch"]
 _PLAYING = (games.ACTIVE, games.PAUSED)  # orders are taken while a game is paused

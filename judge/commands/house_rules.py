@@ -6,15 +6,16 @@ Handlers registered into the dispatcher's table (judge/commands/dispatch.py).
 
 from __future__ import annotations
 
-from judge import play
 from judge.commands import dispatch as d
 from judge.commands.language import Command
-from judge.commands.replies import Reply
-from judge.engine.geography import load_map, squash
+from judge.engine.geography import squash
 from judge.engine.phase import MOVEMENT
 from judge.engine.rules import describe
-from judge.game_rules import read_rules_text, rules_of, rules_table
+from judge.game import play
+from judge.game.rules import read_rules_text, rules_of, rules_table
+from judge.replies import Reply
 from judge.store import games
+from judge.variants.maps import load_map
 
 
 def set_rules(run: d._Run, cmd: Command) -> None:

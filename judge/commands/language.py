@@ -276,7 +276,7 @@ def _typos(a: str, b: str) -> int:
 
 
 def _variants() -> set[str]:
-    from judge.engine.geography import map_names  # noqa: PLC0415 (only for CREATE lines)
+    from judge.variants.maps import map_names  # noqa: PLC0415 (only for CREATE lines)
 
     return set(map_names())
 

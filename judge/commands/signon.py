@@ -22,12 +22,13 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from judge.commands.replies import Context, Reply
-from judge.dates import format_moment
-from judge.engine.geography import load_map
+from judge.commands.context import Context
+from judge.game.dates import format_moment
+from judge.game.passwords import check_password
 from judge.mail import compose
-from judge.passwords import check_password
+from judge.replies import Reply
 from judge.store import games, guesses, limits
+from judge.variants.maps import load_map
 
 log = logging.getLogger("judge.signon")
 WINDOW = timedelta(hours=1)  # the limit on wrong passwords counts over this long

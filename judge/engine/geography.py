@@ -1,6 +1,7 @@
 """The map: provinces, coasts, adjacency, supply centres, powers and their names.
 
-A map is read from a TOML data file (see maps/README.md) into an immutable `GameMap`.
+A map's data (read from a TOML file by judge/variants/maps.py, see maps/README.md) is
+built into an immutable `GameMap` here; the engine reads no file.
 Nothing here knows the standard map by name: a second map needs only a second file. A
 variant file names its `base` map and gives only what differs (starting units and
 centres, build sites, neutral powers, closed provinces, player groups, victory).
@@ -9,27 +10,11 @@ centres, build sites, neutral powers, closed provinces, player groups, victory).
 from __future__ import annotations
 
 import re
-import sys
-import tomllib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 
 from .phase import Phase
-
-
-def _maps_dir() -> Path:
-    """maps/ beside the package in a source checkout, else the installed copy under
-    <prefix>/share/judge/maps (pyproject's data-files). The engine calls nothing outside
-    itself, so it looks for itself."""
-    source = Path(__file__).resolve().parents[2] / "maps"
-    installed = Path(sys.prefix) / "share" / "judge" / "maps"
-    return source if source.is_dir() or not installed.is_dir() else installed
-
-
-MAPS_DIR = _maps_dir()
 
 LAND, COAST, SEA, IMPASSABLE = "land", "coast", "sea", "impassable"
 _KINDS = (LAND, COAST, SEA, IMPASSABLE)
@@ -167,73 +152,6 @@ class GameMap:
 # GameMap holds Mappings, which are not hashable by value; identity is what we cache on.
 GameMap.__hash__ = object.__hash__  # type: ignore[method-assign]
 GameMap.__eq__ = object.__eq__  # type: ignore[method-assign]
-
-
-def load_map(name: str = "standard") -> GameMap:
-    """Load the map or variant `maps/<name>.toml` (once per process; the name is read
-    case-insensitively) and check it is consistent."""
-    return _load_map(str(name).strip().lower())
-
-
-@cache
-def _load_map(name: str) -> GameMap:
-    gm = build_map(_map_data(name, ()))
-    if gm.name != name:
-        raise MapError(f"maps/{name}.toml calls itself {gm.name!r}")
-    return gm
-
-
-def map_names() -> list[str]:
-    """Every map and variant in maps/, by name (drawing files left out)."""
-    return sorted(
-        p.stem
-        for p in MAPS_DIR.glob("*.toml")
-        if not p.stem.endswith("_drawing") and _NAME.fullmatch(p.stem)
-    )
-
-
-_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,99}")  # at most 100: a file name has room
-# Keys a variant may not take from its base: it names and describes itself.
-_OWN_KEYS = ("name", "title", "base")
-
-
-def _map_data(name: str, seen: tuple[str, ...]) -> dict:
-    """The TOML data of map `name`, with a variant's changes laid over its base's data."""
-    if not _NAME.fullmatch(name) or name.endswith("_drawing"):
-        # A name too long for a file name is unknown too (exists() would raise OSError).
-        raise MapError(f"unknown map {name[:100]!r}")
-    path = MAPS_DIR / f"{name}.toml"
-    if not path.exists():
-        raise MapError(f"unknown map {name!r}")
-    with path.open("rb") as f:
-        try:
-            data = tomllib.load(f)
-        except tomllib.TOMLDecodeError as e:
-            raise MapError(f"maps/{name}.toml: {e}") from None
-    data.setdefault("name", name)
-    base = data.get("base")
-    if base is None:
-        return data
-    if not isinstance(base, str) or base in seen or base == name:
-        raise MapError(f"maps/{name}.toml: bad base map {base!r}")
-    if "title" not in data:
-        raise MapError(f"maps/{name}.toml: a variant needs its own title")
-    parent = _map_data(base, (*seen, name))
-    merged = _overlay({k: v for k, v in parent.items() if k not in _OWN_KEYS}, data)
-    merged["base"] = parent.get("base", parent["name"])  # the full map at the root
-    return merged
-
-
-def _overlay(base: dict, changes: dict) -> dict:
-    """`base` with `changes` laid over it: tables merge key by key, anything else
-    (numbers, strings, lists) is replaced whole."""
-    out = dict(base)
-    for key, value in changes.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _overlay(out[key], value)
-        else:
-            out[key] = value
-    return out
 
 
 def build_map(data: dict) -> GameMap:

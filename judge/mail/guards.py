@@ -3,8 +3,8 @@
 Checked before anything is answered: the judge's own mail coming back, bounces, automatic
 replies, mailing lists and bulk mail. Answering any of them risks a mail loop or mail to
 people who never wrote. (The per-sender rate limit and the per-address reply cap, which
-hold back replies whatever the headers say, live in judge/handling.py and
-judge/outgoing.py.)
+hold back replies whatever the headers say, live in judge/service/handling.py and
+judge/game/outgoing.py.)
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ Delivery is at least once and never two different mails: each queued message was
 rendered once, with its Message-ID, so a crash between sending and recording resends
 the very same bytes (and a Maildir delivery of a message already there is skipped). A
 mail that carries a board picture gets it here, before its first attempt: drawn,
-attached and stored (judge/pictures.py), so that every attempt sends the same bytes.
+attached and stored by the `attach_picture` the caller passes (the daemon passes
+judge/game/pictures.finish; the transport knows no game), so that every attempt sends
+the same bytes.
 Temporary failures are retried with backoff; permanent ones are recorded and dropped.
 """
 
@@ -22,11 +24,13 @@ from pathlib import Path
 
 import sqlite_utils
 
-from judge import pictures
 from judge.config import Config
 from judge.crashpoints import crash_point
 from judge.mail import addresses
 from judge.store import outbox
+
+# Draws a queued mail's picture, attaches it, stores the finished mail and returns it.
+AttachPicture = Callable[[sqlite_utils.Database, outbox.Outbound, datetime], outbox.Outbound]
 
 MAX_ATTEMPTS = 30  # with the backoff below, about three days of trying
 log = logging.getLogger("judge.outbox")
@@ -156,14 +160,17 @@ def drain(
     delivery: MaildirDelivery | SmtpDelivery,
     clock: Callable[[], datetime],
     limit: int = 500,
+    *,
+    attach_picture: AttachPicture,
 ) -> int:
-    """Send everything due; returns how many were sent."""
+    """Send everything due; returns how many were sent. A mail queued with a picture
+    to draw is first finished by `attach_picture` (which stores the finished mail)."""
     sent = 0
     try:
         for item in outbox.due(db, clock(), limit):
             try:
                 if item.picture:  # draw and attach the board picture, store, then send
-                    item = pictures.finish(db, item, clock())
+                    item = attach_picture(db, item, clock())
                 how = delivery.deliver(item)
             except PermanentFailure as e:
                 log.warning("outbound %s %s: gave up: %s", item.id, item.message_id, e)

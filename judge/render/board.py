@@ -46,7 +46,7 @@ KEY_STYLE = PowerStyle("#d9d9d9", "#ececec", "#000", "", "", Hatch("key", "dots"
 def as_position(position: Position | Mapping[str, Any]) -> Position:
     if isinstance(position, Position):
         return position
-    from judge.adjudicate import position_from_json  # the Contract 1 reader
+    from judge.variants.json_contract import position_from_json  # the Contract 1 reader
 
     return position_from_json(dict(position))[0]
 

@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from judge.engine.geography import MAPS_DIR, MapError
+from judge.engine.geography import MapError
 from judge.render.canvas import Hatch, Point, path_data
+from judge.variants.maps import MAPS_DIR
 
 
 @dataclass(frozen=True)

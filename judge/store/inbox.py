@@ -173,7 +173,7 @@ def count_before(db: sqlite_utils.Database, item: Inbound, hours: float = 1, mos
     ).fetchone()[0]
 
 
-# -- retries: a message whose handling raised (judge/handling.py) ---------------------------
+# -- retries: a message whose handling raised (judge/service/handling.py) --------------
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """What the mail limits count: replies queued per address in the last hour (`reply_log`,
-for the reply cap of judge/outgoing.py) and when each key was last told it was over a
-limit (`rate_notice`: the rate limit and reply cap of judge/handling.py, and the
+for the reply cap of judge/game/outgoing.py) and when each key was last told it was over a
+limit (`rate_notice`: the rate limit and reply cap of judge/service/handling.py, and the
 wrong-password limits of judge/commands/signon.py). The caller holds the transaction
 (the message's own)."""
 

@@ -22,7 +22,7 @@ class Outbound:
     recipients: tuple[str, ...]
     raw: bytes
     attempts: int
-    picture: str | None = None  # what to draw and attach before sending (judge/pictures.py)
+    picture: str | None = None  # what to draw and attach before sending (judge/game/pictures.py)
 
 
 def queue(

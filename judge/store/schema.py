@@ -193,14 +193,14 @@ def _v5_concede(db: sqlite_utils.Database) -> None:
 
 def _v6_pictures(db: sqlite_utils.Database) -> None:
     # A mail that carries a board picture is queued as its text with what to draw (JSON,
-    # judge/pictures.py); the outbox drainer draws the PNG, stores the finished message
+    # judge/game/pictures.py); the outbox drainer draws the PNG, stores the finished message
     # in `raw` and clears this column before the first attempt to send it.
     db["outbound"].add_column("picture", str)
 
 
 def _v7_reply_log(db: sqlite_utils.Database) -> None:
     # One row per reply queued to an address in the last hour (older rows are pruned):
-    # the per-address reply cap counts them (judge/outgoing.py), whatever the headers of
+    # the per-address reply cap counts them (judge/game/outgoing.py), whatever the headers of
     # the mail that caused them said.
     db["reply_log"].create({"address": str, "at": str}, not_null={"address", "at"})
     db["reply_log"].create_index(["address", "at"])
@@ -208,7 +208,7 @@ def _v7_reply_log(db: sqlite_utils.Database) -> None:
 
 
 def _v8_inbound_retry(db: sqlite_utils.Database) -> None:
-    # A message whose handling raised is tried again later (judge/handling.py): how many
+    # A message whose handling raised is tried again later (judge/service/handling.py): how many
     # attempts have failed, and when the next one is due (NULL: at once).
     db["inbound"].add_column("attempts", int, not_null_default=0)
     db["inbound"].add_column("next_attempt_at", str)

@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from judge.dates import format_moment
 from judge.engine.board import Position
 from judge.engine.geography import GameMap
 from judge.engine.notation import NotationError, parse_order
@@ -25,6 +24,7 @@ from judge.engine.orders import (
     Waive,
 )
 from judge.engine.phase import ADJUSTMENTS, RETREATS, Phase
+from judge.game.dates import format_moment
 
 _KIND = {"A": "Army", "F": "Fleet"}
 _TAG = {

@@ -19,11 +19,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from judge import schedule
 from judge.config import Config
 from judge.failures import failure_reason
-from judge.handling import handle_waiting
+from judge.game import pictures
 from judge.mail import outbox as sender
+from judge.service import schedule
+from judge.service.handling import handle_waiting
 from judge.store import inbox
 from judge.store.db import open_db
 
@@ -68,7 +69,7 @@ def run_once(config: Config, clock: Callable[[], datetime] = real_clock) -> dict
                 poller.close()
         handled = handle_waiting(db, config, clock)
         due = schedule.run_due(db, config, clock)
-        sent = sender.drain(db, sender.delivery_for(config), clock)
+        sent = sender.drain(db, sender.delivery_for(config), clock, attach_picture=pictures.finish)
         return {"fetched": fetched, "handled": handled, "due": due, "sent": sent}
     finally:
         db.conn.close()
@@ -192,7 +193,7 @@ def run_forever(
                 handle_waiting(db, config, clock, stopping=stopping)
                 schedule.run_due(db, config, clock, stopping=stopping)
                 timers.sync(schedule.next_events(db))
-                sender.drain(db, delivery, clock)
+                sender.drain(db, delivery, clock, attach_picture=pictures.finish)
                 failures = 0
                 # Wake for new mail, a retry falling due, or (within a second) a stop.
                 wakeup.wait(min(1.0, _seconds_until_next_send(db, clock)))

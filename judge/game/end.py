@@ -16,8 +16,8 @@ import sqlite_utils
 from judge.engine.board import Position
 from judge.engine.geography import GameMap
 from judge.engine.phase import ADJUSTMENTS, RETREATS, Phase
-from judge.game_rules import EndRules
-from judge.player_groups import groups_of
+from judge.game.player_groups import groups_of
+from judge.game.rules import EndRules
 from judge.store import games
 
 

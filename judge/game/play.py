@@ -16,24 +16,21 @@ from zoneinfo import ZoneInfo
 
 import sqlite_utils
 
-from judge import proxies
-from judge.adjudicate import outcome_to_json, position_from_json, position_to_json
-from judge.assignment import assign_powers
-from judge.commands.replies import Reply
 from judge.config import Config
-from judge.dates import next_deadline, parse_time_of_day, push_past_absence
 from judge.engine.adjudication import Adjudication, adjudicate
 from judge.engine.board import Position, starting_position
-from judge.engine.geography import GameMap, load_map
+from judge.engine.geography import GameMap
 from judge.engine.phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
 from judge.engine.rules import DEFAULT_RULES, Rules, describe
 from judge.engine.validation import CheckedOrder, check_orders, orders_due
-from judge.game_end import Ending, ending
-from judge.game_rules import end_rules, rules_of
-from judge.outgoing import public_copy
-from judge.pictures import of_results, of_start
-from judge.player_groups import flip_coin, group_preferences, groups_of, seat_the_group
-from judge.report import (
+from judge.game import proxies
+from judge.game.assignment import assign_powers
+from judge.game.dates import next_deadline, parse_time_of_day, push_past_absence
+from judge.game.end import Ending, ending
+from judge.game.outgoing import public_copy
+from judge.game.pictures import of_results, of_start
+from judge.game.player_groups import flip_coin, group_preferences, groups_of, seat_the_group
+from judge.game.report import (
     describe_text,
     destroyed_units,
     format_deadline,
@@ -45,10 +42,14 @@ from judge.report import (
     retreat_options,
     units_list,
 )
+from judge.game.rules import end_rules, rules_of
+from judge.replies import Reply
 from judge.store import games
 from judge.store.audit import iso
+from judge.variants.json_contract import outcome_to_json, position_from_json, position_to_json
+from judge.variants.maps import load_map
 
-log = logging.getLogger("judge.play")
+log = logging.getLogger("judge.game.play")
 _HOURS = {MOVEMENT: "move_hours", RETREATS: "retreat_hours", ADJUSTMENTS: "adjust_hours"}
 
 

@@ -10,8 +10,8 @@ from datetime import datetime
 
 import sqlite_utils
 
-from judge.commands.replies import Reply
-from judge.dates import MAX_AHEAD
+from judge.game.dates import MAX_AHEAD
+from judge.replies import Reply
 from judge.store import games
 
 

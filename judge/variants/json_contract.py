@@ -22,9 +22,10 @@ from typing import IO, Any
 
 from judge.engine.adjudication import Adjudication, adjudicate
 from judge.engine.board import Dislodged, Position, parse_unit
-from judge.engine.geography import GameMap, MapError, load_map
+from judge.engine.geography import GameMap, MapError
 from judge.engine.phase import RETREATS, Phase
 from judge.engine.rules import Rules
+from judge.variants.maps import load_map
 
 MAX_LINE_BYTES = 1_000_000  # a longer input line is an error (and is not kept in memory)
 MAX_NUMBER_DIGITS = 100  # a longer JSON number is an error (Python refuses 4,300 digits)

@@ -21,19 +21,19 @@ import sqlite_utils
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.date import DateTrigger
 
-from judge import play
-from judge.commands.replies import Reply
 from judge.config import Config
 from judge.engine.phase import Phase
 from judge.failures import failure_reason, is_transient
-from judge.game_failure import pause_failed
-from judge.game_rules import rules_of
-from judge.outgoing import queue_reply
-from judge.report import format_deadline, phase_kind_title, phase_title
+from judge.game import play
+from judge.game.failure import pause_failed
+from judge.game.outgoing import queue_reply
+from judge.game.report import format_deadline, phase_kind_title, phase_title
+from judge.game.rules import rules_of
+from judge.replies import Reply
 from judge.store import games
 from judge.store.db import transaction
 
-log = logging.getLogger("judge.schedule")
+log = logging.getLogger("judge.service.schedule")
 
 
 def run_due(

@@ -21,7 +21,7 @@ def export_game(db: sqlite_utils.Database, game) -> dict[str, Any]:
     adjudicated and their results. The current phase's orders are secret until it is
     processed and are left out. Press is exported as messages (grey press, and press from
     the master or observers, as from SYSTEM); a finished game ends with a COMPLETED phase."""
-    from judge.engine.geography import load_map
+    from judge.variants.maps import load_map
 
     gm = load_map(game.variant)
     rules = ["NO_PRESS"] if game.settings.get("press") == "none" else []

@@ -62,17 +62,17 @@ def main(argv: list[str] | None = None) -> int:
     if not args.verbose:  # aiosmtpd logs every SMTP command at INFO
         logging.getLogger("mail.log").setLevel(logging.WARNING)
     if args.command == "adjudicate":
-        from judge.adjudicate import run as adjudicate
+        from judge.variants.json_contract import run as adjudicate
 
         return adjudicate()
     if args.command == "run":
         return _run(args, parser)
     if args.command == "demo":
-        from judge.demo import main as demo
+        from judge.ops.demo import main as demo
 
         return demo(args)
     if getattr(args, "operator", None):
-        from judge import operator
+        from judge.ops import operator
 
         return getattr(operator, args.operator)(args)
     parser.error(f"unknown command {args.command}")
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _add_operator_commands(sub: argparse._SubParsersAction) -> None:
-    """The operator's commands; each calls the function of judge/operator.py it names."""
+    """The operator's commands; each calls the function of judge/ops/operator.py it names."""
     init = sub.add_parser(
         "init",
         help="write a commented judge.toml to start from",
@@ -187,8 +187,8 @@ def _add_operator_commands(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from judge import daemon
     from judge.config import ConfigError, load_config
+    from judge.service import daemon
 
     if args.now and not args.once:
         parser.error("--now goes with --once")

@@ -13,7 +13,7 @@ from typing import Any
 
 from judge.engine.geography import GameMap
 from judge.engine.rules import OPTIONS, RULE_SETS, Rules, check_choice
-from judge.player_groups import groups_of
+from judge.game.player_groups import groups_of
 from judge.store import games
 
 

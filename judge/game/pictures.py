@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -28,33 +27,10 @@ import sqlite_utils
 from judge.crashpoints import crash_point
 from judge.mail import compose
 from judge.render.png import PngUnavailable, png_available, render_png
+from judge.replies import Picture
 from judge.store import outbox
 
-log = logging.getLogger("judge.pictures")
-
-
-@dataclass(frozen=True)
-class Picture:
-    """A board picture to attach: its file name and what to draw (JSON-ready)."""
-
-    name: str  # e.g. board-F1901M.png
-    position: dict  # the board the orders were given on (Contract 1 input shape)
-    results: dict | None = None  # the phase's results (Contract 1 output shape)
-    after: dict | None = None  # the board the phase led to, when drawn after it
-    caption: str | None = None  # lines under the phase in the legend
-
-    def to_json(self) -> str:
-        return json.dumps(
-            {
-                "name": self.name,
-                "position": self.position,
-                "results": self.results,
-                "after": self.after,
-                "caption": self.caption,
-            },
-            sort_keys=True,
-            separators=(",", ":"),
-        )
+log = logging.getLogger("judge.game.pictures")
 
 
 def wanted(settings: dict[str, Any]) -> bool:

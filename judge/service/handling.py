@@ -19,19 +19,20 @@ from datetime import datetime, timedelta
 
 import sqlite_utils
 
+from judge.commands.context import Context
 from judge.commands.dispatch import dispatch
-from judge.commands.replies import Context, Reply
 from judge.config import Config
 from judge.crashpoints import crash_point
 from judge.failures import failure_reason
+from judge.game.outgoing import LIMIT, REPLY, queue_reply, within_reply_cap
 from judge.mail.guards import reason_not_to_answer
 from judge.mail.message import Submission, parse_submission, reply_address
-from judge.outgoing import LIMIT, REPLY, queue_reply, within_reply_cap
+from judge.replies import Reply
 from judge.store import inbox, limits
 from judge.store.audit import iso
 from judge.store.db import transaction
 
-log = logging.getLogger("judge.handling")
+log = logging.getLogger("judge.service.handling")
 Dispatcher = Callable[[Submission, Context], list[Reply]]
 
 

@@ -373,7 +373,7 @@ def _port_free(host: str, port: int) -> bool:
 
 def main(args: argparse.Namespace) -> int:
     """`judge demo`: exit status 0 when the game went as scripted, 1 otherwise."""
-    from judge.daemon import run_forever
+    from judge.service.daemon import run_forever
 
     def out(line: str) -> None:
         print(line, flush=True)

@@ -9,9 +9,9 @@ from datetime import datetime, timedelta
 
 import sqlite_utils
 
-from judge.commands.replies import Reply
 from judge.config import Config
 from judge.mail import compose
+from judge.replies import Reply
 from judge.store import limits, outbox
 from judge.store.audit import iso
 

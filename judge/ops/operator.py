@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 import sqlite_utils
 
 from judge.config import Config, ConfigError, load_config
-from judge.export import export_game
+from judge.game.export import export_game
 from judge.paths import data_dir
 from judge.store.backup import backup_database
 
@@ -431,8 +431,9 @@ def list_games(args: argparse.Namespace) -> int:
 
 
 def _list_games(config: Config, db: sqlite_utils.Database) -> int:
-    from judge.engine.geography import MapError, load_map
+    from judge.engine.geography import MapError
     from judge.store import games
+    from judge.variants.maps import load_map
 
     names = games.game_names(db)
     if not names:
@@ -475,13 +476,13 @@ def show_game(args: argparse.Namespace) -> int:
 
 
 def _show_game(config: Config, db: sqlite_utils.Database, name: str) -> int:
-    from judge.adjudicate import position_from_json
-    from judge.engine.geography import load_map
     from judge.engine.phase import Phase
     from judge.engine.validation import orders_due
-    from judge.game_rules import rules_of
-    from judge.play import power_complete
+    from judge.game.play import power_complete
+    from judge.game.rules import rules_of
     from judge.store import games
+    from judge.variants.json_contract import position_from_json
+    from judge.variants.maps import load_map
 
     game = _find_game(db, name)
     if game is None:
@@ -783,8 +784,8 @@ def _replay(db: sqlite_utils.Database, name: str) -> int:
 def replay_phase(position: dict, orders: dict[str, list[str]], stored: dict) -> list[str]:
     """Adjudicate a stored phase again; the differences from the stored outcome, in words
     (an empty list when it comes out the same)."""
-    from judge.adjudicate import outcome_to_json, position_from_json
     from judge.engine.adjudication import adjudicate
+    from judge.variants.json_contract import outcome_to_json, position_from_json
 
     try:
         pos, _, rules = position_from_json(position)
@@ -879,7 +880,7 @@ def draw_map(args: argparse.Namespace) -> int:
     """`judge map NAME [PHASE]`: the board as PNG (or SVG). A processed phase is drawn as
     its results mail's picture (the board it led to, with its orders and their results);
     the current phase as its position."""
-    from judge.pictures import after_of
+    from judge.game.pictures import after_of
     from judge.render import PngUnavailable, render_png, render_svg
     from judge.store import games
 

@@ -1,0 +1,1 @@
+"""The running judge: the daemon, the deadline schedule, handling each message."""
