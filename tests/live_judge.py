@@ -174,6 +174,26 @@ def outbox(config: Config, count: int, timeout: float = 5) -> list[EmailMessage]
     )
 
 
+def settled(config: Config, messages: int, timeout: float = 10) -> None:
+    """Wait until `messages` mails are stored, each handled or ignored, and nothing is
+    left queued in the outbox: whatever the judge will send for them has been sent."""
+
+    def done() -> bool:
+        db = open_db(config.database)
+        try:
+            states = [r["state"] for r in db.query("SELECT state FROM inbound")]
+            queued = db.execute("SELECT COUNT(*) FROM outbound WHERE state = 'queued'")
+            return (
+                len(states) == messages
+                and all(s in ("handled", "ignored") for s in states)
+                and queued.fetchone()[0] == 0
+            )
+        finally:
+            db.conn.close()
+
+    assert wait_until(done, timeout), f"not settled: {inbound_states(config)}"
+
+
 def inbound_states(config: Config) -> list[tuple[str, str | None]]:
     """(state, error) of each stored inbound message, oldest first."""
     db = open_db(config.database)

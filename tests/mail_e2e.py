@@ -18,6 +18,7 @@ from servers import Dovecot, imap_config
 from smtp_sink import SmtpSink
 
 from judge.config import Config, SmtpOutConfig
+from judge.store.db import open_db
 
 JUDGE = "judge@example.org"
 
@@ -134,6 +135,28 @@ class Mailboxes:
         got = {a: sorted(m.subject for m in ms) for a, ms in new.items()}
         assert got == {a: sorted(s) for a, s in wanted.items() if s}, got
         return new
+
+    def settled(self, database: Path, timeout: float = 15.0) -> None:
+        """Wait until the judge on `database` has nothing left to do or send: every stored
+        mail handled or ignored, nothing queued in its outbox, and every mail it sent here.
+        After it, `new({})` shows any mail too many at once."""
+        deadline = time.monotonic() + timeout
+        while True:
+            db = open_db(database)
+            try:
+                busy = db.execute(
+                    "SELECT (SELECT COUNT(*) FROM inbound"
+                    " WHERE state NOT IN ('handled', 'ignored'))"
+                    " + (SELECT COUNT(*) FROM outbound WHERE state = 'queued')"
+                ).fetchone()[0]
+                sent_rows = db.execute("SELECT COUNT(*) FROM outbound WHERE state = 'sent'")
+                sent = sent_rows.fetchone()[0]
+            finally:
+                db.conn.close()
+            if busy == 0 and len(self.sink.messages) >= sent:
+                return
+            assert time.monotonic() < deadline, f"the judge did not settle: {busy} busy"
+            time.sleep(0.02)
 
     def quiet(self, seconds: float) -> None:
         """Nothing new comes within `seconds`."""

@@ -226,15 +226,34 @@ def test_without_move_copy_and_expunge_give_the_same_result(
 # -- the daemon loop -----------------------------------------------------------------------
 
 
+def _watch(inbound: ImapInbound, method: str) -> threading.Event:
+    """An event set each time the poller's `method` has been called (and has returned,
+    for fetch_once; IDLE is entered once it is set)."""
+    called = threading.Event()
+    original = getattr(inbound, method)
+
+    def watched(*args: object) -> object:
+        if method == "_idle":
+            called.set()
+            return original(*args)
+        result = original(*args)
+        called.set()
+        return result
+
+    setattr(inbound, method, watched)
+    return called
+
+
 def test_idle_stores_new_mail_within_two_seconds(dovecot: Dovecot) -> None:
     stored: list[bytes] = []
     # poll_seconds is long: only IDLE can bring the mail in time
     inbound = ImapInbound(config(dovecot, idle=True, poll_seconds=600), stored.append)
+    idling = _watch(inbound, "_idle")
     with running(inbound):
         first = mail()
         dovecot.append(first)
         assert wait_until(lambda: first in stored, 10), "the first message was not stored"
-        time.sleep(0.5)  # the poller is idling now
+        assert idling.wait(10)  # the poller is idling now
         second = mail()
         sent = time.monotonic()
         dovecot.append(second)
@@ -248,8 +267,9 @@ def test_idle_stores_new_mail_within_two_seconds(dovecot: Dovecot) -> None:
 def test_polling_picks_up_mail(dovecot: Dovecot) -> None:
     stored: list[bytes] = []
     inbound = ImapInbound(config(dovecot, idle=False, poll_seconds=0.5), stored.append)
+    fetched = _watch(inbound, "fetch_once")
     with running(inbound):
-        time.sleep(0.3)
+        assert fetched.wait(10)  # a first poll found nothing: the mail comes by a later one
         raws = [mail(), mail()]
         for raw in raws:
             dovecot.append(raw)

@@ -9,13 +9,14 @@ the judge survives SIGKILL between storing a message and moving it.
 from __future__ import annotations
 
 import email
+import logging
 import signal
 import subprocess
 import sys
-import time
 from email.policy import default
 from pathlib import Path
 
+import pytest
 from live_judge import crash_env, player_mail, replies_by_parent, waited
 from mail_e2e import make_config
 from servers import running_judge
@@ -59,14 +60,18 @@ def test_mail_in_the_inbox_is_answered_and_moved(tmp_path: Path, servers) -> Non
     assert [r["state"] for r in db.query("SELECT state FROM inbound")] == ["handled"] * 3
 
 
-def test_dovecot_killed_and_restarted_mid_run_loses_nothing(tmp_path: Path, servers) -> None:
+def test_dovecot_killed_and_restarted_mid_run_loses_nothing(
+    tmp_path: Path, servers, caplog: pytest.LogCaptureFixture
+) -> None:
     dovecot, sink = servers
+    caplog.set_level(logging.WARNING, logger="judge")
     before = _mail("before")
     dovecot.append(before)
     with running_judge(make_config(tmp_path, dovecot, sink), real_clock):
         waited(lambda: _message_id(before) in _replies_to(sink))
         dovecot.stop()
-        time.sleep(1.5)  # the judge notices and backs off
+        # The judge notices (its IMAP connection fails) and backs off.
+        waited(lambda: any("reconnecting in" in r.getMessage() for r in caplog.records))
         dovecot.start()
         during = [_mail("after-restart") for _ in range(3)]
         for raw in during:

@@ -33,7 +33,6 @@ are collected and reported at the very end, so that one of them does not hide th
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -692,7 +691,7 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
             )
 
         # Nothing more comes.
-        time.sleep(0.5)
+        boxes.settled(tmp_path / "judge.db")
         boxes.new({})
         mailboxes = boxes.all()
         inbox_left = dovecot.messages("INBOX")

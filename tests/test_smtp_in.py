@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import smtplib
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from live_judge import inbound_states, outbox, send, send_to
+from live_judge import inbound_states, outbox, send, send_to, settled
 
 from judge.config import Config
 from judge.store.db import open_db
@@ -43,8 +42,7 @@ def test_a_mail_is_stored_handled_and_answered(smtp_judge: Config) -> None:
 def test_the_same_mail_twice_is_answered_once(smtp_judge: Config) -> None:
     send_to(smtp_judge, MAIL.format(n=2, extra=""))
     send_to(smtp_judge, MAIL.format(n=2, extra=""))
-    outbox(smtp_judge, 1)
-    time.sleep(0.3)
+    settled(smtp_judge, 1)
     assert len(list((smtp_judge.maildir / "new").iterdir())) == 1
     assert inbound_states(smtp_judge) == [("handled", None)]
 
@@ -82,8 +80,7 @@ def test_autoresponders_and_lists_are_stored_but_never_answered(smtp_judge: Conf
     send_to(smtp_judge, MAIL.format(n=8, extra="List-Id: <dip.lists.example.org>\r\n"))
     send_to(smtp_judge, MAIL.format(n=9, extra="X-Judge: OTHER\r\n"))
     send_to(smtp_judge, MAIL.format(n=10, extra=""))  # an ordinary one, to know when all are done
-    outbox(smtp_judge, 1)
-    time.sleep(0.3)
+    settled(smtp_judge, 5)
     states = inbound_states(smtp_judge)
     assert [s for s, _ in states] == ["ignored"] * 4 + ["handled"]
     assert all(e.startswith("not answered") for _, e in states[:4])
@@ -115,8 +112,7 @@ def test_a_bounce_with_the_null_sender_is_stored_but_never_answered(smtp_judge: 
 def test_a_flooding_sender_is_told_once(smtp_judge: Config) -> None:
     for n in range(20, 28):  # limit 5 an hour: 5 answered, the 6th gets the notice
         send_to(smtp_judge, MAIL.format(n=n, extra=""))
-    replies = outbox(smtp_judge, 6)
-    time.sleep(0.3)
+    settled(smtp_judge, 8)
     replies = outbox(smtp_judge, 6)
     assert len(replies) == 6
     notices = [r for r in replies if "(too many mails)" in r["Subject"]]

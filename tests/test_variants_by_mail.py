@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -890,7 +889,8 @@ def test_six_players_italy_neutral_a_year_by_mail(tmp_path: Path, servers) -> No
                 check_build_request(request, power, what, names, next_deadline)
             deadline = next_deadline
 
-        time.sleep(0.5)  # nothing more comes: no retreat request for the Italian army
+        # Nothing more comes: no retreat request for the Italian army.
+        boxes.settled(tmp_path / "judge.db")
         boxes.new({})
         inbox_left = dovecot.messages("INBOX")
         processed = dovecot.messages("processed")
@@ -1041,7 +1041,8 @@ def test_two_players_world_war_a_year_by_mail(tmp_path: Path, servers) -> None:
                 check_build_request(request, power, what, names, next_deadline)
             deadline = next_deadline
 
-        time.sleep(0.5)  # nothing more comes
+        # Nothing more comes.
+        boxes.settled(tmp_path / "judge.db")
         boxes.new({})
         inbox_left = dovecot.messages("INBOX")
         processed = dovecot.messages("processed")
