@@ -12,35 +12,11 @@ from typing import Any
 import sqlite_utils
 
 from .audit import iso, record
+from .result import GameResult, dump_result, load_result
+from .settings import GameSettings
 
 FORMING, ACTIVE, PAUSED, FINISHED = "forming", "active", "paused", "finished"
 PLAYER, MASTER, OBSERVER = "player", "master", "observer"
-
-DEFAULT_SETTINGS: dict[str, Any] = {
-    "orders": "replace",  # DATC 4.D.1 c; "merge" as njudge does
-    "move_hours": 48,
-    "retreat_hours": 24,
-    "adjust_hours": 24,
-    "deadline_time": None,  # "HH:MM" in the judge's zone: deadlines move to that time
-    "weekdays": None,  # [0..6], Monday 0: deadlines only on these days
-    "grace_hours": 24,  # after the deadline, late players have this long
-    "delay_minutes": 0,  # when all orders are in: process after this delay
-    "reminder_hours": 24,  # remind players missing orders this long before the deadline
-    "nmr": True,  # at the end of grace: process (civil disorder) or wait for the master
-    "absence_max_days": 7,  # how far absences may push a deadline
-    "press": "white",  # white, grey (anonymous; the master sees the sender) or none
-    "partial": True,  # press to some powers only (False: broadcasts only)
-    "observer_press": False,  # observers may broadcast
-    "list": None,  # the game's own list address: every public mail goes there too
-    "map": True,  # a picture of the board on results, start and PREDICT mails (SET MAP)
-    "rules": {},  # DATC section 4 choices that differ from the preferred ones
-    "victory": None,  # supply centres to win; None: the map's own number
-    "end_year": None,  # the game ends after this year's Fall
-    "end_mode": "draw",  # at end_year: "draw" (the survivors) or "most" (most centres wins)
-    "stale_years": 7,  # DPTG II: a draw after this many years with no centre changing hands
-    "max_years": 35,  # DPTG II: a draw after this many game years
-    "result": None,  # when finished: {"how": ..., "winners": [power keys]}
-}
 
 
 @dataclass(frozen=True)
@@ -49,11 +25,12 @@ class Game:
     name: str
     variant: str
     state: str
-    settings: dict[str, Any]
+    settings: GameSettings
     phase: str | None
     deadline: str | None
     process_at: str | None = None  # early processing is due (all orders in, delay running)
     paused_remaining: float | None = None  # seconds to the deadline when PAUSEd
+    result: GameResult | None = None  # how it ended, once finished
 
 
 @dataclass(frozen=True)
@@ -68,13 +45,25 @@ class Seat:
     wait: bool
 
 
-def _game(row: tuple) -> Game:
-    id_, name, variant, state, settings, phase, deadline, process_at, paused = row
-    merged = {**DEFAULT_SETTINGS, **json.loads(settings)}  # games made before a new setting
-    return Game(id_, name, variant, state, merged, phase, deadline, process_at, paused)
+def _game(row: tuple[Any, ...]) -> Game:
+    id_, name, variant, state, settings, phase, deadline, process_at, paused, result = row
+    return Game(
+        id_,
+        name,
+        variant,
+        state,
+        GameSettings.loads(settings),  # checked: defaults for games made before a setting
+        phase,
+        deadline,
+        process_at,
+        paused,
+        load_result(result),
+    )
 
 
-_GAME_COLUMNS = "id, name, variant, state, settings, phase, deadline, process_at, paused_remaining"
+_GAME_COLUMNS = (
+    "id, name, variant, state, settings, phase, deadline, process_at, paused_remaining, result"
+)
 _SEAT_COLUMNS = "id, game_id, role, power, address, password_hash, preference, wait"
 
 
@@ -103,7 +92,7 @@ def get_game(db: sqlite_utils.Database, game_id: int) -> Game:
 
 
 def create_game(db: sqlite_utils.Database, name: str, variant: str, now: datetime) -> Game:
-    settings = json.dumps(DEFAULT_SETTINGS)
+    settings = GameSettings().dumps()
     cur = db.execute(
         "INSERT INTO games (name, variant, state, settings, created_at) VALUES (?, ?, ?, ?, ?)",
         [name, variant, FORMING, settings, iso(now)],
@@ -112,9 +101,19 @@ def create_game(db: sqlite_utils.Database, name: str, variant: str, now: datetim
     return get_game(db, cur.lastrowid)
 
 
-def update_game(db: sqlite_utils.Database, game: Game, now: datetime, **changes: Any) -> Game:
-    if "settings" in changes:
-        changes["settings"] = json.dumps(changes["settings"])
+def update_game(
+    db: sqlite_utils.Database,
+    game: Game,
+    now: datetime,
+    settings: GameSettings | None = None,
+    **changes: Any,
+) -> Game:
+    """Change the game's columns (its settings when given; a result is a GameResult or
+    None) and return the game as stored now."""
+    if settings is not None:
+        changes["settings"] = settings.dumps()
+    if "result" in changes:
+        changes["result"] = dump_result(changes["result"])
     columns = ", ".join(f"{k} = ?" for k in changes)
     db.execute(f"UPDATE games SET {columns} WHERE id = ?", [*changes.values(), game.id])
     record(db, now, "game", game.id, "changed", ", ".join(sorted(changes)))

@@ -6,6 +6,8 @@ the play-by-mail migrations; inbound and outbound mail and the audit log are ver
 
 from __future__ import annotations
 
+import json
+
 import sqlite_utils
 
 
@@ -233,6 +235,23 @@ def _v10_signon_keys(db: sqlite_utils.Database) -> None:
     )
 
 
+def _v11_result(db: sqlite_utils.Database) -> None:
+    # How a game ended (judge/store/result.py) is its state, not a setting: it leaves the
+    # settings JSON, where versions up to 10 kept it as "result", for its own column (JSON,
+    # NULL until the game ends).
+    db["games"].add_column("result", str)
+    rows = db.execute("SELECT id, settings FROM games").fetchall()
+    for game_id, text in rows:
+        settings = json.loads(text)
+        if not isinstance(settings, dict) or "result" not in settings:
+            continue
+        result = settings.pop("result")
+        db.execute(
+            "UPDATE games SET settings = ?, result = ? WHERE id = ?",
+            [json.dumps(settings), None if result is None else json.dumps(result), game_id],
+        )
+
+
 MIGRATIONS = [
     _v1_mail,
     _v2_games,
@@ -244,4 +263,5 @@ MIGRATIONS = [
     _v8_inbound_retry,
     _v9_wrong_passwords,
     _v10_signon_keys,
+    _v11_result,
 ]
