@@ -13,7 +13,11 @@ import sqlite_utils
 
 from .audit import iso, record
 from .result import GameResult, dump_result, load_result
+from .rows import inserted_id
 from .settings import GameSettings
+
+# A JSON object as stored: Contract 1 positions and results, order lines as checked.
+JsonObject = dict[str, Any]
 
 FORMING, ACTIVE, PAUSED, FINISHED = "forming", "active", "paused", "finished"
 PLAYER, MASTER, OBSERVER = "player", "master", "observer"
@@ -61,6 +65,11 @@ def _game(row: tuple[Any, ...]) -> Game:
     )
 
 
+def _seat(row: tuple[Any, ...]) -> Seat:
+    id_, game_id, role, power, address, password_hash, preference, wait = row
+    return Seat(id_, game_id, role, power, address, password_hash, preference, bool(wait))
+
+
 _GAME_COLUMNS = (
     "id, name, variant, state, settings, phase, deadline, process_at, paused_remaining, result"
 )
@@ -97,8 +106,9 @@ def create_game(db: sqlite_utils.Database, name: str, variant: str, now: datetim
         "INSERT INTO games (name, variant, state, settings, created_at) VALUES (?, ?, ?, ?, ?)",
         [name, variant, FORMING, settings, iso(now)],
     )
-    record(db, now, "game", cur.lastrowid, "created", name)
-    return get_game(db, cur.lastrowid)
+    game_id = inserted_id(cur)
+    record(db, now, "game", game_id, "created", name)
+    return get_game(db, game_id)
 
 
 def update_game(
@@ -134,13 +144,14 @@ def add_seat(
         "joined_at) VALUES (?, ?, ?, ?, ?, '', 0, ?)",
         [game.id, role, power, address, password_hash, iso(now)],
     )
-    record(db, now, "seat", cur.lastrowid, f"joined {game.name} as {role}", address)
-    return get_seat(db, cur.lastrowid)
+    seat_id = inserted_id(cur)
+    record(db, now, "seat", seat_id, f"joined {game.name} as {role}", address)
+    return get_seat(db, seat_id)
 
 
 def get_seat(db: sqlite_utils.Database, seat_id: int) -> Seat:
     row = db.execute(f"SELECT {_SEAT_COLUMNS} FROM seats WHERE id = ?", [seat_id]).fetchone()
-    return Seat(*row[:7], bool(row[7]))
+    return _seat(row)
 
 
 def seats(db: sqlite_utils.Database, game: Game, role: str | None = None) -> list[Seat]:
@@ -149,7 +160,7 @@ def seats(db: sqlite_utils.Database, game: Game, role: str | None = None) -> lis
     if role:
         sql += " AND role = ?"
         args.append(role)
-    return [Seat(*r[:7], bool(r[7])) for r in db.execute(sql + " ORDER BY id", args).fetchall()]
+    return [_seat(r) for r in db.execute(sql + " ORDER BY id", args).fetchall()]
 
 
 def update_seat(db: sqlite_utils.Database, seat: Seat, now: datetime, **changes: Any) -> Seat:
@@ -161,7 +172,12 @@ def update_seat(db: sqlite_utils.Database, seat: Seat, now: datetime, **changes:
 
 
 def add_phase(
-    db: sqlite_utils.Database, game: Game, phase: str, position: dict, deadline: str, now: datetime
+    db: sqlite_utils.Database,
+    game: Game,
+    phase: str,
+    position: JsonObject,
+    deadline: str,
+    now: datetime,
 ) -> None:
     db.execute(
         "INSERT INTO phases (game_id, phase, position, started_at, deadline) "
@@ -171,15 +187,16 @@ def add_phase(
     record(db, now, "game", game.id, "phase started", phase)
 
 
-def phase_position(db: sqlite_utils.Database, game: Game, phase: str) -> dict:
+def phase_position(db: sqlite_utils.Database, game: Game, phase: str) -> JsonObject:
     row = db.execute(
         "SELECT position FROM phases WHERE game_id = ? AND phase = ?", [game.id, phase]
     ).fetchone()
-    return json.loads(row[0])
+    position: JsonObject = json.loads(row[0])
+    return position
 
 
 def finish_phase(
-    db: sqlite_utils.Database, game: Game, phase: str, results: dict, now: datetime
+    db: sqlite_utils.Database, game: Game, phase: str, results: JsonObject, now: datetime
 ) -> None:
     db.execute(
         "UPDATE phases SET processed_at = ?, results = ? WHERE game_id = ? AND phase = ?",
@@ -193,7 +210,7 @@ def add_order_set(
     game: Game,
     power: str,
     mode: str,
-    lines: list[dict],
+    lines: list[JsonObject],
     inbound_id: int | None,
     now: datetime,
 ) -> None:
@@ -224,8 +241,9 @@ def last_orders(
         [game.id, power, before],
     ).fetchall()
     for phase, lines in rows:
-        if phase.endswith(kind) and json.loads(lines):
-            return json.loads(lines)
+        given: list[str] = json.loads(lines)
+        if phase.endswith(kind) and given:
+            return given
     return []
 
 
@@ -331,7 +349,9 @@ def all_games(db: sqlite_utils.Database) -> list[Game]:
     return [_game(r) for r in rows]
 
 
-def processed_phases(db: sqlite_utils.Database, game: Game) -> list[tuple[str, dict, dict, str]]:
+def processed_phases(
+    db: sqlite_utils.Database, game: Game
+) -> list[tuple[str, JsonObject, JsonObject, str]]:
     """(phase, position, results, processed_at) of every processed phase, in order."""
     rows = db.execute(
         "SELECT phase, position, results, processed_at FROM phases "
@@ -372,9 +392,9 @@ class StoredPhase:
     """A stored phase: its position at the start and, once processed, its results."""
 
     phase: str
-    position: dict
+    position: JsonObject
     started_at: str
-    results: dict | None  # None until the phase is processed (or after a ROLLBACK to it)
+    results: JsonObject | None  # None until the phase is processed (or after a ROLLBACK to it)
     processed_at: str | None
 
 
@@ -386,7 +406,7 @@ def phase_marks(db: sqlite_utils.Database, game: Game) -> list[PhaseMark]:
     return [PhaseMark(*row) for row in rows]
 
 
-def _stored_phase(row: tuple) -> StoredPhase:
+def _stored_phase(row: tuple[Any, ...]) -> StoredPhase:
     phase, position, started_at, results, processed_at = row
     loaded = json.loads(results) if results is not None else None
     return StoredPhase(phase, json.loads(position), started_at, loaded, processed_at)
