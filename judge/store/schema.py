@@ -12,6 +12,13 @@ import sqlite_utils
 
 
 def _v1_mail(db: sqlite_utils.Database) -> None:
+    # Split only to be read: the same steps, in the order they always ran.
+    _v1_inbound(db)
+    _v1_outbound(db)
+    _v1_audit(db)
+
+
+def _v1_inbound(db: sqlite_utils.Database) -> None:
     db.table("inbound").create(
         {
             "id": int,
@@ -34,6 +41,9 @@ def _v1_mail(db: sqlite_utils.Database) -> None:
     db.table("inbound").create_index(["dedupe_key"], unique=True)
     db.table("inbound").create_index(["state", "id"])
     db.table("inbound").create_index(["sender", "received_at"])
+
+
+def _v1_outbound(db: sqlite_utils.Database) -> None:
     db.table("outbound").create(
         {
             "id": int,
@@ -66,6 +76,9 @@ def _v1_mail(db: sqlite_utils.Database) -> None:
     db.table("outbound").create_index(["message_id"], unique=True)
     db.table("outbound").create_index(["state", "next_attempt_at"])
     db.table("outbound").create_index(["inbound_id"])
+
+
+def _v1_audit(db: sqlite_utils.Database) -> None:
     db.table("audit").create(
         {"id": int, "at": str, "entity": str, "entity_id": int, "event": str, "detail": str},
         pk="id",
@@ -78,6 +91,12 @@ def _v1_mail(db: sqlite_utils.Database) -> None:
 
 
 def _v2_games(db: sqlite_utils.Database) -> None:
+    # Split only to be read: the same steps, in the order they always ran.
+    _v2_games_and_seats(db)
+    _v2_phases_and_orders(db)
+
+
+def _v2_games_and_seats(db: sqlite_utils.Database) -> None:
     db.table("games").create(
         {
             "id": int,
@@ -112,6 +131,9 @@ def _v2_games(db: sqlite_utils.Database) -> None:
         foreign_keys=[("game_id", "games", "id")],
     )
     db.table("seats").create_index(["game_id", "power"])
+
+
+def _v2_phases_and_orders(db: sqlite_utils.Database) -> None:
     db.table("phases").create(
         {
             "id": int,
