@@ -175,3 +175,13 @@ def test_version_11_moves_the_result_out_of_the_settings(tmp_path: Path) -> None
     war2 = games.find_game(db, "war2")
     assert war2 is not None and war2.result == GameResult("victory", ("RUSSIA",))
     assert war2.settings == GameSettings()
+
+
+def test_a_change_made_with_replace_is_read_only_too() -> None:
+    changed = replace(GameSettings(), rules={"convoy_paradox": "1982"}, weekdays=[0, 1])
+    assert changed.weekdays == (0, 1)
+    assert changed == GameSettings.from_json(
+        {"rules": {"convoy_paradox": "1982"}, "weekdays": [0, 1]}
+    )
+    with pytest.raises(TypeError):
+        changed.rules["convoy_paradox"] = "szykman"  # type: ignore[index]  # what the test shows

@@ -54,6 +54,11 @@ class GameSettings:
     # The World War I coin: neutral power -> the player's power it joined.
     joined: Mapping[str, str] = field(default_factory=_empty)
 
+    def __post_init__(self) -> None:
+        # A change made with replace() may pass a dict or a list: kept read-only, as read.
+        for name in ("weekdays", "rules", "proxies", "joined"):
+            object.__setattr__(self, name, _frozen(_plain(getattr(self, name))))
+
     def to_json(self) -> dict[str, Any]:
         """The settings as the games table stores them (plain JSON values). proxies and
         joined are left out while empty, as they were before anything set them."""
