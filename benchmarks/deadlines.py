@@ -25,6 +25,7 @@ import random
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def build(db, config: Config, count: int, missing: int, seed: int) -> tuple[date
     for i in range(count):
         with transaction(db):
             game = games.create_game(db, f"bench{i}", "standard", START)
-            settings = {**game.settings, "grace_hours": 0}
+            settings = replace(game.settings, grace_hours=0)
             game = games.update_game(db, game, START, settings=settings)
             games.add_seat(db, game, games.MASTER, f"gm{i}@example.org", password, START)
             for p in range(7):

@@ -218,14 +218,14 @@ def test_master_settings_are_echoed(judge: Judge) -> None:
     assert "  war1: nonmr is now wait for you.\n" in body
     settings = judge.game().settings
     assert (
-        settings["move_hours"],
-        settings["grace_hours"],
-        settings["weekdays"],
-        settings["nmr"],
+        settings.move_hours,
+        settings.grace_hours,
+        settings.weekdays,
+        settings.nmr,
     ) == (
         72.0,
         12.0,
-        [0, 1, 2, 3, 4],
+        (0, 1, 2, 3, 4),
         False,
     )
 

@@ -23,7 +23,6 @@ NOT_YET_SPLIT = {
     ("engine/notation.py", "_scan"),
     ("ops/operator.py", "_show_game"),
     ("service/daemon.py", "run_forever"),
-    ("store/schema.py", "_v2_games"),
     ("engine/notation.py", "_grammar"),
     ("engine/adjudication.py", "_movement"),
     ("ops/demo.py", "main"),
@@ -31,7 +30,6 @@ NOT_YET_SPLIT = {
     ("game/dates.py", "_resolve"),
     ("commands/admin.py", "press"),
     ("commands/language.py", "_simple"),
-    ("store/schema.py", "_v1_mail"),
     ("engine/adjustments.py", "resolve_adjustments"),
 }
 

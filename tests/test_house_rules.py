@@ -8,6 +8,7 @@ import pytest
 from judge_harness import POWERS, Judge
 
 from judge.store import games
+from judge.store.result import GameResult
 
 GM = "gm@example.org"
 
@@ -32,7 +33,7 @@ def test_set_rules_by_name_issue_and_letter_and_shown_in_list(judge: Judge) -> N
         "convoying fleet\n"
         "    DATC 4.D.7 (choice b): builds may not be waived\n"
     ) in ack
-    assert judge.game().settings["rules"] == {"convoy_paradox": "1982", "waiving_builds": False}
+    assert judge.game().settings.rules == {"convoy_paradox": "1982", "waiving_builds": False}
     listing = judge.send("someone@example.org", "LIST war1")[0].body
     assert (
         "  Rules: the DATC's preferred choices, except:\n"
@@ -53,14 +54,14 @@ def test_a_rule_set_then_options_and_back_to_the_datc(judge: Judge) -> None:
         "(Alexander)\n"
     ) in ack
     assert "    DATC 4.B.4 (choice e): coasts in supports are ignored (DPTG)\n" in ack
-    assert judge.game().settings["rules"] == {
+    assert judge.game().settings.rules == {
         "convoy_paradox": "alexander",
         "convoy_to_adjacent_place": "land_unless_via",
         "coast_in_support": "ignored",
     }
     ack = _master(judge, "SET RULES DATC")
     assert "  war1 now follows the DATC's preferred choice on every point.\n" in ack
-    assert judge.game().settings["rules"] == {}
+    assert judge.game().settings.rules == {}
 
 
 @pytest.mark.parametrize(
@@ -82,7 +83,7 @@ def test_bad_rules_get_a_clear_error_and_change_nothing(
     judge.send(GM, "CREATE ?war1 masterpw")
     ack = _master(judge, f"SET RULES {text}")
     assert f"  ERROR: {error}\n" in ack
-    assert judge.game().settings["rules"] == {}
+    assert judge.game().settings.rules == {}
 
 
 def test_set_rules_alone_lists_every_option(judge: Judge) -> None:
@@ -102,7 +103,7 @@ def test_rules_only_by_the_master_and_only_before_the_start(judge: Judge) -> Non
     _fill(judge)
     ack = _master(judge, "SET RULES 4.D.7=b")
     assert "  ERROR: The rules can be changed only before the game starts.\n" in ack
-    assert judge.game().settings["rules"] == {}
+    assert judge.game().settings.rules == {}
 
 
 def test_the_rules_are_in_every_results_header_and_used(judge: Judge) -> None:
@@ -140,7 +141,7 @@ def test_victory_count_ends_the_game_when_reached(judge: Judge) -> None:
     assert "The game is over: Russia has won.\n" in results.body
     game = judge.game()
     assert game.state == games.FINISHED
-    assert game.settings["result"] == {"how": "victory", "winners": ["RUSSIA"]}
+    assert game.result == GameResult("victory", ("RUSSIA",))
     summary = judge.send("someone@example.org", "SUMMARY war1")[0].body
     assert "  Scores (Alexander Rules table VII.4):\n" in summary
     assert "    Russia   won         +360\n" in summary
@@ -161,14 +162,14 @@ def test_a_set_last_year_with_the_most_centres_winning(judge: Judge) -> None:
         "The game is over: Russia has won, with the most supply centres when the game ended."
         in (results.body.replace("\n", " "))
     )
-    assert judge.game().settings["result"] == {"how": "most_centres", "winners": ["RUSSIA"]}
+    assert judge.game().result == GameResult("most_centres", ("RUSSIA",))
 
 
 def test_a_set_last_year_drawn_and_the_dptg_rules_switched_off(judge: Judge) -> None:
     judge.start_game()
     _master(judge, "SET END 1901 DRAW\nSET STALE OFF\nSET MAXYEARS OFF")
     game = judge.game()
-    assert (game.settings["stale_years"], game.settings["max_years"]) == (None, None)
+    assert (game.settings.stale_years, game.settings.max_years) == (None, None)
     _master(judge, "PROCESS")
     mails = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
     [results] = [m for m in mails if "Movement results for Fall of 1901" in m.subject]

@@ -27,9 +27,10 @@ from smtp_sink import SmtpSink, free_port
 from judge import config as judge_config
 from judge.config import Config, load_config
 from judge.ops.operator import example_path
-from judge.store import games, outbox
+from judge.store import outbox
 from judge.store.db import open_db
 from judge.store.schema import MIGRATIONS
+from judge.store.settings import GameSettings
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "config" / "judge.example.toml"
 SCHEMA = len(MIGRATIONS)
@@ -238,7 +239,8 @@ def test_games_and_game(tmp_path, capsys) -> None:
     assert status == 0
 
     status, out, _ = run(capsys, "--config", str(path), "game", "?War1")
-    settings = [f"  {k} = {json.dumps(v)}" for k, v in sorted(games.DEFAULT_SETTINGS.items())]
+    listed = {**GameSettings().to_json(), "result": None}  # the result listed with them
+    settings = [f"  {k} = {json.dumps(v)}" for k, v in sorted(listed.items())]
     assert out == [
         "Game war1",
         "  variant:  standard (Standard Diplomacy)",

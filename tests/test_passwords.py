@@ -265,7 +265,7 @@ def test_a_listed_master_runs_any_game_with_the_master_password(tmp_path: Path) 
     ) in ack.body
     assert copy.to == ["gm@example.org"]  # the game's own master sees what was done
     assert "boss@example.org sent the mail below" in copy.body
-    assert judge.game().settings["nmr"] is False
+    assert judge.game().settings.nmr is False
     # The same password from an address not listed, or as a power, is just wrong.
     for sender, line in (
         ("gm2@example.org", "SIGNON Mwar1 judge-pw"),

@@ -65,7 +65,7 @@ def _deadline_passes(judge: Judge) -> None:
     assert game.deadline is not None
     deadline = datetime.fromisoformat(game.deadline)
     judge.at(deadline + timedelta(seconds=1))  # late notices
-    judge.at(deadline + timedelta(hours=float(game.settings["grace_hours"]), seconds=1))
+    judge.at(deadline + timedelta(hours=float(game.settings.grace_hours), seconds=1))
 
 
 # -- duplicates and late master commands ------------------------------------------------

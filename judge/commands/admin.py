@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 import zlib
+from dataclasses import replace
 from datetime import datetime
 
 from judge.commands import dispatch as d
@@ -25,6 +26,7 @@ from judge.game.rules import end_rules, end_rules_text, rules_of, score_lines
 from judge.replies import Reply
 from judge.store import games
 from judge.store.audit import iso
+from judge.store.result import GameResult
 from judge.variants.json_contract import outcome_to_json, position_from_json
 from judge.variants.maps import load_map
 
@@ -61,10 +63,10 @@ def press(run: d._Run, cmd: Command) -> None:
     if not text.strip():
         run.event("error", cmd, message="The press has no text.")
         return
-    if settings["press"] == "none" and not master:
+    if settings.press == "none" and not master:
         run.event("press_refused", cmd, game=game.name, reason="none")
         return
-    if seat.role == games.OBSERVER and not settings["observer_press"]:
+    if seat.role == games.OBSERVER and not settings.observer_press:
         run.event("press_refused", cmd, game=game.name, reason="observer")
         return
     broadcast = to_text == "*"
@@ -76,10 +78,10 @@ def press(run: d._Run, cmd: Command) -> None:
         except ValueError as e:
             run.event("error", cmd, message=str(e))
             return
-        if not settings["partial"] and not master:
+        if not settings.partial and not master:
             run.event("press_refused", cmd, game=game.name, reason="partial")
             return
-    grey = settings["press"] == "grey" and not master
+    grey = settings.press == "grey" and not master
     games.add_press(db, game, seat, ["*"] if broadcast else powers, grey, text, run.ctx.now)
     sender = _sender_name(gm, seat)
     names = [gm.powers[p].name for p in powers]
@@ -114,7 +116,7 @@ def press(run: d._Run, cmd: Command) -> None:
         )
     if broadcast:
         run.mails += public_copy(
-            run.ctx.config, game.name, settings.get("list"), Reply((), "press", context)
+            run.ctx.config, game.name, settings.list, Reply((), "press", context)
         )
     run.event("press_sent", cmd, game=game.name, to=names, broadcast=broadcast, grey=grey)
 
@@ -149,31 +151,31 @@ def press_settings(run: d._Run, cmd: Command) -> None:
     if not block:
         return
     value = cmd.args[0].strip()
-    settings = dict(block.game.settings)
+    settings = block.game.settings
     if cmd.name == "SET PRESS":
         word = {"WHITE": "white", "GREY": "grey", "GRAY": "grey", "NONE": "none"}.get(value.upper())
         if word is None:
             run.event("error", cmd, message="Expected SET PRESS WHITE, GREY or NONE.")
             return
-        settings["press"], shown = word, word
+        settings, shown = replace(settings, press=word), word
     elif cmd.name == "SET MAP":  # the board picture on results, start and PREDICT mails
-        word = {"ON": True, "YES": True, "OFF": False, "NO": False}.get(value.upper())
-        if word is None:
+        on = {"ON": True, "YES": True, "OFF": False, "NO": False}.get(value.upper())
+        if on is None:
             run.event("error", cmd, message="Expected SET MAP ON or OFF.")
             return
-        settings["map"], shown = word, "on" if word else "off"
+        settings, shown = replace(settings, map=on), "on" if on else "off"
     elif cmd.name == "SET PARTIAL":
         if value.upper() not in ("YES", "NO"):
             run.event("error", cmd, message="Expected SET PARTIAL YES or NO.")
             return
-        settings["partial"] = value.upper() == "YES"
-        shown = "allowed" if settings["partial"] else "not allowed"
+        settings = replace(settings, partial=value.upper() == "YES")
+        shown = "allowed" if settings.partial else "not allowed"
     else:  # SET LIST
         address = None if value.upper() == "NONE" else value.strip("<>").lower()
         if address is not None and "@" not in address:
             run.event("error", cmd, message=f"{value} is not a mail address.")
             return
-        settings["list"], shown = address, address or "none"
+        settings, shown = replace(settings, list=address), address or "none"
     block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
     run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)
 
@@ -237,7 +239,7 @@ def observer_press(run: d._Run, cmd: Command) -> None:
     if value not in ("YES", "NO"):
         run.event("error", cmd, message="Expected SET OBSERVER PRESS YES or NO.")
         return
-    settings = {**block.game.settings, "observer_press": value == "YES"}
+    settings = replace(block.game.settings, observer_press=value == "YES")
     block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
     shown = "allowed" if value == "YES" else "not allowed"
     run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)
@@ -248,19 +250,18 @@ def end_game(run: d._Run, game: games.Game, how: dict) -> list[Reply]:
     gm = load_map(game.variant)
     by_name = {p.name: key for key, p in gm.powers.items()}
     if "draw" in how:
-        result = {"how": "draw", "winners": [by_name[n] for n in how["draw"]]}
+        result = GameResult("draw", tuple(by_name[n] for n in how["draw"]))
     elif "conceded_to" in how:
-        result = {"how": "conceded", "winners": [by_name[how["conceded_to"]]]}
+        result = GameResult("conceded", (by_name[how["conceded_to"]],))
     else:
-        result = {"how": "terminated", "winners": []}
-    settings = {**game.settings, "result": result}
+        result = GameResult("terminated", ())
     game = games.update_game(
-        run.ctx.db, game, run.ctx.now, state=games.FINISHED, process_at=None, settings=settings
+        run.ctx.db, game, run.ctx.now, state=games.FINISHED, process_at=None, result=result
     )
     everyone = tuple(dict.fromkeys(s.address for s in games.seats(run.ctx.db, game)))
     context = {"game": game.name, **how}
     mail = Reply(everyone, "game_end", context, "end", False)
-    return [mail, *public_copy(run.ctx.config, game.name, game.settings.get("list"), mail)]
+    return [mail, *public_copy(run.ctx.config, game.name, game.settings.list, mail)]
 
 
 # -- master commands ------------------------------------------------------------------------
@@ -437,7 +438,7 @@ def rollback(run: d._Run, cmd: Command) -> None:
     notice = Reply(everyone, "rolled_back", context, "notice", False)
     run.mails += [
         notice,
-        *public_copy(run.ctx.config, game.name, game.settings.get("list"), notice),
+        *public_copy(run.ctx.config, game.name, game.settings.list, notice),
     ]
     run.event(
         "rolled_back", cmd, game=game.name, phase=f"{phase_kind_title(phase)}, {phase_title(phase)}"
@@ -491,10 +492,10 @@ def list_games(run: d._Run, cmd: Command) -> None:
         state=game.state,
         phase=f"{phase_kind_title(phase)}, {phase_title(phase)}" if phase else "not started",
         deadline=format_deadline(game.deadline, zone),
-        press=settings["press"],
-        map="on" if settings.get("map", True) else "off",
-        orders_rule=settings["orders"],
-        nmr="NMR" if settings["nmr"] else "NONMR",
+        press=settings.press,
+        map="on" if settings.map else "off",
+        orders_rule=settings.orders,
+        nmr="NMR" if settings.nmr else "NONMR",
         rules=describe(rules_of(game)),
         end=end_rules_text(end_rules(game, gm)),
         powers=_who(db, game),
@@ -544,11 +545,7 @@ def summary(run: d._Run, cmd: Command) -> None:
         "summary",
         cmd,
         game=game.name,
-        scores=(
-            score_lines(game, gm, game.settings.get("result"))
-            if game.state == games.FINISHED
-            else []
-        ),
+        scores=(score_lines(game, gm, game.result) if game.state == games.FINISHED else []),
         powers=[gm.powers[k].name for k in gm.powers],
         table=table,
         players=[

@@ -417,7 +417,7 @@ def _help(run: _Run, cmd: Command) -> None:
 def _orders_rule(run: _Run, cmd: Command) -> None:
     block = _need_master(run, cmd)
     if block:
-        settings = {**block.game.settings, "orders": cmd.args[0].lower()}
+        settings = replace(block.game.settings, orders=cmd.args[0].lower())
         block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
         run.event("orders_rule", cmd, game=block.game.name, rule=cmd.args[0].lower())
 
@@ -547,7 +547,7 @@ def _close_block(run: _Run) -> None:
         for s in mine:
             run.event("orders", status=play.order_status(run.ctx.db, run.ctx.config, game, s))
         return
-    mode = block.mode or game.settings.get("orders", "replace")
+    mode = block.mode or game.settings.orders
     routed = {seat.power: block.lines}
     if len(mine) > 1:
         routed = route_lines(play.current_position(run.ctx.db, game), list(by_power), block.lines)
@@ -651,26 +651,27 @@ def _setting(run: _Run, cmd: Command) -> None:
     block = _need_master(run, cmd)
     if not block:
         return
-    settings = dict(block.game.settings)
+    settings = block.game.settings
     try:
         if cmd.name in _SETTING_LENGTHS:
             key, per_unit = _SETTING_LENGTHS[cmd.name]
             length = parse_duration(cmd.args[0])
-            settings[key] = length.total_seconds() / 60 / per_unit
+            settings = settings.with_value(key, length.total_seconds() / 60 / per_unit)
             shown = _length_words(length)
         elif cmd.name == "SET TIME":
             if cmd.args[0].upper() == "NONE":
-                settings["deadline_time"], shown = None, "any time of day"
+                settings, shown = replace(settings, deadline_time=None), "any time of day"
             else:
                 t = parse_time_of_day(cmd.args[0])
-                settings["deadline_time"] = shown = t.strftime("%H:%M")
+                shown = t.strftime("%H:%M")
+                settings = replace(settings, deadline_time=shown)
         elif cmd.name == "SET DAYS":
             days = parse_weekdays(cmd.args[0])
-            settings["weekdays"] = sorted(days) if len(days) < 7 else None
+            settings = replace(settings, weekdays=tuple(sorted(days)) if len(days) < 7 else None)
             shown = ", ".join(_DAY_NAMES[d] for d in sorted(days))
         else:  # SET NMR / SET NONMR
-            settings["nmr"] = cmd.name == "SET NMR"
-            shown = "processed with the orders on file" if settings["nmr"] else "wait for you"
+            settings = replace(settings, nmr=cmd.name == "SET NMR")
+            shown = "processed with the orders on file" if settings.nmr else "wait for you"
     except DateError as e:
         run.event("error", cmd, message=str(e))
         return
@@ -749,7 +750,7 @@ def _absence(run: _Run, cmd: Command) -> None:
     moved = None
     if game.deadline:
         old = datetime.fromisoformat(game.deadline)
-        cap = timedelta(days=float(game.settings["absence_max_days"]))
+        cap = timedelta(days=float(game.settings.absence_max_days))
         new = push_past_absence(old, games.absences(run.ctx.db, game), cap)
         if new != old:
             block.game = game = games.update_game(run.ctx.db, game, now, deadline=iso(new))

@@ -6,6 +6,8 @@ Handlers registered into the dispatcher's table (judge/commands/dispatch.py).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from judge.commands import dispatch as d
 from judge.commands.language import Command
 from judge.engine.geography import squash
@@ -15,6 +17,7 @@ from judge.game import play
 from judge.game.rules import read_rules_text, rules_of, rules_table
 from judge.replies import Reply
 from judge.store import games
+from judge.store.settings import GameSettings
 from judge.variants.maps import load_map
 
 
@@ -36,7 +39,7 @@ def set_rules(run: d._Run, cmd: Command) -> None:
     except ValueError as e:
         run.event("error", cmd, message=str(e))
         return
-    settings = {**game.settings, "rules": rules.to_json()}
+    settings = replace(game.settings, rules=rules.to_json())
     block.game = games.update_game(run.ctx.db, game, run.ctx.now, settings=settings)
     run.event("rules", cmd, game=game.name, lines=describe(rules))
 
@@ -53,22 +56,23 @@ def set_end(run: d._Run, cmd: Command) -> None:
         return
     gm = load_map(game.variant)
     words = cmd.args[0].split()
-    settings = dict(game.settings)
+    settings = game.settings
     try:
         if cmd.name == "SET VICTORY":
             n = _count(words, 1, len(gm.supply_centers))
-            settings["victory"] = n
+            settings = replace(settings, victory=n)
             shown = f"{n} supply centres"
         elif cmd.name == "SET END":
-            shown = _end_year(words, gm.first_year, settings)
+            settings, shown = _end_year(words, gm.first_year, settings)
         else:  # SET STALE / SET MAXYEARS: a number of years or OFF
             key = "stale_years" if cmd.name == "SET STALE" else "max_years"
             if words and words[0].upper() in ("OFF", "NONE", "NO"):
-                settings[key] = None
+                settings = settings.with_value(key, None)
                 shown = "off"
             else:
-                settings[key] = _count(words, 1, 1000)
-                shown = f"{settings[key]} years"
+                years = _count(words, 1, 1000)
+                settings = settings.with_value(key, years)
+                shown = f"{years} years"
     except ValueError as e:
         run.event("error", cmd, message=str(e))
         return
@@ -82,20 +86,20 @@ def _count(words: list[str], low: int, high: int) -> int:
     return int(words[0])
 
 
-def _end_year(words: list[str], first_year: int, settings: dict) -> str:
-    """SET END year [DRAW|MOST] or SET END NONE."""
+def _end_year(
+    words: list[str], first_year: int, settings: GameSettings
+) -> tuple[GameSettings, str]:
+    """SET END year [DRAW|MOST] or SET END NONE: the changed settings and how to say so."""
     if words and words[0].upper() in ("NONE", "OFF", "NO"):
-        settings["end_year"] = None
-        return "none: the game goes on until it is won or drawn"
+        return replace(settings, end_year=None), "none: the game goes on until it is won or drawn"
     if not 1 <= len(words) <= 2 or not words[0].isdigit() or int(words[0]) < first_year:
         raise ValueError(f"Expected SET END year [DRAW or MOST], the year {first_year} or later.")
     mode = words[1].upper() if len(words) == 2 else "DRAW"
     if mode not in ("DRAW", "MOST"):
         raise ValueError("Expected DRAW (the survivors draw) or MOST (most centres wins).")
-    settings["end_year"] = int(words[0])
-    settings["end_mode"] = mode.lower()
+    settings = replace(settings, end_year=int(words[0]), end_mode=mode.lower())
     how = "the survivors draw" if mode == "DRAW" else "the most supply centres wins"
-    return f"after the Fall of {words[0]}, when {how}"
+    return settings, f"after the Fall of {words[0]}, when {how}"
 
 
 def set_proxy(run: d._Run, cmd: Command) -> None:
@@ -115,8 +119,8 @@ def set_proxy(run: d._Run, cmd: Command) -> None:
         run.event("error", cmd, message="Units are handed over for a movement phase only.")
         return
     mine = block.seat.power
-    all_proxies = dict(game.settings.get("proxies") or {})
-    phase_proxies = dict(all_proxies.get(game.phase, {}))
+    all_proxies = dict(game.settings.proxies)
+    phase_proxies = dict(all_proxies.get(game.phase or "", {}))
     words = cmd.args[0].split()
     if [w.upper() for w in words] == ["NONE"]:
         phase_proxies = {
@@ -145,8 +149,8 @@ def set_proxy(run: d._Run, cmd: Command) -> None:
             context = {"game": game.name, "from": gm.powers[mine].name, **shown}
             context["phase"] = game.phase
             run.mails.append(Reply(tuple(holders), "proxy_notice", context, "notice", False))
-    all_proxies[game.phase] = phase_proxies
-    settings = {**game.settings, "proxies": all_proxies}
+    all_proxies[game.phase or ""] = phase_proxies
+    settings = replace(game.settings, proxies=all_proxies)
     block.game = games.update_game(db, game, run.ctx.now, settings=settings)
     run.event("proxy", cmd, game=game.name, handed=shown)
 

@@ -24,7 +24,7 @@ def export_game(db: sqlite_utils.Database, game) -> dict[str, Any]:
     from judge.variants.maps import load_map
 
     gm = load_map(game.variant)
-    rules = ["NO_PRESS"] if game.settings.get("press") == "none" else []
+    rules = ["NO_PRESS"] if game.settings.press == "none" else []
     messages = _press_messages(db, game, gm)
     influence: dict[str, list[str]] = {p: [] for p in gm.powers}
     phases = []

@@ -20,7 +20,6 @@ import json
 import logging
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
 
 import sqlite_utils
 
@@ -29,13 +28,14 @@ from judge.mail import compose
 from judge.render.png import PngUnavailable, png_available, render_png
 from judge.replies import Picture
 from judge.store import outbox
+from judge.store.settings import GameSettings
 
 log = logging.getLogger("judge.game.pictures")
 
 
-def wanted(settings: dict[str, Any]) -> bool:
+def wanted(settings: GameSettings) -> bool:
     """Whether a game's mail carries pictures: its "map" setting, and the means to draw."""
-    return bool(settings.get("map", True)) and png_available()
+    return settings.map and png_available()
 
 
 def after_of(position: dict, results: dict) -> dict | None:

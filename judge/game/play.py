@@ -46,11 +46,21 @@ from judge.game.rules import end_rules, rules_of
 from judge.replies import Reply
 from judge.store import games
 from judge.store.audit import iso
+from judge.store.result import GameResult
+from judge.store.settings import GameSettings
 from judge.variants.json_contract import outcome_to_json, position_from_json, position_to_json
 from judge.variants.maps import load_map
 
 log = logging.getLogger("judge.game.play")
-_HOURS = {MOVEMENT: "move_hours", RETREATS: "retreat_hours", ADJUSTMENTS: "adjust_hours"}
+
+
+def _hours(settings: GameSettings, kind: str) -> float:
+    """The length in hours of a phase of `kind` (movement, retreats, adjustments)."""
+    return {
+        MOVEMENT: settings.move_hours,
+        RETREATS: settings.retreat_hours,
+        ADJUSTMENTS: settings.adjust_hours,
+    }[kind]
 
 
 def game_map(game: games.Game) -> GameMap:
@@ -73,12 +83,12 @@ def deadline_for(
     and allowed weekdays in the judge's zone, and past any player's absence (up to the
     game's maximum)."""
     s = game.settings
-    length = timedelta(hours=float(s.get(_HOURS[phase.kind], 48)))
-    time_of_day = parse_time_of_day(s["deadline_time"]) if s.get("deadline_time") else None
-    weekdays = frozenset(s["weekdays"]) if s.get("weekdays") else None
+    length = timedelta(hours=float(_hours(s, phase.kind)))
+    time_of_day = parse_time_of_day(s.deadline_time) if s.deadline_time else None
+    weekdays = frozenset(s.weekdays) if s.weekdays else None
     deadline = next_deadline(now, length, ZoneInfo(zone), time_of_day, weekdays)
     if absences:
-        cap = timedelta(days=float(s.get("absence_max_days", 7)))
+        cap = timedelta(days=float(s.absence_max_days))
         deadline = push_past_absence(deadline, absences, cap)
     return iso(deadline)
 
@@ -93,7 +103,7 @@ def orders_changed(
         if game.process_at:
             games.update_game(db, game, now, process_at=None)
         return []
-    delay = float(game.settings.get("delay_minutes", 0))
+    delay = float(game.settings.delay_minutes)
     if delay <= 0:
         return process_phase(db, config, game, now)
     if not game.process_at:
@@ -194,7 +204,7 @@ def _start_mails(
         False,
         picture=picture,
     )
-    mails += public_copy(config, game.name, game.settings.get("list"), announcement)
+    mails += public_copy(config, game.name, game.settings.list, announcement)
     return mails
 
 
@@ -478,8 +488,7 @@ def save_phase(
         after.phase,
     )
     if end is not None:
-        result = {"how": end.how, "winners": list(end.winners)}
-        game = games.update_game(db, game, now, settings={**game.settings, "result": result})
+        game = games.update_game(db, game, now, result=GameResult(end.how, tuple(end.winners)))
     deadline = (
         None
         if finished
@@ -525,7 +534,7 @@ def phase_notices(
     results_mail = Reply(
         everyone, "results", context, kind="results", in_reply=False, picture=picture
     )
-    mails = [results_mail, *public_copy(config, game.name, game.settings.get("list"), results_mail)]
+    mails = [results_mail, *public_copy(config, game.name, game.settings.list, results_mail)]
     if saved.finished:
         return mails
     by_power = {s.power: s for s in games.seats(db, game, games.PLAYER) if s.power}

@@ -20,7 +20,7 @@ from judge.store import games
 
 def handed_over(game: games.Game) -> dict[str, str]:
     """Province of a unit handed over this phase -> the power that orders it."""
-    return dict((game.settings.get("proxies") or {}).get(game.phase or "", {}))
+    return dict(game.settings.proxies.get(game.phase or "", {}))
 
 
 def engine_rules(rules: Rules) -> Rules:

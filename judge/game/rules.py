@@ -15,11 +15,12 @@ from judge.engine.geography import GameMap
 from judge.engine.rules import OPTIONS, RULE_SETS, Rules, check_choice
 from judge.game.player_groups import groups_of
 from judge.store import games
+from judge.store.result import GameResult
 
 
 def rules_of(game: games.Game) -> Rules:
     """The rules the game is played under (the DATC's preferences unless set)."""
-    return Rules.from_json(game.settings.get("rules") or None)
+    return Rules.from_json(dict(game.settings.rules) or None)
 
 
 def read_rules_text(text: str, current: Rules) -> Rules:
@@ -120,11 +121,11 @@ class EndRules:
 def end_rules(game: games.Game, gm: GameMap) -> EndRules:
     s = game.settings
     return EndRules(
-        victory_centers=int(s.get("victory") or gm.victory_centers),
-        end_year=s.get("end_year"),
-        end_mode=s.get("end_mode") or "draw",
-        stale_years=s.get("stale_years"),
-        max_years=s.get("max_years"),
+        victory_centers=int(s.victory or gm.victory_centers),
+        end_year=s.end_year,
+        end_mode=s.end_mode or "draw",
+        stale_years=s.stale_years,
+        max_years=s.max_years,
     )
 
 
@@ -167,12 +168,12 @@ def end_rules_text(end: EndRules) -> list[str]:
     return out
 
 
-def score_lines(game: games.Game, gm: GameMap, result: dict | None) -> list[dict[str, Any]]:
+def score_lines(game: games.Game, gm: GameMap, result: GameResult | None) -> list[dict[str, Any]]:
     """The scoring table's points for each player of a finished game (empty for a game
     the master terminated, or one that ended before results were recorded)."""
-    if not result or result.get("how") == "terminated":
+    if result is None or result.how == "terminated":
         return []
-    winners = set(result.get("winners", []))
+    winners = set(result.winners)
     groups = groups_of(game, gm, None)
     winning = [g for g in groups if winners & set(g)]
     points = scores([str(g) for g in winning], [str(g) for g in groups], ALEXANDER_TABLE)

@@ -499,7 +499,9 @@ def _show_game(config: Config, db: sqlite_utils.Database, name: str) -> int:
     if game.process_at:
         _out(f"  processing early at {_when(game.process_at, config.timezone)}")
     _out("Settings:")
-    for key, value in sorted(game.settings.items()):
+    # The result is listed among the settings, as before it had its own column.
+    result = game.result.to_json() if game.result else None
+    for key, value in sorted({**game.settings.to_json(), "result": result}.items()):
         _out(f"  {key} = {json.dumps(value)}")
 
     position = None
@@ -765,7 +767,7 @@ def _replay(db: sqlite_utils.Database, name: str) -> int:
         # By power: the order the adjudicator sees them in is the same at every replay.
         orders = dict(sorted(games.effective_orders(db, game, phase).items()))
         stored = row.results if row.results is not None else {}
-        position = {**row.position, "rules": game.settings.get("rules") or {}}
+        position = {**row.position, "rules": dict(game.settings.rules)}
         differences = replay_phase(position, orders, stored)
         if differences:
             differing += 1

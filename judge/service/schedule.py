@@ -125,7 +125,7 @@ def _due(
         return [], ""
     if play.ready_to_process(db, game, ignore_wait=True):
         return play.process_phase(db, config, game, now), "processed at the deadline"
-    grace_end = deadline + timedelta(hours=float(s["grace_hours"]))
+    grace_end = deadline + timedelta(hours=float(s.grace_hours))
     mails: list[Reply] = []
     if not games.notice_sent(db, game, "late"):
         games.record_notice(db, game, "late", now)
@@ -133,7 +133,7 @@ def _due(
         mails += _waiting_notices(db, config, game, grace_end)
     if now < grace_end:
         return mails, "late notices sent" if mails else ""
-    if s["nmr"]:
+    if s.nmr:
         return mails + play.process_phase(db, config, game, now), "processed after grace"
     if not games.notice_sent(db, game, "nonmr"):
         games.record_notice(db, game, "nonmr", now)
@@ -156,7 +156,7 @@ def _reminder_time(
 ) -> datetime | None:
     """The configured time before the deadline; none for a phase no longer than that
     (its start mail, retreat request or build request is the reminder)."""
-    remind_at = deadline - timedelta(hours=float(game.settings["reminder_hours"]))
+    remind_at = deadline - timedelta(hours=float(game.settings.reminder_hours))
     return remind_at if remind_at > games.phase_started(db, game) else None
 
 
@@ -167,7 +167,7 @@ def _context(config: Config, game: games.Game) -> dict:
         "phase_title": phase_title(phase),
         "phase_kind": phase_kind_title(phase),
         "deadline": format_deadline(game.deadline, config.timezone),
-        "nmr": bool(game.settings["nmr"]),
+        "nmr": bool(game.settings.nmr),
     }
 
 
@@ -253,11 +253,11 @@ def _moments(db: sqlite_utils.Database, game: games.Game) -> list[datetime]:
     started = games.phase_started(db, game)
     moments = [
         max(
-            deadline - timedelta(hours=float(s["reminder_hours"])),
+            deadline - timedelta(hours=float(s.reminder_hours)),
             started + (deadline - started) / 2,
         ),
         deadline,
-        deadline + timedelta(hours=float(s["grace_hours"])),
+        deadline + timedelta(hours=float(s.grace_hours)),
     ]
     if game.process_at:
         moments.append(datetime.fromisoformat(game.process_at))

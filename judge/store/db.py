@@ -56,19 +56,19 @@ def peek(path: Path, timeout: float = 5) -> Peek:
 
 
 def schema_version(db: sqlite_utils.Database) -> int:
-    return db.execute("PRAGMA user_version").fetchone()[0]
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
 def migrate(db: sqlite_utils.Database, migrations: list[Migration] | None = None) -> None:
     """Apply every migration past the stored schema version, each in its own transaction."""
-    migrations = schema.MIGRATIONS if migrations is None else migrations
+    steps = schema.MIGRATIONS if migrations is None else migrations
     version = schema_version(db)
-    if version > len(migrations):
+    if version > len(steps):
         raise RuntimeError(
             f"the database has schema version {version}, newer than this judge "
-            f"({len(migrations)}): upgrade the judge"
+            f"({len(steps)}): upgrade the judge"
         )
-    for number, step in enumerate(migrations[version:], start=version + 1):
+    for number, step in enumerate(steps[version:], start=version + 1):
         with transaction(db):
             step(db)
             db.execute(f"PRAGMA user_version = {number}")

@@ -12,35 +12,15 @@ from typing import Any
 import sqlite_utils
 
 from .audit import iso, record
+from .result import GameResult, dump_result, load_result
+from .rows import inserted_id
+from .settings import GameSettings
+
+# A JSON object as stored: Contract 1 positions and results, order lines as checked.
+JsonObject = dict[str, Any]
 
 FORMING, ACTIVE, PAUSED, FINISHED = "forming", "active", "paused", "finished"
 PLAYER, MASTER, OBSERVER = "player", "master", "observer"
-
-DEFAULT_SETTINGS: dict[str, Any] = {
-    "orders": "replace",  # DATC 4.D.1 c; "merge" as njudge does
-    "move_hours": 48,
-    "retreat_hours": 24,
-    "adjust_hours": 24,
-    "deadline_time": None,  # "HH:MM" in the judge's zone: deadlines move to that time
-    "weekdays": None,  # [0..6], Monday 0: deadlines only on these days
-    "grace_hours": 24,  # after the deadline, late players have this long
-    "delay_minutes": 0,  # when all orders are in: process after this delay
-    "reminder_hours": 24,  # remind players missing orders this long before the deadline
-    "nmr": True,  # at the end of grace: process (civil disorder) or wait for the master
-    "absence_max_days": 7,  # how far absences may push a deadline
-    "press": "white",  # white, grey (anonymous; the master sees the sender) or none
-    "partial": True,  # press to some powers only (False: broadcasts only)
-    "observer_press": False,  # observers may broadcast
-    "list": None,  # the game's own list address: every public mail goes there too
-    "map": True,  # a picture of the board on results, start and PREDICT mails (SET MAP)
-    "rules": {},  # DATC section 4 choices that differ from the preferred ones
-    "victory": None,  # supply centres to win; None: the map's own number
-    "end_year": None,  # the game ends after this year's Fall
-    "end_mode": "draw",  # at end_year: "draw" (the survivors) or "most" (most centres wins)
-    "stale_years": 7,  # DPTG II: a draw after this many years with no centre changing hands
-    "max_years": 35,  # DPTG II: a draw after this many game years
-    "result": None,  # when finished: {"how": ..., "winners": [power keys]}
-}
 
 
 @dataclass(frozen=True)
@@ -49,11 +29,12 @@ class Game:
     name: str
     variant: str
     state: str
-    settings: dict[str, Any]
+    settings: GameSettings
     phase: str | None
     deadline: str | None
     process_at: str | None = None  # early processing is due (all orders in, delay running)
     paused_remaining: float | None = None  # seconds to the deadline when PAUSEd
+    result: GameResult | None = None  # how it ended, once finished
 
 
 @dataclass(frozen=True)
@@ -68,13 +49,30 @@ class Seat:
     wait: bool
 
 
-def _game(row: tuple) -> Game:
-    id_, name, variant, state, settings, phase, deadline, process_at, paused = row
-    merged = {**DEFAULT_SETTINGS, **json.loads(settings)}  # games made before a new setting
-    return Game(id_, name, variant, state, merged, phase, deadline, process_at, paused)
+def _game(row: tuple[Any, ...]) -> Game:
+    id_, name, variant, state, settings, phase, deadline, process_at, paused, result = row
+    return Game(
+        id_,
+        name,
+        variant,
+        state,
+        GameSettings.loads(settings),  # checked: defaults for games made before a setting
+        phase,
+        deadline,
+        process_at,
+        paused,
+        load_result(result),
+    )
 
 
-_GAME_COLUMNS = "id, name, variant, state, settings, phase, deadline, process_at, paused_remaining"
+def _seat(row: tuple[Any, ...]) -> Seat:
+    id_, game_id, role, power, address, password_hash, preference, wait = row
+    return Seat(id_, game_id, role, power, address, password_hash, preference, bool(wait))
+
+
+_GAME_COLUMNS = (
+    "id, name, variant, state, settings, phase, deadline, process_at, paused_remaining, result"
+)
 _SEAT_COLUMNS = "id, game_id, role, power, address, password_hash, preference, wait"
 
 
@@ -103,18 +101,29 @@ def get_game(db: sqlite_utils.Database, game_id: int) -> Game:
 
 
 def create_game(db: sqlite_utils.Database, name: str, variant: str, now: datetime) -> Game:
-    settings = json.dumps(DEFAULT_SETTINGS)
+    settings = GameSettings().dumps()
     cur = db.execute(
         "INSERT INTO games (name, variant, state, settings, created_at) VALUES (?, ?, ?, ?, ?)",
         [name, variant, FORMING, settings, iso(now)],
     )
-    record(db, now, "game", cur.lastrowid, "created", name)
-    return get_game(db, cur.lastrowid)
+    game_id = inserted_id(cur)
+    record(db, now, "game", game_id, "created", name)
+    return get_game(db, game_id)
 
 
-def update_game(db: sqlite_utils.Database, game: Game, now: datetime, **changes: Any) -> Game:
-    if "settings" in changes:
-        changes["settings"] = json.dumps(changes["settings"])
+def update_game(
+    db: sqlite_utils.Database,
+    game: Game,
+    now: datetime,
+    settings: GameSettings | None = None,
+    **changes: Any,
+) -> Game:
+    """Change the game's columns (its settings when given; a result is a GameResult or
+    None) and return the game as stored now."""
+    if settings is not None:
+        changes["settings"] = settings.dumps()
+    if "result" in changes:
+        changes["result"] = dump_result(changes["result"])
     columns = ", ".join(f"{k} = ?" for k in changes)
     db.execute(f"UPDATE games SET {columns} WHERE id = ?", [*changes.values(), game.id])
     record(db, now, "game", game.id, "changed", ", ".join(sorted(changes)))
@@ -135,13 +144,14 @@ def add_seat(
         "joined_at) VALUES (?, ?, ?, ?, ?, '', 0, ?)",
         [game.id, role, power, address, password_hash, iso(now)],
     )
-    record(db, now, "seat", cur.lastrowid, f"joined {game.name} as {role}", address)
-    return get_seat(db, cur.lastrowid)
+    seat_id = inserted_id(cur)
+    record(db, now, "seat", seat_id, f"joined {game.name} as {role}", address)
+    return get_seat(db, seat_id)
 
 
 def get_seat(db: sqlite_utils.Database, seat_id: int) -> Seat:
     row = db.execute(f"SELECT {_SEAT_COLUMNS} FROM seats WHERE id = ?", [seat_id]).fetchone()
-    return Seat(*row[:7], bool(row[7]))
+    return _seat(row)
 
 
 def seats(db: sqlite_utils.Database, game: Game, role: str | None = None) -> list[Seat]:
@@ -150,7 +160,7 @@ def seats(db: sqlite_utils.Database, game: Game, role: str | None = None) -> lis
     if role:
         sql += " AND role = ?"
         args.append(role)
-    return [Seat(*r[:7], bool(r[7])) for r in db.execute(sql + " ORDER BY id", args).fetchall()]
+    return [_seat(r) for r in db.execute(sql + " ORDER BY id", args).fetchall()]
 
 
 def update_seat(db: sqlite_utils.Database, seat: Seat, now: datetime, **changes: Any) -> Seat:
@@ -162,7 +172,12 @@ def update_seat(db: sqlite_utils.Database, seat: Seat, now: datetime, **changes:
 
 
 def add_phase(
-    db: sqlite_utils.Database, game: Game, phase: str, position: dict, deadline: str, now: datetime
+    db: sqlite_utils.Database,
+    game: Game,
+    phase: str,
+    position: JsonObject,
+    deadline: str,
+    now: datetime,
 ) -> None:
     db.execute(
         "INSERT INTO phases (game_id, phase, position, started_at, deadline) "
@@ -172,15 +187,16 @@ def add_phase(
     record(db, now, "game", game.id, "phase started", phase)
 
 
-def phase_position(db: sqlite_utils.Database, game: Game, phase: str) -> dict:
+def phase_position(db: sqlite_utils.Database, game: Game, phase: str) -> JsonObject:
     row = db.execute(
         "SELECT position FROM phases WHERE game_id = ? AND phase = ?", [game.id, phase]
     ).fetchone()
-    return json.loads(row[0])
+    position: JsonObject = json.loads(row[0])
+    return position
 
 
 def finish_phase(
-    db: sqlite_utils.Database, game: Game, phase: str, results: dict, now: datetime
+    db: sqlite_utils.Database, game: Game, phase: str, results: JsonObject, now: datetime
 ) -> None:
     db.execute(
         "UPDATE phases SET processed_at = ?, results = ? WHERE game_id = ? AND phase = ?",
@@ -194,7 +210,7 @@ def add_order_set(
     game: Game,
     power: str,
     mode: str,
-    lines: list[dict],
+    lines: list[JsonObject],
     inbound_id: int | None,
     now: datetime,
 ) -> None:
@@ -225,8 +241,9 @@ def last_orders(
         [game.id, power, before],
     ).fetchall()
     for phase, lines in rows:
-        if phase.endswith(kind) and json.loads(lines):
-            return json.loads(lines)
+        given: list[str] = json.loads(lines)
+        if phase.endswith(kind) and given:
+            return given
     return []
 
 
@@ -332,7 +349,9 @@ def all_games(db: sqlite_utils.Database) -> list[Game]:
     return [_game(r) for r in rows]
 
 
-def processed_phases(db: sqlite_utils.Database, game: Game) -> list[tuple[str, dict, dict, str]]:
+def processed_phases(
+    db: sqlite_utils.Database, game: Game
+) -> list[tuple[str, JsonObject, JsonObject, str]]:
     """(phase, position, results, processed_at) of every processed phase, in order."""
     rows = db.execute(
         "SELECT phase, position, results, processed_at FROM phases "
@@ -373,9 +392,9 @@ class StoredPhase:
     """A stored phase: its position at the start and, once processed, its results."""
 
     phase: str
-    position: dict
+    position: JsonObject
     started_at: str
-    results: dict | None  # None until the phase is processed (or after a ROLLBACK to it)
+    results: JsonObject | None  # None until the phase is processed (or after a ROLLBACK to it)
     processed_at: str | None
 
 
@@ -387,7 +406,7 @@ def phase_marks(db: sqlite_utils.Database, game: Game) -> list[PhaseMark]:
     return [PhaseMark(*row) for row in rows]
 
 
-def _stored_phase(row: tuple) -> StoredPhase:
+def _stored_phase(row: tuple[Any, ...]) -> StoredPhase:
     phase, position, started_at, results, processed_at = row
     loaded = json.loads(results) if results is not None else None
     return StoredPhase(phase, json.loads(position), started_at, loaded, processed_at)

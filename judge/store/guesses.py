@@ -39,7 +39,7 @@ def count(db: sqlite_utils.Database, key: str, now: datetime, window: timedelta)
         "SELECT COUNT(*) FROM wrong_passwords WHERE key = ? AND at > ?",
         [key, iso(now - window)],
     ).fetchone()
-    return row[0]
+    return int(row[0])
 
 
 def locked_until(

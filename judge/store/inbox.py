@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email.message import Message
 from email.parser import BytesHeaderParser
 from email.policy import default as default_policy
 from email.utils import getaddresses
@@ -13,6 +14,7 @@ import sqlite_utils
 
 from .audit import iso, record
 from .db import transaction
+from .rows import inserted_id
 
 NEW, HANDLED, IGNORED, FAILED = "new", "handled", "ignored", "failed"
 # Headers a receiving MTA, filter or mailbox adds or rewrites on each delivery: two
@@ -103,7 +105,7 @@ def _unfolded(head: bytes) -> list[tuple[str, str]]:
     return fields
 
 
-def _header(headers, name: str) -> str | None:
+def _header(headers: Message, name: str) -> str | None:
     try:
         value = headers.get(name)
     except Exception:
@@ -128,7 +130,7 @@ def ingest(
         )
         if cur.rowcount == 0:
             return None
-        inbound_id = cur.lastrowid
+        inbound_id = inserted_id(cur)
         record(db, now, "inbound", inbound_id, "stored", f"from {sender or '?'} by {source}")
     return inbound_id
 
@@ -166,11 +168,12 @@ def count_before(db: sqlite_utils.Database, item: Inbound, hours: float = 1, mos
     `most`, counting stops there: a flood costs each message at most that many rows."""
     since = iso(datetime.fromisoformat(item.received_at) - timedelta(hours=hours))
     limit = most if most > 0 else -1
-    return db.execute(
+    row = db.execute(
         "SELECT COUNT(*) FROM (SELECT 1 FROM inbound WHERE sender = ? AND id <= ? "
         "AND received_at > ? LIMIT ?)",
         [item.sender, item.id, since, limit],
-    ).fetchone()[0]
+    ).fetchone()
+    return int(row[0])
 
 
 # -- retries: a message whose handling raised (judge/service/handling.py) --------------

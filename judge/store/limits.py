@@ -21,10 +21,11 @@ def prune_replies(db: sqlite_utils.Database, since: str) -> None:
 def replies_since(db: sqlite_utils.Database, address: str, since: str, most: int) -> int:
     """Replies logged to `address` (lower case) after `since` (ISO), counted up to `most`:
     counting costs at most `most` index rows, however many mails arrive."""
-    return db.execute(
+    row = db.execute(
         "SELECT COUNT(*) FROM (SELECT 1 FROM reply_log WHERE address = ? AND at > ? LIMIT ?)",
         [address, since, most],
-    ).fetchone()[0]
+    ).fetchone()
+    return int(row[0])
 
 
 def log_reply(db: sqlite_utils.Database, address: str, now: datetime) -> None:

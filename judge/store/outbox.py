@@ -11,6 +11,7 @@ import sqlite_utils
 
 from .audit import iso, record
 from .db import transaction
+from .rows import inserted_id
 
 QUEUED, SENT, FAILED = "queued", "sent", "failed"
 
@@ -42,8 +43,9 @@ def queue(
         "next_attempt_at, created_at, picture) VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)",
         [message_id, inbound_id, kind, json.dumps(recipients), raw, iso(now), iso(now), picture],
     )
-    record(db, now, "outbound", cur.lastrowid, "queued", f"{kind} to {', '.join(recipients)}")
-    return cur.lastrowid
+    outbound_id = inserted_id(cur)
+    record(db, now, "outbound", outbound_id, "queued", f"{kind} to {', '.join(recipients)}")
+    return outbound_id
 
 
 def due(db: sqlite_utils.Database, now: datetime, limit: int = 100) -> list[Outbound]:
@@ -69,7 +71,8 @@ def finish(db: sqlite_utils.Database, outbound_id: int, raw: bytes, now: datetim
 def next_attempt(db: sqlite_utils.Database) -> str | None:
     """When the earliest queued message is due (ISO), or None."""
     row = db.execute("SELECT MIN(next_attempt_at) FROM outbound WHERE state = 'queued'").fetchone()
-    return row[0]
+    due_at: str | None = row[0]  # NULL when nothing is queued
+    return due_at
 
 
 def mark_sent(db: sqlite_utils.Database, outbound_id: int, now: datetime, how: str) -> None:
@@ -132,7 +135,10 @@ def unsent(db: sqlite_utils.Database) -> list[Unsent]:
         "SELECT id, state, kind, attempts, next_attempt_at, recipients, last_error FROM outbound "
         "WHERE state IN ('queued', 'failed') ORDER BY id"
     ).fetchall()
-    return [Unsent(*r[:5], tuple(json.loads(r[5])), r[6]) for r in rows]
+    return [
+        Unsent(id_, state, kind, attempts, next_at, tuple(json.loads(to)), error)
+        for id_, state, kind, attempts, next_at, to, error in rows
+    ]
 
 
 def state(db: sqlite_utils.Database, outbound_id: int) -> str | None:

@@ -6,11 +6,20 @@ the play-by-mail migrations; inbound and outbound mail and the audit log are ver
 
 from __future__ import annotations
 
+import json
+
 import sqlite_utils
 
 
 def _v1_mail(db: sqlite_utils.Database) -> None:
-    db["inbound"].create(
+    # Split only to be read: the same steps, in the order they always ran.
+    _v1_inbound(db)
+    _v1_outbound(db)
+    _v1_audit(db)
+
+
+def _v1_inbound(db: sqlite_utils.Database) -> None:
+    db.table("inbound").create(
         {
             "id": int,
             "dedupe_key": str,  # Message-ID plus content hash: the same mail twice is one row
@@ -29,10 +38,13 @@ def _v1_mail(db: sqlite_utils.Database) -> None:
         not_null={"dedupe_key", "source", "received_at", "size", "raw", "state"},
         defaults={"state": "new"},
     )
-    db["inbound"].create_index(["dedupe_key"], unique=True)
-    db["inbound"].create_index(["state", "id"])
-    db["inbound"].create_index(["sender", "received_at"])
-    db["outbound"].create(
+    db.table("inbound").create_index(["dedupe_key"], unique=True)
+    db.table("inbound").create_index(["state", "id"])
+    db.table("inbound").create_index(["sender", "received_at"])
+
+
+def _v1_outbound(db: sqlite_utils.Database) -> None:
+    db.table("outbound").create(
         {
             "id": int,
             "message_id": str,  # fixed when queued: a resend is the same mail
@@ -61,22 +73,31 @@ def _v1_mail(db: sqlite_utils.Database) -> None:
         defaults={"state": "queued", "attempts": 0},
         foreign_keys=[("inbound_id", "inbound", "id")],
     )
-    db["outbound"].create_index(["message_id"], unique=True)
-    db["outbound"].create_index(["state", "next_attempt_at"])
-    db["outbound"].create_index(["inbound_id"])
-    db["audit"].create(
+    db.table("outbound").create_index(["message_id"], unique=True)
+    db.table("outbound").create_index(["state", "next_attempt_at"])
+    db.table("outbound").create_index(["inbound_id"])
+
+
+def _v1_audit(db: sqlite_utils.Database) -> None:
+    db.table("audit").create(
         {"id": int, "at": str, "entity": str, "entity_id": int, "event": str, "detail": str},
         pk="id",
         not_null={"at", "entity", "event"},
     )
-    db["audit"].create_index(["entity", "entity_id"])
-    db["rate_notice"].create(
+    db.table("audit").create_index(["entity", "entity_id"])
+    db.table("rate_notice").create(
         {"sender": str, "noticed_at": str}, pk="sender", not_null={"noticed_at"}
     )
 
 
 def _v2_games(db: sqlite_utils.Database) -> None:
-    db["games"].create(
+    # Split only to be read: the same steps, in the order they always ran.
+    _v2_games_and_seats(db)
+    _v2_phases_and_orders(db)
+
+
+def _v2_games_and_seats(db: sqlite_utils.Database) -> None:
+    db.table("games").create(
         {
             "id": int,
             "name": str,  # lower case, unique
@@ -90,8 +111,8 @@ def _v2_games(db: sqlite_utils.Database) -> None:
         pk="id",
         not_null={"name", "variant", "state", "settings", "created_at"},
     )
-    db["games"].create_index(["name"], unique=True)
-    db["seats"].create(
+    db.table("games").create_index(["name"], unique=True)
+    db.table("seats").create(
         {
             "id": int,
             "game_id": int,
@@ -109,8 +130,11 @@ def _v2_games(db: sqlite_utils.Database) -> None:
         defaults={"wait": 0, "preference": ""},
         foreign_keys=[("game_id", "games", "id")],
     )
-    db["seats"].create_index(["game_id", "power"])
-    db["phases"].create(
+    db.table("seats").create_index(["game_id", "power"])
+
+
+def _v2_phases_and_orders(db: sqlite_utils.Database) -> None:
+    db.table("phases").create(
         {
             "id": int,
             "game_id": int,
@@ -125,8 +149,8 @@ def _v2_games(db: sqlite_utils.Database) -> None:
         not_null={"game_id", "phase", "position", "started_at"},
         foreign_keys=[("game_id", "games", "id")],
     )
-    db["phases"].create_index(["game_id", "phase"], unique=True)
-    db["order_sets"].create(
+    db.table("phases").create_index(["game_id", "phase"], unique=True)
+    db.table("order_sets").create(
         {
             "id": int,
             "game_id": int,
@@ -141,8 +165,8 @@ def _v2_games(db: sqlite_utils.Database) -> None:
         not_null={"game_id", "phase", "power", "received_at", "mode", "lines"},
         foreign_keys=[("game_id", "games", "id"), ("inbound_id", "inbound", "id")],
     )
-    db["order_sets"].create_index(["game_id", "phase", "power"])
-    db["orders"].create(
+    db.table("order_sets").create_index(["game_id", "phase", "power"])
+    db.table("orders").create(
         {"game_id": int, "phase": str, "power": str, "lines": str},  # effective orders, JSON
         pk=("game_id", "phase", "power"),
         not_null={"lines"},
@@ -151,15 +175,15 @@ def _v2_games(db: sqlite_utils.Database) -> None:
 
 
 def _v3_deadlines(db: sqlite_utils.Database) -> None:
-    db["games"].add_column("process_at", str)  # early processing, when all orders are in
-    db["games"].add_column("paused_remaining", float)  # seconds left when PAUSEd
-    db["notices"].create(
+    db.table("games").add_column("process_at", str)  # early processing, when all orders are in
+    db.table("games").add_column("paused_remaining", float)  # seconds left when PAUSEd
+    db.table("notices").create(
         {"game_id": int, "phase": str, "kind": str, "sent_at": str},
         pk=("game_id", "phase", "kind"),  # each notice once per phase
         not_null={"sent_at"},
         foreign_keys=[("game_id", "games", "id")],
     )
-    db["absences"].create(
+    db.table("absences").create(
         {"id": int, "seat_id": int, "starts": str, "ends": str, "created_at": str},
         pk="id",
         not_null={"seat_id", "starts", "ends", "created_at"},
@@ -168,7 +192,7 @@ def _v3_deadlines(db: sqlite_utils.Database) -> None:
 
 
 def _v4_press(db: sqlite_utils.Database) -> None:
-    db["press"].create(
+    db.table("press").create(
         {
             "id": int,
             "game_id": int,
@@ -183,54 +207,71 @@ def _v4_press(db: sqlite_utils.Database) -> None:
         not_null={"game_id", "seat_id", "recipients", "grey", "text", "sent_at"},
         foreign_keys=[("game_id", "games", "id"), ("seat_id", "seats", "id")],
     )
-    db["press"].create_index(["game_id", "sent_at"])
-    db["seats"].add_column("draw", int, not_null_default=0)  # SET DRAW vote
+    db.table("press").create_index(["game_id", "sent_at"])
+    db.table("seats").add_column("draw", int, not_null_default=0)  # SET DRAW vote
 
 
 def _v5_concede(db: sqlite_utils.Database) -> None:
-    db["seats"].add_column("concede", str)  # SET CONCEDE: the power conceded to
+    db.table("seats").add_column("concede", str)  # SET CONCEDE: the power conceded to
 
 
 def _v6_pictures(db: sqlite_utils.Database) -> None:
     # A mail that carries a board picture is queued as its text with what to draw (JSON,
     # judge/game/pictures.py); the outbox drainer draws the PNG, stores the finished message
     # in `raw` and clears this column before the first attempt to send it.
-    db["outbound"].add_column("picture", str)
+    db.table("outbound").add_column("picture", str)
 
 
 def _v7_reply_log(db: sqlite_utils.Database) -> None:
     # One row per reply queued to an address in the last hour (older rows are pruned):
     # the per-address reply cap counts them (judge/game/outgoing.py), whatever the headers of
     # the mail that caused them said.
-    db["reply_log"].create({"address": str, "at": str}, not_null={"address", "at"})
-    db["reply_log"].create_index(["address", "at"])
-    db["reply_log"].create_index(["at"])
+    db.table("reply_log").create({"address": str, "at": str}, not_null={"address", "at"})
+    db.table("reply_log").create_index(["address", "at"])
+    db.table("reply_log").create_index(["at"])
 
 
 def _v8_inbound_retry(db: sqlite_utils.Database) -> None:
     # A message whose handling raised is tried again later (judge/service/handling.py): how many
     # attempts have failed, and when the next one is due (NULL: at once).
-    db["inbound"].add_column("attempts", int, not_null_default=0)
-    db["inbound"].add_column("next_attempt_at", str)
+    db.table("inbound").add_column("attempts", int, not_null_default=0)
+    db.table("inbound").add_column("next_attempt_at", str)
 
 
 def _v9_wrong_passwords(db: sqlite_utils.Database) -> None:
     # One row per wrong password (judge/store/guesses.py), by power and by sender: the
     # limit counts them over the last hour, whoever sent them.
-    db["wrong_passwords"].create({"key": str, "at": str}, not_null={"key", "at"})
-    db["wrong_passwords"].create_index(["key", "at"])
-    db["wrong_passwords"].create_index(["at"])
+    db.table("wrong_passwords").create({"key": str, "at": str}, not_null={"key", "at"})
+    db.table("wrong_passwords").create_index(["key", "at"])
+    db.table("wrong_passwords").create_index(["at"])
     # Its notices are timed in rate_notice (store/limits.py), keyed `power:...`/`sender:...`.
 
 
 def _v10_signon_keys(db: sqlite_utils.Database) -> None:
     # The Message-ID of each wrong-password notice, hashed (judge/store/guesses.py): an
     # answer to the notice may sign on while the power is locked.
-    db["signon_keys"].create(
+    db.table("signon_keys").create(
         {"key": str, "id_hash": str, "expires_at": str},
         pk=("key", "id_hash"),
         not_null={"expires_at"},
     )
+
+
+def _v11_result(db: sqlite_utils.Database) -> None:
+    # How a game ended (judge/store/result.py) is its state, not a setting: it leaves the
+    # settings JSON, where versions up to 10 kept it as "result", for its own column (JSON,
+    # NULL until the game ends).
+    db.table("games").add_column("result", str)
+    rows = db.execute("SELECT id, settings FROM games").fetchall()
+    for game_id, text in rows:
+        settings = json.loads(text)
+        if not isinstance(settings, dict) or "result" not in settings:
+            continue
+        result = settings.pop("result")
+        db.execute(
+            "UPDATE games SET settings = ?, result = ? WHERE id = ?",
+            [json.dumps(settings), None if result is None else json.dumps(result), game_id],
+        )
 
 
 MIGRATIONS = [
@@ -244,4 +285,5 @@ MIGRATIONS = [
     _v8_inbound_retry,
     _v9_wrong_passwords,
     _v10_signon_keys,
+    _v11_result,
 ]
