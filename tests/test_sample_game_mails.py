@@ -5,7 +5,7 @@ without changing one mail. This test is the proof and keeps it so: a scripted ga
 master, seven players, press, information commands, mistakes, two years with a
 dislodgement, retreats, builds and civil disorder) runs through the judge's handling path
 and its schedule, and every mail queued is written out whole (headers and body, as it
-would be sent) into one transcript. The transcript in tests/snapshots/ was written by
+would be sent) into one transcript. The transcript in tests/golden/ was written by
 the judge before the restructuring; any change to any mail shows as a diff.
 
 The only values normalised are the Message-IDs the judge makes at random. To write the
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from judge_harness import HOLDS, Judge
 
-SNAPSHOT = Path(__file__).parent / "snapshots" / "sample_game_mails.txt"
+SNAPSHOT = Path(__file__).parent / "golden" / "sample_game_mails.txt"
 MASTER = "gm@example.org"
 _JUDGE_ID = re.compile(r"<[^<>@\s]+@(judge\.)?example\.org>")
 
