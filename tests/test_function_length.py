@@ -17,7 +17,6 @@ NOT_YET_SPLIT = {
     ("render/board.py", "draw_board"),
     ("engine/geography.py", "build_map"),
     ("ops/cli.py", "_add_operator_commands"),
-    ("config.py", "config_from_dict"),
     ("render/board.py", "_legend"),
     ("game/assignment.py", "parse_preference"),
     ("engine/notation.py", "_scan"),
