@@ -16,11 +16,9 @@ ROOT = Path(judge.__file__).parent
 NOT_YET_SPLIT = {
     ("render/board.py", "draw_board"),
     ("engine/geography.py", "build_map"),
-    ("ops/cli.py", "_add_operator_commands"),
     ("render/board.py", "_legend"),
     ("game/assignment.py", "parse_preference"),
     ("engine/notation.py", "_scan"),
-    ("ops/operator.py", "_show_game"),
     ("service/daemon.py", "run_forever"),
     ("store/schema.py", "_v2_games"),
     ("engine/notation.py", "_grammar"),
