@@ -23,7 +23,6 @@ NOT_YET_SPLIT = {
     ("store/schema.py", "_v2_games"),
     ("engine/notation.py", "_grammar"),
     ("engine/adjudication.py", "_movement"),
-    ("ops/demo.py", "main"),
     ("variants/json_contract.py", "position_from_json"),
     ("game/dates.py", "_resolve"),
     ("commands/admin.py", "press"),

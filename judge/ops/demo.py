@@ -134,7 +134,10 @@ class Maildir:
                 msg = email.message_from_bytes(path.read_bytes(), policy=default)
                 to = tuple(a.strip().lower() for a in str(msg["To"] or "").split(","))
                 # the text part (a results or start mail also carries the board as PNG)
-                body = msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
+                text = msg.get_body(("plain",))
+                if text is None:
+                    raise DemoError(f"the judge's mail {path} has no text part")
+                body = text.get_content().replace("\r\n", "\n")
                 self.mails[name] = Mail(path, str(msg["Subject"]), to, body)
         return [self.mails[name] for name in sorted(self.mails)]
 
@@ -230,10 +233,7 @@ class Demo:
             self.out(f"{address} signs on to ?{game} ({preference})")
 
         for address in self.players:
-            start = self.maildir.one(
-                f"the start mail of {address}",
-                lambda m, a=address: "the game has started" in m.subject and a in m.to,
-            )
+            start = self.maildir.one(f"the start mail of {address}", _start_mail_of(address))
             found = re.search(r"You are (\w+)\.", start.body)
             if not found:
                 raise DemoError(f"no power in the start mail {start.path}:\n{start.body}")
@@ -340,6 +340,11 @@ class Demo:
         self.out(f"See the game with: judge game {self.game}")
 
 
+def _start_mail_of(address: str) -> Callable[[Mail], bool]:
+    """Whether a mail is the start mail sent to `address`."""
+    return lambda m: "the game has started" in m.subject and address in m.to
+
+
 def _flat(text: str) -> str:
     return " ".join(text.split())
 
@@ -373,37 +378,51 @@ def _port_free(host: str, port: int) -> bool:
 
 def main(args: argparse.Namespace) -> int:
     """`judge demo`: exit status 0 when the game went as scripted, 1 otherwise."""
-    from judge.service.daemon import run_forever
-
-    def out(line: str) -> None:
-        print(line, flush=True)
-
-    def fail(message: str) -> int:
-        print(f"judge demo: {message}", file=sys.stderr, flush=True)
-        return 1
-
     try:
         config = load_config(args.config)
     except ConfigError as e:
         print(f"judge: configuration error: {e}", file=sys.stderr)
         return 2
     if config.inbound_mode != "smtp" or config.outbound_mode != "maildir":
-        return fail(
+        return _fail(
             "the demo mails the judge's SMTP receiver and reads its Maildir: it needs inbound "
             f'mode "smtp" and outbound mode "maildir" ({config.source} has '
             f'"{config.inbound_mode}" and "{config.outbound_mode}")'
         )
-    where = f"{config.smtp_in.host}:{config.smtp_in.port}"
-    busy = (
-        f"{where} is taken: another judge (or another program) is listening there. Stop it, "
-        "or run the demo with --config naming a judge.toml with another [inbound.smtp] port."
-    )
     if not _port_free(config.smtp_in.host, config.smtp_in.port):
-        return fail(busy)
+        return _fail(_busy(config))
     if not getattr(args, "verbose", False):  # the judge's own log would drown the story
         logging.getLogger().setLevel(logging.WARNING)
+    _out(
+        f"The {config.name} judge ({config.source}) runs in this process: mail for "
+        f"{config.address} to SMTP {config.smtp_in.host}:{config.smtp_in.port}, replies "
+        f"into {shown(config.maildir)}/new/, database {shown(config.database)}."
+    )
+    return _play(config, Demo(config, _out))
 
-    demo = Demo(config, out)
+
+def _out(line: str) -> None:
+    print(line, flush=True)
+
+
+def _fail(message: str) -> int:
+    print(f"judge demo: {message}", file=sys.stderr, flush=True)
+    return 1
+
+
+def _busy(config: Config) -> str:
+    """What to do when the receiver's port is taken."""
+    return (
+        f"{config.smtp_in.host}:{config.smtp_in.port} is taken: another judge (or another "
+        "program) is listening there. Stop it, or run the demo with --config naming a "
+        "judge.toml with another [inbound.smtp] port."
+    )
+
+
+def _play(config: Config, demo: Demo) -> int:
+    """Run the judge's daemon in a thread, play the demo against it, stop the daemon."""
+    from judge.service.daemon import run_forever
+
     stop, ready = threading.Event(), threading.Event()
     crashed: list[BaseException] = []
 
@@ -415,31 +434,33 @@ def main(args: argparse.Namespace) -> int:
             ready.set()
 
     thread = threading.Thread(target=judge, name="judge", daemon=True)
-    out(
-        f"The {config.name} judge ({config.source}) runs in this process: mail for "
-        f"{config.address} to SMTP {where}, replies into {shown(config.maildir)}/new/, "
-        f"database {shown(config.database)}."
-    )
     thread.start()
     try:
-        ready.wait(15)
-        if crashed:
-            if isinstance(crashed[0], OSError) and not _port_free(
-                config.smtp_in.host, config.smtp_in.port
-            ):
-                return fail(busy)
-            return fail(f"the judge could not start: {crashed[0]!r}")
-        if not ready.is_set():
-            return fail("the judge did not start within 15 seconds")
-        try:
-            demo.run()
-        except (DemoError, OSError) as e:
-            if crashed:
-                return fail(f"the judge stopped: {crashed[0]!r}")
-            demo.summary()
-            return fail(str(e))
-        demo.summary()
-        return 0
+        return _script(config, demo, ready, crashed)
     finally:
         stop.set()
         thread.join(15)
+
+
+def _script(
+    config: Config, demo: Demo, ready: threading.Event, crashed: list[BaseException]
+) -> int:
+    """Once the judge is ready, the game as scripted; the exit status."""
+    ready.wait(15)
+    if crashed:
+        if isinstance(crashed[0], OSError) and not _port_free(
+            config.smtp_in.host, config.smtp_in.port
+        ):
+            return _fail(_busy(config))
+        return _fail(f"the judge could not start: {crashed[0]!r}")
+    if not ready.is_set():
+        return _fail("the judge did not start within 15 seconds")
+    try:
+        demo.run()
+    except (DemoError, OSError) as e:
+        if crashed:
+            return _fail(f"the judge stopped: {crashed[0]!r}")
+        demo.summary()
+        return _fail(str(e))
+    demo.summary()
+    return 0
