@@ -19,7 +19,6 @@ NOT_YET_SPLIT = {
     ("render/board.py", "_legend"),
     ("game/assignment.py", "parse_preference"),
     ("engine/notation.py", "_scan"),
-    ("service/daemon.py", "run_forever"),
     ("store/schema.py", "_v2_games"),
     ("engine/notation.py", "_grammar"),
     ("engine/adjudication.py", "_movement"),
