@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from email import policy
+from email.headerregistry import AddressHeader
 from email.message import Message
 from email.parser import BytesParser
 from email.utils import parseaddr
@@ -105,9 +106,13 @@ def parse_submission(raw: bytes, max_bytes: int = 1_000_000) -> Submission:
 
 
 def _as_bytes(raw: object) -> bytes:
+    """The message's bytes; a str (a caller's mistake) as its UTF-8, surrogates kept.
+    Anything else raises TypeError (parse_submission turns it into an empty message)."""
     if isinstance(raw, str):
         return raw.encode("utf-8", "surrogateescape")
-    return bytes(raw)  # type: ignore[call-overload]
+    if isinstance(raw, bytes | bytearray | memoryview):
+        return bytes(raw)
+    raise TypeError(f"a message is bytes, not {type(raw).__name__}")
 
 
 def _header_block(data: bytes) -> bytes:
@@ -243,7 +248,9 @@ def _address(msg: Message, name: str) -> tuple[str, str]:
         return "", ""
     candidates: list[tuple[str, str]] = []
     with contextlib.suppress(Exception):
-        candidates = [(a.display_name or "", a.addr_spec or "") for a in msg[name].addresses]
+        header = msg[name]
+        if isinstance(header, AddressHeader):  # a str (parsed by another policy) has none
+            candidates = [(a.display_name or "", a.addr_spec or "") for a in header.addresses]
     with contextlib.suppress(Exception):
         display, addr = parseaddr(written)
         if _SURROGATES.search(_raw_header(msg, name) or ""):  # raw 8-bit name: ours is better
@@ -357,7 +364,8 @@ def _walk(part: Message, notes: list[str], depth: int) -> list[str]:
             return _alternative(children, notes, depth)
         if sub == "signed":
             notes.append("kept only the signed text")
-            return _walk(children[0], notes, depth + 1)
+            first = children[0]
+            return _walk(first, notes, depth + 1) if isinstance(first, Message) else []
         if sub == "encrypted":
             notes.append("ignored encrypted content")
             return []
@@ -383,7 +391,7 @@ def _walk(part: Message, notes: list[str], depth: int) -> list[str]:
     return [text]
 
 
-def _alternative(children: list, notes: list[str], depth: int) -> list[str]:
+def _alternative(children: list[Message | str], notes: list[str], depth: int) -> list[str]:
     def rank(child: Message) -> int:
         ctype = _content_type(child)
         if ctype == "text/plain":
@@ -650,7 +658,7 @@ class _HTMLText(HTMLParser):
     def _visible(self) -> bool:
         return not self.quote and not any(self.skipping.values())
 
-    def handle_starttag(self, tag: str, attrs: list) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "body" or (self.skipping.get("head") and tag not in _HEAD_TAGS):
             self.skipping.pop("head", None)  # the head ends where the body starts
             self.skipping.pop("title", None)
@@ -679,7 +687,7 @@ class _HTMLText(HTMLParser):
         if tag == "pre":
             self.pre += 1
 
-    def handle_startendtag(self, tag: str, attrs: list) -> None:
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _SKIP_TAGS or tag == "blockquote":
             return  # <style/> and the like enclose nothing
         self.handle_starttag(tag, attrs)
