@@ -14,9 +14,7 @@ ROOT = Path(judge.__file__).parent
 
 # path under judge/ -> function (Class.method, outer.inner), as measured when listed.
 NOT_YET_SPLIT = {
-    ("render/board.py", "draw_board"),
     ("engine/geography.py", "build_map"),
-    ("render/board.py", "_legend"),
     ("game/assignment.py", "parse_preference"),
     ("engine/notation.py", "_scan"),
     ("store/schema.py", "_v2_games"),

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from judge.engine.board import Position
-from judge.engine.geography import IMPASSABLE, SEA
-from judge.render.canvas import Hatch, Point, SvgCanvas
+from judge.engine.geography import IMPASSABLE, SEA, GameMap
+from judge.render.canvas import Canvas, Hatch, Point, SvgCanvas
 from judge.render.drawing import Drawing, PowerStyle, drawing_for
 
 LEGEND_WIDTH = 220
@@ -44,6 +44,7 @@ KEY_STYLE = PowerStyle("#d9d9d9", "#ececec", "#000", "", "", Hatch("key", "dots"
 
 
 def as_position(position: Position | Mapping[str, Any]) -> Position:
+    """A Position as it is; the Contract 1 position JSON read into one."""
     if isinstance(position, Position):
         return position
     from judge.variants.json_contract import position_from_json  # the Contract 1 reader
@@ -117,7 +118,10 @@ _FLEET_HULL = ((-14, -2), (14, -2), (9, 8), (-9, 8))
 _FLEET_SAIL = ((-1, -3), (-1, -16), (10, -4))
 
 
-def _unit_symbol(canvas, kind: str, style: PowerStyle, at: Point, ghost: bool = False) -> None:
+def _unit_symbol(
+    canvas: Canvas, kind: str, style: PowerStyle, at: Point, ghost: bool = False
+) -> None:
+    """An army (a disc) or a fleet (a ship) in the power's colour, with its letter."""
     x, y = at
     edge = "#000"
     if kind == "F":
@@ -133,7 +137,16 @@ def _unit_symbol(canvas, kind: str, style: PowerStyle, at: Point, ghost: bool = 
         canvas.circle(at, 13, None, edge, 1.2, dash=(2, 2))
 
 
-def _arrow(canvas, a: Point, b: Point, color: str, dash=None, width=3.0, start=12.0, end=13.0):
+def _arrow(
+    canvas: Canvas,
+    a: Point,
+    b: Point,
+    color: str,
+    dash: Sequence[float] | None = None,
+    width: float = 3.0,
+    start: float = 12.0,
+    end: float = 13.0,
+) -> None:
     """A line from a to b with an arrow head, outlined in black for contrast."""
     p, q, (ux, uy) = _along(a, b, start, end)
     hx, hy = q[0] - ux * 11, q[1] - uy * 11
@@ -144,7 +157,15 @@ def _arrow(canvas, a: Point, b: Point, color: str, dash=None, width=3.0, start=1
     canvas.shape([[q, (hx + nx, hy + ny), (hx - nx, hy - ny)]], color, "#000", 1.0)
 
 
-def _link(canvas, a: Point, b: Point, color: str, dash, end: float = 4.0, start: float = 12.0):
+def _link(
+    canvas: Canvas,
+    a: Point,
+    b: Point,
+    color: str,
+    dash: Sequence[float],
+    end: float = 4.0,
+    start: float = 12.0,
+) -> None:
     """A dashed or dotted line from a to b ending in a small open circle."""
     p, q, _ = _along(a, b, start, end)
     canvas.shape([[p, q]], None, "#000", 4.2, dash, closed=False)
@@ -152,7 +173,7 @@ def _link(canvas, a: Point, b: Point, color: str, dash, end: float = 4.0, start:
     canvas.circle(q, 3.5, "#fff", "#000", 1.0)
 
 
-def _cross(canvas, at: Point, size: float = 6.0) -> None:
+def _cross(canvas: Canvas, at: Point, size: float = 6.0) -> None:
     x, y = at
     lines = [
         [(x - size, y - size), (x + size, y + size)],
@@ -165,8 +186,21 @@ def _cross(canvas, at: Point, size: float = 6.0) -> None:
 # -- the picture ---------------------------------------------------------------------------
 
 
+# A unit of the picture's orders or dislodged units: (power, "A TRI").
+UnitKey = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class _Dislodged:
+    """Where the dislodged units are drawn, beside their provinces."""
+
+    displaced: dict[UnitKey, Point]  # on the board drawn
+    destroyed: set[UnitKey]  # dislodged with nowhere to go: gone in the board after
+    origin: dict[UnitKey, Point]  # where each order's unit stood (a retreating one: beside)
+
+
 def draw_board(
-    canvas,
+    canvas: Canvas,
     position: Position | Mapping[str, Any],
     results: Mapping[str, Any] | None = None,
     *,
@@ -180,13 +214,31 @@ def draw_board(
     gm = before.game_map
     dr = drawing or drawing_for(gm)
     orders = orders_of(results)
-
     owner = {c: p for p, cs in board.centers.items() for c in cs}
-    occupant = {u.province: u.power for u in board.units}
+    dislodged = _dislodged(before, board, dr, orders, after is not None)
 
-    # Dislodged units, drawn displaced: (power, "A TRI") -> where.
-    displaced: dict[tuple[str, str], Point] = {}
-    destroyed: set[tuple[str, str]] = set()  # dislodged with nowhere to go: gone after
+    _draw_provinces(canvas, gm, dr, board, owner)
+    _draw_centers(canvas, gm, dr, owner)
+    _draw_labels(canvas, gm, dr)
+    _draw_units(canvas, dr, board, dislodged, after is not None)
+    # orders
+    moves = {o.tokens[1]: o.tokens[3] for o in orders if len(o.tokens) >= 4 and o.tokens[2] == "-"}
+    present = {(u.power, str(u)) for u in board.units}
+    canvas.begin({"id": "orders"})
+    for o in orders:
+        _order(canvas, o, dr, moves, dislodged.origin, present, gm)
+    canvas.end()
+
+    _legend(canvas, before, board, dr, caption, orders, after is not None)
+
+
+def _dislodged(
+    before: Position, board: Position, dr: Drawing, orders: list[Order], with_after: bool
+) -> _Dislodged:
+    """The dislodged units of the board drawn (and, of a movement phase, those its
+    results dislodge), each displaced from its province's unit point."""
+    displaced: dict[UnitKey, Point] = {}
+    destroyed: set[UnitKey] = set()
     for d in board.dislodged:
         displaced[(d.unit.power, str(d.unit))] = _displace(dr.point(d.unit.location))
     if before.phase.kind == "M":
@@ -197,15 +249,22 @@ def draw_board(
                     with_point = _safe_point(dr, o.tokens[1])
                     if with_point is not None:
                         displaced[key] = _displace(with_point)
-                        if after is not None:
+                        if with_after:
                             destroyed.add(key)
     # Where each order's unit stood: a retreating unit beside its province.
-    origin: dict[tuple[str, str], Point] = dict(displaced)
+    origin: dict[UnitKey, Point] = dict(displaced)
     for d in before.dislodged:
         origin[(d.unit.power, str(d.unit))] = _displace(dr.point(d.unit.location))
+    return _Dislodged(displaced, destroyed, origin)
 
+
+def _draw_provinces(
+    canvas: Canvas, gm: GameMap, dr: Drawing, board: Position, owner: dict[str, str]
+) -> None:
+    """The sea, each province filled by its owner (or occupier) with the owner's pattern
+    over the centres it owns, then the drawing's decor (lakes, impassable land)."""
+    occupant = {u.province: u.power for u in board.units}
     W, H = dr.width, dr.height
-    # provinces: fill, then each owner's pattern over the centres it owns
     canvas.shape([[(0, 0), (W, 0), (W, H), (0, H)]], dr.sea_color)
     canvas.begin({"id": "provinces"})
     # Seas first, then land: a coast drawn a little into a sea's outline stays land.
@@ -218,7 +277,7 @@ def draw_board(
             fill = dr.sea_color
         elif prov.kind == IMPASSABLE:
             fill = dr.impassable_color
-        elif who in dr.powers:
+        elif who is not None and who in dr.powers:
             fill = dr.powers[who].tint
         else:
             fill = dr.land_color
@@ -235,7 +294,9 @@ def draw_board(
         canvas.shape(d.rings, fill, dr.border_color, 0.9, attrs={"data-decor": d.name}, data=d.path)
     canvas.end()
 
-    # supply centres and labels
+
+def _draw_centers(canvas: Canvas, gm: GameMap, dr: Drawing, owner: dict[str, str]) -> None:
+    """Each supply centre: a ring, its dot in its owner's colour."""
     canvas.begin({"id": "centers"})
     for c in sorted(gm.supply_centers):
         pd = dr.provinces.get(c)
@@ -247,11 +308,14 @@ def draw_board(
             attrs["data-owner"] = who
         canvas.begin(attrs)
         canvas.circle(pd.center, 5.2, "#fff", "#000", 1.2)
-        canvas.circle(
-            pd.center, 2.8, dr.powers[who].color if who in dr.powers else "#fff", "#000", 0.7
-        )
+        dot = dr.powers[who].color if who is not None and who in dr.powers else "#fff"
+        canvas.circle(pd.center, 2.8, dot, "#000", 0.7)
         canvas.end()
     canvas.end()
+
+
+def _draw_labels(canvas: Canvas, gm: GameMap, dr: Drawing) -> None:
+    """The provinces' names: seas in italic blue, land haloed."""
     canvas.begin({"id": "labels"})
     for key, prov in gm.provinces.items():
         pd = dr.provinces.get(key)
@@ -265,11 +329,15 @@ def draw_board(
             canvas.text(pd.label, text, 9.5, "#222", halo="#fff")
     canvas.end()
 
-    # units: one element each
+
+def _draw_units(
+    canvas: Canvas, dr: Drawing, board: Position, dislodged: _Dislodged, with_after: bool
+) -> None:
+    """The units, one element each; then the dislodged ones, displaced in a red ring."""
+    displaced, destroyed = dislodged.displaced, dislodged.destroyed
     canvas.begin({"id": "units"})
     for u in board.units:
-        key = (u.power, str(u))
-        if key in displaced and after is None:
+        if (u.power, str(u)) in displaced and not with_after:
             continue  # drawn below, displaced
         style = dr.powers[u.power]
         canvas.begin({"data-unit": str(u), "data-power": u.power})
@@ -288,16 +356,6 @@ def draw_board(
         canvas.end()
     canvas.end()
 
-    # orders
-    moves = {o.tokens[1]: o.tokens[3] for o in orders if len(o.tokens) >= 4 and o.tokens[2] == "-"}
-    present = {(u.power, str(u)) for u in board.units}
-    canvas.begin({"id": "orders"})
-    for o in orders:
-        _order(canvas, o, dr, moves, origin, present, gm)
-    canvas.end()
-
-    _legend(canvas, before, board, dr, caption, orders, after is not None)
-
 
 def _displace(at: Point) -> Point:
     return (at[0] + DISPLACE[0], at[1] + DISPLACE[1])
@@ -310,7 +368,16 @@ def _safe_point(dr: Drawing, location: str) -> Point | None:
         return None
 
 
-def _order(canvas, o: Order, dr: Drawing, moves, origin, present, gm) -> None:
+def _order(
+    canvas: Canvas,
+    o: Order,
+    dr: Drawing,
+    moves: dict[str, str],
+    origin: dict[UnitKey, Point],
+    present: set[UnitKey],
+    gm: GameMap,
+) -> None:
+    """One order, in a group carrying its text, power and result."""
     style = dr.powers.get(o.power)
     color = style.color if style else "#000"
     attrs = {"data-order": o.text, "data-power": o.power}
@@ -325,14 +392,25 @@ def _order(canvas, o: Order, dr: Drawing, moves, origin, present, gm) -> None:
     canvas.end()
 
 
-def _order_body(canvas, o: Order, dr: Drawing, moves, origin, present, style, color, gm) -> None:
+def _order_body(
+    canvas: Canvas,
+    o: Order,
+    dr: Drawing,
+    moves: dict[str, str],
+    origin: dict[UnitKey, Point],
+    present: set[UnitKey],
+    style: PowerStyle | None,
+    color: str,
+    gm: GameMap,
+) -> None:
+    """The order's arrow, link, ring or cross (KeyError: a place the drawing lacks)."""
     t = o.tokens
     if len(t) < 3:
         return  # WAIVE, or text the judge did not understand
     unit = o.unit
     here = origin.get((o.power, unit)) or dr.point(t[1])
     verb = t[2]
-    fail_at = None
+    fail_at: Point | None = None
     if verb == "-":  # a move
         there = dr.point(t[3])
         a, b = here, there
@@ -351,19 +429,7 @@ def _order_body(canvas, o: Order, dr: Drawing, moves, origin, present, style, co
         canvas.circle(here, 15, None, color, 2.5)
         fail_at = (here[0] + 11, here[1] - 11)
     elif verb in ("S", "C"):
-        rest = list(t[3:])
-        if rest and rest[0] in ("A", "F"):
-            rest = rest[1:]
-        src = dr.point(rest[0])
-        if len(rest) >= 3 and rest[1] == "-":
-            dest = dr.point(rest[2])
-            if moves.get(rest[2].split("/")[0]) == rest[0] or moves.get(rest[2]) == rest[0]:
-                src, dest = _offset(src, dest, 4.0)
-            to, end = _mid(src, dest), 4.0
-        else:
-            to, end = src, 15.0
-        _link(canvas, here, to, color, (7, 4) if verb == "S" else (1.5, 4), end)
-        fail_at = _mid(here, to)
+        fail_at = _support_or_convoy(canvas, t, dr, moves, here, color)
     elif verb == "R":  # a retreat
         there = dr.point(t[3])
         _arrow(canvas, here, there, color, None, 2.5)
@@ -382,8 +448,42 @@ def _order_body(canvas, o: Order, dr: Drawing, moves, origin, present, style, co
         _cross(canvas, fail_at)
 
 
-def _legend(canvas, before: Position, board: Position, dr: Drawing, caption, orders, after):
-    gm = before.game_map
+def _support_or_convoy(
+    canvas: Canvas,
+    t: tuple[str, ...],
+    dr: Drawing,
+    moves: dict[str, str],
+    here: Point,
+    color: str,
+) -> Point:
+    """A support's (dashed) or convoy's (dotted) link to the unit or move it is for;
+    where its cross goes, should it fail."""
+    rest = list(t[3:])
+    if rest and rest[0] in ("A", "F"):
+        rest = rest[1:]
+    src = dr.point(rest[0])
+    if len(rest) >= 3 and rest[1] == "-":
+        dest = dr.point(rest[2])
+        if moves.get(rest[2].split("/")[0]) == rest[0] or moves.get(rest[2]) == rest[0]:
+            src, dest = _offset(src, dest, 4.0)
+        to, end = _mid(src, dest), 4.0
+    else:
+        to, end = src, 15.0
+    _link(canvas, here, to, color, (7, 4) if t[2] == "S" else (1.5, 4), end)
+    return _mid(here, to)
+
+
+def _legend(
+    canvas: Canvas,
+    before: Position,
+    board: Position,
+    dr: Drawing,
+    caption: str | None,
+    orders: list[Order],
+    after: bool,
+) -> None:
+    """The panel right of the map: the title and phase, each power's centres and units,
+    the key of the symbols and the count of orders."""
     x0 = dr.width
     canvas.begin({"id": "legend"})
     canvas.shape(
@@ -392,8 +492,28 @@ def _legend(canvas, before: Position, board: Position, dr: Drawing, caption, ord
         dr.border_color,
         1.0,
     )
-    x = x0 + 12
-    canvas.text((x, 26), gm.title, 15, bold=True, anchor="start")
+    y = _legend_heading(canvas, before, board, x0 + 12, caption, orders, after)
+    y = _legend_powers(canvas, before.game_map, board, dr, x0, y + 28)
+    y = _legend_key(canvas, x0 + 12, y + 14)
+    if orders:
+        failed = sum(o.failed for o in orders)
+        y += 32
+        words = f"{len(orders)} order{'s' if len(orders) != 1 else ''}, {failed} failed"
+        canvas.text((x0 + 12, y), words, 12, anchor="start", attrs={"data-legend": "orders"})
+    canvas.end()
+
+
+def _legend_heading(
+    canvas: Canvas,
+    before: Position,
+    board: Position,
+    x: float,
+    caption: str | None,
+    orders: list[Order],
+    after: bool,
+) -> int:
+    """The map's title, the phase, what is drawn and the caption; the last line's y."""
+    canvas.text((x, 26), before.game_map.title, 15, bold=True, anchor="start")
     canvas.text(
         (x, 48),
         before.phase.long_name,
@@ -418,7 +538,14 @@ def _legend(canvas, before: Position, board: Position, dr: Drawing, caption, ord
     for line in (caption or "").splitlines():
         y += 18
         canvas.text((x, y), line, 12, "#444", anchor="start", attrs={"data-legend": "caption"})
-    y += 28
+    return y
+
+
+def _legend_powers(
+    canvas: Canvas, gm: GameMap, board: Position, dr: Drawing, x0: int, y: int
+) -> int:
+    """The table of powers (swatch, name, centres, units) from `y`; the y below it."""
+    x = x0 + 12
     canvas.text((x, y), "Power", 12, bold=True, anchor="start")
     canvas.text((x0 + 150, y), "SCs", 12, bold=True, anchor="end")
     canvas.text((x0 + 200, y), "Units", 12, bold=True, anchor="end")
@@ -440,12 +567,24 @@ def _legend(canvas, before: Position, board: Position, dr: Drawing, caption, ord
         canvas.text((x0 + 200, y + 13), str(units), 12, anchor="end")
         canvas.end()
         y += 22
-    y += 14
+    return y
+
+
+def _legend_key(canvas: Canvas, x: float, y: int) -> int:
+    """The key of the symbols from `y`; the y of its last row."""
     canvas.text((x, y), "Key", 12, bold=True, anchor="start")
     y += 10
+    for label, symbol in _key_rows(canvas, x + 10):
+        y += 25
+        symbol(y)
+        canvas.text((x + 62, y + 4), label, 12, anchor="start")
+    return y
+
+
+def _key_rows(canvas: Canvas, sx: float) -> list[tuple[str, Callable[[float], None]]]:
+    """Each symbol of the key and what draws it at a given y; `sx`: where it starts."""
     ink = "#555"
-    sx = x + 10  # where each key symbol starts
-    rows = [
+    return [
         ("Army", lambda y: _unit_symbol(canvas, "A", KEY_STYLE, (sx + 12, y))),
         ("Fleet", lambda y: _unit_symbol(canvas, "F", KEY_STYLE, (sx + 12, y + 2))),
         ("Move", lambda y: _arrow(canvas, (sx - 10, y), (sx + 36, y), ink, None, 3.0, 0, 0)),
@@ -459,24 +598,14 @@ def _legend(canvas, before: Position, board: Position, dr: Drawing, caption, ord
         ("Failed order", lambda y: _cross(canvas, (sx + 12, y))),
         ("Dislodged unit", lambda y: canvas.circle((sx + 12, y), 10, None, FAIL, 2.0, (4, 2))),
         ("Build", lambda y: canvas.circle((sx + 12, y), 10, None, "#000", 2.0, (4, 3))),
-        (
-            "Supply centre",
-            lambda y: (
-                canvas.circle((sx + 12, y), 5.2, "#fff", "#000", 1.2),
-                canvas.circle((sx + 12, y), 2.8, "#000", "#000", 0.7),
-            ),
-        ),
+        ("Supply centre", lambda y: _centre_key(canvas, (sx + 12, y))),
     ]
-    for label, symbol in rows:
-        y += 25
-        symbol(y)
-        canvas.text((x + 62, y + 4), label, 12, anchor="start")
-    if orders:
-        failed = sum(o.failed for o in orders)
-        y += 32
-        words = f"{len(orders)} order{'s' if len(orders) != 1 else ''}, {failed} failed"
-        canvas.text((x, y), words, 12, anchor="start", attrs={"data-legend": "orders"})
-    canvas.end()
+
+
+def _centre_key(canvas: Canvas, at: Point) -> None:
+    """The key's supply centre: a ring and a black dot."""
+    canvas.circle(at, 5.2, "#fff", "#000", 1.2)
+    canvas.circle(at, 2.8, "#000", "#000", 0.7)
 
 
 def render_svg(
