@@ -22,25 +22,19 @@ never the only cue: each power also has a pattern (on the centres it owns) and a
 
 from __future__ import annotations
 
-import contextlib
-import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from judge.engine.board import Position
 from judge.engine.geography import IMPASSABLE, SEA, GameMap
-from judge.render.canvas import Canvas, Hatch, Point, SvgCanvas
-from judge.render.drawing import Drawing, PowerStyle, drawing_for
+from judge.render.canvas import Canvas, Point, SvgCanvas
+from judge.render.drawing import Drawing, drawing_for
+from judge.render.legend import LEGEND_WIDTH, draw_legend
+from judge.render.orders import Order, UnitKey, draw_order, orders_of
+from judge.render.symbols import FAIL, unit_symbol
 
-LEGEND_WIDTH = 220
-FAIL = "#d00000"
 DISPLACE = (20.0, 17.0)  # where a dislodged unit is drawn, from its province's unit point
-# The key's army and fleet: no power's colour or letter (a letter "A" could read as Army).
-KEY_STYLE = PowerStyle("#d9d9d9", "#ececec", "#000", "", "", Hatch("key", "dots", "#d9d9d9"))
-
-
-# -- input ------------------------------------------------------------------------------
 
 
 def as_position(position: Position | Mapping[str, Any]) -> Position:
@@ -50,144 +44,6 @@ def as_position(position: Position | Mapping[str, Any]) -> Position:
     from judge.variants.json_contract import position_from_json  # the Contract 1 reader
 
     return position_from_json(dict(position))[0]
-
-
-@dataclass(frozen=True)
-class Order:
-    power: str
-    text: str
-    result: str | None
-    given: str | None
-    tokens: tuple[str, ...]
-
-    @property
-    def failed(self) -> bool:
-        return self.result not in (None, "ok")
-
-    @property
-    def unit(self) -> str:
-        return " ".join(self.tokens[:2])
-
-
-def orders_of(results: Mapping[str, Any] | None) -> list[Order]:
-    """The orders of a results mapping, whichever of its three shapes it has."""
-    if not results:
-        return []
-    by_power = results.get("results", results)
-    out = []
-    for power, items in by_power.items():
-        if not isinstance(items, list):
-            continue
-        for item in items:
-            if isinstance(item, str):
-                text, result, given = item, None, None
-            else:
-                text, result = item.get("order", ""), item.get("result")
-                given = item.get("given")
-            tokens = tuple(text.upper().split())
-            out.append(Order(str(power).upper(), text, result, given, tokens))
-    return out
-
-
-# -- geometry ---------------------------------------------------------------------------
-
-
-def _along(a: Point, b: Point, start: float, end: float) -> tuple[Point, Point, Point]:
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    d = math.hypot(dx, dy) or 1.0
-    ux, uy = dx / d, dy / d
-    start, end = min(start, d * 0.3), min(end, d * 0.3)
-    return (a[0] + ux * start, a[1] + uy * start), (b[0] - ux * end, b[1] - uy * end), (ux, uy)
-
-
-def _mid(a: Point, b: Point) -> Point:
-    return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-
-
-def _offset(a: Point, b: Point, by: float) -> tuple[Point, Point]:
-    """The segment a-b moved `by` to its right (so two opposite moves run side by side)."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    d = math.hypot(dx, dy) or 1.0
-    nx, ny = -dy / d * by, dx / d * by
-    return (a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)
-
-
-# -- symbols -----------------------------------------------------------------------------
-
-_FLEET_HULL = ((-14, -2), (14, -2), (9, 8), (-9, 8))
-_FLEET_SAIL = ((-1, -3), (-1, -16), (10, -4))
-
-
-def _unit_symbol(
-    canvas: Canvas, kind: str, style: PowerStyle, at: Point, ghost: bool = False
-) -> None:
-    """An army (a disc) or a fleet (a ship) in the power's colour, with its letter."""
-    x, y = at
-    edge = "#000"
-    if kind == "F":
-        canvas.shape([[(x + px, y + py) for px, py in _FLEET_SAIL]], "#fff", edge, 1.0)
-        canvas.shape([[(x + px, y + py) for px, py in _FLEET_HULL]], style.color, edge, 1.5)
-        if style.letter:
-            canvas.text((x, y + 6.5), style.letter, 10, style.ink, bold=True)
-    else:
-        canvas.circle(at, 9.5, style.color, edge, 1.5)
-        if style.letter:
-            canvas.text((x, y + 4), style.letter, 11, style.ink, bold=True)
-    if ghost:
-        canvas.circle(at, 13, None, edge, 1.2, dash=(2, 2))
-
-
-def _arrow(
-    canvas: Canvas,
-    a: Point,
-    b: Point,
-    color: str,
-    dash: Sequence[float] | None = None,
-    width: float = 3.0,
-    start: float = 12.0,
-    end: float = 13.0,
-) -> None:
-    """A line from a to b with an arrow head, outlined in black for contrast."""
-    p, q, (ux, uy) = _along(a, b, start, end)
-    hx, hy = q[0] - ux * 11, q[1] - uy * 11
-    nx, ny = -uy * 5.5, ux * 5.5
-    line = [[p, (hx, hy)]]
-    canvas.shape(line, None, "#000", width + 2, dash, closed=False)
-    canvas.shape(line, None, color, width, dash, closed=False)
-    canvas.shape([[q, (hx + nx, hy + ny), (hx - nx, hy - ny)]], color, "#000", 1.0)
-
-
-def _link(
-    canvas: Canvas,
-    a: Point,
-    b: Point,
-    color: str,
-    dash: Sequence[float],
-    end: float = 4.0,
-    start: float = 12.0,
-) -> None:
-    """A dashed or dotted line from a to b ending in a small open circle."""
-    p, q, _ = _along(a, b, start, end)
-    canvas.shape([[p, q]], None, "#000", 4.2, dash, closed=False)
-    canvas.shape([[p, q]], None, color, 2.4, dash, closed=False)
-    canvas.circle(q, 3.5, "#fff", "#000", 1.0)
-
-
-def _cross(canvas: Canvas, at: Point, size: float = 6.0) -> None:
-    x, y = at
-    lines = [
-        [(x - size, y - size), (x + size, y + size)],
-        [(x - size, y + size), (x + size, y - size)],
-    ]
-    canvas.shape(lines, None, "#fff", 5.5, closed=False)
-    canvas.shape(lines, None, FAIL, 3.0, closed=False)
-
-
-# -- the picture ---------------------------------------------------------------------------
-
-
-# A unit of the picture's orders or dislodged units: (power, "A TRI").
-UnitKey = tuple[str, str]
 
 
 @dataclass(frozen=True)
@@ -226,10 +82,10 @@ def draw_board(
     present = {(u.power, str(u)) for u in board.units}
     canvas.begin({"id": "orders"})
     for o in orders:
-        _order(canvas, o, dr, moves, dislodged.origin, present, gm)
+        draw_order(canvas, o, dr, moves, dislodged.origin, present, gm)
     canvas.end()
 
-    _legend(canvas, before, board, dr, caption, orders, after is not None)
+    draw_legend(canvas, before, board, dr, caption, orders, after is not None)
 
 
 def _dislodged(
@@ -341,7 +197,7 @@ def _draw_units(
             continue  # drawn below, displaced
         style = dr.powers[u.power]
         canvas.begin({"data-unit": str(u), "data-power": u.power})
-        _unit_symbol(canvas, u.kind, style, dr.point(u.location))
+        unit_symbol(canvas, u.kind, style, dr.point(u.location))
         canvas.end()
     for (power, text), at in displaced.items():
         kind, loc = text.split()
@@ -352,260 +208,22 @@ def _draw_units(
         home = dr.point(loc)
         canvas.shape([[home, at]], None, FAIL, 1.5, (3, 2), closed=False)
         canvas.circle(at, 14, "#fff", FAIL, 2.0, (4, 2))
-        _unit_symbol(canvas, kind, dr.powers[power], at)
+        unit_symbol(canvas, kind, dr.powers[power], at)
         canvas.end()
     canvas.end()
 
 
 def _displace(at: Point) -> Point:
+    """Where a dislodged unit is drawn, beside the point of its province."""
     return (at[0] + DISPLACE[0], at[1] + DISPLACE[1])
 
 
 def _safe_point(dr: Drawing, location: str) -> Point | None:
+    """The drawing's point for `location`; None for a place the drawing does not know."""
     try:
         return dr.point(location)
     except KeyError:
         return None
-
-
-def _order(
-    canvas: Canvas,
-    o: Order,
-    dr: Drawing,
-    moves: dict[str, str],
-    origin: dict[UnitKey, Point],
-    present: set[UnitKey],
-    gm: GameMap,
-) -> None:
-    """One order, in a group carrying its text, power and result."""
-    style = dr.powers.get(o.power)
-    color = style.color if style else "#000"
-    attrs = {"data-order": o.text, "data-power": o.power}
-    if o.result is not None:
-        attrs["data-result"] = o.result
-    if o.failed:
-        attrs["data-failed"] = "true"
-    canvas.begin(attrs, 0.85 if o.failed else 1.0)
-    # an order naming a place the drawing does not know: listed in the mail, not drawn
-    with contextlib.suppress(KeyError, IndexError, ValueError):
-        _order_body(canvas, o, dr, moves, origin, present, style, color, gm)
-    canvas.end()
-
-
-def _order_body(
-    canvas: Canvas,
-    o: Order,
-    dr: Drawing,
-    moves: dict[str, str],
-    origin: dict[UnitKey, Point],
-    present: set[UnitKey],
-    style: PowerStyle | None,
-    color: str,
-    gm: GameMap,
-) -> None:
-    """The order's arrow, link, ring or cross (KeyError: a place the drawing lacks)."""
-    t = o.tokens
-    if len(t) < 3:
-        return  # WAIVE, or text the judge did not understand
-    unit = o.unit
-    here = origin.get((o.power, unit)) or dr.point(t[1])
-    verb = t[2]
-    fail_at: Point | None = None
-    if verb == "-":  # a move
-        there = dr.point(t[3])
-        a, b = here, there
-        if moves.get(t[3]) == t[1]:  # the other way too: run side by side
-            a, b = _offset(here, there, 4.0)
-        # by convoy: said so, or an army going where it cannot march
-        convoyed = "VIA" in t[4:] or (
-            t[0] == "A" and not gm.can_reach("A", t[1], t[3].partition("/")[0])
-        )
-        _arrow(canvas, a, b, color, (9, 4) if convoyed else None)
-        fail_at = _mid(a, b)
-    elif verb == "H":
-        if o.given == "":
-            return  # no order was given: the unit held by default; nothing to draw
-        canvas.circle(here, 15, None, "#000", 4.5)
-        canvas.circle(here, 15, None, color, 2.5)
-        fail_at = (here[0] + 11, here[1] - 11)
-    elif verb in ("S", "C"):
-        fail_at = _support_or_convoy(canvas, t, dr, moves, here, color)
-    elif verb == "R":  # a retreat
-        there = dr.point(t[3])
-        _arrow(canvas, here, there, color, None, 2.5)
-        fail_at = _mid(here, there)
-    elif verb == "D":  # a disband or a removal: the unit struck out
-        if style and (o.power, unit) not in present:
-            _unit_symbol(canvas, t[0], style, here, ghost=True)
-        _cross(canvas, here, 10)
-    elif verb == "B":  # a build: the new unit in a dashed ring
-        x, y = dr.point(t[1])
-        canvas.circle((x, y), 16, None, "#000", 2.0, (4, 3))
-        if style and (o.power, unit) not in present:
-            _unit_symbol(canvas, t[0], style, (x, y), ghost=True)
-        fail_at = (x + 12, y - 12)
-    if o.failed and fail_at is not None:
-        _cross(canvas, fail_at)
-
-
-def _support_or_convoy(
-    canvas: Canvas,
-    t: tuple[str, ...],
-    dr: Drawing,
-    moves: dict[str, str],
-    here: Point,
-    color: str,
-) -> Point:
-    """A support's (dashed) or convoy's (dotted) link to the unit or move it is for;
-    where its cross goes, should it fail."""
-    rest = list(t[3:])
-    if rest and rest[0] in ("A", "F"):
-        rest = rest[1:]
-    src = dr.point(rest[0])
-    if len(rest) >= 3 and rest[1] == "-":
-        dest = dr.point(rest[2])
-        if moves.get(rest[2].split("/")[0]) == rest[0] or moves.get(rest[2]) == rest[0]:
-            src, dest = _offset(src, dest, 4.0)
-        to, end = _mid(src, dest), 4.0
-    else:
-        to, end = src, 15.0
-    _link(canvas, here, to, color, (7, 4) if t[2] == "S" else (1.5, 4), end)
-    return _mid(here, to)
-
-
-def _legend(
-    canvas: Canvas,
-    before: Position,
-    board: Position,
-    dr: Drawing,
-    caption: str | None,
-    orders: list[Order],
-    after: bool,
-) -> None:
-    """The panel right of the map: the title and phase, each power's centres and units,
-    the key of the symbols and the count of orders."""
-    x0 = dr.width
-    canvas.begin({"id": "legend"})
-    canvas.shape(
-        [[(x0, 0), (x0 + LEGEND_WIDTH, 0), (x0 + LEGEND_WIDTH, dr.height), (x0, dr.height)]],
-        "#fbfaf6",
-        dr.border_color,
-        1.0,
-    )
-    y = _legend_heading(canvas, before, board, x0 + 12, caption, orders, after)
-    y = _legend_powers(canvas, before.game_map, board, dr, x0, y + 28)
-    y = _legend_key(canvas, x0 + 12, y + 14)
-    if orders:
-        failed = sum(o.failed for o in orders)
-        y += 32
-        words = f"{len(orders)} order{'s' if len(orders) != 1 else ''}, {failed} failed"
-        canvas.text((x0 + 12, y), words, 12, anchor="start", attrs={"data-legend": "orders"})
-    canvas.end()
-
-
-def _legend_heading(
-    canvas: Canvas,
-    before: Position,
-    board: Position,
-    x: float,
-    caption: str | None,
-    orders: list[Order],
-    after: bool,
-) -> int:
-    """The map's title, the phase, what is drawn and the caption; the last line's y."""
-    canvas.text((x, 26), before.game_map.title, 15, bold=True, anchor="start")
-    canvas.text(
-        (x, 48),
-        before.phase.long_name,
-        14,
-        anchor="start",
-        attrs={"data-legend": "phase", "data-phase": str(before.phase)},
-    )
-    y = 48
-    if orders or after:
-        y += 18
-        words = "orders and results" if any(o.result for o in orders) else "orders"
-        canvas.text((x, y), words, 12, "#444", anchor="start")
-    if after:
-        y += 18
-        canvas.text(
-            (x, y),
-            f"Now: {board.phase.long_name}",
-            12,
-            anchor="start",
-            attrs={"data-legend": "next", "data-phase": str(board.phase)},
-        )
-    for line in (caption or "").splitlines():
-        y += 18
-        canvas.text((x, y), line, 12, "#444", anchor="start", attrs={"data-legend": "caption"})
-    return y
-
-
-def _legend_powers(
-    canvas: Canvas, gm: GameMap, board: Position, dr: Drawing, x0: int, y: int
-) -> int:
-    """The table of powers (swatch, name, centres, units) from `y`; the y below it."""
-    x = x0 + 12
-    canvas.text((x, y), "Power", 12, bold=True, anchor="start")
-    canvas.text((x0 + 150, y), "SCs", 12, bold=True, anchor="end")
-    canvas.text((x0 + 200, y), "Units", 12, bold=True, anchor="end")
-    y += 8
-    for key, power in gm.powers.items():
-        s = dr.powers.get(key)
-        if s is None:
-            continue
-        n = len(board.centers.get(key, ()))
-        units = len(board.units_of(key))
-        canvas.begin({"data-power": key, "data-centers": str(n), "data-units": str(units)})
-        box = [[(x, y), (x + 22, y), (x + 22, y + 16), (x, y + 16)]]
-        canvas.shape(box, s.tint, "#000", 1.0)
-        canvas.shape(box, s.hatch)
-        canvas.circle((x + 11, y + 8), 6.5, s.color, "#000", 1.0)
-        canvas.text((x + 11, y + 12), s.letter, 9, s.ink, bold=True)
-        canvas.text((x + 30, y + 13), power.name, 12, anchor="start")
-        canvas.text((x0 + 150, y + 13), str(n), 12, anchor="end")
-        canvas.text((x0 + 200, y + 13), str(units), 12, anchor="end")
-        canvas.end()
-        y += 22
-    return y
-
-
-def _legend_key(canvas: Canvas, x: float, y: int) -> int:
-    """The key of the symbols from `y`; the y of its last row."""
-    canvas.text((x, y), "Key", 12, bold=True, anchor="start")
-    y += 10
-    for label, symbol in _key_rows(canvas, x + 10):
-        y += 25
-        symbol(y)
-        canvas.text((x + 62, y + 4), label, 12, anchor="start")
-    return y
-
-
-def _key_rows(canvas: Canvas, sx: float) -> list[tuple[str, Callable[[float], None]]]:
-    """Each symbol of the key and what draws it at a given y; `sx`: where it starts."""
-    ink = "#555"
-    return [
-        ("Army", lambda y: _unit_symbol(canvas, "A", KEY_STYLE, (sx + 12, y))),
-        ("Fleet", lambda y: _unit_symbol(canvas, "F", KEY_STYLE, (sx + 12, y + 2))),
-        ("Move", lambda y: _arrow(canvas, (sx - 10, y), (sx + 36, y), ink, None, 3.0, 0, 0)),
-        (
-            "Move by convoy",
-            lambda y: _arrow(canvas, (sx - 10, y), (sx + 36, y), ink, (9, 4), 3.0, 0, 0),
-        ),
-        ("Support", lambda y: _link(canvas, (sx - 10, y), (sx + 36, y), ink, (7, 4), 4, 0)),
-        ("Convoy", lambda y: _link(canvas, (sx - 10, y), (sx + 36, y), ink, (1.5, 4), 4, 0)),
-        ("Hold", lambda y: canvas.circle((sx + 12, y), 10, None, "#000", 2.5)),
-        ("Failed order", lambda y: _cross(canvas, (sx + 12, y))),
-        ("Dislodged unit", lambda y: canvas.circle((sx + 12, y), 10, None, FAIL, 2.0, (4, 2))),
-        ("Build", lambda y: canvas.circle((sx + 12, y), 10, None, "#000", 2.0, (4, 3))),
-        ("Supply centre", lambda y: _centre_key(canvas, (sx + 12, y))),
-    ]
-
-
-def _centre_key(canvas: Canvas, at: Point) -> None:
-    """The key's supply centre: a ring and a black dot."""
-    canvas.circle(at, 5.2, "#fff", "#000", 1.2)
-    canvas.circle(at, 2.8, "#000", "#000", 0.7)
 
 
 def render_svg(

@@ -47,8 +47,9 @@ def render_png(
 ) -> bytes:
     """The board as PNG bytes, `scale` times the drawing's size (arguments as
     judge.render.board.render_svg)."""
-    from judge.render.board import LEGEND_WIDTH, as_position, draw_board
+    from judge.render.board import as_position, draw_board
     from judge.render.drawing import drawing_for
+    from judge.render.legend import LEGEND_WIDTH
 
     try:
         from judge.render.canvas import CairoCanvas
