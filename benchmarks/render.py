@@ -16,8 +16,9 @@ import time
 
 from judge.engine.adjudication import adjudicate
 from judge.engine.board import starting_position
-from judge.render.board import LEGEND_WIDTH, draw_board, render_svg
+from judge.render.board import draw_board, render_svg
 from judge.render.drawing import drawing_for
+from judge.render.legend import LEGEND_WIDTH
 from judge.render.png import PngUnavailable, encode_palette, render_png
 from judge.variants.json_contract import adjudicate_line, position_from_json
 from judge.variants.maps import load_map

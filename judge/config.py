@@ -63,7 +63,6 @@ class Config:
     max_message_bytes: int = 1_000_000
     rate_limit_per_hour: int = 60  # mails an hour from one From: beyond it, no replies
     replies_per_hour: int = 20  # replies an hour to one address, whatever the headers
-    rate_limit_per_hour: int = 60
     wrong_passwords_per_hour: int = 10  # per power of a game, and per sender
     passwords_per_mail: int = 5  # SIGNON, CREATE, OBSERVE, SET PASSWORD, ... in one mail
     inbound_mode: str = "smtp"
@@ -173,6 +172,7 @@ def config_from_dict(
         _check_keys(table, key, _SECTIONS[key])
 
     d = Config()
+    # The checks run in this order, so that of several wrong values the same one is named.
     timezone = _get(judge, "judge.timezone", str, d.timezone)
     try:
         ZoneInfo(timezone)
@@ -184,6 +184,25 @@ def config_from_dict(
     outbound_mode = _get(outbound, "outbound.mode", str, d.outbound_mode)
     if outbound_mode not in ("smtp", "maildir"):
         raise ConfigError(f'outbound.mode must be "smtp" or "maildir", not {outbound_mode!r}')
+    return Config(
+        timezone=timezone,
+        **_judge_fields(judge, base),
+        inbound_mode=inbound_mode,
+        imap=_imap_config(imap, base),
+        smtp_in=SmtpInConfig(
+            host=_get(smtp_in, "inbound.smtp.host", str, SmtpInConfig.host),
+            port=_get(smtp_in, "inbound.smtp.port", int, SmtpInConfig.port),
+        ),
+        outbound_mode=outbound_mode,
+        smtp_out=_smtp_out_config(smtp_out, base),
+        maildir=Path(_get(maildir, "outbound.maildir.path", str, str(d.maildir))),
+        source=source,
+    )
+
+
+def _judge_fields(judge: dict[str, Any], base: Path | None) -> dict[str, Any]:
+    """The Config fields of the [judge] table but its timezone, each checked."""
+    d = Config()
     address = _get(judge, "judge.address", str, d.address)
     if "@" not in address:
         raise ConfigError(f"judge.address must be a mail address, not {address!r}")
@@ -200,54 +219,49 @@ def config_from_dict(
             "judge.masters: the listed masters sign on with judge.master_password "
             "(or master_password_file, master_password_env); give one"
         )
-    limits = {}
+    fields: dict[str, Any] = {"address": address, "replies_per_hour": replies_per_hour}
     for key in ("wrong_passwords_per_hour", "passwords_per_mail"):
-        limits[key] = _get(judge, f"judge.{key}", int, getattr(d, key))
-        if limits[key] < 1:
-            raise ConfigError(f"judge.{key} must be at least 1, not {limits[key]}")
-    di, dsi, dso = ImapConfig(), SmtpInConfig(), SmtpOutConfig()
-    return Config(
-        name=_get(judge, "judge.name", str, d.name),
-        address=address,
-        database=Path(_get(judge, "judge.database", str, str(d.database))),
-        timezone=timezone,
-        masters=tuple(a.strip("<>").lower() for a in masters),
-        master_password=master_password,
-        broadcast=_get(judge, "judge.broadcast", str, d.broadcast),
-        max_message_bytes=_get(judge, "judge.max_message_bytes", int, d.max_message_bytes),
-        rate_limit_per_hour=_get(judge, "judge.rate_limit_per_hour", int, d.rate_limit_per_hour),
-        replies_per_hour=replies_per_hour,
-        **limits,
-        inbound_mode=inbound_mode,
-        imap=ImapConfig(
-            host=_get(imap, "inbound.imap.host", str, di.host),
-            port=_get(imap, "inbound.imap.port", int, di.port),
-            ssl=_get(imap, "inbound.imap.ssl", bool, di.ssl),
-            starttls=_get(imap, "inbound.imap.starttls", bool, di.starttls),
-            username=_get(imap, "inbound.imap.username", str, di.username),
-            password=_secret(imap, "inbound.imap", base),
-            mailbox=_get(imap, "inbound.imap.mailbox", str, di.mailbox),
-            processed_mailbox=_get(
-                imap, "inbound.imap.processed_mailbox", str, di.processed_mailbox
-            ),
-            idle=_get(imap, "inbound.imap.idle", bool, di.idle),
-            poll_seconds=float(_get(imap, "inbound.imap.poll_seconds", (int, float), 30)),
-        ),
-        smtp_in=SmtpInConfig(
-            host=_get(smtp_in, "inbound.smtp.host", str, dsi.host),
-            port=_get(smtp_in, "inbound.smtp.port", int, dsi.port),
-        ),
-        outbound_mode=outbound_mode,
-        smtp_out=SmtpOutConfig(
-            host=_get(smtp_out, "outbound.smtp.host", str, dso.host),
-            port=_get(smtp_out, "outbound.smtp.port", int, dso.port),
-            starttls=_get(smtp_out, "outbound.smtp.starttls", bool, dso.starttls),
-            ssl=_get(smtp_out, "outbound.smtp.ssl", bool, dso.ssl),
-            username=_get(smtp_out, "outbound.smtp.username", str, dso.username),
-            password=_secret(smtp_out, "outbound.smtp", base),
-        ),
-        maildir=Path(_get(maildir, "outbound.maildir.path", str, str(d.maildir))),
-        source=source,
+        fields[key] = _get(judge, f"judge.{key}", int, getattr(d, key))
+        if fields[key] < 1:
+            raise ConfigError(f"judge.{key} must be at least 1, not {fields[key]}")
+    return fields | {
+        "name": _get(judge, "judge.name", str, d.name),
+        "database": Path(_get(judge, "judge.database", str, str(d.database))),
+        "masters": tuple(a.strip("<>").lower() for a in masters),
+        "master_password": master_password,
+        "broadcast": _get(judge, "judge.broadcast", str, d.broadcast),
+        "max_message_bytes": _get(judge, "judge.max_message_bytes", int, d.max_message_bytes),
+        "rate_limit_per_hour": _get(judge, "judge.rate_limit_per_hour", int, d.rate_limit_per_hour),
+    }
+
+
+def _imap_config(imap: dict[str, Any], base: Path | None) -> ImapConfig:
+    """The [inbound.imap] table, each key checked."""
+    di = ImapConfig()
+    return ImapConfig(
+        host=_get(imap, "inbound.imap.host", str, di.host),
+        port=_get(imap, "inbound.imap.port", int, di.port),
+        ssl=_get(imap, "inbound.imap.ssl", bool, di.ssl),
+        starttls=_get(imap, "inbound.imap.starttls", bool, di.starttls),
+        username=_get(imap, "inbound.imap.username", str, di.username),
+        password=_secret(imap, "inbound.imap", base),
+        mailbox=_get(imap, "inbound.imap.mailbox", str, di.mailbox),
+        processed_mailbox=_get(imap, "inbound.imap.processed_mailbox", str, di.processed_mailbox),
+        idle=_get(imap, "inbound.imap.idle", bool, di.idle),
+        poll_seconds=float(_get(imap, "inbound.imap.poll_seconds", (int, float), 30)),
+    )
+
+
+def _smtp_out_config(smtp_out: dict[str, Any], base: Path | None) -> SmtpOutConfig:
+    """The [outbound.smtp] table, each key checked."""
+    dso = SmtpOutConfig()
+    return SmtpOutConfig(
+        host=_get(smtp_out, "outbound.smtp.host", str, dso.host),
+        port=_get(smtp_out, "outbound.smtp.port", int, dso.port),
+        starttls=_get(smtp_out, "outbound.smtp.starttls", bool, dso.starttls),
+        ssl=_get(smtp_out, "outbound.smtp.ssl", bool, dso.ssl),
+        username=_get(smtp_out, "outbound.smtp.username", str, dso.username),
+        password=_secret(smtp_out, "outbound.smtp", base),
     )
 
 
@@ -261,21 +275,25 @@ def _resolve_paths(config: Config, base: Path) -> Config:
     )
 
 
-def _table(data: dict, key: str, prefix: str = "") -> dict:
+def _table(data: dict[str, Any], key: str, prefix: str = "") -> dict[str, Any]:
+    """The sub-table `key` of `data` ({} when absent); ConfigError when it is no table."""
     value = data.get(key, {})
     if not isinstance(value, dict):
         raise ConfigError(f"{prefix}{key} must be a table ([{prefix}{key}])")
     return value
 
 
-def _check_keys(table: dict, name: str, allowed: set[str]) -> None:
+def _check_keys(table: dict[str, Any], name: str, allowed: set[str]) -> None:
+    """ConfigError naming the first key of `table` that is not in `allowed`."""
     for key in table:
         if key not in allowed:
             where = f"{name}.{key}" if name else key
             raise ConfigError(f"{where}: unknown key (allowed: {', '.join(sorted(allowed))})")
 
 
-def _get(table: dict, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
+def _get(table: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any) -> Any:
+    """The value at `key` (dotted, its last part looked up in `table`), else `default`;
+    ConfigError when it is not of `kind` (a bool is no int)."""
     short = key.rsplit(".", 1)[1]
     if short not in table:
         return default
@@ -286,7 +304,7 @@ def _get(table: dict, key: str, kind: type | tuple[type, ...], default: Any) -> 
     return value
 
 
-def _secret(table: dict, section: str, base: Path | None, prefix: str = "") -> str:
+def _secret(table: dict[str, Any], section: str, base: Path | None, prefix: str = "") -> str:
     """`password`, `password_file` or `password_env` (each after `prefix`), at most one."""
     keys = tuple(f"{prefix}{k}" for k in ("password", "password_file", "password_env"))
     given = [k for k in keys if k in table]
@@ -295,7 +313,7 @@ def _secret(table: dict, section: str, base: Path | None, prefix: str = "") -> s
     if not given:
         return ""
     key = given[0]
-    value = _get(table, f"{section}.{key}", str, "")
+    value: str = _get(table, f"{section}.{key}", str, "")
     if key == keys[0]:
         return value
     if key == keys[1]:

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.mail.message import MAX_LINE, MAX_SUBJECT, Submission, parse_submission, reply_address
+from judge.mail.message import MAX_SUBJECT, Submission, parse_submission, reply_address
+from judge.mail.trim import MAX_LINE
 
 CORPUS = Path(__file__).parent / "mail"
 

@@ -5,7 +5,7 @@ counted (list elements copied), never timed."""
 
 from __future__ import annotations
 
-from judge.mail import message
+from judge.mail import trim
 from judge.mail.message import parse_submission
 
 
@@ -26,7 +26,7 @@ def test_a_mail_of_attributions_is_read_in_linear_work() -> None:
     for lines in (["Bob wrote:"] * n, ["Bob wrote:", ""] * (n // 2)):
         _CountingLines.copied = 0
         notes: list[str] = []
-        kept = message._commands_only(_CountingLines(lines), notes)
+        kept = trim._commands_only(_CountingLines(lines), notes)
         assert _CountingLines.copied <= 5 * n  # the header-block look-ahead: 5 lines a line
         # Each "Bob wrote:" is text (no quote follows it) but the last: at the end of the
         # mail nothing follows, and an attribution with nothing after it is dropped.

@@ -26,7 +26,7 @@ from smtp_sink import SmtpSink, free_port
 
 from judge import config as judge_config
 from judge.config import Config, load_config
-from judge.ops.operator import example_path
+from judge.ops.init_config import example_path
 from judge.store import outbox
 from judge.store.db import open_db
 from judge.store.schema import MIGRATIONS

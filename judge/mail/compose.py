@@ -123,8 +123,8 @@ def build(
         ("Message-ID", message_id),
     ]
     thread = [m for m in (_message_id(r) for r in (*references, in_reply_to or "")) if m]
-    if in_reply_to and _message_id(in_reply_to):
-        headers.append(("In-Reply-To", _message_id(in_reply_to)))
+    if in_reply_to and (replied := _message_id(in_reply_to)):
+        headers.append(("In-Reply-To", replied))
         headers.append(("References", " ".join(dict.fromkeys(thread[-MAX_REFERENCES:]))))
     headers += [(name, _short(value)) for name, value in extra]
     headers += [
@@ -210,7 +210,7 @@ def header_line(name: str, value: str, utf8: bool = False) -> str:
         return f"{name}: {value}\r\n"
     chosen = _SMTPUTF8 if utf8 else _SMTP
     try:
-        folded = chosen.header_factory(name, value).fold(policy=chosen)
+        folded: str = chosen.header_factory(name, value).fold(policy=chosen)
         lines = folded.split("\r\n")
         if all(len(line) <= 998 for line in lines) and (utf8 or folded.isascii()):
             return folded

@@ -110,7 +110,7 @@ class ImapInbound:
 
     def has_capability(self, name: str) -> bool:
         """Whether the server offers `name` (tests override this to force fallbacks)."""
-        return self.connect().has_capability(name)
+        return bool(self.connect().has_capability(name))
 
     # -- one pass ------------------------------------------------------------------------
 

@@ -105,7 +105,8 @@ class SmtpDelivery:
         smtp = self.smtp
         smtp.ehlo_or_helo_if_needed()
         utf8 = smtp.has_extn("smtputf8")
-        sendable, unsendable = [], []
+        sendable: list[str] = []
+        unsendable: list[str] = []
         for recipient in item.recipients:
             address = addresses.ascii_form(recipient)
             (sendable if address.isascii() or utf8 else unsendable).append(address)
@@ -133,7 +134,9 @@ class SmtpDelivery:
             raise OSError(f"recipients refused for now: {detail}") from None
         except smtplib.SMTPResponseException as e:
             self.close()
-            text = f"{e.smtp_code} {e.smtp_error.decode(errors='replace')}"
+            error = e.smtp_error
+            said = error.decode(errors="replace") if isinstance(error, bytes) else error
+            text = f"{e.smtp_code} {said}"
             if e.smtp_code >= 500:
                 raise PermanentFailure(text) from None
             raise OSError(text) from None

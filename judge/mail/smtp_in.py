@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
+import sqlite_utils
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
@@ -30,10 +31,16 @@ class JudgeHandler:
         self.config = config
         self.clock = clock
         self.wake = wake
-        self.db = None  # opened in the receiver's own thread, on first use
+        # Opened in the receiver's own thread, on first use.
+        self.db: sqlite_utils.Database | None = None
 
     async def handle_RCPT(  # noqa: N802 (aiosmtpd's hook name)
-        self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options
+        self,
+        server: SMTP,
+        session: Session,
+        envelope: Envelope,
+        address: str,
+        rcpt_options: list[str],
     ) -> str:
         if address.strip().lower() != self.config.address.lower():
             return f"550 5.1.1 <{address}>: this server accepts mail only for {self.config.address}"

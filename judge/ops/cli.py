@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # generic for the type checker only, not at run time
+    # What add_subparsers() returns; its type argument is the parser class it makes.
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _moment(text: str) -> datetime:
@@ -72,15 +79,46 @@ def main(argv: list[str] | None = None) -> int:
 
         return demo(args)
     if getattr(args, "operator", None):
-        from judge.ops import operator
-
-        return getattr(operator, args.operator)(args)
+        return _operator_command(args.operator)(args)
     parser.error(f"unknown command {args.command}")
     return 2
 
 
-def _add_operator_commands(sub: argparse._SubParsersAction) -> None:
-    """The operator's commands; each calls the function of judge/ops/operator.py it names."""
+# Each operator's command: the module of judge/ops/ and the function in it that runs it.
+# Imported only when that command is run, so that `judge run` loads none of them.
+_OPERATOR_COMMANDS = {
+    "init": ("init_config", "init"),
+    "check-config": ("check_config", "check_config"),
+    "games": ("games", "list_games"),
+    "game": ("games", "show_game"),
+    "outbox": ("outbox", "outbox"),
+    "inbox": ("inbox", "inbox"),
+    "backup": ("backup", "backup"),
+    "replay": ("replay", "replay"),
+    "export": ("export", "export"),
+    "map": ("draw_map", "draw_map"),
+}
+
+
+def _operator_command(command: str) -> Callable[[argparse.Namespace], int]:
+    """The function that runs the operator's `command`."""
+    module, function = _OPERATOR_COMMANDS[command]
+    run: Callable[[argparse.Namespace], int] = getattr(
+        importlib.import_module(f"judge.ops.{module}"), function
+    )
+    return run
+
+
+def _add_operator_commands(sub: Subparsers) -> None:
+    """The operator's commands, each run by the function _OPERATOR_COMMANDS names."""
+    _add_setup_commands(sub)
+    _add_game_commands(sub)
+    _add_mail_commands(sub)
+    _add_history_commands(sub)
+
+
+def _add_setup_commands(sub: Subparsers) -> None:
+    """`init` and `check-config`."""
     init = sub.add_parser(
         "init",
         help="write a commented judge.toml to start from",
@@ -97,13 +135,17 @@ def _add_operator_commands(sub: argparse._SubParsersAction) -> None:
         "database opens, the IMAP server takes the login and the mailbox (or the SMTP "
         "receiver's port can be bound), the SMTP relay answers (or the Maildir is "
         "writable). Exit status 0 when every part works, 1 otherwise.",
-    ).set_defaults(operator="check_config")
+    ).set_defaults(operator="check-config")
+
+
+def _add_game_commands(sub: Subparsers) -> None:
+    """`games` and `game NAME`."""
     sub.add_parser(
         "games",
         help="list the games: variant, state, phase, deadline, players",
         description="One line per game: name, variant, state, phase, deadline (in the "
         "judge's time zone) and the players seated.",
-    ).set_defaults(operator="list_games")
+    ).set_defaults(operator="games")
     game = sub.add_parser(
         "game",
         help="show one game: settings, seats, orders in, position",
@@ -111,7 +153,11 @@ def _add_operator_commands(sub: argparse._SubParsersAction) -> None:
         "are in for the current phase) and the current position.",
     )
     game.add_argument("name", metavar="NAME")
-    game.set_defaults(operator="show_game")
+    game.set_defaults(operator="game")
+
+
+def _add_mail_commands(sub: Subparsers) -> None:
+    """`outbox` and `inbox`."""
     outbox = sub.add_parser(
         "outbox",
         help="the mail waiting to be sent or given up on; --retry to send it now",
@@ -144,6 +190,10 @@ def _add_operator_commands(sub: argparse._SubParsersAction) -> None:
         help="handle failed mail (or message ID) again at the judge's next pass",
     )
     inbox.set_defaults(operator="inbox")
+
+
+def _add_history_commands(sub: Subparsers) -> None:
+    """`backup`, `replay`, `export` and `map`."""
     backup = sub.add_parser(
         "backup",
         help="copy the database to PATH, safely while the judge runs",
@@ -183,7 +233,7 @@ def _add_operator_commands(sub: argparse._SubParsersAction) -> None:
     board.add_argument(
         "-o", "--output", metavar="FILE", help="FILE.png or FILE.svg (default: NAME-PHASE.png)"
     )
-    board.set_defaults(operator="draw_map")
+    board.set_defaults(operator="map")
 
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

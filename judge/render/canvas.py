@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
 Point = tuple[float, float]
@@ -38,6 +39,51 @@ class Hatch:
     key: str  # the power key: the SVG pattern's id is pat-KEY
     pattern: str
     color: str
+
+
+class Canvas(Protocol):
+    """The calls judge/render/board.py draws with; SvgCanvas and CairoCanvas answer them.
+    `begin` opens a group (an SVG <g> with `attrs`, drawn at `opacity`), `end` closes it."""
+
+    def begin(self, attrs: Mapping[str, str] | None = None, opacity: float = 1.0) -> None: ...
+
+    def end(self) -> None: ...
+
+    def shape(
+        self,
+        rings: Iterable[Ring],
+        fill: str | Hatch | None = None,
+        stroke: str | None = None,
+        width: float = 1.0,
+        dash: Sequence[float] | None = None,
+        closed: bool = True,
+        attrs: Mapping[str, str] | None = None,
+        data: str | None = None,
+    ) -> None: ...
+
+    def circle(
+        self,
+        center: Point,
+        r: float,
+        fill: str | None = None,
+        stroke: str | None = None,
+        width: float = 1.0,
+        dash: Sequence[float] | None = None,
+        attrs: Mapping[str, str] | None = None,
+    ) -> None: ...
+
+    def text(
+        self,
+        at: Point,
+        text: str,
+        size: float,
+        color: str = "#000",
+        anchor: str = "middle",
+        bold: bool = False,
+        italic: bool = False,
+        halo: str | None = None,
+        attrs: Mapping[str, str] | None = None,
+    ) -> None: ...
 
 
 def _f(v: float) -> str:
@@ -210,7 +256,7 @@ class CairoCanvas:
         else:
             self.ctx.set_source_rgb(*_rgb(paint))
 
-    def _hatch(self, h: Hatch):
+    def _hatch(self, h: Hatch) -> Any:  # a cairocffi SurfacePattern (cairocffi is untyped)
         cairo = self.cairo
         # One tile in device pixels, repeated without resampling (which is slow).
         side = max(1, round(TILE * self.scale))
@@ -234,7 +280,13 @@ class CairoCanvas:
         pattern.set_matrix(cairo.Matrix(xx=side / TILE, yy=side / TILE))
         return pattern
 
-    def _finish(self, fill, stroke, width, dash) -> None:
+    def _finish(
+        self,
+        fill: str | Hatch | None,
+        stroke: str | None,
+        width: float,
+        dash: Sequence[float] | None,
+    ) -> None:
         ctx = self.ctx
         if fill is not None:
             self._source(fill)
@@ -340,6 +392,6 @@ class CairoCanvas:
             self._source(color)
             ctx.show_text(text)
 
-    def pixels(self):
+    def pixels(self) -> Any:  # a cairocffi ImageSurface (cairocffi is untyped)
         self.surface.flush()
         return self.surface

@@ -7,11 +7,12 @@ The file's layout is described in maps/README.md.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
-from judge.engine.geography import MapError
+from judge.engine.geography import GameMap, MapError
 from judge.render.canvas import Hatch, Point, path_data
 from judge.variants.maps import MAPS_DIR
 
@@ -77,15 +78,17 @@ def ink(color: str) -> str:
     return "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#fff"
 
 
-def _rings(shape: list) -> tuple[tuple[Point, ...], ...]:
+def _rings(shape: Sequence[Sequence[Sequence[float]]]) -> tuple[tuple[Point, ...], ...]:
+    """A drawing file's rings of [x, y] pairs as points; empty rings left out."""
     return tuple(tuple((float(x), float(y)) for x, y in ring) for ring in shape if ring)
 
 
-def _point(value) -> Point:
+def _point(value: Sequence[float]) -> Point:
+    """A drawing file's [x, y] as a point."""
     return (float(value[0]), float(value[1]))
 
 
-def drawing_for(game_map) -> Drawing:
+def drawing_for(game_map: GameMap) -> Drawing:
     """The drawing of a loaded map: its own drawing file or, for a variant that has none
     (maps/standard-6.toml), the drawing of the full map it is built on (its `base`)."""
     for name in (game_map.name, getattr(game_map, "base", None)):
@@ -94,7 +97,8 @@ def drawing_for(game_map) -> Drawing:
     raise MapError(f"no drawing for map {game_map.name!r}")
 
 
-def _path(name: str):
+def _path(name: str) -> Path:
+    """maps/<name>_drawing.toml; MapError for a name that is no plain word."""
     if not name.replace("_", "").replace("-", "").isalnum():
         raise MapError(f"no drawing for map {name!r}")
     return MAPS_DIR / f"{name}_drawing.toml"

@@ -16,7 +16,10 @@ import struct
 import sys
 import zlib
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the engine is imported when a picture is drawn
+    from judge.engine.board import Position
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -35,17 +38,18 @@ def png_available() -> bool:
 
 
 def render_png(
-    position,
+    position: Position | Mapping[str, Any],
     results: Mapping[str, Any] | None = None,
     *,
-    after=None,
+    after: Position | Mapping[str, Any] | None = None,
     caption: str | None = None,
     scale: float = 1.0,
 ) -> bytes:
     """The board as PNG bytes, `scale` times the drawing's size (arguments as
     judge.render.board.render_svg)."""
-    from judge.render.board import LEGEND_WIDTH, as_position, draw_board
+    from judge.render.board import as_position, draw_board
     from judge.render.drawing import drawing_for
+    from judge.render.legend import LEGEND_WIDTH
 
     try:
         from judge.render.canvas import CairoCanvas

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
+import sqlite_utils
+
 from judge.config import Config
 from judge.failures import failure_reason
 from judge.game import pictures
@@ -32,6 +34,7 @@ log = logging.getLogger("judge")
 
 
 def real_clock() -> datetime:
+    """The wall clock, in UTC."""
     return datetime.now(UTC)
 
 
@@ -184,30 +187,7 @@ def run_forever(
             )
             imap_thread.start()
         ready()
-        failures = 0
-        while not stopping():
-            try:
-                if signals.reload:
-                    signals.reload = False
-                    config = _reloaded(config)
-                handle_waiting(db, config, clock, stopping=stopping)
-                schedule.run_due(db, config, clock, stopping=stopping)
-                timers.sync(schedule.next_events(db))
-                sender.drain(db, delivery, clock, attach_picture=pictures.finish)
-                failures = 0
-                # Wake for new mail, a retry falling due, or (within a second) a stop.
-                wakeup.wait(min(1.0, _seconds_until_next_send(db, clock)))
-            except Exception as e:
-                failures += 1
-                backoff = min(LOOP_BACKOFF_MAX, 2.0 ** (failures - 1))
-                log.error(
-                    "a pass of the main loop raised %s (%d in a row); trying again in %.0f s\n%s",
-                    failure_reason(e),
-                    failures,
-                    backoff,
-                    "".join(traceback.format_tb(e.__traceback__)).rstrip(),
-                )
-                _sleep(backoff, wakeup, stopping)
+        _loop(db, config, clock, delivery, timers, wakeup, signals, stopping)
     finally:
         signals.release()
         stop.set()  # the IMAP thread watches it; never called from a signal handler
@@ -221,6 +201,44 @@ def run_forever(
             db.conn.close()
         wakeup.close()
         log.info("stopped")
+
+
+def _loop(
+    db: sqlite_utils.Database,
+    config: Config,
+    clock: Callable[[], datetime],
+    delivery: sender.MaildirDelivery | sender.SmtpDelivery,
+    timers: schedule.Timers,
+    wakeup: _Wakeup,
+    signals: _Signals,
+    stopping: Callable[[], bool],
+) -> None:
+    """The daemon's passes until `stopping()`: reload on SIGHUP, handle the stored mail,
+    send the deadlines' mail, drain the outbox, then sleep until something is to do."""
+    failures = 0
+    while not stopping():
+        try:
+            if signals.reload:
+                signals.reload = False
+                config = _reloaded(config)
+            handle_waiting(db, config, clock, stopping=stopping)
+            schedule.run_due(db, config, clock, stopping=stopping)
+            timers.sync(schedule.next_events(db))
+            sender.drain(db, delivery, clock, attach_picture=pictures.finish)
+            failures = 0
+            # Wake for new mail, a retry falling due, or (within a second) a stop.
+            wakeup.wait(min(1.0, _seconds_until_next_send(db, clock)))
+        except Exception as e:
+            failures += 1
+            backoff = min(LOOP_BACKOFF_MAX, 2.0 ** (failures - 1))
+            log.error(
+                "a pass of the main loop raised %s (%d in a row); trying again in %.0f s\n%s",
+                failure_reason(e),
+                failures,
+                backoff,
+                "".join(traceback.format_tb(e.__traceback__)).rstrip(),
+            )
+            _sleep(backoff, wakeup, stopping)
 
 
 def _sleep(seconds: float, wakeup: _Wakeup, stopping: Callable[[], bool]) -> None:
@@ -255,7 +273,7 @@ def _reloaded(config: Config) -> Config:
     return fresh
 
 
-def _seconds_until_next_send(db, clock: Callable[[], datetime]) -> float:
+def _seconds_until_next_send(db: sqlite_utils.Database, clock: Callable[[], datetime]) -> float:
     """Sleep until the next queued retry is due, at most 30 seconds."""
     from judge.store import outbox
 

@@ -1,0 +1,109 @@
+"""What the operator's commands share: printing, tables, times in the judge's zone, the
+configuration and the database they work on."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import sqlite_utils
+
+from judge.config import Config, ConfigError, load_config
+from judge.store.games import Game
+
+
+def out(line: str = "") -> None:
+    """One line to standard output, at once (the operator may be piping it)."""
+    print(line, flush=True)
+
+
+def fail(message: str) -> int:
+    """`message` to standard error; the exit status 1."""
+    print(f"judge: {message}", file=sys.stderr, flush=True)
+    return 1
+
+
+def load(args: argparse.Namespace) -> Config | None:
+    """The configuration `--config` names; None, with the error said, when it is wrong."""
+    try:
+        return load_config(args.config)
+    except ConfigError as e:
+        print(f"judge: configuration error: {e}", file=sys.stderr, flush=True)
+        return None
+
+
+@contextlib.contextmanager
+def database(config: Config) -> Iterator[sqlite_utils.Database]:
+    """The judge's database, which must exist already (an operator's command never
+    creates an empty one by mistake, e.g. with the wrong --config)."""
+    from judge.store.db import open_db
+
+    if not config.database.exists():
+        raise NoDatabase(
+            f"there is no database at {config.database} (has the judge run yet? "
+            f"is --config right? configuration: {config.source})"
+        )
+    db = open_db(config.database)
+    try:
+        yield db
+    finally:
+        db.conn.close()
+
+
+class NoDatabase(Exception):
+    """The configured database does not exist; the message says where it was looked for."""
+
+
+def with_database(
+    args: argparse.Namespace, work: Callable[[Config, sqlite_utils.Database], int]
+) -> int:
+    config = load(args)
+    if config is None:
+        return 2
+    try:
+        with database(config) as db:
+            return work(config, db)
+    except NoDatabase as e:
+        return fail(str(e))
+
+
+def when(stored: str | None, zone: str) -> str:
+    """A stored UTC ISO time, in the judge's zone: `2026-11-23 12:07 CET`."""
+    if not stored:
+        return "-"
+    try:
+        local = datetime.fromisoformat(stored).astimezone(ZoneInfo(zone))
+    except (ValueError, OverflowError):  # out of range (year 9999 in a zone east of UTC)
+        return f"{stored} (as stored)"
+    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """Columns padded to their widest cell, two spaces apart; the last one unpadded."""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = []
+    for row in [header, *rows]:
+        cells = [str(c).ljust(w) for c, w in zip(row[:-1], widths[:-1], strict=True)]
+        lines.append("  ".join([*cells, str(row[-1])]).rstrip())
+    return lines
+
+
+def game_name(name: str) -> str:
+    """Game names are stored in lower case; `?war1` and `War1` both name `war1`."""
+    return name.strip().lstrip("?").lower()
+
+
+def find_game(db: sqlite_utils.Database, name: str) -> Game | None:
+    """The game `name` names, however the operator wrote it."""
+    from judge.store import games
+
+    return games.find_game(db, game_name(name))
+
+
+def plural(n: int, word: str, plural: str | None = None) -> str:
+    """`1 game`, `2 games`: `n` and the word in its number."""
+    return f"{n} {word if n == 1 else (plural or word + 's')}"

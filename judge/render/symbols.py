@@ -1,0 +1,101 @@
+"""The symbols of the board picture: units, arrows, support and convoy links, crosses,
+and the geometry that places them."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from judge.render.canvas import Canvas, Point
+from judge.render.drawing import PowerStyle
+
+FAIL = "#d00000"  # the colour of a failed order's cross and of a dislodged unit's ring
+
+
+def _along(a: Point, b: Point, start: float, end: float) -> tuple[Point, Point, Point]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / d, dy / d
+    start, end = min(start, d * 0.3), min(end, d * 0.3)
+    return (a[0] + ux * start, a[1] + uy * start), (b[0] - ux * end, b[1] - uy * end), (ux, uy)
+
+
+def mid(a: Point, b: Point) -> Point:
+    return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+
+
+def offset(a: Point, b: Point, by: float) -> tuple[Point, Point]:
+    """The segment a-b moved `by` to its right (so two opposite moves run side by side)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / d * by, dx / d * by
+    return (a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)
+
+
+_FLEET_HULL = ((-14, -2), (14, -2), (9, 8), (-9, 8))
+_FLEET_SAIL = ((-1, -3), (-1, -16), (10, -4))
+
+
+def unit_symbol(
+    canvas: Canvas, kind: str, style: PowerStyle, at: Point, ghost: bool = False
+) -> None:
+    """An army (a disc) or a fleet (a ship) in the power's colour, with its letter."""
+    x, y = at
+    edge = "#000"
+    if kind == "F":
+        canvas.shape([[(x + px, y + py) for px, py in _FLEET_SAIL]], "#fff", edge, 1.0)
+        canvas.shape([[(x + px, y + py) for px, py in _FLEET_HULL]], style.color, edge, 1.5)
+        if style.letter:
+            canvas.text((x, y + 6.5), style.letter, 10, style.ink, bold=True)
+    else:
+        canvas.circle(at, 9.5, style.color, edge, 1.5)
+        if style.letter:
+            canvas.text((x, y + 4), style.letter, 11, style.ink, bold=True)
+    if ghost:
+        canvas.circle(at, 13, None, edge, 1.2, dash=(2, 2))
+
+
+def arrow(
+    canvas: Canvas,
+    a: Point,
+    b: Point,
+    color: str,
+    dash: Sequence[float] | None = None,
+    width: float = 3.0,
+    start: float = 12.0,
+    end: float = 13.0,
+) -> None:
+    """A line from a to b with an arrow head, outlined in black for contrast."""
+    p, q, (ux, uy) = _along(a, b, start, end)
+    hx, hy = q[0] - ux * 11, q[1] - uy * 11
+    nx, ny = -uy * 5.5, ux * 5.5
+    line = [[p, (hx, hy)]]
+    canvas.shape(line, None, "#000", width + 2, dash, closed=False)
+    canvas.shape(line, None, color, width, dash, closed=False)
+    canvas.shape([[q, (hx + nx, hy + ny), (hx - nx, hy - ny)]], color, "#000", 1.0)
+
+
+def link(
+    canvas: Canvas,
+    a: Point,
+    b: Point,
+    color: str,
+    dash: Sequence[float],
+    end: float = 4.0,
+    start: float = 12.0,
+) -> None:
+    """A dashed or dotted line from a to b ending in a small open circle."""
+    p, q, _ = _along(a, b, start, end)
+    canvas.shape([[p, q]], None, "#000", 4.2, dash, closed=False)
+    canvas.shape([[p, q]], None, color, 2.4, dash, closed=False)
+    canvas.circle(q, 3.5, "#fff", "#000", 1.0)
+
+
+def cross(canvas: Canvas, at: Point, size: float = 6.0) -> None:
+    x, y = at
+    lines = [
+        [(x - size, y - size), (x + size, y + size)],
+        [(x - size, y + size), (x + size, y - size)],
+    ]
+    canvas.shape(lines, None, "#fff", 5.5, closed=False)
+    canvas.shape(lines, None, FAIL, 3.0, closed=False)
