@@ -11,7 +11,6 @@ import pytest
 from datc_cases import load_cases, play
 from datc_cases import units_by_power as _units_by_power
 
-from judge.engine import geography
 from judge.engine.adjudication import adjudicate
 from judge.engine.board import Position, parse_unit, starting_position
 from judge.engine.geography import MapError, build_map

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 import sqlite_utils
 
@@ -50,7 +51,7 @@ def ending(
     end: EndRules,
     before: Position,
     after: Position,
-    centres: dict,
+    centres: dict[str, Any],
 ) -> Ending | None:
     """The game's end after the phase `before` -> `after` (`centres`: the outcome's
     ownership), or None when it goes on."""
@@ -65,15 +66,15 @@ def ending(
         if best >= end.victory_centers and len(leaders) == 1:  # a tie wins nothing yet
             return Ending("victory", leaders[0], "")
         if end.end_year is not None and before.phase.year >= end.end_year:
-            alive = set(survivors(gm, after))
+            living = set(survivors(gm, after))
             if end.end_mode == "most":
                 winners = tuple(p for g in leaders for p in g)
                 if len(leaders) == 1:
                     return Ending("most_centres", winners, "")
                 why = f"the game ended after {end.end_year} with a tie for the most centres"
-                return Ending("end_year", tuple(p for p in winners if p in alive), why)
+                return Ending("end_year", tuple(p for p in winners if p in living), why)
             why = f"the game ended after the Fall of {end.end_year}"
-            return Ending("end_year", tuple(p for p in gm.powers if p in alive), why)
+            return Ending("end_year", tuple(p for p in gm.powers if p in living), why)
     if after.phase.year == before.phase.year:
         return None
     alive = tuple(survivors(gm, after))
@@ -87,7 +88,11 @@ def ending(
 
 
 def _stale(
-    db: sqlite_utils.Database, game: games.Game, before: Position, centres: dict, years: int
+    db: sqlite_utils.Database,
+    game: games.Game,
+    before: Position,
+    centres: dict[str, Any],
+    years: int,
 ) -> bool:
     owners = []  # centre ownership at the end of each year, latest last
     for phase, _pos, res, _at in games.processed_phases(db, game):

@@ -54,7 +54,11 @@ def group_preferences(groups: Sequence[tuple[str, ...]], gm: GameMap, preference
 
 
 def seat_the_group(
-    db: sqlite_utils.Database, game: games.Game, seat: games.Seat, group: tuple[str, ...], now
+    db: sqlite_utils.Database,
+    game: games.Game,
+    seat: games.Seat,
+    group: tuple[str, ...],
+    now: datetime,
 ) -> None:
     """Give `seat`'s player every power of `group`: the seat takes the first, and a
     seat with the same address and password is added for each other one."""
