@@ -177,11 +177,12 @@ def _start_mails(
                 picture=picture,
             )
         )
+    order = list(gm.powers)
+    # Every player's seat has its power once the game has started.
+    powered = [(s, s.power) for s in games.seats(db, game, games.PLAYER) if s.power is not None]
     seated = [
-        {"power": gm.powers[s.power].name, "address": s.address}
-        for s in sorted(
-            games.seats(db, game, games.PLAYER), key=lambda s: list(gm.powers).index(s.power)
-        )
+        {"power": gm.powers[power].name, "address": s.address}
+        for s, power in sorted(powered, key=lambda sp: order.index(sp[1]))
     ]
     for seat in games.seats(db, game, games.MASTER):
         master = {**context, "you": None, "players": seated}
@@ -198,7 +199,7 @@ def _start_mails(
     return mails
 
 
-def _game_context(config: Config, game: games.Game, gm: GameMap) -> dict:
+def _game_context(config: Config, game: games.Game, gm: GameMap) -> dict[str, Any]:
     phase = Phase.parse(game.phase) if game.phase else None
     return {
         "game": game.name,
@@ -266,8 +267,7 @@ def submit_orders(
             now,
         )
         before = [] if clear else games.effective_orders(db, game, game.phase or "").get(power, [])
-        accepted = [c.order for c in checked if c.accepted]
-        combined = _combine(position, power, before, accepted, mode, rules)
+        combined = _combine(position, power, before, _accepted(checked), mode, rules)
         games.set_effective_orders(db, game, power, combined)
     status = order_status(db, config, game, seat, position)
     return replace(status, checked=tuple(checked), cleared=clear)
@@ -286,7 +286,12 @@ def _combine(
             c.order for c in check_orders(position, power, before, rules) if c.key not in new_keys
         ]
         candidates = [o for o in kept if o] + new
-    return [c.order for c in check_orders(position, power, candidates, rules) if c.accepted]  # type: ignore[misc]
+    return _accepted(check_orders(position, power, candidates, rules))
+
+
+def _accepted(checked: Sequence[CheckedOrder]) -> list[str]:
+    """The canonical orders of the checked lines the judge will use."""
+    return [c.order for c in checked if c.accepted and c.order is not None]
 
 
 def order_status(
@@ -496,7 +501,7 @@ def save_phase(
         state=games.FINISHED if finished else games.ACTIVE,
     )
     coin = None
-    if not finished:
+    if deadline is not None:  # the game goes on (a finished game has no next deadline)
         games.add_phase(db, game, str(after.phase), position_to_json(after), deadline, now)
         flipped = flip_coin(db, game, gm, after.phase, now)
         if flipped:

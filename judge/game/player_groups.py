@@ -81,7 +81,9 @@ def seat_key(seat: games.Seat) -> tuple[str, str]:
     return (seat.address, seat.password_hash)
 
 
-def route_lines(position: Position, powers: Sequence[str], lines: Sequence[str]) -> dict:
+def route_lines(
+    position: Position, powers: Sequence[str], lines: Sequence[str]
+) -> dict[str, list[str]]:
     """One mail's order lines for a player of several powers -> {power: lines}. A line
     that is a power's name alone ("France:") sends the lines after it to that power;
     otherwise a line goes to the power whose unit (or, for a build, whose build site)

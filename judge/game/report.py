@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from judge.engine.board import Position
+from judge.engine.board import Position, Unit
 from judge.engine.geography import GameMap
 from judge.engine.notation import NotationError, parse_order
 from judge.engine.orders import (
@@ -49,7 +50,7 @@ def place(gm: GameMap, location: str) -> str:
     return f"{name} ({coasts.get(coast, coast)})" if coast else name
 
 
-def unit_name(gm: GameMap, unit: UnitRef) -> str:
+def unit_name(gm: GameMap, unit: UnitRef | Unit) -> str:
     return f"{_KIND.get(unit.kind or '', 'Unit')} {place(gm, unit.location)}"
 
 
@@ -115,7 +116,9 @@ def listing(names: Sequence[str], last: str = "and") -> str:
     return ", ".join(names[:-1]) + f" {last} " + names[-1]
 
 
-def results_by_power(gm: GameMap, results: Mapping[str, list[dict]], phase: Phase) -> list[dict]:
+def results_by_power(
+    gm: GameMap, results: Mapping[str, list[dict[str, Any]]], phase: Phase
+) -> list[dict[str, Any]]:
     """[{power, adjective, lines: [{text, tag, error}]}] in map order."""
     out = []
     for power in gm.powers:
@@ -140,7 +143,9 @@ def results_by_power(gm: GameMap, results: Mapping[str, list[dict]], phase: Phas
     return out
 
 
-def retreat_options(gm: GameMap, retreats: Mapping[str, Mapping[str, list[str]]]) -> list[dict]:
+def retreat_options(
+    gm: GameMap, retreats: Mapping[str, Mapping[str, list[str]]]
+) -> list[dict[str, Any]]:
     """[{power, adjective, unit, places}] for dislodged units that may retreat."""
     out = []
     for power in gm.powers:
@@ -159,7 +164,7 @@ def retreat_options(gm: GameMap, retreats: Mapping[str, Mapping[str, list[str]]]
 
 
 def destroyed_units(
-    gm: GameMap, dislodged: Sequence[dict], neutral: frozenset[str] = frozenset()
+    gm: GameMap, dislodged: Sequence[dict[str, Any]], neutral: frozenset[str] = frozenset()
 ) -> list[str]:
     """Dislodged units with nowhere to go (or of a neutral power, which never
     retreats), in words."""
@@ -177,7 +182,7 @@ def destroyed_units(
     return out
 
 
-def ownership(gm: GameMap, position: Position, builds: Mapping[str, int]) -> list[dict]:
+def ownership(gm: GameMap, position: Position, builds: Mapping[str, int]) -> list[dict[str, Any]]:
     """[{power, centers, count, units, adjustment}] for every power with centres or units."""
     out = []
     for power in gm.powers:

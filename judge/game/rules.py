@@ -167,7 +167,9 @@ def end_rules_text(end: EndRules) -> list[str]:
     return out
 
 
-def score_lines(game: games.Game, gm: GameMap, result: dict | None) -> list[dict[str, Any]]:
+def score_lines(
+    game: games.Game, gm: GameMap, result: dict[str, Any] | None
+) -> list[dict[str, Any]]:
     """The scoring table's points for each player of a finished game (empty for a game
     the master terminated, or one that ended before results were recorded)."""
     if not result or result.get("how") == "terminated":
