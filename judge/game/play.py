@@ -31,6 +31,8 @@ from judge.game.outgoing import public_copy
 from judge.game.pictures import of_results, of_start
 from judge.game.player_groups import flip_coin, group_preferences, groups_of, seat_the_group
 from judge.game.report import (
+    OrderWords,
+    UnitWords,
     describe_text,
     destroyed_units,
     format_deadline,
@@ -40,6 +42,7 @@ from judge.game.report import (
     phase_title,
     results_by_power,
     retreat_options,
+    unit_name,
     units_list,
 )
 from judge.game.rules import end_rules, rules_of
@@ -224,8 +227,8 @@ class OrderStatus:
     phase_title: str
     phase_kind: str
     checked: tuple[CheckedOrder, ...]  # this mail's lines, as checked
-    effective: tuple[str, ...]  # the orders now on file, in full words
-    missing: tuple[str, ...]  # units still without orders, in full words
+    effective: tuple[OrderWords, ...]  # the orders now on file (templates/words.txt order)
+    missing: tuple[UnitWords, ...]  # units still without orders
     adjustments_owed: int  # builds (+) or removals (-) still to order
     wait: bool
     deadline: str
@@ -312,11 +315,11 @@ def order_status(
     if position.phase.kind == RETREATS:
         for d in position.dislodged:
             if d.unit.province in units_due and d.unit.province not in covered:
-                missing.append(describe_text(gm, str(d.unit)).replace(" HOLD", ""))
+                missing.append(unit_name(gm, d.unit))
     else:
         for u in position.units:
             if u.province in units_due and u.province not in covered:
-                missing.append(describe_text(gm, str(u)).replace(" HOLD", ""))
+                missing.append(unit_name(gm, u))
     done = len([c for c in checked if c.accepted]) if position.phase.kind == ADJUSTMENTS else 0
     remaining = (owed - done) if owed > 0 else (owed + done if owed < 0 else 0)
     phase = position.phase
@@ -569,7 +572,7 @@ def _results_context(
             "ownership": ownership(gm, after, outcome.builds),
             "winner": _names(gm, end.winners) if end and end.how in _WINS else None,
             "civil_disorder": list(on_file.civil_disorder),
-            "end_reason": end.reason if end else None,
+            "ending": end,
             "how": end.how if end else None,
             "coin": saved.coin,
             "survivors": [gm.powers[p].name for p in end.winners] if end else [],
