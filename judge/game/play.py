@@ -374,10 +374,9 @@ def ready_to_process(
 _WINS = ("victory", "most_centres")
 
 
-def _names(gm: GameMap, powers: Sequence[str]) -> str:
-    """England, France and Russia."""
-    names = [gm.powers[p].name for p in powers]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+def _names(gm: GameMap, powers: Sequence[str]) -> list[str]:
+    """The powers' names (templates/words.txt `listing` says "England, France and Russia")."""
+    return [gm.powers[p].name for p in powers]
 
 
 def _had_orders_due(position: Position, power: str) -> bool:
@@ -410,7 +409,7 @@ class PhaseSaved:
 
     game: games.Game  # with the next phase and deadline (or finished)
     end: Ending | None  # how the game ended, or None when it goes on
-    coin: dict[str, str] | None  # the World War I coin, when flipped in this phase
+    coin: dict[str, list[str]] | None  # the World War I coin, when flipped in this phase
 
     @property
     def finished(self) -> bool:

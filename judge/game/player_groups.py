@@ -128,11 +128,11 @@ def _owner(position: Position, powers: Sequence[str], line: str) -> str | None:
 
 def flip_coin(
     db: sqlite_utils.Database, game: games.Game, gm: GameMap, after: Phase, now: datetime
-) -> tuple[str, tuple[str, ...]] | None:
+) -> tuple[list[str], tuple[str, ...]] | None:
     """The World War I game's coin: once the game reaches the adjustments before the
     neutral power's first phase (or that phase itself), the neutral power joins one
-    player, drawn by a coin seeded by the game's name. Returns (power, the winner's
-    group) when the coin was flipped now."""
+    player, drawn by a coin seeded by the game's name. Returns (the neutral powers'
+    names, the winner's group) when the coin was flipped now."""
     until = gm.neutral_until
     if gm.neutral_joins != "coin_flip" or until is None or game.settings.get("joined"):
         return None
@@ -147,4 +147,4 @@ def flip_coin(
     lead = by_power[winner[0]]
     for power in sorted(gm.neutral_powers):
         games.add_seat(db, game, games.PLAYER, lead.address, lead.password_hash, now, power)
-    return ", ".join(gm.powers[p].name for p in sorted(gm.neutral_powers)), winner
+    return [gm.powers[p].name for p in sorted(gm.neutral_powers)], winner
