@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 # The kind of the answer to a mail that signed on with a right password: never held
 # back by the rate limit or the reply cap (judge/service/handling.py, judge/game/outgoing.py).
@@ -17,9 +18,9 @@ class Picture:
     """A board picture to attach: its file name and what to draw (JSON-ready)."""
 
     name: str  # e.g. board-F1901M.png
-    position: dict  # the board the orders were given on (Contract 1 input shape)
-    results: dict | None = None  # the phase's results (Contract 1 output shape)
-    after: dict | None = None  # the board the phase led to, when drawn after it
+    position: dict[str, Any]  # the board the orders were given on (Contract 1 input shape)
+    results: dict[str, Any] | None = None  # the phase's results (Contract 1 output shape)
+    after: dict[str, Any] | None = None  # the board the phase led to, when drawn after it
     caption: str | None = None  # lines under the phase in the legend
 
     def to_json(self) -> str:
@@ -42,7 +43,7 @@ class Reply:
 
     to: tuple[str, ...]
     template: str
-    context: dict = field(default_factory=dict)
+    context: dict[str, Any] = field(default_factory=dict)
     kind: str = "reply"
     in_reply: bool = True  # threads under the submission (In-Reply-To, References)
     headers: tuple[tuple[str, str], ...] = ()  # e.g. List-Id on mail to a list

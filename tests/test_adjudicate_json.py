@@ -6,7 +6,8 @@ import json
 import subprocess
 import sys
 
-from judge.variants.json_contract import adjudicate_line, adjudicate_lines
+from judge.ops.adjudicate import adjudicate_lines
+from judge.variants.json_contract import adjudicate_line
 
 DESIGN_EXAMPLE = {
     "map": "standard",

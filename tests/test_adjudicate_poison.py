@@ -12,7 +12,7 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.variants.json_contract import MAX_LINE_BYTES, run
+from judge.ops.adjudicate import MAX_LINE_BYTES, run
 
 GOOD = json.dumps(
     {

@@ -15,12 +15,9 @@ ROOT = Path(judge.__file__).parent
 # path under judge/ -> function (Class.method, outer.inner), as measured when listed.
 NOT_YET_SPLIT = {
     ("engine/geography.py", "build_map"),
-    ("game/assignment.py", "parse_preference"),
     ("engine/notation.py", "_scan"),
     ("engine/notation.py", "_grammar"),
     ("engine/adjudication.py", "_movement"),
-    ("variants/json_contract.py", "position_from_json"),
-    ("game/dates.py", "_resolve"),
     ("commands/admin.py", "press"),
     ("commands/language.py", "_simple"),
     ("engine/adjustments.py", "resolve_adjustments"),

@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 RANDOM = "?"  # the stored form of a Random Power request
 NO_PREFERENCE = ""  # the stored form of an empty list
@@ -83,84 +84,103 @@ def parse_preference(
     initials ("FGR"). Raises ValueError with a one-sentence message a beginner understands
     for an unknown letter or name, or a power named twice.
     """
-    by_letter = _letters(initials)
-    known = {_squash(key): key for key in initials}
-    if names is not None:
-        known.update({_squash(spelling): key for spelling, key in names.items()})
-    known.pop("", None)
-    hint = ", ".join(sorted(by_letter))
-
+    vocabulary = _vocabulary(initials, names)
     squashed = _squash(text)
     stripped = text.strip()
     if stripped == "*" or (squashed in _EMPTY_WORDS and "?" not in text):
         return NO_PREFERENCE
     if stripped == "?" or squashed in _RANDOM_WORDS:
         return RANDOM
+    return _encode(_read_groups(_TOKEN.findall(text), vocabulary), initials)
 
+
+@dataclass(frozen=True)
+class _Vocabulary:
+    """The words a preference list may use: initials and names of the powers."""
+
+    by_letter: dict[str, str]  # upper-case initial -> power key
+    known: dict[str, str]  # squashed name -> power key
+    hint: str  # the initials, for the error messages
+
+
+def _vocabulary(initials: Mapping[str, str], names: Mapping[str, str] | None) -> _Vocabulary:
+    by_letter = _letters(initials)
+    known = {_squash(key): key for key in initials}
+    if names is not None:
+        known.update({_squash(spelling): key for spelling, key in names.items()})
+    known.pop("", None)
+    return _Vocabulary(by_letter, known, ", ".join(sorted(by_letter)))
+
+
+def _read_groups(tokens: Sequence[str], vocabulary: _Vocabulary) -> list[list[str]]:
+    """The tokens of a list as groups of power keys, most wanted first; raises ValueError
+    at the first token that is wrong (the error a player sees names that one)."""
     groups: list[list[str]] = []
     seen: set[str] = set()
     current: list[str] | None = None  # the open bracket group, if any
-
-    def add(key: str) -> None:
-        if key in seen:
-            raise ValueError(f"{_title(key)} is in your list twice; list each power only once.")
-        seen.add(key)
-        if current is None:
-            groups.append([key])
-        else:
-            current.append(key)
-
-    tokens = _TOKEN.findall(text)
     i = 0
     while i < len(tokens):
-        token = tokens[i]
-        if token in _OPEN:
-            if current is not None:
-                raise ValueError("Brackets inside brackets are not allowed; use one level only.")
-            current = []
+        if tokens[i] in _OPEN or tokens[i] in _CLOSE:
+            current = _bracket(tokens[i], current, groups)
             i += 1
             continue
-        if token in _CLOSE:
+        keys, used = _named(tokens, i, vocabulary)
+        for key in keys:
+            if key in seen:
+                raise ValueError(f"{_title(key)} is in your list twice; list each power only once.")
+            seen.add(key)
             if current is None:
-                raise ValueError(f"There is a {token!r} without a matching opening bracket.")
-            if not current:
-                raise ValueError("There is an empty pair of brackets; put powers inside them.")
-            groups.append(current)
-            current = None
-            i += 1
-            continue
-        if token in "*?":
-            raise ValueError(
-                f"{token!r} must stand alone: write only {token!r} for "
-                + ("no preference." if token == "*" else "a random power.")
-            )
-        # The longest run of words that is a power's name ("Great Britain").
-        for n in range(min(_MAX_NAME_WORDS, len(tokens) - i), 0, -1):
-            words = tokens[i : i + n]
-            if any(not w[0].isalnum() for w in words):
-                continue
-            key = known.get(_squash("".join(words)))
-            if key is not None:
-                add(key)
-                i += n
-                break
-        else:
-            upper = token.upper()
-            if all(c in by_letter for c in upper):
-                for c in upper:
-                    add(by_letter[c])
-            elif token.lower() in _FILLER_WORDS:
-                pass
-            elif len(token) == 1:
-                raise ValueError(f"No power has the initial {upper!r}; the initials are {hint}.")
+                groups.append([key])
             else:
-                raise ValueError(
-                    f"{token!r} is not a power; write power names or their initials ({hint})."
-                )
-            i += 1
+                current.append(key)
+        i += used
     if current is not None:
         raise ValueError("A bracket is opened but never closed; add the closing bracket.")
-    return _encode(groups, initials)
+    return groups
+
+
+def _bracket(token: str, current: list[str] | None, groups: list[list[str]]) -> list[str] | None:
+    """The open group after the bracket `token` (None once it is closed; a closed group
+    is appended to `groups`)."""
+    if token in _OPEN:
+        if current is not None:
+            raise ValueError("Brackets inside brackets are not allowed; use one level only.")
+        return []
+    if current is None:
+        raise ValueError(f"There is a {token!r} without a matching opening bracket.")
+    if not current:
+        raise ValueError("There is an empty pair of brackets; put powers inside them.")
+    groups.append(current)
+    return None
+
+
+def _named(tokens: Sequence[str], i: int, vocabulary: _Vocabulary) -> tuple[list[str], int]:
+    """The power keys the words from `tokens[i]` name, and how many tokens that took
+    (no keys for a filler word such as "or"); ValueError for a word that names none."""
+    token = tokens[i]
+    if token in "*?":
+        raise ValueError(
+            f"{token!r} must stand alone: write only {token!r} for "
+            + ("no preference." if token == "*" else "a random power.")
+        )
+    # The longest run of words that is a power's name ("Great Britain").
+    for n in range(min(_MAX_NAME_WORDS, len(tokens) - i), 0, -1):
+        words = tokens[i : i + n]
+        if any(not w[0].isalnum() for w in words):
+            continue
+        key = vocabulary.known.get(_squash("".join(words)))
+        if key is not None:
+            return [key], n
+    upper = token.upper()
+    if all(c in vocabulary.by_letter for c in upper):
+        return [vocabulary.by_letter[c] for c in upper], 1
+    if token.lower() in _FILLER_WORDS:
+        return [], 1
+    if len(token) == 1:
+        raise ValueError(f"No power has the initial {upper!r}; the initials are {vocabulary.hint}.")
+    raise ValueError(
+        f"{token!r} is not a power; write power names or their initials ({vocabulary.hint})."
+    )
 
 
 def decode_preference(stored: str, initials: Mapping[str, str]) -> Groups | None:
@@ -246,10 +266,10 @@ def assign_powers(
     for player in order:
         groups = lists[player]
         assert groups is not None
-        power = award(groups, available, rng)
-        if power is not None:
-            available.remove(power)
-            result[player] = power
+        awarded = award(groups, available, rng)
+        if awarded is not None:
+            available.remove(awarded)
+            result[player] = awarded
 
     # 3. The Powers left over, at random to the players left over.
     leftover = [player for player in players if player not in result]

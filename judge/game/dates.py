@@ -478,8 +478,27 @@ def _classify(tokens: list[str], text: str) -> _Parts:
 
 
 def _resolve(parts: _Parts, now: datetime, zone: ZoneInfo, text: str) -> datetime:
+    """The moment the words `parts` name: the first one still ahead of `now`."""
+    _check_combination(parts, text)
+    target = _Target(parts, now, zone, text)
     today = _wall(now, zone).date()
-    clock, end_of_day = parts.clock or (DEFAULT_TIME, False)
+    if parts.day is not None and parts.month is not None and parts.year is None:
+        return _next_day_of_month(target, parts.day, parts.month, today)
+    fixed = parts.date
+    if parts.relday is not None:
+        fixed = today + timedelta(days=parts.relday)
+    elif parts.day is not None and parts.month is not None and parts.year is not None:
+        fixed = _full_date(parts.year, parts.month, parts.day)
+    if fixed is not None:
+        return _on_day(target, fixed, zone)
+    if parts.weekday is not None:
+        delta = (parts.weekday - today.weekday()) % 7
+        return target.first_ahead(today + timedelta(days=delta + k) for k in (0, 7))[1]
+    return target.first_ahead(today + timedelta(days=k) for k in range(4))[1]
+
+
+def _check_combination(parts: _Parts, text: str) -> None:
+    """Refuse words that name the day twice, half a date, or no moment at all."""
     day_month = parts.day is not None or parts.month is not None
     named_days = [parts.date is not None, parts.relday is not None, day_month]
     if (
@@ -491,61 +510,68 @@ def _resolve(parts: _Parts, now: datetime, zone: ZoneInfo, text: str) -> datetim
     ):
         raise _unreadable(text)
 
-    def instants(day: date) -> list[datetime]:
+
+@dataclass(frozen=True)
+class _Target:
+    """The time of day the words name, to be placed on a day."""
+
+    parts: _Parts
+    now: datetime
+    zone: ZoneInfo
+    text: str
+
+    def instants(self, day: date) -> list[datetime]:
+        """The UTC instants of the named time on `day` (see _wall_instants)."""
+        clock, end_of_day = self.parts.clock or (DEFAULT_TIME, False)
         wall = datetime.combine(day, clock)
         if end_of_day:
             wall += timedelta(days=1)
-        return _wall_instants(wall, zone, parts.zone, text)
+        return _wall_instants(wall, self.zone, self.parts.zone, self.text)
 
-    def first_ahead(days: Iterable[date]) -> tuple[date, datetime]:
+    def first_ahead(self, days: Iterable[date]) -> tuple[date, datetime]:
+        """The first of `days` on which the time is still ahead, and that moment."""
         for day in days:
-            ahead = [t for t in instants(day) if t > now]
+            ahead = [t for t in self.instants(day) if t > self.now]
             if ahead:
                 return day, ahead[0]
-        raise _unreadable(text)  # pragma: no cover - the callers always offer a future day
+        raise _unreadable(self.text)  # pragma: no cover - the callers always offer a future day
 
-    if parts.day is not None and parts.month is not None and parts.year is None:
-        candidates = []
-        for year in range(today.year - 1, today.year + 9):
-            try:
-                candidates.append(date(year, parts.month, parts.day))
-            except ValueError:
-                continue
-        if not candidates:
-            raise DateError(
-                f"There is no {parts.day} {MONTH_NAMES[parts.month - 1]}; "
-                "check the day and the month."
-            )
-        day, moment = first_ahead(candidates)
-        _check_weekday(day, parts.weekday)
-        return moment
 
-    fixed = parts.date
-    if parts.relday is not None:
-        fixed = today + timedelta(days=parts.relday)
-    elif parts.day is not None and parts.month is not None and parts.year is not None:
+def _next_day_of_month(target: _Target, day: int, month: int, today: date) -> datetime:
+    """A day and month without a year: its next occurrence still ahead."""
+    candidates = []
+    for year in range(today.year - 1, today.year + 9):
         try:
-            fixed = date(parts.year, parts.month, parts.day)
+            candidates.append(date(year, month, day))
         except ValueError:
-            raise DateError(
-                f"There is no {parts.day} {MONTH_NAMES[parts.month - 1]} {parts.year}; "
-                "check the day and the month."
-            ) from None
-    if fixed is not None:
-        _check_weekday(fixed, parts.weekday)
-        options = instants(fixed)
-        ahead = [t for t in options if t > now]
-        if not ahead:
-            raise DateError(
-                f"That time has already passed ({format_moment(options[-1], zone)}); "
-                "give a moment that is still ahead."
-            )
-        return ahead[0]
+            continue
+    if not candidates:
+        raise DateError(f"There is no {day} {MONTH_NAMES[month - 1]}; check the day and the month.")
+    found, moment = target.first_ahead(candidates)
+    _check_weekday(found, target.parts.weekday)
+    return moment
 
-    if parts.weekday is not None:
-        delta = (parts.weekday - today.weekday()) % 7
-        return first_ahead(today + timedelta(days=delta + k) for k in (0, 7))[1]
-    return first_ahead(today + timedelta(days=k) for k in range(4))[1]
+
+def _full_date(year: int, month: int, day: int) -> date:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        raise DateError(
+            f"There is no {day} {MONTH_NAMES[month - 1]} {year}; check the day and the month."
+        ) from None
+
+
+def _on_day(target: _Target, day: date, zone: ZoneInfo) -> datetime:
+    """The named time on a given day, which must still be ahead."""
+    _check_weekday(day, target.parts.weekday)
+    options = target.instants(day)
+    ahead = [t for t in options if t > target.now]
+    if not ahead:
+        raise DateError(
+            f"That time has already passed ({format_moment(options[-1], zone)}); "
+            "give a moment that is still ahead."
+        )
+    return ahead[0]
 
 
 def _check_weekday(day: date, weekday: int | None) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 import sqlite_utils
 
@@ -25,7 +26,10 @@ from judge.store import games
 class Ending:
     how: str  # victory, end_year, most_centres, stale, max_years
     winners: tuple[str, ...]  # power keys: one player's powers (a win) or the draw's
-    reason: str  # in words, for the results mail ("" for a victory)
+    # For the results mail's words (templates/words.txt end_reason): the set last year
+    # (end_year), or how many years were played (max_years) or stood still (stale).
+    years: int | None = None
+    tie: bool = False  # end_year: a tie for the most centres, so a draw
 
 
 def centres_counted(before: Position, after: Position) -> bool:
@@ -50,7 +54,7 @@ def ending(
     end: EndRules,
     before: Position,
     after: Position,
-    centres: dict,
+    centres: dict[str, Any],
 ) -> Ending | None:
     """The game's end after the phase `before` -> `after` (`centres`: the outcome's
     ownership), or None when it goes on."""
@@ -63,31 +67,32 @@ def ending(
         best = max(counts.values(), default=0)
         leaders = [g for g, n in counts.items() if n == best]
         if best >= end.victory_centers and len(leaders) == 1:  # a tie wins nothing yet
-            return Ending("victory", leaders[0], "")
+            return Ending("victory", leaders[0])
         if end.end_year is not None and before.phase.year >= end.end_year:
-            alive = set(survivors(gm, after))
+            living = set(survivors(gm, after))
             if end.end_mode == "most":
                 winners = tuple(p for g in leaders for p in g)
                 if len(leaders) == 1:
-                    return Ending("most_centres", winners, "")
-                why = f"the game ended after {end.end_year} with a tie for the most centres"
-                return Ending("end_year", tuple(p for p in winners if p in alive), why)
-            why = f"the game ended after the Fall of {end.end_year}"
-            return Ending("end_year", tuple(p for p in gm.powers if p in alive), why)
+                    return Ending("most_centres", winners)
+                tied = tuple(p for p in winners if p in living)
+                return Ending("end_year", tied, end.end_year, tie=True)
+            return Ending("end_year", tuple(p for p in gm.powers if p in living), end.end_year)
     if after.phase.year == before.phase.year:
         return None
     alive = tuple(survivors(gm, after))
     if end.max_years is not None and after.phase.year - gm.first_year >= end.max_years:
-        why = f"{number_words(end.max_years)} game years have been played"
-        return Ending("max_years", alive, why)
+        return Ending("max_years", alive, end.max_years)
     if end.stale_years is not None and _stale(db, game, before, centres, end.stale_years):
-        why = f"no supply centre has changed hands for {number_words(end.stale_years)} years"
-        return Ending("stale", alive, why)
+        return Ending("stale", alive, end.stale_years)
     return None
 
 
 def _stale(
-    db: sqlite_utils.Database, game: games.Game, before: Position, centres: dict, years: int
+    db: sqlite_utils.Database,
+    game: games.Game,
+    before: Position,
+    centres: dict[str, Any],
+    years: int,
 ) -> bool:
     owners = []  # centre ownership at the end of each year, latest last
     for phase, _pos, res, _at in games.processed_phases(db, game):
@@ -100,38 +105,3 @@ def _stale(
     if len(ordered) <= years:
         return False
     return len({by_year[y] for y in ordered[-(years + 1) :]}) == 1
-
-
-_ONES = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
-_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-
-
-def number_words(n: int) -> str:
-    """7 -> "seven", 35 -> "thirty-five"; 100 and more as digits."""
-    if n < 20:
-        return _ONES[n]
-    if n < 100:
-        tens, ones = divmod(n, 10)
-        return _TENS[tens - 2] + (f"-{_ONES[ones]}" if ones else "")
-    return str(n)

@@ -9,12 +9,13 @@ from typing import Any
 
 import sqlite_utils
 
+from judge.engine.geography import GameMap
 from judge.store import games
 
 _UNIT = re.compile(r"^[AF] [A-Z]{3}(/[NSEW]C)?$")
 
 
-def export_game(db: sqlite_utils.Database, game) -> dict[str, Any]:
+def export_game(db: sqlite_utils.Database, game: games.Game) -> dict[str, Any]:
     """The game's history in the saved-game format of the `diplomacy` package
     (`diplomacy.utils.export.from_saved_game_format` reads it): one entry per phase with
     the position at its start, and for every processed phase the orders that were
@@ -57,7 +58,9 @@ def export_game(db: sqlite_utils.Database, game) -> dict[str, Any]:
     return {"id": game.name, "map": gm.name, "rules": rules, "phases": phases}
 
 
-def _orders_and_results(gm, outcome: dict) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+def _orders_and_results(
+    gm: GameMap, outcome: dict[str, Any]
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """A processed phase's orders (those given and used, in canonical form) per power, and
     the results per unit (`[]` for success, else the result code)."""
     orders: dict[str, list[str]] = {p: [] for p in gm.powers}
@@ -77,10 +80,10 @@ def _orders_and_results(gm, outcome: dict) -> tuple[dict[str, list[str]], dict[s
 
 
 def _state(
-    gm,
+    gm: GameMap,
     game_id: str,
     phase: str,
-    position: dict,
+    position: dict[str, Any],
     started_at: str | None,
     rules: list[str],
     influence: dict[str, list[str]],
@@ -121,7 +124,9 @@ def _state(
     }
 
 
-def _builds(gm, position: dict, owed: dict[str, int]) -> dict[str, dict]:
+def _builds(
+    gm: GameMap, position: dict[str, Any], owed: dict[str, int]
+) -> dict[str, dict[str, Any]]:
     """Builds (+) or removals (-) and the free home centres to build in, per power."""
     occupied = {u.split()[1][:3] for us in position.get("units", {}).values() for u in us}
     out = {}
@@ -136,10 +141,12 @@ def _builds(gm, position: dict, owed: dict[str, int]) -> dict[str, dict]:
     return out
 
 
-def _press_messages(db: sqlite_utils.Database, game, gm) -> dict[str, list[dict]]:
+def _press_messages(
+    db: sqlite_utils.Database, game: games.Game, gm: GameMap
+) -> dict[str, list[dict[str, Any]]]:
     """Press per phase as the diplomacy package's messages: one per recipient (GLOBAL for
     a broadcast), each with a distinct time_sent (the package keys messages by it)."""
-    out: dict[str, list[dict]] = {}
+    out: dict[str, list[dict[str, Any]]] = {}
     last = 0
     for press in games.phased_press(db, game):
         power, phase, to = press.power, press.phase, press.recipients

@@ -20,6 +20,7 @@ import json
 import logging
 from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
 import sqlite_utils
 
@@ -27,7 +28,7 @@ from judge.crashpoints import crash_point
 from judge.mail import compose
 from judge.render.png import PngUnavailable, png_available, render_png
 from judge.replies import Picture
-from judge.store import outbox
+from judge.store import games, outbox
 from judge.store.settings import GameSettings
 
 log = logging.getLogger("judge.game.pictures")
@@ -38,7 +39,7 @@ def wanted(settings: GameSettings) -> bool:
     return settings.map and png_available()
 
 
-def after_of(position: dict, results: dict) -> dict | None:
+def after_of(position: dict[str, Any], results: dict[str, Any]) -> dict[str, Any] | None:
     """The board a phase led to, from its Contract 1 output."""
     if not results or not results.get("next_phase"):
         return None
@@ -84,7 +85,12 @@ def finish(db: sqlite_utils.Database, item: outbox.Outbound, now: datetime) -> o
 # -- the pictures of the judge's mails ------------------------------------------------------
 
 
-def of_results(game, position: dict, results: dict, after: dict | None = None) -> Picture | None:
+def of_results(
+    game: games.Game,
+    position: dict[str, Any],
+    results: dict[str, Any],
+    after: dict[str, Any] | None = None,
+) -> Picture | None:
     """The results mail's picture: the board the phase led to, with its orders."""
     if not wanted(game.settings):
         return None
@@ -97,14 +103,16 @@ def of_results(game, position: dict, results: dict, after: dict | None = None) -
     )
 
 
-def of_start(game, position: dict) -> Picture | None:
+def of_start(game: games.Game, position: dict[str, Any]) -> Picture | None:
     """The start mail's picture: the opening position."""
     if not wanted(game.settings):
         return None
     return Picture(f"board-{position['phase']}.png", position, None, None, f"Game {game.name}")
 
 
-def of_prediction(game, position: dict, results: dict) -> Picture | None:
+def of_prediction(
+    game: games.Game, position: dict[str, Any], results: dict[str, Any]
+) -> Picture | None:
     """PREDICT's picture: the board the orders on file would lead to, with those orders."""
     if not wanted(game.settings):
         return None

@@ -31,6 +31,8 @@ from judge.game.outgoing import public_copy
 from judge.game.pictures import of_results, of_start
 from judge.game.player_groups import flip_coin, group_preferences, groups_of, seat_the_group
 from judge.game.report import (
+    OrderWords,
+    UnitWords,
     describe_text,
     destroyed_units,
     format_deadline,
@@ -40,6 +42,7 @@ from judge.game.report import (
     phase_title,
     results_by_power,
     retreat_options,
+    unit_name,
     units_list,
 )
 from judge.game.rules import end_rules, rules_of
@@ -187,11 +190,12 @@ def _start_mails(
                 picture=picture,
             )
         )
+    order = list(gm.powers)
+    # Every player's seat has its power once the game has started.
+    powered = [(s, s.power) for s in games.seats(db, game, games.PLAYER) if s.power is not None]
     seated = [
-        {"power": gm.powers[s.power].name, "address": s.address}
-        for s in sorted(
-            games.seats(db, game, games.PLAYER), key=lambda s: list(gm.powers).index(s.power)
-        )
+        {"power": gm.powers[power].name, "address": s.address}
+        for s, power in sorted(powered, key=lambda sp: order.index(sp[1]))
     ]
     for seat in games.seats(db, game, games.MASTER):
         master = {**context, "you": None, "players": seated}
@@ -208,7 +212,7 @@ def _start_mails(
     return mails
 
 
-def _game_context(config: Config, game: games.Game, gm: GameMap) -> dict:
+def _game_context(config: Config, game: games.Game, gm: GameMap) -> dict[str, Any]:
     phase = Phase.parse(game.phase) if game.phase else None
     return {
         "game": game.name,
@@ -233,8 +237,8 @@ class OrderStatus:
     phase_title: str
     phase_kind: str
     checked: tuple[CheckedOrder, ...]  # this mail's lines, as checked
-    effective: tuple[str, ...]  # the orders now on file, in full words
-    missing: tuple[str, ...]  # units still without orders, in full words
+    effective: tuple[OrderWords, ...]  # the orders now on file (templates/words.txt order)
+    missing: tuple[UnitWords, ...]  # units still without orders
     adjustments_owed: int  # builds (+) or removals (-) still to order
     wait: bool
     deadline: str
@@ -276,8 +280,7 @@ def submit_orders(
             now,
         )
         before = [] if clear else games.effective_orders(db, game, game.phase or "").get(power, [])
-        accepted = [c.order for c in checked if c.accepted]
-        combined = _combine(position, power, before, accepted, mode, rules)
+        combined = _combine(position, power, before, _accepted(checked), mode, rules)
         games.set_effective_orders(db, game, power, combined)
     status = order_status(db, config, game, seat, position)
     return replace(status, checked=tuple(checked), cleared=clear)
@@ -296,7 +299,12 @@ def _combine(
             c.order for c in check_orders(position, power, before, rules) if c.key not in new_keys
         ]
         candidates = [o for o in kept if o] + new
-    return [c.order for c in check_orders(position, power, candidates, rules) if c.accepted]  # type: ignore[misc]
+    return _accepted(check_orders(position, power, candidates, rules))
+
+
+def _accepted(checked: Sequence[CheckedOrder]) -> list[str]:
+    """The canonical orders of the checked lines the judge will use."""
+    return [c.order for c in checked if c.accepted and c.order is not None]
 
 
 def order_status(
@@ -317,11 +325,11 @@ def order_status(
     if position.phase.kind == RETREATS:
         for d in position.dislodged:
             if d.unit.province in units_due and d.unit.province not in covered:
-                missing.append(describe_text(gm, str(d.unit)).replace(" HOLD", ""))
+                missing.append(unit_name(gm, d.unit))
     else:
         for u in position.units:
             if u.province in units_due and u.province not in covered:
-                missing.append(describe_text(gm, str(u)).replace(" HOLD", ""))
+                missing.append(unit_name(gm, u))
     done = len([c for c in checked if c.accepted]) if position.phase.kind == ADJUSTMENTS else 0
     remaining = (owed - done) if owed > 0 else (owed + done if owed < 0 else 0)
     phase = position.phase
@@ -376,10 +384,9 @@ def ready_to_process(
 _WINS = ("victory", "most_centres")
 
 
-def _names(gm: GameMap, powers: Sequence[str]) -> str:
-    """England, France and Russia."""
-    names = [gm.powers[p].name for p in powers]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+def _names(gm: GameMap, powers: Sequence[str]) -> list[str]:
+    """The powers' names (templates/words.txt `listing` says "England, France and Russia")."""
+    return [gm.powers[p].name for p in powers]
 
 
 def _had_orders_due(position: Position, power: str) -> bool:
@@ -412,7 +419,7 @@ class PhaseSaved:
 
     game: games.Game  # with the next phase and deadline (or finished)
     end: Ending | None  # how the game ended, or None when it goes on
-    coin: dict[str, str] | None  # the World War I coin, when flipped in this phase
+    coin: dict[str, list[str]] | None  # the World War I coin, when flipped in this phase
 
     @property
     def finished(self) -> bool:
@@ -505,7 +512,7 @@ def save_phase(
         state=games.FINISHED if finished else games.ACTIVE,
     )
     coin = None
-    if not finished:
+    if deadline is not None:  # the game goes on (a finished game has no next deadline)
         games.add_phase(db, game, str(after.phase), position_to_json(after), deadline, now)
         flipped = flip_coin(db, game, gm, after.phase, now)
         if flipped:
@@ -573,7 +580,7 @@ def _results_context(
             "ownership": ownership(gm, after, outcome.builds),
             "winner": _names(gm, end.winners) if end and end.how in _WINS else None,
             "civil_disorder": list(on_file.civil_disorder),
-            "end_reason": end.reason if end else None,
+            "ending": end,
             "how": end.how if end else None,
             "coin": saved.coin,
             "survivors": [gm.powers[p].name for p in end.winners] if end else [],

@@ -55,7 +55,11 @@ def group_preferences(groups: Sequence[tuple[str, ...]], gm: GameMap, preference
 
 
 def seat_the_group(
-    db: sqlite_utils.Database, game: games.Game, seat: games.Seat, group: tuple[str, ...], now
+    db: sqlite_utils.Database,
+    game: games.Game,
+    seat: games.Seat,
+    group: tuple[str, ...],
+    now: datetime,
 ) -> None:
     """Give `seat`'s player every power of `group`: the seat takes the first, and a
     seat with the same address and password is added for each other one."""
@@ -78,7 +82,9 @@ def seat_key(seat: games.Seat) -> tuple[str, str]:
     return (seat.address, seat.password_hash)
 
 
-def route_lines(position: Position, powers: Sequence[str], lines: Sequence[str]) -> dict:
+def route_lines(
+    position: Position, powers: Sequence[str], lines: Sequence[str]
+) -> dict[str, list[str]]:
     """One mail's order lines for a player of several powers -> {power: lines}. A line
     that is a power's name alone ("France:") sends the lines after it to that power;
     otherwise a line goes to the power whose unit (or, for a build, whose build site)
@@ -123,11 +129,11 @@ def _owner(position: Position, powers: Sequence[str], line: str) -> str | None:
 
 def flip_coin(
     db: sqlite_utils.Database, game: games.Game, gm: GameMap, after: Phase, now: datetime
-) -> tuple[str, tuple[str, ...]] | None:
+) -> tuple[list[str], tuple[str, ...]] | None:
     """The World War I game's coin: once the game reaches the adjustments before the
     neutral power's first phase (or that phase itself), the neutral power joins one
-    player, drawn by a coin seeded by the game's name. Returns (power, the winner's
-    group) when the coin was flipped now."""
+    player, drawn by a coin seeded by the game's name. Returns (the neutral powers'
+    names, the winner's group) when the coin was flipped now."""
     until = gm.neutral_until
     if gm.neutral_joins != "coin_flip" or until is None or game.settings.joined:
         return None
@@ -142,4 +148,4 @@ def flip_coin(
     lead = by_power[winner[0]]
     for power in sorted(gm.neutral_powers):
         games.add_seat(db, game, games.PLAYER, lead.address, lead.password_hash, now, power)
-    return ", ".join(gm.powers[p].name for p in sorted(gm.neutral_powers)), winner
+    return [gm.powers[p].name for p in sorted(gm.neutral_powers)], winner

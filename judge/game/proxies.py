@@ -36,18 +36,25 @@ def screen(
     """The checked orders with those no hand-over allows refused: an order for another
     power's unit not handed to `power`, or for `power`'s own unit it handed away."""
     proxies = handed_over(game)
-    out = []
-    for c in checked:
-        unit = position.unit_in(c.key) if c.accepted and c.key else None
-        if unit is not None and unit.power != power and proxies.get(c.key) != power:
-            c = replace(c, error="That unit has not been handed to you (SET PROXY).")
-        elif unit is not None and unit.power == power and c.key in proxies:
-            c = replace(c, error="You have handed this unit to another power for this phase.")
-        out.append(c)
-    return out
+    return [_screened(position, power, c, proxies) for c in checked]
 
 
-def effective(game: games.Game, position: Position, orders: dict) -> dict:
+def _screened(
+    position: Position, power: str, c: CheckedOrder, proxies: dict[str, str]
+) -> CheckedOrder:
+    unit = position.unit_in(c.key) if c.accepted and c.key else None
+    if unit is None or c.key is None:
+        return c
+    if unit.power != power and proxies.get(c.key) != power:
+        return replace(c, error="That unit has not been handed to you (SET PROXY).")
+    if unit.power == power and c.key in proxies:
+        return replace(c, error="You have handed this unit to another power for this phase.")
+    return c
+
+
+def effective(
+    game: games.Game, position: Position, orders: dict[str, list[str]]
+) -> dict[str, list[str]]:
     """The orders on file without the owners' orders for units they handed away."""
     proxies = handed_over(game)
     if not proxies:

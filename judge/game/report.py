@@ -1,14 +1,17 @@
-"""What the judge's mails show, in the words PBEM players know: orders in full
-(`Army Paris -> Burgundy.`), outcome tags (`(*bounce*)`), retreat options, centre
-ownership, adjustments. Plain data for the templates; no mail text lives here."""
+"""What the judge's mails show, as plain values for the templates: orders (`OrderWords`:
+what an order does, to which unit and place), result codes, retreat options, centre
+ownership, adjustments due. templates/words.txt puts them in the words PBEM players know
+(`Army Paris -> Burgundy.`, `(*bounce*)`); no mail text lives here."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from judge.engine.board import Position
+from judge.engine.board import Position, Unit
 from judge.engine.geography import GameMap
 from judge.engine.notation import NotationError, parse_order
 from judge.engine.orders import (
@@ -26,69 +29,80 @@ from judge.engine.orders import (
 from judge.engine.phase import ADJUSTMENTS, RETREATS, Phase
 from judge.game.dates import format_moment
 
-_KIND = {"A": "Army", "F": "Fleet"}
-_TAG = {
-    "ok": "",
-    "bounce": "(*bounce*)",
-    "cut": "(*cut*)",
-    "dislodged": "(*dislodged*)",
-    "void": "(*void*)",
-    "no convoy": "(*no convoy*)",
-    "disrupted": "(*disrupted*)",
-    "disband": "(*disband*)",
-}
 _SEASON = {"S": "Spring", "F": "Fall", "W": "Winter"}
 _KIND_TITLE = {"M": "Movement", "R": "Retreat", "A": "Adjustment"}
 
 
-def place(gm: GameMap, location: str) -> str:
-    """`STP/NC` -> `St Petersburg (north coast)`."""
+@dataclass(frozen=True)
+class PlaceWords:
+    """A place as the mails name it (templates/words.txt `place`): the province's name
+    and, for a fleet on one coast, the coast."""
+
+    name: str  # the province's name on the map (its key when the map has none)
+    coast: str = ""  # NC, SC, EC or WC; "" for none
+
+
+@dataclass(frozen=True)
+class UnitWords:
+    """A unit as the mails name it (templates/words.txt `unit`, `unit_in`)."""
+
+    kind: str  # "A" or "F"; "" when an order left it out
+    place: PlaceWords
+
+
+@dataclass(frozen=True)
+class OrderWords:
+    """An order as the mails say it in full (templates/words.txt `order`)."""
+
+    verb: str  # hold, move, support, convoy, retreat, disband, remove, build, waive; "" unread
+    unit: UnitWords | None = None  # the unit ordered (None for a waive or an unread text)
+    dest: PlaceWords | None = None  # where it moves, retreats, or supports or convoys to
+    other: UnitWords | None = None  # the unit supported or convoyed
+    via_convoy: bool = False
+    text: str = ""  # the order as written, when the judge could not read it
+
+
+def place(gm: GameMap, location: str) -> PlaceWords:
+    """`STP/NC` -> St Petersburg, north coast."""
     prov, _, coast = location.partition("/")
-    coasts = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
-    name = gm.provinces[prov].name if prov in gm.provinces else prov
-    return f"{name} ({coasts.get(coast, coast)})" if coast else name
+    return PlaceWords(gm.provinces[prov].name if prov in gm.provinces else prov, coast)
 
 
-def unit_name(gm: GameMap, unit: UnitRef) -> str:
-    return f"{_KIND.get(unit.kind or '', 'Unit')} {place(gm, unit.location)}"
+def unit_name(gm: GameMap, unit: UnitRef | Unit) -> UnitWords:
+    return UnitWords(unit.kind or "", place(gm, unit.location))
 
 
-def describe(gm: GameMap, order: Order) -> str:
+def describe(gm: GameMap, order: Order) -> OrderWords:
     """An order in full words."""
-    if isinstance(order, Hold):
-        return f"{unit_name(gm, order.unit)} HOLD"
-    if isinstance(order, Move):
-        via = " via convoy" if order.via_convoy else ""
-        return f"{unit_name(gm, order.unit)} -> {place(gm, order.dest)}{via}"
-    if isinstance(order, Support):
-        target = unit_name(gm, order.supported)
-        if order.dest is None:
-            return f"{unit_name(gm, order.unit)} SUPPORT {target}"
-        return f"{unit_name(gm, order.unit)} SUPPORT {target} -> {place(gm, order.dest)}"
-    if isinstance(order, Convoy):
-        return (
-            f"{unit_name(gm, order.unit)} CONVOY {unit_name(gm, order.army)}"
-            f" -> {place(gm, order.dest)}"
-        )
-    if isinstance(order, Retreat):
-        return f"{unit_name(gm, order.unit)} -> {place(gm, order.dest)}"
-    if isinstance(order, Disband):
-        return f"{unit_name(gm, order.unit)} DISBAND"
-    if isinstance(order, Build):
-        return f"Build {unit_name(gm, order.unit)}"
     if isinstance(order, Waive):
-        return "Waive a build"
+        return OrderWords("waive")
+    unit = unit_name(gm, order.unit)
+    if isinstance(order, Hold):
+        return OrderWords("hold", unit)
+    if isinstance(order, Move):
+        return OrderWords("move", unit, place(gm, order.dest), via_convoy=order.via_convoy)
+    if isinstance(order, Support):
+        dest = place(gm, order.dest) if order.dest is not None else None
+        return OrderWords("support", unit, dest, unit_name(gm, order.supported))
+    if isinstance(order, Convoy):
+        return OrderWords("convoy", unit, place(gm, order.dest), unit_name(gm, order.army))
+    if isinstance(order, Retreat):
+        return OrderWords("retreat", unit, place(gm, order.dest))
+    if isinstance(order, Disband):
+        return OrderWords("disband", unit)
+    if isinstance(order, Build):
+        return OrderWords("build", unit)
     raise TypeError(order)
 
 
-def describe_text(gm: GameMap, text: str, phase_kind: str | None = None) -> str:
+def describe_text(gm: GameMap, text: str, phase_kind: str | None = None) -> OrderWords:
     """A canonical order text in full words (the text itself if it cannot be read)."""
     try:
         order = parse_order(text, gm, phase_kind).order
     except NotationError:
-        return text
+        return OrderWords("", text=text)
     if phase_kind == ADJUSTMENTS and isinstance(order, Disband):
-        return f"Remove {unit_name(gm, order.unit)}"
+        return OrderWords("remove", unit_name(gm, order.unit))
     return describe(gm, order)
 
 
@@ -108,29 +122,24 @@ def format_deadline(deadline: str | None, zone: str) -> str:
     return format_moment(datetime.fromisoformat(deadline), ZoneInfo(zone))
 
 
-def listing(names: Sequence[str], last: str = "and") -> str:
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + f" {last} " + names[-1]
-
-
-def results_by_power(gm: GameMap, results: Mapping[str, list[dict]], phase: Phase) -> list[dict]:
-    """[{power, adjective, lines: [{text, tag, error}]}] in map order."""
+def results_by_power(
+    gm: GameMap, results: Mapping[str, list[dict[str, Any]]], phase: Phase
+) -> list[dict[str, Any]]:
+    """[{power, lines: [{order, result, given, judges, error}]}] in map order; a line's
+    `judges` is set for a disband the judge ordered itself (templates/words.txt `tag`)."""
     out = []
     for power in gm.powers:
         lines = []
         for r in results.get(power, []):
-            tag = _TAG.get(r["result"], f"(*{r['result']}*)")
-            if r["result"] == "disband" and not r["given"]:
-                # The judge's own order: no retreat ordered, or a civil-disorder removal.
-                tag = (
-                    "(*civil disorder*)" if phase.kind == ADJUSTMENTS else "(*no retreat ordered*)"
-                )
+            own = r["result"] == "disband" and not r["given"]
             lines.append(
                 {
-                    "text": describe_text(gm, r["order"], phase.kind),
-                    "tag": tag,
+                    "order": describe_text(gm, r["order"], phase.kind),
+                    "result": r["result"],
+                    # No retreat ordered, or a removal by the civil-disorder rule.
+                    "judges": ("civil_disorder" if phase.kind == ADJUSTMENTS else "no_retreat")
+                    if own
+                    else None,
                     "error": r.get("error") if r["result"] == "void" else None,
                     "given": r["given"],
                 }
@@ -140,8 +149,10 @@ def results_by_power(gm: GameMap, results: Mapping[str, list[dict]], phase: Phas
     return out
 
 
-def retreat_options(gm: GameMap, retreats: Mapping[str, Mapping[str, list[str]]]) -> list[dict]:
-    """[{power, adjective, unit, places}] for dislodged units that may retreat."""
+def retreat_options(
+    gm: GameMap, retreats: Mapping[str, Mapping[str, list[str]]]
+) -> list[dict[str, Any]]:
+    """[{power, adjective, unit, unit_short, places}] for dislodged units that may retreat."""
     out = []
     for power in gm.powers:
         for unit, places in retreats.get(power, {}).items():
@@ -150,35 +161,40 @@ def retreat_options(gm: GameMap, retreats: Mapping[str, Mapping[str, list[str]]]
                 {
                     "power": gm.powers[power].name,
                     "adjective": gm.powers[power].adjective,
-                    "unit": f"{_KIND[kind]} in {place(gm, loc)}",
+                    "unit": UnitWords(kind, place(gm, loc)),
                     "unit_short": unit,
-                    "places": listing([place(gm, p) for p in places], "or"),
+                    "places": [place(gm, p) for p in places],
                 }
             )
     return out
 
 
 def destroyed_units(
-    gm: GameMap, dislodged: Sequence[dict], neutral: frozenset[str] = frozenset()
-) -> list[str]:
-    """Dislodged units with nowhere to go (or of a neutral power, which never
-    retreats), in words."""
+    gm: GameMap, dislodged: Sequence[dict[str, Any]], neutral: frozenset[str] = frozenset()
+) -> list[dict[str, Any]]:
+    """[{power, adjective, unit, neutral}]: dislodged units with nowhere to go, or of a
+    neutral power, which never retreats."""
     out = []
     for d in dislodged:
         if d["retreats"] and d["power"] not in neutral:
             continue
         power = gm.powers[d["power"]]
-        unit = f"The {power.adjective} {_KIND[d['unit'].split()[0]]} in "
-        unit += place(gm, d["unit"].split()[1])
-        if d["power"] in neutral:
-            out.append(f"{unit} was disbanded: {power.name} is neutral.")
-        else:
-            out.append(f"{unit} had nowhere to retreat and was destroyed.")
+        kind, loc = d["unit"].split()
+        out.append(
+            {
+                "power": power.name,
+                "adjective": power.adjective,
+                "unit": UnitWords(kind, place(gm, loc)),
+                "neutral": d["power"] in neutral,
+            }
+        )
     return out
 
 
-def ownership(gm: GameMap, position: Position, builds: Mapping[str, int]) -> list[dict]:
-    """[{power, centers, count, units, adjustment}] for every power with centres or units."""
+def ownership(gm: GameMap, position: Position, builds: Mapping[str, int]) -> list[dict[str, Any]]:
+    """[{power, centers, count, units, builds, free}] for every power with centres or
+    units: `builds` is the adjustment due (+ builds, - removals), `free` the free home
+    centres when builds are due (templates/words.txt `adjustment`)."""
     out = []
     for power in gm.powers:
         owned = sorted(position.centers.get(power, ()), key=lambda c: gm.provinces[c].name)
@@ -186,36 +202,29 @@ def ownership(gm: GameMap, position: Position, builds: Mapping[str, int]) -> lis
         if not owned and not units:
             continue
         n = builds.get(power, len(owned) - units if position.phase.kind == ADJUSTMENTS else 0)
-        free = len(free_home_centres(gm, position, power)) if n > 0 else 0
-        if n > 0 and free == 0:
-            adjustment = f"builds 0 of {n} (no home centre free)"
-        elif 0 < free < n:
-            adjustment = f"builds {free} of {n} ({free} home centre{'s' if free != 1 else ''} free)"
-        elif n > 0:
-            adjustment = f"builds {n} unit{'s' if n != 1 else ''}"
-        elif n < 0:
-            adjustment = f"removes {-n} unit{'s' if n != -1 else ''}"
-        else:
-            adjustment = "no change"
         out.append(
             {
                 "power": gm.powers[power].name,
-                "centers": listing([gm.provinces[c].name for c in owned]),
+                "centers": [gm.provinces[c].name for c in owned],
                 "count": len(owned),
                 "units": units,
-                "adjustment": adjustment,
+                "builds": n,
+                "free": len(free_home_centres(gm, position, power)) if n > 0 else 0,
             }
         )
     return out
 
 
-def units_list(gm: GameMap, position: Position, power: str) -> list[str]:
+def units_list(gm: GameMap, position: Position, power: str) -> list[UnitWords]:
     return [unit_name(gm, u) for u in position.units_of(power)]
 
 
-def free_home_centres(gm: GameMap, position: Position, power: str) -> list[str]:
+def free_home_centres(gm: GameMap, position: Position, power: str) -> list[PlaceWords]:
+    """The home centres `power` may build in now, by name."""
     owned = position.centers.get(power, frozenset())
-    return sorted(place(gm, h) for h in gm.build_sites(power, owned) if position.unit_in(h) is None)
+    free = [place(gm, h) for h in gm.build_sites(power, owned) if position.unit_in(h) is None]
+    # By name, then coast: the order of the names as written ("north" before "south").
+    return sorted(free, key=lambda p: (p.name, p.coast))
 
 
 def is_retreat(phase: Phase) -> bool:

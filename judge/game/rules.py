@@ -155,22 +155,23 @@ def scores(winners: list[str], players: list[str], table: dict[str, int]) -> dic
     return {p: (won if p in winners else table["loss"]) for p in players}
 
 
-def end_rules_text(end: EndRules) -> list[str]:
-    """How the game ends, in words, for LIST and the start mail."""
-    out = [f"a power (or player) with {end.victory_centers} supply centres wins"]
+def end_rules_text(end: EndRules) -> list[dict[str, Any]]:
+    """How the game ends, one rule a value, for LIST (templates/words.txt `end_rule`
+    says each in words): [{rule: victory|end_year|stale|max_years, n, mode}]."""
+    out: list[dict[str, Any]] = [{"rule": "victory", "n": end.victory_centers}]
     if end.end_year is not None:
-        how = "the survivors draw" if end.end_mode == "draw" else "the most supply centres wins"
-        out.append(f"after the Fall of {end.end_year} {how}")
+        out.append({"rule": "end_year", "n": end.end_year, "mode": end.end_mode})
     if end.stale_years is not None:
-        out.append(f"a draw after {end.stale_years} years with no supply centre changing hands")
+        out.append({"rule": "stale", "n": end.stale_years})
     if end.max_years is not None:
-        out.append(f"a draw after {end.max_years} game years")
+        out.append({"rule": "max_years", "n": end.max_years})
     return out
 
 
 def score_lines(game: games.Game, gm: GameMap, result: GameResult | None) -> list[dict[str, Any]]:
     """The scoring table's points for each player of a finished game (empty for a game
-    the master terminated, or one that ended before results were recorded)."""
+    the master terminated, or one that ended before results were recorded):
+    [{player, outcome: won|draw|lost, draw_size, points}] (templates/words.txt `outcome`)."""
     if result is None or result.how == "terminated":
         return []
     winners = set(result.winners)
@@ -180,9 +181,16 @@ def score_lines(game: games.Game, gm: GameMap, result: GameResult | None) -> lis
     out = []
     for group in groups:
         if group in winning:
-            outcome = "won" if len(winning) == 1 else f"{len(winning)}-way draw"
+            outcome = "won" if len(winning) == 1 else "draw"
         else:
             outcome = "lost"
         name = "/".join(gm.powers[p].name for p in group)
-        out.append({"player": name, "outcome": outcome, "points": points[str(group)]})
+        out.append(
+            {
+                "player": name,
+                "outcome": outcome,
+                "draw_size": len(winning),
+                "points": points[str(group)],
+            }
+        )
     return out

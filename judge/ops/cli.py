@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.verbose:  # aiosmtpd logs every SMTP command at INFO
         logging.getLogger("mail.log").setLevel(logging.WARNING)
     if args.command == "adjudicate":
-        from judge.variants.json_contract import run as adjudicate
+        from judge.ops.adjudicate import run as adjudicate
 
         return adjudicate()
     if args.command == "run":

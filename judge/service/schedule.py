@@ -16,6 +16,7 @@ import threading
 import traceback
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import sqlite_utils
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -120,8 +121,8 @@ def _due(
         remind_at = _reminder_time(db, game, deadline)
         if remind_at and now >= remind_at and not games.notice_sent(db, game, "reminder"):
             games.record_notice(db, game, "reminder", now)
-            mails = _to_late_powers(db, config, game, "reminder")
-            return mails, f"reminded {len(mails)}"
+            reminders = _to_late_powers(db, config, game, "reminder")
+            return reminders, f"reminded {len(reminders)}"
         return [], ""
     if play.ready_to_process(db, game, ignore_wait=True):
         return play.process_phase(db, config, game, now), "processed at the deadline"
@@ -160,7 +161,7 @@ def _reminder_time(
     return remind_at if remind_at > games.phase_started(db, game) else None
 
 
-def _context(config: Config, game: games.Game) -> dict:
+def _context(config: Config, game: games.Game) -> dict[str, Any]:
     phase = Phase.parse(game.phase or "")
     return {
         "game": game.name,
@@ -171,7 +172,7 @@ def _context(config: Config, game: games.Game) -> dict:
     }
 
 
-def _late_powers(db: sqlite_utils.Database, game: games.Game) -> list[dict]:
+def _late_powers(db: sqlite_utils.Database, game: games.Game) -> list[dict[str, Any]]:
     """The players whose orders are not complete: [{seat, power, missing}]."""
     position = play.current_position(db, game)
     effective = games.effective_orders(db, game, game.phase or "")

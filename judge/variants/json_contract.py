@@ -1,9 +1,9 @@
-"""`judge adjudicate`: Contract 1, one JSON position with orders in, one outcome out, per line.
+"""Contract 1, the codec: one JSON position with orders in, one outcome out.
 
 A line that cannot be adjudicated (bad JSON, an unknown map, power, province or phase,
-a unit that cannot stand where it is put) gets `{"error": "..."}` and the run goes on:
-every input line, blank, over-long or not UTF-8 included, gets exactly one output line,
-in order. Standard input is read as bytes, a line at most MAX_LINE_BYTES long.
+a unit that cannot stand where it is put) gets `{"error": "..."}`: adjudicate_line never
+raises. Reading the lines of a stream, one output line per input line, is
+`judge adjudicate`'s loop (judge/ops/adjudicate.py).
 
 `map` names a map or a variant file in maps/ (`standard-1898`, `standard-2`, ...). On a
 map where players play several powers, the input may give `"players"` (lists of power
@@ -17,17 +17,15 @@ from __future__ import annotations
 import json
 import sys
 import traceback
-from collections.abc import Iterable, Iterator
-from typing import IO, Any
+from typing import Any
 
 from judge.engine.adjudication import Adjudication, adjudicate
-from judge.engine.board import Dislodged, Position, parse_unit
+from judge.engine.board import Dislodged, Position, Unit, parse_unit
 from judge.engine.geography import GameMap, MapError
 from judge.engine.phase import RETREATS, Phase
 from judge.engine.rules import Rules
 from judge.variants.maps import load_map
 
-MAX_LINE_BYTES = 1_000_000  # a longer input line is an error (and is not kept in memory)
 MAX_NUMBER_DIGITS = 100  # a longer JSON number is an error (Python refuses 4,300 digits)
 MAX_MAP_NAME = 100  # a longer map name is unknown (the file name would be too long)
 
@@ -37,37 +35,59 @@ class InputError(ValueError):
 
 
 def position_from_json(data: dict[str, Any]) -> tuple[Position, dict[str, list[str]], Rules]:
-    """Contract 1 input -> (position, orders per power, rules)."""
+    """Contract 1 input -> (position, orders per power, rules); InputError, naming the
+    first thing wrong, for input that does not describe a position."""
     if not isinstance(data, dict):
         raise InputError("each line must be a JSON object")
-    name = data.get("map", "standard")
+    gm = _map_from_json(data.get("map", "standard"))
+    try:
+        phase = Phase.parse(str(data.get("phase", "")))
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    units = _units_from_json(gm, data.get("units", {}))
+    centers = _centers_from_json(gm, data.get("centers", {}))
+    dislodged = _retreats_from_json(gm, data.get("retreats", {}))
+    if dislodged and phase.kind != RETREATS:
+        raise InputError(f"retreats are given, but {phase} is not a retreat phase")
+    orders = {
+        power: _strings(lines, f"orders of {power}")
+        for power, lines in _power_map(gm, data.get("orders", {}), "orders").items()
+    }
+    rules = _rules_from_json(data.get("rules"))
+    position = Position(gm, phase, tuple(units), centers, tuple(dislodged))
+    return position, orders, rules
+
+
+def _map_from_json(name: Any) -> GameMap:
     if not isinstance(name, str):
         raise InputError("map must be a string, the name of a map")
     if len(name) > MAX_MAP_NAME:
         raise InputError(f"unknown map {name[:20]!r}... (a map name is at most {MAX_MAP_NAME})")
     try:
-        gm = load_map(name)
+        return load_map(name)
     except MapError as e:
         raise InputError(str(e)) from None
-    try:
-        phase = Phase.parse(str(data.get("phase", "")))
-    except ValueError as e:
-        raise InputError(str(e)) from None
+
+
+def _units_from_json(gm: GameMap, value: Any) -> list[Unit]:
+    """The units, at most one in a province."""
     units = []
     seen: dict[str, str] = {}
-    for power, texts in _power_map(gm, data.get("units", {}), "units").items():
+    for power, texts in _power_map(gm, value, "units").items():
         for text in _strings(texts, f"units of {power}"):
-            try:
-                unit = parse_unit(gm, power, text)
-            except ValueError as e:
-                raise InputError(str(e)) from None
+            unit = _unit(gm, power, text)
             if unit.province in seen:
                 raise InputError(f"two units in {unit.province}: {seen[unit.province]} and {text}")
             seen[unit.province] = text
             units.append(unit)
+    return units
+
+
+def _centers_from_json(gm: GameMap, value: Any) -> dict[str, frozenset[str]]:
+    """The supply centres each power owns, each owned by one power at most."""
     centers: dict[str, frozenset[str]] = {}
     owners: dict[str, str] = {}
-    for power, cs in _power_map(gm, data.get("centers", {}), "centers").items():
+    for power, cs in _power_map(gm, value, "centers").items():
         for c in _strings(cs, f"centers of {power}"):
             c = c.upper()
             if c not in gm.supply_centers:
@@ -76,37 +96,41 @@ def position_from_json(data: dict[str, Any]) -> tuple[Position, dict[str, list[s
                 raise InputError(f"{c} is owned by both {owners[c]} and {power}")
             owners[c] = power
         centers[power] = frozenset(c.upper() for c in cs)
+    return centers
+
+
+def _retreats_from_json(gm: GameMap, value: Any) -> list[Dislodged]:
+    """The dislodged units and the places each may retreat to."""
     dislodged = []
-    for power, entries in _power_map(gm, data.get("retreats", {}), "retreats").items():
+    for power, entries in _power_map(gm, value, "retreats").items():
         if not isinstance(entries, dict):
             raise InputError(f"retreats of {power} must map units to places")
         for text, places in entries.items():
-            try:
-                unit = parse_unit(gm, power, text)
-            except ValueError as e:
-                raise InputError(str(e)) from None
+            unit = _unit(gm, power, text)
             locs = tuple(sorted(p.upper() for p in _strings(places, f"retreats of {text}")))
             for loc in locs:
                 if gm.province_of(loc) not in gm.provinces:
                     raise InputError(f"unknown place {loc} in the retreats of {text}")
             dislodged.append(Dislodged(unit, locs))
-    if dislodged and phase.kind != RETREATS:
-        raise InputError(f"retreats are given, but {phase} is not a retreat phase")
-    orders = {
-        power: _strings(lines, f"orders of {power}")
-        for power, lines in _power_map(gm, data.get("orders", {}), "orders").items()
-    }
-    rules_data = data.get("rules")
-    if isinstance(rules_data, dict):
-        for key, choice in rules_data.items():
+    return dislodged
+
+
+def _unit(gm: GameMap, power: str, text: str) -> Unit:
+    try:
+        return parse_unit(gm, power, text)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+
+
+def _rules_from_json(value: Any) -> Rules:
+    if isinstance(value, dict):
+        for key, choice in value.items():
             if isinstance(choice, list | dict):  # unhashable: no option's choice
                 raise InputError(f"rule option {key} must be one choice, not a list or object")
     try:
-        rules = Rules.from_json(rules_data)
+        return Rules.from_json(value)
     except ValueError as e:
         raise InputError(str(e)) from None
-    position = Position(gm, phase, tuple(units), centers, tuple(dislodged))
-    return position, orders, rules
 
 
 def players_from_json(gm: GameMap, data: dict[str, Any]) -> tuple[tuple[str, ...], ...] | None:
@@ -225,37 +249,3 @@ def _integer(text: str) -> int:
     if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
         raise InputError(f"a number has more than {MAX_NUMBER_DIGITS} digits")
     return int(text)
-
-
-def adjudicate_lines(lines: Iterable[str | bytes | None]) -> Iterator[str]:
-    """Input lines -> JSON output lines, one each, in order. None stands for a line
-    longer than MAX_LINE_BYTES (read_lines gives it)."""
-    for line in lines:
-        if line is None:
-            out = {"error": f"the line is longer than {MAX_LINE_BYTES} bytes"}
-        else:
-            out = adjudicate_line(line)
-        yield json.dumps(out, separators=(",", ":"))
-
-
-def read_lines(stream: IO[bytes]) -> Iterator[bytes | None]:
-    """The lines of a byte stream; None for a line longer than MAX_LINE_BYTES, whose
-    rest is read and dropped (never held in memory)."""
-    while line := stream.readline(MAX_LINE_BYTES + 1):
-        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
-            while (rest := stream.readline(MAX_LINE_BYTES + 1)) and not rest.endswith(b"\n"):
-                pass
-            yield None
-        else:
-            yield line
-
-
-def run(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> int:
-    """`judge adjudicate`: standard input to standard output (or the byte streams given),
-    one line out per line in, each written as soon as it is ready."""
-    source = stdin if stdin is not None else sys.stdin.buffer
-    sink = stdout if stdout is not None else sys.stdout.buffer
-    for out in adjudicate_lines(read_lines(source)):
-        sink.write(out.encode("ascii") + b"\n")
-        sink.flush()  # a tool may send one line and wait for its answer
-    return 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import tomllib
 from functools import cache
+from typing import Any
 
 from judge.engine.geography import GameMap, MapError, build_map
 from judge.paths import data_dir
@@ -42,7 +43,7 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,99}")  # at most 100: a file name has 
 _OWN_KEYS = ("name", "title", "base")
 
 
-def _map_data(name: str, seen: tuple[str, ...]) -> dict:
+def _map_data(name: str, seen: tuple[str, ...]) -> dict[str, Any]:
     """The TOML data of map `name`, with a variant's changes laid over its base's data."""
     if not _NAME.fullmatch(name) or name.endswith("_drawing"):
         # A name too long for a file name is unknown too (exists() would raise OSError).
@@ -69,7 +70,7 @@ def _map_data(name: str, seen: tuple[str, ...]) -> dict:
     return merged
 
 
-def _overlay(base: dict, changes: dict) -> dict:
+def _overlay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     """`base` with `changes` laid over it: tables merge key by key, anything else
     (numbers, strings, lists) is replaced whole."""
     out = dict(base)
