@@ -6,8 +6,8 @@ Handlers registered into the dispatcher's table (judge/commands/dispatch.py).
 
 from __future__ import annotations
 
-from judge.commands import dispatch as d
 from judge.commands.language import Command
+from judge.commands.run import Run, need_master, need_player
 from judge.engine.geography import squash
 from judge.engine.phase import MOVEMENT
 from judge.engine.rules import describe
@@ -18,9 +18,9 @@ from judge.store import games
 from judge.variants.maps import load_map
 
 
-def set_rules(run: d._Run, cmd: Command) -> None:
+def set_rules(run: Run, cmd: Command) -> None:
     """SET RULES alone lists every option; with text it changes them, before the start."""
-    block = d._need_master(run, cmd)
+    block = need_master(run, cmd)
     if not block:
         return
     game = block.game
@@ -41,10 +41,10 @@ def set_rules(run: d._Run, cmd: Command) -> None:
     run.event("rules", cmd, game=game.name, lines=describe(rules))
 
 
-def set_end(run: d._Run, cmd: Command) -> None:
+def set_end(run: Run, cmd: Command) -> None:
     """The end rules. Each takes effect at once and holds until changed; a finished game
     is not changed."""
-    block = d._need_master(run, cmd)
+    block = need_master(run, cmd)
     if not block:
         return
     game = block.game
@@ -98,11 +98,11 @@ def _end_year(words: list[str], first_year: int, settings: dict) -> str:
     return f"after the Fall of {words[0]}, when {how}"
 
 
-def set_proxy(run: d._Run, cmd: Command) -> None:
+def set_proxy(run: Run, cmd: Command) -> None:
     """SET PROXY unit TO power (DATC 4.E.5 a): for this movement phase, the power's order
     for the unit is used instead of the owner's; SET PROXY NONE takes every hand-over of
     the player's back. The receiving player is told."""
-    block = d._need_player(run, cmd)
+    block = need_player(run, cmd)
     if not block:
         return
     db, game = run.ctx.db, games.get_game(run.ctx.db, block.game.id)

@@ -1,0 +1,146 @@
+"""The master's settings of a game: the deadline and the lengths of phases, times and
+days, NMR, the orders rule, press, the board picture and the game's list."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from judge.commands.language import Command
+from judge.commands.run import Run, active, deadline_mail, need_master
+from judge.game.dates import (
+    DateError,
+    check_within_reach,
+    format_moment,
+    parse_duration,
+    parse_moment,
+    parse_time_of_day,
+    parse_weekdays,
+)
+from judge.store import games
+from judge.store.audit import iso
+
+
+def set_deadline(run: Run, cmd: Command) -> None:
+    block = need_master(run, cmd)
+    if not block or not active(run, cmd, block):
+        return
+    try:
+        zone = run.ctx.config.zone
+        moment = check_within_reach(parse_moment(cmd.args[0], run.ctx.now, zone), run.ctx.now, zone)
+    except DateError as e:
+        run.event("error", cmd, message=str(e))
+        return
+    game = games.update_game(run.ctx.db, block.game, run.ctx.now, deadline=iso(moment))
+    games.clear_notices(run.ctx.db, game)
+    block.game = game
+    run.event("deadline", cmd, game=game.name, deadline=format_moment(moment, run.ctx.config.zone))
+    run.mails.append(deadline_mail(run, game, moment))
+
+
+def set_orders_rule(run: Run, cmd: Command) -> None:
+    block = need_master(run, cmd)
+    if block:
+        settings = {**block.game.settings, "orders": cmd.args[0].lower()}
+        block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
+        run.event("orders_rule", cmd, game=block.game.name, rule=cmd.args[0].lower())
+
+
+_SETTING_LENGTHS = {
+    "SET GRACE": ("grace_hours", 60),
+    "SET MOVE LENGTH": ("move_hours", 60),
+    "SET RETREAT LENGTH": ("retreat_hours", 60),
+    "SET ADJUST LENGTH": ("adjust_hours", 60),
+    "SET REMINDER": ("reminder_hours", 60),
+    "SET DELAY": ("delay_minutes", 1),
+}
+
+
+def setting(run: Run, cmd: Command) -> None:
+    """The master's game settings: lengths, time of day, days, NMR."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    settings = dict(block.game.settings)
+    try:
+        if cmd.name in _SETTING_LENGTHS:
+            key, per_unit = _SETTING_LENGTHS[cmd.name]
+            length = parse_duration(cmd.args[0])
+            settings[key] = length.total_seconds() / 60 / per_unit
+            shown = _length_words(length)
+        elif cmd.name == "SET TIME":
+            if cmd.args[0].upper() == "NONE":
+                settings["deadline_time"], shown = None, "any time of day"
+            else:
+                t = parse_time_of_day(cmd.args[0])
+                settings["deadline_time"] = shown = t.strftime("%H:%M")
+        elif cmd.name == "SET DAYS":
+            days = parse_weekdays(cmd.args[0])
+            settings["weekdays"] = sorted(days) if len(days) < 7 else None
+            shown = ", ".join(_DAY_NAMES[d] for d in sorted(days))
+        else:  # SET NMR / SET NONMR
+            settings["nmr"] = cmd.name == "SET NMR"
+            shown = "processed with the orders on file" if settings["nmr"] else "wait for you"
+    except DateError as e:
+        run.event("error", cmd, message=str(e))
+        return
+    block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
+    run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)
+
+
+_DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+
+def _length_words(length: timedelta) -> str:
+    minutes = int(length.total_seconds() // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    return " ".join(f"{n} {word}{'s' if n != 1 else ''}" for n, word in parts if n) or "0 minutes"
+
+
+def press_settings(run: Run, cmd: Command) -> None:
+    block = need_master(run, cmd)
+    if not block:
+        return
+    value = cmd.args[0].strip()
+    settings = dict(block.game.settings)
+    if cmd.name == "SET PRESS":
+        word = {"WHITE": "white", "GREY": "grey", "GRAY": "grey", "NONE": "none"}.get(value.upper())
+        if word is None:
+            run.event("error", cmd, message="Expected SET PRESS WHITE, GREY or NONE.")
+            return
+        settings["press"], shown = word, word
+    elif cmd.name == "SET MAP":  # the board picture on results, start and PREDICT mails
+        word = {"ON": True, "YES": True, "OFF": False, "NO": False}.get(value.upper())
+        if word is None:
+            run.event("error", cmd, message="Expected SET MAP ON or OFF.")
+            return
+        settings["map"], shown = word, "on" if word else "off"
+    elif cmd.name == "SET PARTIAL":
+        if value.upper() not in ("YES", "NO"):
+            run.event("error", cmd, message="Expected SET PARTIAL YES or NO.")
+            return
+        settings["partial"] = value.upper() == "YES"
+        shown = "allowed" if settings["partial"] else "not allowed"
+    else:  # SET LIST
+        address = None if value.upper() == "NONE" else value.strip("<>").lower()
+        if address is not None and "@" not in address:
+            run.event("error", cmd, message=f"{value} is not a mail address.")
+            return
+        settings["list"], shown = address, address or "none"
+    block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
+    run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)
+
+
+def observer_press(run: Run, cmd: Command) -> None:
+    block = need_master(run, cmd)
+    if not block:
+        return
+    value = cmd.args[0].strip().upper()
+    if value not in ("YES", "NO"):
+        run.event("error", cmd, message="Expected SET OBSERVER PRESS YES or NO.")
+        return
+    settings = {**block.game.settings, "observer_press": value == "YES"}
+    block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
+    shown = "allowed" if value == "YES" else "not allowed"
+    run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)
