@@ -1,7 +1,7 @@
 """The master's house rules: SET RULES (the DATC section 4 choices) before the game
 starts, and how the game ends (SET VICTORY, SET END, SET STALE, SET MAXYEARS).
 
-Handlers registered into the dispatcher's table (judge/commands/dispatch.py).
+Handlers listed in the command table (judge/commands/table.py).
 """
 
 from __future__ import annotations
@@ -149,13 +149,3 @@ def set_proxy(run: Run, cmd: Command) -> None:
     settings = {**game.settings, "proxies": all_proxies}
     block.game = games.update_game(db, game, run.ctx.now, settings=settings)
     run.event("proxy", cmd, game=game.name, handed=shown)
-
-
-HANDLERS = {
-    "SET PROXY": set_proxy,
-    "SET RULES": set_rules,
-    "SET VICTORY": set_end,
-    "SET END": set_end,
-    "SET STALE": set_end,
-    "SET MAXYEARS": set_end,
-}

@@ -1,4 +1,5 @@
-"""The information commands anyone may send: HELP, LIST, WHOGAME, SUMMARY, HISTORY."""
+"""The information commands anyone may send: LIST, WHOGAME, SUMMARY, HISTORY (HELP is
+the command table's own, in judge/commands/table.py)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,6 @@ from judge.mail.message import reply_address
 from judge.replies import Reply
 from judge.store import games
 from judge.variants.maps import load_map
-
-
-def send_help(run: Run, cmd: Command) -> None:
-    run.event("help", cmd)
 
 
 def list_games(run: Run, cmd: Command) -> None:

@@ -117,6 +117,15 @@ KNOWN = sorted(
     | {f"SET {w}" for w in ("PREFERENCE", "WAIT", "NOWAIT", "PASSWORD", "ADDRESS", "ORDERS")}
 )
 
+# Every command name read_commands gives besides ERROR: judge/commands/table.py has one
+# entry for each. SIGNOFF and ENDPRESS end things and are no commands; BROADCAST is a
+# PRESS; SIGNON ?name is JOIN; REPLACE with arguments the master's REPLACE POWER.
+NAMES = frozenset(
+    (_SIMPLE - {"SIGNOFF", "ENDPRESS", "BROADCAST", "FORCE"})
+    | set(_SET.values())
+    | {"JOIN", "ORDER", "REPLACE POWER", "FORCE BEGIN"}
+)
+
 
 MAX_COMMANDS = 100  # command and order lines read from one mail (press lines not counted)
 _TOO_MANY = (
