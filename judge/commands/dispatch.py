@@ -16,7 +16,7 @@ from dataclasses import replace
 from judge.commands.blocks import close_block, too_many_passwords
 from judge.commands.context import Context
 from judge.commands.language import Command, masked_line, read_commands
-from judge.commands.run import Run
+from judge.commands.run import Run, refuse
 from judge.commands.table import BY_NAME
 from judge.failures import failure_reason, is_transient
 from judge.game import play
@@ -36,8 +36,10 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
     for command in read_commands(sub.body):
         spec = BY_NAME.get(command.name)
         if spec is None:
-            message = command.args[0] if command.args else "I don't understand this line."
-            run.event("error", command, message=message)
+            if command.args:  # the reader's own words (judge/commands/language.py)
+                refuse(run, command, "language", message=command.args[0])
+            else:
+                refuse(run, command, "not_understood")
         elif spec.password and not _spend_password(run, command):
             continue
         else:

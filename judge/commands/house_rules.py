@@ -7,7 +7,7 @@ Handlers listed in the command table (judge/commands/table.py).
 from __future__ import annotations
 
 from judge.commands.language import Command
-from judge.commands.run import Run, need_master, need_player
+from judge.commands.run import CommandError, Run, need_master, need_player, refuse
 from judge.engine.geography import squash
 from judge.engine.phase import MOVEMENT
 from judge.engine.rules import describe
@@ -29,12 +29,12 @@ def set_rules(run: Run, cmd: Command) -> None:
         run.event("rules_table", cmd, game=game.name, table=rules_table(current))
         return
     if game.state != games.FORMING:
-        run.event("error", cmd, message="The rules can be changed only before the game starts.")
+        refuse(run, cmd, "rules_after_start")
         return
     try:
         rules = read_rules_text(cmd.args[0], current)
-    except ValueError as e:
-        run.event("error", cmd, message=str(e))
+    except ValueError as e:  # read_rules_text's own words
+        refuse(run, cmd, "rules", message=str(e))
         return
     settings = {**game.settings, "rules": rules.to_json()}
     block.game = games.update_game(run.ctx.db, game, run.ctx.now, settings=settings)
@@ -69,8 +69,8 @@ def set_end(run: Run, cmd: Command) -> None:
             else:
                 settings[key] = _count(words, 1, 1000)
                 shown = f"{settings[key]} years"
-    except ValueError as e:
-        run.event("error", cmd, message=str(e))
+    except CommandError as e:
+        refuse(run, cmd, e.code, **e.values)
         return
     block.game = games.update_game(run.ctx.db, game, run.ctx.now, settings=settings)
     run.event("setting", cmd, game=game.name, setting=cmd.name, value=shown)
@@ -78,7 +78,7 @@ def set_end(run: Run, cmd: Command) -> None:
 
 def _count(words: list[str], low: int, high: int) -> int:
     if len(words) != 1 or not words[0].isdigit() or not low <= int(words[0]) <= high:
-        raise ValueError(f"Expected a number from {low} to {high}.")
+        raise CommandError("number_range", low=low, high=high)
     return int(words[0])
 
 
@@ -88,10 +88,10 @@ def _end_year(words: list[str], first_year: int, settings: dict) -> str:
         settings["end_year"] = None
         return "none: the game goes on until it is won or drawn"
     if not 1 <= len(words) <= 2 or not words[0].isdigit() or int(words[0]) < first_year:
-        raise ValueError(f"Expected SET END year [DRAW or MOST], the year {first_year} or later.")
+        raise CommandError("end_year", first_year=first_year)
     mode = words[1].upper() if len(words) == 2 else "DRAW"
     if mode not in ("DRAW", "MOST"):
-        raise ValueError("Expected DRAW (the survivors draw) or MOST (most centres wins).")
+        raise CommandError("end_mode")
     settings["end_year"] = int(words[0])
     settings["end_mode"] = mode.lower()
     how = "the survivors draw" if mode == "DRAW" else "the most supply centres wins"
@@ -107,12 +107,12 @@ def set_proxy(run: Run, cmd: Command) -> None:
         return
     db, game = run.ctx.db, games.get_game(run.ctx.db, block.game.id)
     if rules_of(game).proxy_orders != "notified":
-        run.event("error", cmd, message="Proxy orders are not allowed in this game.")
+        refuse(run, cmd, "no_proxies")
         return
     gm = load_map(game.variant)
     position = play.current_position(db, game)
     if position.phase.kind != MOVEMENT:
-        run.event("error", cmd, message="Units are handed over for a movement phase only.")
+        refuse(run, cmd, "proxy_not_movement")
         return
     mine = block.seat.power
     all_proxies = dict(game.settings.get("proxies") or {})
@@ -126,17 +126,17 @@ def set_proxy(run: Run, cmd: Command) -> None:
     else:
         upper = [w.upper() for w in words]
         if "TO" not in upper or upper.index("TO") == 0 or upper.index("TO") == len(upper) - 1:
-            run.event("error", cmd, message="Expected SET PROXY unit TO power.")
+            refuse(run, cmd, "proxy_syntax")
             return
         at = upper.index("TO")
         place = gm.names.get(squash(words[at - 1].split("/")[0]))
         to = gm.power_names.get(squash(" ".join(words[at + 1 :])))
         unit = position.unit_in(place) if place else None
         if unit is None or unit.power != mine:
-            run.event("error", cmd, message=f"You have no unit in {words[at - 1]}.")
+            refuse(run, cmd, "no_unit", place=words[at - 1])
             return
         if to is None or to == mine or to not in gm.powers:
-            run.event("error", cmd, message=f"{' '.join(words[at + 1 :])} is not another power.")
+            refuse(run, cmd, "not_another_power", power=" ".join(words[at + 1 :]))
             return
         phase_proxies[unit.province] = to
         shown = {"unit": str(unit), "to": gm.powers[to].name}

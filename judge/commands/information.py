@@ -7,7 +7,7 @@ from datetime import datetime
 
 from judge.commands.language import Command
 from judge.commands.powers import sender_name
-from judge.commands.run import Run
+from judge.commands.run import Run, refuse
 from judge.engine.phase import Phase
 from judge.engine.rules import describe
 from judge.game.report import format_deadline, phase_kind_title, phase_title, results_by_power
@@ -36,7 +36,7 @@ def list_games(run: Run, cmd: Command) -> None:
         return
     game = games.find_game(db, cmd.args[0])
     if game is None:
-        run.event("error", cmd, message=f"There is no game called {cmd.args[0]}.")
+        refuse(run, cmd, "no_game", game=cmd.args[0])
         return
     gm = load_map(game.variant)
     phase = Phase.parse(game.phase) if game.phase else None
@@ -74,7 +74,7 @@ def _who(db, game: games.Game) -> list[dict]:
 def whogame(run: Run, cmd: Command) -> None:
     game = games.find_game(run.ctx.db, cmd.args[0])
     if game is None:
-        run.event("error", cmd, message=f"There is no game called {cmd.args[0]}.")
+        refuse(run, cmd, "no_game", game=cmd.args[0])
         return
     run.event("whogame", cmd, game=game.name, powers=_who(run.ctx.db, game))
 
@@ -84,7 +84,7 @@ def summary(run: Run, cmd: Command) -> None:
     db = run.ctx.db
     game = games.find_game(db, cmd.args[0])
     if game is None:
-        run.event("error", cmd, message=f"There is no game called {cmd.args[0]}.")
+        refuse(run, cmd, "no_game", game=cmd.args[0])
         return
     gm = load_map(game.variant)
     years: dict[int, dict[str, int]] = {}
@@ -122,7 +122,7 @@ def history(run: Run, cmd: Command) -> None:
     name, window = cmd.args
     game = games.find_game(db, name)
     if game is None:
-        run.event("error", cmd, message=f"There is no game called {name}.")
+        refuse(run, cmd, "no_game", game=name)
         return
     start, end = _window(window, run)
     if start is False:
@@ -175,7 +175,7 @@ def _window(text: str, run: Run):
         if "TO" in upper:
             end = _past_moment(" ".join(words[upper.index("TO") + 1 :]), run)
     except (DateError, ValueError) as e:
-        run.event("error", message=str(e))
+        refuse(run, None, "date", message=str(e))  # the parser's own words
         return False, False
     return start, end
 

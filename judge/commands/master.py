@@ -12,7 +12,7 @@ from judge.commands.ending import end_game
 from judge.commands.language import Command
 from judge.commands.phases import arrived_during, phase_named, phase_words
 from judge.commands.powers import power_key, seat_of
-from judge.commands.run import Block, Run, active, everyone, need_master
+from judge.commands.run import Block, Run, active, everyone, need_master, refuse
 from judge.engine.adjudication import adjudicate
 from judge.engine.phase import Phase
 from judge.game import play, proxies
@@ -46,8 +46,7 @@ def process(run: Run, cmd: Command) -> None:
     if cmd.args:
         named = phase_named(" ".join(cmd.args))
         if named is None:
-            message = f"{' '.join(cmd.args)[:40]} is not a phase; write e.g. PROCESS {phase}."
-            run.event("error", cmd, message=message)
+            refuse(run, cmd, "not_a_phase", named=" ".join(cmd.args)[:40], phase=phase)
             return
         if named != phase:
             run.event(
@@ -142,7 +141,7 @@ def eject(run: Run, cmd: Command) -> None:
         return
     seat = seat_of(run, block.game, cmd.args[0])
     if seat is None:
-        run.event("error", cmd, message=f"No one plays {cmd.args[0]} in {block.game.name}.")
+        refuse(run, cmd, "no_player", power=cmd.args[0], game=block.game.name)
         return
     games.update_seat(run.ctx.db, seat, run.ctx.now, left_at=iso(run.ctx.now))
     name = load_map(block.game.variant).powers[seat.power].name
@@ -162,9 +161,7 @@ def replace_power(run: Run, cmd: Command) -> None:
     gm = load_map(block.game.variant)
     key = power_key(gm, initial)
     if key is None or "@" not in address:
-        run.event(
-            "error", cmd, message="Expected REPLACE power address, e.g. REPLACE F new@example.org."
-        )
+        refuse(run, cmd, "replace_syntax")
         return
     db, now = run.ctx.db, run.ctx.now
     old = seat_of(run, block.game, initial)
@@ -193,7 +190,7 @@ def become(run: Run, cmd: Command) -> None:
         return
     seat = seat_of(run, block.game, cmd.args[0])
     if seat is None:
-        run.event("error", cmd, message=f"No one plays {cmd.args[0]} in {block.game.name}.")
+        refuse(run, cmd, "no_player", power=cmd.args[0], game=block.game.name)
         return
     close_block(run)
     run.block = Block(block.game, seat)
@@ -208,7 +205,7 @@ def promote(run: Run, cmd: Command) -> None:
         return
     address = cmd.args[0].strip("<>")
     if "@" not in address:
-        run.event("error", cmd, message=f"{cmd.args[0]} is not a mail address.")
+        refuse(run, cmd, "not_an_address", address=cmd.args[0])
         return
     password = secrets.token_urlsafe(8)
     games.add_seat(
@@ -257,9 +254,7 @@ def rollback(run: Run, cmd: Command) -> None:
         return
     target = cmd.args[0] if cmd.args else (names[-2] if len(names) > 1 else None)
     if target not in names or target == game.phase:
-        run.event(
-            "error", cmd, message=f"{game.name} has no earlier phase {target or ''}".strip() + "."
-        )
+        refuse(run, cmd, "no_earlier_phase", game=game.name, phase=target or "")
         return
     games.rewind(db, game, next(m for m in marks if m.phase == target))
     phase = Phase.parse(target)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from judge.commands.language import Command
-from judge.commands.run import Run, active, deadline_mail, need_master
+from judge.commands.run import Run, active, deadline_mail, need_master, refuse
 from judge.game.dates import (
     DateError,
     check_within_reach,
@@ -27,8 +27,8 @@ def set_deadline(run: Run, cmd: Command) -> None:
     try:
         zone = run.ctx.config.zone
         moment = check_within_reach(parse_moment(cmd.args[0], run.ctx.now, zone), run.ctx.now, zone)
-    except DateError as e:
-        run.event("error", cmd, message=str(e))
+    except DateError as e:  # the parser's own words
+        refuse(run, cmd, "date", message=str(e))
         return
     game = games.update_game(run.ctx.db, block.game, run.ctx.now, deadline=iso(moment))
     games.clear_notices(run.ctx.db, game)
@@ -80,8 +80,8 @@ def setting(run: Run, cmd: Command) -> None:
         else:  # SET NMR / SET NONMR
             settings["nmr"] = cmd.name == "SET NMR"
             shown = "processed with the orders on file" if settings["nmr"] else "wait for you"
-    except DateError as e:
-        run.event("error", cmd, message=str(e))
+    except DateError as e:  # the parser's own words
+        refuse(run, cmd, "date", message=str(e))
         return
     block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
     run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)
@@ -107,25 +107,25 @@ def press_settings(run: Run, cmd: Command) -> None:
     if cmd.name == "SET PRESS":
         word = {"WHITE": "white", "GREY": "grey", "GRAY": "grey", "NONE": "none"}.get(value.upper())
         if word is None:
-            run.event("error", cmd, message="Expected SET PRESS WHITE, GREY or NONE.")
+            refuse(run, cmd, "press_value")
             return
         settings["press"], shown = word, word
     elif cmd.name == "SET MAP":  # the board picture on results, start and PREDICT mails
         word = {"ON": True, "YES": True, "OFF": False, "NO": False}.get(value.upper())
         if word is None:
-            run.event("error", cmd, message="Expected SET MAP ON or OFF.")
+            refuse(run, cmd, "map_value")
             return
         settings["map"], shown = word, "on" if word else "off"
     elif cmd.name == "SET PARTIAL":
         if value.upper() not in ("YES", "NO"):
-            run.event("error", cmd, message="Expected SET PARTIAL YES or NO.")
+            refuse(run, cmd, "partial_value")
             return
         settings["partial"] = value.upper() == "YES"
         shown = "allowed" if settings["partial"] else "not allowed"
     else:  # SET LIST
         address = None if value.upper() == "NONE" else value.strip("<>").lower()
         if address is not None and "@" not in address:
-            run.event("error", cmd, message=f"{value} is not a mail address.")
+            refuse(run, cmd, "not_an_address", address=value)
             return
         settings["list"], shown = address, address or "none"
     block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
@@ -138,7 +138,7 @@ def observer_press(run: Run, cmd: Command) -> None:
         return
     value = cmd.args[0].strip().upper()
     if value not in ("YES", "NO"):
-        run.event("error", cmd, message="Expected SET OBSERVER PRESS YES or NO.")
+        refuse(run, cmd, "observer_press_value")
         return
     settings = {**block.game.settings, "observer_press": value == "YES"}
     block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)

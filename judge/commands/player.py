@@ -10,7 +10,15 @@ from judge.commands.blocks import close_block, players_needed, too_many_password
 from judge.commands.ending import end_game
 from judge.commands.language import Command, nearest_command
 from judge.commands.powers import power_key
-from judge.commands.run import PLAYING, Block, Run, deadline_mail, need_block, need_player
+from judge.commands.run import (
+    PLAYING,
+    Block,
+    Run,
+    deadline_mail,
+    need_block,
+    need_player,
+    refuse,
+)
 from judge.commands.signon import sign_on
 from judge.engine.geography import MapError
 from judge.game import play
@@ -43,10 +51,7 @@ def create(run: Run, cmd: Command) -> None:
     try:
         load_map(variant)
     except MapError:
-        known = ", ".join(map_names())
-        run.event(
-            "create_bad", cmd, message=f"there is no variant called {variant} (there are: {known})"
-        )
+        run.event("create_bad", cmd, variant=variant, variants=map_names())
         return
     if games.find_game(run.ctx.db, name) is not None:
         run.event("create_taken", cmd, game=name)
@@ -247,17 +252,17 @@ def set_absence(run: Run, cmd: Command) -> None:
     text = cmd.args[0]
     parts = re.split(r"\s+(?:to|until|till|-)\s+", text, maxsplit=1, flags=re.IGNORECASE)
     if len(parts) != 2:
-        run.event("error", cmd, message="Expected SET ABSENCE <from> TO <to>.")
+        refuse(run, cmd, "absence_syntax")
         return
     zone, now = run.ctx.config.zone, run.ctx.now
     try:
         starts = check_within_reach(_absence_moment(parts[0], now, zone), now, zone)
         ends = check_within_reach(parse_moment(parts[1], now, zone), now, zone)
-    except DateError as e:
-        run.event("error", cmd, message=str(e))
+    except DateError as e:  # the parser's own words
+        refuse(run, cmd, "date", message=str(e))
         return
     if ends <= starts:
-        run.event("error", cmd, message="The absence must end after it starts.")
+        refuse(run, cmd, "absence_backwards")
         return
     game = block.game
     games.add_absence(run.ctx.db, block.seat, starts, ends, now)
@@ -330,7 +335,7 @@ def concede(run: Run, cmd: Command) -> None:
         return
     to = power_key(gm, cmd.args[0].strip())
     if to is None or to == block.seat.power:
-        run.event("error", cmd, message=f"Expected another power to concede to, not {cmd.args[0]}.")
+        refuse(run, cmd, "concede_to", power=cmd.args[0])
         return
     games.set_concede(db, block.seat, to)
     game = games.get_game(db, block.game.id)

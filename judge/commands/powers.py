@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.commands.run import Run
+from judge.commands.run import CommandError, Run
 from judge.store import games
 from judge.variants.maps import load_map
 
@@ -29,7 +29,7 @@ def powers_named(gm, text: str) -> list[str]:
             out += [by_initial[c.upper()] for c in word]
             continue
         if key is None:
-            raise ValueError(f"I don't know the power {word!r}.")
+            raise CommandError("unknown_power", power=word)
         out.append(key)
     return list(dict.fromkeys(out))
 

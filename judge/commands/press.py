@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from judge.commands.language import Command
 from judge.commands.powers import powers_named, sender_name
-from judge.commands.run import Run, need_block
+from judge.commands.run import CommandError, Run, need_block, refuse
 from judge.engine.phase import Phase
 from judge.game.outgoing import public_copy
 from judge.game.report import phase_title
@@ -27,7 +27,7 @@ def press(run: Run, cmd: Command) -> None:
     settings = game.settings
     master = seat.role == games.MASTER
     if not text.strip():
-        run.event("error", cmd, message="The press has no text.")
+        refuse(run, cmd, "press_empty")
         return
     if settings["press"] == "none" and not master:
         run.event("press_refused", cmd, game=game.name, reason="none")
@@ -41,8 +41,8 @@ def press(run: Run, cmd: Command) -> None:
     else:
         try:
             powers = powers_named(gm, to_text)
-        except ValueError as e:
-            run.event("error", cmd, message=str(e))
+        except CommandError as e:
+            refuse(run, cmd, e.code, **e.values)
             return
         if not settings["partial"] and not master:
             run.event("press_refused", cmd, game=game.name, reason="partial")

@@ -19,6 +19,15 @@ from judge.store import games
 PLAYING = (games.ACTIVE, games.PAUSED)  # orders are taken while a game is paused
 
 
+class CommandError(ValueError):
+    """A command refused: templates/errors/<code>.txt words why, from `values`."""
+
+    def __init__(self, code: str, **values: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.values = values
+
+
 @dataclass
 class Block:
     """The commands after one SIGNON: one power (or the master) of one game."""
@@ -102,3 +111,8 @@ def deadline_mail(run: Run, game: games.Game, moment: datetime) -> Reply:
         "notice",
         False,
     )
+
+
+def refuse(run: Run, cmd: Command | None, code: str, **values: object) -> None:
+    """An ERROR line in the reply: templates/errors/<code>.txt, worded from `values`."""
+    run.event("error", cmd, code=code, **values)
