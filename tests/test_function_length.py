@@ -29,8 +29,6 @@ NOT_YET_SPLIT = {
     ("ops/demo.py", "main"),
     ("variants/json_contract.py", "position_from_json"),
     ("game/dates.py", "_resolve"),
-    ("commands/press.py", "press"),
-    ("commands/language.py", "_simple"),
     ("store/schema.py", "_v1_mail"),
     ("engine/adjustments.py", "resolve_adjustments"),
 }

@@ -291,29 +291,11 @@ def _variants() -> set[str]:
 
 
 def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
+    """A command whose first word is `name` (not SET, PRESS or BROADCAST)."""
     if name == "CREATE":
-        if len(args) not in (2, 3) or not args[0].startswith("?"):
-            return _error(
-                number, text, "CREATE ?name password [variant], e.g. CREATE ?game1 secret"
-            )
-        if len(args) == 3 and args[2].lower() not in _variants():
-            # Not echoed: "CREATE ?g my secret" would show half of a password.
-            known = ", ".join(sorted(_variants()))
-            return _error(number, text, f"a variant after the password, one of: {known}")
-        return Command(
-            number, text, name, (args[0][1:].lower(), args[1], *(a.lower() for a in args[2:]))
-        )
+        return _create(number, text, args)
     if name == "SIGNON":
-        if len(args) != 2 or len(args[0]) < 2:
-            return _error(
-                number,
-                text,
-                "SIGNON Xname password (X the power's initial, ? to join, M for the master)",
-            )
-        who, game = args[0][0].upper(), args[0][1:].lower()
-        if who == "?":
-            return Command(number, text, "JOIN", (game, args[1]))
-        return Command(number, text, "SIGNON", (who, game, args[1]))
+        return _signon(number, text, args)
     if name == "REPLACE" and args:  # master: REPLACE power address
         if len(args) != 2:
             return _error(number, text, "REPLACE power address (or REPLACE alone before orders)")
@@ -356,6 +338,33 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
     ):
         return _error(number, text, f"{name} on its own line")
     return Command(number, text, name, tuple(args))
+
+
+def _create(number: int, text: str, args: list[str]) -> Command:
+    """CREATE ?name password [variant]."""
+    if len(args) not in (2, 3) or not args[0].startswith("?"):
+        return _error(number, text, "CREATE ?name password [variant], e.g. CREATE ?game1 secret")
+    if len(args) == 3 and args[2].lower() not in _variants():
+        # Not echoed: "CREATE ?g my secret" would show half of a password.
+        known = ", ".join(sorted(_variants()))
+        return _error(number, text, f"a variant after the password, one of: {known}")
+    return Command(
+        number, text, "CREATE", (args[0][1:].lower(), args[1], *(a.lower() for a in args[2:]))
+    )
+
+
+def _signon(number: int, text: str, args: list[str]) -> Command:
+    """SIGNON Xname password, or SIGNON ?name password (JOIN)."""
+    if len(args) != 2 or len(args[0]) < 2:
+        return _error(
+            number,
+            text,
+            "SIGNON Xname password (X the power's initial, ? to join, M for the master)",
+        )
+    who, game = args[0][0].upper(), args[0][1:].lower()
+    if who == "?":
+        return Command(number, text, "JOIN", (game, args[1]))
+    return Command(number, text, "SIGNON", (who, game, args[1]))
 
 
 def _set(number: int, text: str, args: list[str]) -> Command:

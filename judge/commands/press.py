@@ -6,6 +6,8 @@ private press never does. The masters see all press, with its sender.
 
 from __future__ import annotations
 
+from sqlite_utils import Database
+
 from judge.commands.language import Command
 from judge.commands.powers import powers_named, sender_name
 from judge.commands.run import CommandError, Run, need_block, refuse
@@ -18,6 +20,7 @@ from judge.variants.maps import load_map
 
 
 def press(run: Run, cmd: Command) -> None:
+    """PRESS or BROADCAST from the open block's seat, if the game's press settings allow it."""
     block = need_block(run, cmd)
     if not block:
         return
@@ -59,6 +62,27 @@ def press(run: Run, cmd: Command) -> None:
         "broadcast": broadcast,
         "text": text,
     }
+    run.mails += _press_mails(db, game, seat, powers, context, sender, grey=grey)
+    if broadcast:
+        run.mails += public_copy(
+            run.ctx.config, game.name, settings.get("list"), Reply((), "press", context)
+        )
+    run.event("press_sent", cmd, game=game.name, to=names, broadcast=broadcast, grey=grey)
+
+
+def _press_mails(
+    db: Database,
+    game: games.Game,
+    seat: games.Seat,
+    powers: list[str],
+    context: dict[str, object],
+    sender: str,
+    grey: bool,
+) -> list[Reply]:
+    """The press to its readers (everyone but the masters for a broadcast), and a copy
+    to the masters naming the sender, unless a master sent it."""
+    master, broadcast = seat.role == games.MASTER, context["broadcast"]
+    mails: list[Reply] = []
     seats = games.seats(db, game)
     masters = [s.address for s in seats if s.role == games.MASTER]
     if broadcast:
@@ -70,18 +94,14 @@ def press(run: Run, cmd: Command) -> None:
             dict.fromkeys(s.address for s in seats if s.power in powers and s.role == games.PLAYER)
         )
     if to and grey:  # one mail each: a shared To: line would give the sender away
-        run.mails += [Reply((a,), "press", context, "press", False) for a in to]
+        mails += [Reply((a,), "press", context, "press", False) for a in to]
     elif to:
-        run.mails.append(Reply(to, "press", context, "press", False))
+        mails.append(Reply(to, "press", context, "press", False))
     # The master sees all press, with the sender even when it is grey.
     if masters and not master:
-        run.mails.append(
+        mails.append(
             Reply(
                 tuple(masters), "press", {**context, "sender": sender, "copy": True}, "press", False
             )
         )
-    if broadcast:
-        run.mails += public_copy(
-            run.ctx.config, game.name, settings.get("list"), Reply((), "press", context)
-        )
-    run.event("press_sent", cmd, game=game.name, to=names, broadcast=broadcast, grey=grey)
+    return mails
