@@ -32,7 +32,7 @@ def close_block(run: Run) -> None:
         return
     seat = games.get_seat(run.ctx.db, block.seat.id)
     mine = partners(run.ctx.db, game, seat)  # a player of several powers orders them all
-    by_power = {s.power: s for s in mine}
+    by_power = {s.power: s for s in mine if s.power}  # in a game under way, all have one
     if not block.touched:
         for s in mine:
             run.event("orders", status=play.order_status(run.ctx.db, run.ctx.config, game, s))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from judge.commands.run import Run
 from judge.game.outgoing import public_copy
 from judge.replies import Reply
@@ -9,7 +11,7 @@ from judge.store import games
 from judge.variants.maps import load_map
 
 
-def end_game(run: Run, game: games.Game, how: dict) -> list[Reply]:
+def end_game(run: Run, game: games.Game, how: dict[str, Any]) -> list[Reply]:
     """Finish a game and tell everyone (and the lists): a draw or a termination."""
     gm = load_map(game.variant)
     by_name = {p.name: key for key, p in gm.powers.items()}

@@ -6,6 +6,8 @@ Handlers listed in the command table (judge/commands/table.py).
 
 from __future__ import annotations
 
+from typing import Any
+
 from judge.commands.language import Command
 from judge.commands.run import CommandError, Run, need_master, need_player, refuse
 from judge.engine.geography import squash
@@ -82,7 +84,7 @@ def _count(words: list[str], low: int, high: int) -> int:
     return int(words[0])
 
 
-def _end_year(words: list[str], first_year: int, settings: dict) -> str:
+def _end_year(words: list[str], first_year: int, settings: dict[str, Any]) -> str:
     """SET END year [DRAW|MOST] or SET END NONE."""
     if words and words[0].upper() in ("NONE", "OFF", "NO"):
         settings["end_year"] = None
@@ -120,7 +122,9 @@ def set_proxy(run: Run, cmd: Command) -> None:
     words = cmd.args[0].split()
     if [w.upper() for w in words] == ["NONE"]:
         phase_proxies = {
-            p: to for p, to in phase_proxies.items() if position.unit_in(p).power != mine
+            p: to
+            for p, to in phase_proxies.items()
+            if (unit := position.unit_in(p)) is None or unit.power != mine
         }
         shown = None
     else:
@@ -142,7 +146,8 @@ def set_proxy(run: Run, cmd: Command) -> None:
         shown = {"unit": str(unit), "to": gm.powers[to].name}
         holders = [s.address for s in games.seats(db, game, games.PLAYER) if s.power == to]
         if holders:
-            context = {"game": game.name, "from": gm.powers[mine].name, **shown}
+            context: dict[str, str | None] = {"game": game.name, "from": gm.powers[mine].name}
+            context |= shown
             context["phase"] = game.phase
             run.mails.append(Reply(tuple(holders), "proxy_notice", context, "notice", False))
     all_proxies[game.phase] = phase_proxies

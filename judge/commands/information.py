@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from sqlite_utils import Database
+
 from judge.commands.language import Command
 from judge.commands.powers import sender_name
 from judge.commands.run import Run, refuse
@@ -34,10 +36,11 @@ def list_games(run: Run, cmd: Command) -> None:
             )
         run.event("list", cmd, games=rows)
         return
-    game = games.find_game(db, cmd.args[0])
-    if game is None:
+    found = games.find_game(db, cmd.args[0])
+    if found is None:
         refuse(run, cmd, "no_game", game=cmd.args[0])
         return
+    game = found
     gm = load_map(game.variant)
     phase = Phase.parse(game.phase) if game.phase else None
     settings = game.settings
@@ -59,7 +62,8 @@ def list_games(run: Run, cmd: Command) -> None:
     )
 
 
-def _who(db, game: games.Game) -> list[dict]:
+def _who(db: Database, game: games.Game) -> list[dict[str, str]]:
+    """Who plays what in `game`, with their addresses."""
     gm = load_map(game.variant)
     out = []
     for seat in games.seats(db, game):
@@ -93,7 +97,7 @@ def summary(run: Run, cmd: Command) -> None:
         if p.kind == "A" or p.season == "W":
             continue
         years[p.year] = {k: len(results["centers"].get(k, [])) for k in gm.powers}
-    played = {}
+    played: dict[str, list[str]] = {}
     for player in games.players_ever(db, game):
         if player.power:
             played.setdefault(player.power, []).append(player.address)
@@ -124,9 +128,10 @@ def history(run: Run, cmd: Command) -> None:
     if game is None:
         refuse(run, cmd, "no_game", game=name)
         return
-    start, end = _window(window, run)
-    if start is False:
+    dates = _window(window, run)
+    if dates is None:
         return
+    start, end = dates
     gm = load_map(game.variant)
     phases = []
     for phase, _position, results, at in games.processed_phases(db, game):
@@ -161,10 +166,13 @@ def history(run: Run, cmd: Command) -> None:
     run.event("history_sent", cmd, game=game.name, count=len(phases))
 
 
-def _window(text: str, run: Run):
+def _window(text: str, run: Run) -> tuple[datetime | None, datetime | None] | None:
+    """HISTORY's FROM and TO dates (None where not given); None, and an error, if one
+    cannot be read."""
     from judge.game.dates import DateError  # noqa: PLC0415
 
-    start = end = None
+    start: datetime | None = None
+    end: datetime | None = None
     words = text.split()
     try:
         upper = [w.upper() for w in words]
@@ -176,7 +184,7 @@ def _window(text: str, run: Run):
             end = _past_moment(" ".join(words[upper.index("TO") + 1 :]), run)
     except (DateError, ValueError) as e:
         refuse(run, None, "date", message=str(e))  # the parser's own words
-        return False, False
+        return None
     return start, end
 
 

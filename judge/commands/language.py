@@ -172,8 +172,8 @@ def read_commands(body: str) -> list[Command]:
         else:
             out.append(Command(number, text, "ORDER", (text,)))
         if len(out) > MAX_COMMANDS:  # bounds the work one mail can cause
-            first = out[MAX_COMMANDS]  # the first one not read (a press block's opening)
-            out[MAX_COMMANDS:] = [Command(first.line, first.text, "ERROR", (_TOO_MANY,))]
+            unread = out[MAX_COMMANDS]  # the first one not read (a press block's opening)
+            out[MAX_COMMANDS:] = [Command(unread.line, unread.text, "ERROR", (_TOO_MANY,))]
             return out
     if press is not None and opened is not None:  # no ENDPRESS: the rest of the mail
         out.append(replace(opened, args=(*opened.args, "\n".join(press).strip("\n"))))

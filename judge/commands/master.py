@@ -43,6 +43,7 @@ def process(run: Run, cmd: Command) -> None:
     close_block(run)
     game = games.get_game(run.ctx.db, block.game.id)
     phase = game.phase
+    assert phase is not None  # an active game is in some phase
     if cmd.args:
         named = phase_named(" ".join(cmd.args))
         if named is None:
@@ -144,6 +145,7 @@ def eject(run: Run, cmd: Command) -> None:
         refuse(run, cmd, "no_player", power=cmd.args[0], game=block.game.name)
         return
     games.update_seat(run.ctx.db, seat, run.ctx.now, left_at=iso(run.ctx.now))
+    assert seat.power is not None  # seat_of finds a seat by its power
     name = load_map(block.game.variant).powers[seat.power].name
     run.mails.append(
         Reply((seat.address,), "ejected", {"game": block.game.name, "power": name}, "notice", False)
@@ -195,6 +197,7 @@ def become(run: Run, cmd: Command) -> None:
     close_block(run)
     run.block = Block(block.game, seat)
     run.copy_to.add(seat.address)
+    assert seat.power is not None  # seat_of finds a seat by its power
     power = load_map(block.game.variant).powers[seat.power].name
     run.event("became", cmd, game=block.game.name, power=power)
 
@@ -236,6 +239,7 @@ def rollback(run: Run, cmd: Command) -> None:
     if not block or not active(run, cmd, block):
         return
     db, now, game = run.ctx.db, run.ctx.now, games.get_game(run.ctx.db, block.game.id)
+    assert game.phase is not None  # an active game is in some phase
     marks = games.phase_marks(db, game)
     names = [m.phase for m in marks]
     # ROLLBACK alone means one back from the phase current when the mail arrived: if

@@ -111,11 +111,11 @@ def press_settings(run: Run, cmd: Command) -> None:
             return
         settings["press"], shown = word, word
     elif cmd.name == "SET MAP":  # the board picture on results, start and PREDICT mails
-        word = {"ON": True, "YES": True, "OFF": False, "NO": False}.get(value.upper())
-        if word is None:
+        on = {"ON": True, "YES": True, "OFF": False, "NO": False}.get(value.upper())
+        if on is None:
             refuse(run, cmd, "map_value")
             return
-        settings["map"], shown = word, "on" if word else "off"
+        settings["map"], shown = on, "on" if on else "off"
     elif cmd.name == "SET PARTIAL":
         if value.upper() not in ("YES", "NO"):
             refuse(run, cmd, "partial_value")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from judge.commands.blocks import close_block, players_needed, too_many_passwords
 from judge.commands.ending import end_game
@@ -20,7 +21,7 @@ from judge.commands.run import (
     refuse,
 )
 from judge.commands.signon import sign_on
-from judge.engine.geography import MapError
+from judge.engine.geography import GameMap, MapError
 from judge.game import play
 from judge.game.assignment import parse_preference
 from judge.game.dates import (
@@ -217,7 +218,7 @@ def set_preference(run: Run, cmd: Command) -> None:
     run.event("preference", cmd, game=block.game.name, powers=_preference_words(gm, preference))
 
 
-def _preference_words(gm, preference: str) -> list[str]:
+def _preference_words(gm: GameMap, preference: str) -> list[str]:
     """ "A[IT]E" -> ["Austria", "Italy or Turkey", "England"]: brackets group equals."""
     by_initial = {p.initial: p.name for p in gm.powers.values()}
     groups = re.findall(r"\[([^\]]*)\]|(.)", preference)
@@ -279,7 +280,7 @@ def set_absence(run: Run, cmd: Command) -> None:
     run.event("absence", cmd, game=game.name, starts=shown[0], ends=shown[1], moved=moved)
 
 
-def _absence_moment(text: str, now: datetime, zone) -> datetime:
+def _absence_moment(text: str, now: datetime, zone: ZoneInfo) -> datetime:
     """An absence may start now ("now", "today") or at any future moment."""
     if text.strip().lower() in ("now", "today"):
         return now

@@ -6,6 +6,8 @@ private press never does. The masters see all press, with its sender.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlite_utils import Database
 
 from judge.commands.language import Command
@@ -75,7 +77,7 @@ def _press_mails(
     game: games.Game,
     seat: games.Seat,
     powers: list[str],
-    context: dict[str, object],
+    context: dict[str, Any],
     sender: str,
     grey: bool,
 ) -> list[Reply]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from judge.commands.context import Context
 from judge.commands.language import Command
@@ -46,7 +47,7 @@ class Run:
 
     sub: Submission
     ctx: Context
-    events: list[dict] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)  # what Run.event recorded
     mails: list[Reply] = field(default_factory=list)
     block: Block | None = None
     copy_to: set[str] = field(default_factory=set)  # addresses of record to copy
@@ -95,7 +96,7 @@ def active(run: Run, cmd: Command, block: Block) -> bool:
     return True
 
 
-def everyone(run: Run, game: games.Game, template: str, context: dict) -> Reply:
+def everyone(run: Run, game: games.Game, template: str, context: dict[str, object]) -> Reply:
     """A notice `template` about `game` to everyone seated in it."""
     to = tuple(dict.fromkeys(s.address for s in games.seats(run.ctx.db, game)))
     return Reply(to, template, {"game": game.name, **context}, "notice", False)

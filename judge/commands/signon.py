@@ -154,7 +154,9 @@ def _sender_notice(ctx: Context, sender: str, key: str) -> Reply:
     return _answerable(ctx, (sender,), "wrong_passwords_sender", context)
 
 
-def _answerable(ctx: Context, to: tuple[str, ...], template: str, context: dict) -> Reply:
+def _answerable(
+    ctx: Context, to: tuple[str, ...], template: str, context: dict[str, object]
+) -> Reply:
     """A notice whose secret Message-ID, answered from one of `to`, passes the locks."""
     message_id = compose.secret_message_id(ctx.config)
     for address in to:

@@ -316,7 +316,7 @@ def help_rows() -> list[tuple[str, str]]:
             entries.append((f"{syntax} / {spec.syntax}", what))
         else:
             entries.append((spec.syntax, spec.help))
-    rows = []
+    rows: list[tuple[str, str]] = []
     for syntax, what in entries:
         rows += zip_longest(syntax.split("\n"), what.split("\n"), fillvalue="")
     return rows
