@@ -3,11 +3,21 @@ command language agree, and HELP reads exactly as it did before it was built fro
 
 from __future__ import annotations
 
+import inspect
 from types import SimpleNamespace
 
 from judge.commands import language
 from judge.commands.language import read_commands
-from judge.commands.table import BY_NAME, COMMANDS, MASTER, MASTERS, PLAYERS, help_lines, help_rows
+from judge.commands.table import (
+    BY_NAME,
+    COMMANDS,
+    MASTER,
+    MASTERS,
+    PLAYERS,
+    SIGNED_ON,
+    help_lines,
+    help_rows,
+)
 from judge.config import Config
 from judge.mail import compose
 
@@ -124,3 +134,13 @@ def test_the_commands_that_check_or_hash_a_password() -> None:
         "REPLACE POWER",
         "PROMOTE",
     }
+
+
+def test_who_may_use_a_command_is_what_its_handler_checks() -> None:
+    # The master's commands, and only they, refuse anyone but the master (need_master);
+    # those of any seat ask for a SIGNON (need_block) and for no particular seat.
+    for spec in COMMANDS:
+        source = inspect.getsource(spec.handler)
+        assert ("need_master(" in source) == (spec.who == MASTER), spec.name
+        if spec.who == SIGNED_ON:
+            assert "need_block(" in source and "need_player(" not in source, spec.name

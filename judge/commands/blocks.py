@@ -62,12 +62,14 @@ def close_block(run: Run) -> None:
 
 
 def _create_or_join_done(run: Run) -> None:
+    """A player's block in a forming game: start the game if it is now full."""
     block = run.block
     if block and block.game.state == games.FORMING and block.seat.role == games.PLAYER:
         start_if_full(run, block.game)
 
 
 def start_if_full(run: Run, game: games.Game) -> None:
+    """Start `game` (and tell everyone) once it has the players it needs."""
     db = run.ctx.db
     game = games.get_game(db, game.id)
     if game.state != games.FORMING or len(games.seats(db, game, games.PLAYER)) < players_needed(
@@ -97,6 +99,7 @@ def _master_overview(run: Run, block: Block) -> None:
 
 
 def too_many_passwords(run: Run, cmd: Command) -> None:
+    """The mail's passwords are spent: `cmd` is refused (and a SIGNON's lines with it)."""
     if cmd.name in ("SIGNON", "CREATE", "JOIN", "OBSERVE"):
         close_block(run)  # the orders before it are reported before it
         run.refused = True

@@ -32,6 +32,8 @@ log = logging.getLogger("judge.dispatch")
 
 
 def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
+    """Run every command of `sub`; the acknowledgement (and its copies) first, then
+    every other mail the commands caused."""
     run = Run(sub, ctx, passwords_left=ctx.config.passwords_per_mail)
     for command in read_commands(sub.body):
         spec = BY_NAME.get(command.name)

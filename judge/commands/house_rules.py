@@ -79,6 +79,7 @@ def set_end(run: Run, cmd: Command) -> None:
 
 
 def _count(words: list[str], low: int, high: int) -> int:
+    """The one number in `words`, from `low` to `high`; CommandError if not."""
     if len(words) != 1 or not words[0].isdigit() or not low <= int(words[0]) <= high:
         raise CommandError("number_range", low=low, high=high)
     return int(words[0])

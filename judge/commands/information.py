@@ -21,6 +21,7 @@ from judge.variants.maps import load_map
 
 
 def list_games(run: Run, cmd: Command) -> None:
+    """LIST: every game in a line; LIST name: that game's state, settings and players."""
     db, zone = run.ctx.db, run.ctx.config.timezone
     if not cmd.args:
         rows = []
@@ -76,6 +77,7 @@ def _who(db: Database, game: games.Game) -> list[dict[str, str]]:
 
 
 def whogame(run: Run, cmd: Command) -> None:
+    """WHOGAME name: who plays what in the game."""
     game = games.find_game(run.ctx.db, cmd.args[0])
     if game is None:
         refuse(run, cmd, "no_game", game=cmd.args[0])

@@ -253,6 +253,7 @@ def masked_line(text: str) -> str:
 
 
 def _letters(word: str) -> str:
+    """The word's letters, in capitals."""
     return "".join(c for c in word.upper() if c.isalpha())
 
 
@@ -285,6 +286,7 @@ def _typos(a: str, b: str) -> int:
 
 
 def _variants() -> set[str]:
+    """The names of the variants there are."""
     from judge.variants.maps import map_names  # noqa: PLC0415 (only for CREATE lines)
 
     return set(map_names())
@@ -368,6 +370,7 @@ def _signon(number: int, text: str, args: list[str]) -> Command:
 
 
 def _set(number: int, text: str, args: list[str]) -> Command:
+    """A SET command: the word after SET names it."""
     if not args:
         return _error(number, text, "SET followed by what to set, e.g. SET WAIT")
     name = _SET.get(args[0].upper())
@@ -407,6 +410,7 @@ def _set(number: int, text: str, args: list[str]) -> Command:
 
 
 def _error(number: int, text: str, expected: str) -> Command:
+    """An ERROR saying what was expected."""
     return Command(number, text, "ERROR", (f"Expected {expected}.",))
 
 

@@ -76,6 +76,8 @@ def process(run: Run, cmd: Command) -> None:
 
 
 def pause(run: Run, cmd: Command) -> None:
+    """PAUSE stops the clock (orders are still taken); RESUME restarts it with the time
+    that was left."""
     block = need_master(run, cmd)
     if not block:
         return
@@ -106,6 +108,7 @@ def pause(run: Run, cmd: Command) -> None:
 
 
 def terminate(run: Run, cmd: Command) -> None:
+    """TERMINATE: the game ends now, with no winner."""
     block = need_master(run, cmd)
     if block and active(run, cmd, block):
         run.mails += end_game(run, block.game, {"terminated": True})
@@ -137,6 +140,7 @@ def predict(run: Run, cmd: Command) -> None:
 
 
 def eject(run: Run, cmd: Command) -> None:
+    """EJECT power: its player leaves the game and is told."""
     block = need_master(run, cmd)
     if not block:
         return
@@ -203,6 +207,7 @@ def become(run: Run, cmd: Command) -> None:
 
 
 def promote(run: Run, cmd: Command) -> None:
+    """PROMOTE address: another master, who gets a password of their own."""
     block = need_master(run, cmd)
     if not block:
         return

@@ -21,6 +21,7 @@ from judge.store.audit import iso
 
 
 def set_deadline(run: Run, cmd: Command) -> None:
+    """SET DEADLINE date: the current phase's deadline; everyone is told."""
     block = need_master(run, cmd)
     if not block or not active(run, cmd, block):
         return
@@ -38,6 +39,7 @@ def set_deadline(run: Run, cmd: Command) -> None:
 
 
 def set_orders_rule(run: Run, cmd: Command) -> None:
+    """SET ORDERS MERGE or REPLACE: what a mail's orders do to those on file."""
     block = need_master(run, cmd)
     if block:
         settings = {**block.game.settings, "orders": cmd.args[0].lower()}
@@ -91,6 +93,7 @@ _DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"
 
 
 def _length_words(length: timedelta) -> str:
+    """`2 days 3 hours`, for the reply."""
     minutes = int(length.total_seconds() // 60)
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
@@ -99,6 +102,7 @@ def _length_words(length: timedelta) -> str:
 
 
 def press_settings(run: Run, cmd: Command) -> None:
+    """SET PRESS, SET MAP, SET PARTIAL, SET LIST."""
     block = need_master(run, cmd)
     if not block:
         return
@@ -133,6 +137,7 @@ def press_settings(run: Run, cmd: Command) -> None:
 
 
 def observer_press(run: Run, cmd: Command) -> None:
+    """SET OBSERVER PRESS YES or NO: whether observers may send press."""
     block = need_master(run, cmd)
     if not block:
         return

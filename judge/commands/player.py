@@ -40,6 +40,7 @@ from judge.variants.maps import load_map, map_names
 
 
 def create(run: Run, cmd: Command) -> None:
+    """CREATE ?name password [variant]: a new game, the sender its master."""
     close_block(run)
     name, password, *rest = cmd.args
     variant = rest[0] if rest else "standard"
@@ -68,6 +69,7 @@ def create(run: Run, cmd: Command) -> None:
 
 
 def join(run: Run, cmd: Command) -> None:
+    """SIGNON ?name password: a seat in a forming game (in a started one, observing)."""
     close_block(run)
     name, password = cmd.args
     db, now = run.ctx.db, run.ctx.now
@@ -102,6 +104,7 @@ def _sender_of_record(run: Run, cmd: Command) -> str | None:
 
 
 def signon(run: Run, cmd: Command) -> None:
+    """SIGNON Xname password: the lines after it act for that power (or master, observer)."""
     close_block(run)
     who, name, password = cmd.args
     outcome = sign_on(
@@ -138,6 +141,7 @@ def signon(run: Run, cmd: Command) -> None:
 
 
 def order(run: Run, cmd: Command) -> None:
+    """An order line: kept for the block's power, stored when the block closes."""
     block = run.block
     if block is None:
         hint = nearest_command(cmd.text)
@@ -155,6 +159,7 @@ def order(run: Run, cmd: Command) -> None:
 
 
 def clear(run: Run, cmd: Command) -> None:
+    """CLEAR: this phase's orders are discarded (with those of this mail before it)."""
     block = need_player(run, cmd)
     if block:
         block.lines.clear()
@@ -163,12 +168,14 @@ def clear(run: Run, cmd: Command) -> None:
 
 
 def merge_or_replace(run: Run, cmd: Command) -> None:
+    """MERGE or REPLACE: what this mail's orders do to those on file."""
     block = need_player(run, cmd)
     if block:
         block.mode = cmd.name.lower()
 
 
 def set_wait(run: Run, cmd: Command) -> None:
+    """SET WAIT: wait for the deadline; SET NOWAIT: process when all orders are in."""
     block = need_player(run, cmd)
     if block:
         wait = cmd.name == "SET WAIT"
@@ -179,6 +186,7 @@ def set_wait(run: Run, cmd: Command) -> None:
 
 
 def set_password(run: Run, cmd: Command) -> None:
+    """SET PASSWORD new: the seat's new password."""
     block = need_block(run, cmd)
     if block:
         block.seat = games.update_seat(
@@ -188,6 +196,7 @@ def set_password(run: Run, cmd: Command) -> None:
 
 
 def set_address(run: Run, cmd: Command) -> None:
+    """SET ADDRESS: the seat's new address of record (the old one gets a copy)."""
     block = need_block(run, cmd)
     if block:
         address = deliverable(cmd.args[0])
@@ -200,6 +209,7 @@ def set_address(run: Run, cmd: Command) -> None:
 
 
 def set_preference(run: Run, cmd: Command) -> None:
+    """SET PREFERENCE: the powers a player wants, while the game is forming."""
     block = need_block(run, cmd)
     if not block:
         return
@@ -231,6 +241,7 @@ def _preference_words(gm: GameMap, preference: str) -> list[str]:
 
 
 def resign(run: Run, cmd: Command) -> None:
+    """RESIGN: the player leaves the game; the masters are told."""
     block = need_player(run, cmd)
     if block:
         db = run.ctx.db
@@ -247,6 +258,7 @@ def resign(run: Run, cmd: Command) -> None:
 
 
 def set_absence(run: Run, cmd: Command) -> None:
+    """SET ABSENCE from TO to: deadlines inside it are pushed past it (within limits)."""
     block = need_player(run, cmd)
     if not block:
         return
@@ -303,6 +315,7 @@ def observe(run: Run, cmd: Command) -> None:
 
 
 def draw_vote(run: Run, cmd: Command) -> None:
+    """SET DRAW / SET NODRAW: when every survivor votes for it, the game is drawn."""
     block = need_player(run, cmd)
     if not block:
         return

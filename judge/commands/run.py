@@ -57,6 +57,7 @@ class Run:
     signed_on: bool = False  # some SIGNON in the mail had the right password
 
     def event(self, kind: str, command: Command | None = None, **data: object) -> None:
+        """Record an event of the acknowledgement (with the line of `command`, if given)."""
         if command is not None:
             data.setdefault("line", command.line)
             data.setdefault("text", command.text)

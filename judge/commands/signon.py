@@ -126,6 +126,7 @@ def _candidates(ctx: Context, game: games.Game, who: str, sender: str) -> list[g
 
 
 def _notice(ctx: Context, game: games.Game, seats: list[games.Seat], key: str) -> Reply:
+    """The notice to a power's player of record that it reached the limit."""
     seat = seats[0]
     gm = load_map(game.variant)
     power = gm.powers[seat.power].name if seat.power else seat.role
@@ -143,6 +144,7 @@ def _notice(ctx: Context, game: games.Game, seats: list[games.Seat], key: str) -
 
 
 def _sender_notice(ctx: Context, sender: str, key: str) -> Reply:
+    """The notice to a sender that their address reached the limit."""
     until = guesses.locked_until(
         ctx.db, [key], ctx.config.wrong_passwords_per_hour, ctx.now, WINDOW
     )
