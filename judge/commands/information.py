@@ -12,6 +12,7 @@ from judge.commands.powers import sender_name
 from judge.commands.run import Run, refuse
 from judge.engine.phase import Phase
 from judge.engine.rules import describe
+from judge.game.dates import DateError
 from judge.game.report import format_deadline, phase_kind_title, phase_title, results_by_power
 from judge.game.rules import end_rules, end_rules_text, rules_of, score_lines
 from judge.mail.message import reply_address
@@ -171,8 +172,6 @@ def history(run: Run, cmd: Command) -> None:
 def _window(text: str, run: Run) -> tuple[datetime | None, datetime | None] | None:
     """HISTORY's FROM and TO dates (None where not given); None, and an error, if one
     cannot be read."""
-    from judge.game.dates import DateError  # noqa: PLC0415
-
     start: datetime | None = None
     end: datetime | None = None
     words = text.split()
