@@ -18,8 +18,6 @@ NOT_YET_SPLIT = {
     ("engine/notation.py", "_scan"),
     ("engine/notation.py", "_grammar"),
     ("engine/adjudication.py", "_movement"),
-    ("commands/admin.py", "press"),
-    ("commands/language.py", "_simple"),
     ("engine/adjustments.py", "resolve_adjustments"),
 }
 

@@ -43,7 +43,7 @@ from types import SimpleNamespace
 import jinja2
 import pytest
 
-from judge.commands import dispatch
+from judge.commands import table
 from judge.config import Config
 from judge.engine.phase import Phase
 from judge.game import play
@@ -426,9 +426,10 @@ def _emitted_kinds() -> set[str]:
                         kinds.add(option.value)
                     elif ast.unparse(option) == "cmd.name.lower()":
                         kinds |= {
-                            name.lower()
-                            for name, handler in dispatch._HANDLERS.items()
-                            if (handler.__module__, handler.__name__) == (module, func.name)
+                            spec.name.lower()
+                            for spec in table.COMMANDS
+                            if (spec.handler.__module__, spec.handler.__name__)
+                            == (module, func.name)
                         }
                     else:
                         raise AssertionError(

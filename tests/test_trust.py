@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from judge_harness import Judge, Mail
 
-from judge.commands.dispatch import phase_named
+from judge.commands.phases import phase_named
 from judge.service.handling import handle_waiting
 from judge.store import inbox
 

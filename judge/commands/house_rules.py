@@ -1,15 +1,15 @@
 """The master's house rules: SET RULES (the DATC section 4 choices) before the game
 starts, and how the game ends (SET VICTORY, SET END, SET STALE, SET MAXYEARS).
 
-Handlers registered into the dispatcher's table (judge/commands/dispatch.py).
+Handlers listed in the command table (judge/commands/table.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from judge.commands import dispatch as d
 from judge.commands.language import Command
+from judge.commands.run import CommandError, Run, need_master, need_player, refuse
 from judge.engine.geography import squash
 from judge.engine.phase import MOVEMENT
 from judge.engine.rules import describe
@@ -21,9 +21,9 @@ from judge.store.settings import GameSettings
 from judge.variants.maps import load_map
 
 
-def set_rules(run: d._Run, cmd: Command) -> None:
+def set_rules(run: Run, cmd: Command) -> None:
     """SET RULES alone lists every option; with text it changes them, before the start."""
-    block = d._need_master(run, cmd)
+    block = need_master(run, cmd)
     if not block:
         return
     game = block.game
@@ -32,22 +32,22 @@ def set_rules(run: d._Run, cmd: Command) -> None:
         run.event("rules_table", cmd, game=game.name, table=rules_table(current))
         return
     if game.state != games.FORMING:
-        run.event("error", cmd, message="The rules can be changed only before the game starts.")
+        refuse(run, cmd, "rules_after_start")
         return
     try:
         rules = read_rules_text(cmd.args[0], current)
-    except ValueError as e:
-        run.event("error", cmd, message=str(e))
+    except ValueError as e:  # read_rules_text's own words
+        refuse(run, cmd, "rules", message=str(e))
         return
     settings = replace(game.settings, rules=rules.to_json())
     block.game = games.update_game(run.ctx.db, game, run.ctx.now, settings=settings)
     run.event("rules", cmd, game=game.name, lines=describe(rules))
 
 
-def set_end(run: d._Run, cmd: Command) -> None:
+def set_end(run: Run, cmd: Command) -> None:
     """The end rules. Each takes effect at once and holds until changed; a finished game
     is not changed."""
-    block = d._need_master(run, cmd)
+    block = need_master(run, cmd)
     if not block:
         return
     game = block.game
@@ -73,16 +73,17 @@ def set_end(run: d._Run, cmd: Command) -> None:
                 years = _count(words, 1, 1000)
                 settings = settings.with_value(key, years)
                 shown = f"{years} years"
-    except ValueError as e:
-        run.event("error", cmd, message=str(e))
+    except CommandError as e:
+        refuse(run, cmd, e.code, **e.values)
         return
     block.game = games.update_game(run.ctx.db, game, run.ctx.now, settings=settings)
     run.event("setting", cmd, game=game.name, setting=cmd.name, value=shown)
 
 
 def _count(words: list[str], low: int, high: int) -> int:
+    """The one number in `words`, from `low` to `high`; CommandError if not."""
     if len(words) != 1 or not words[0].isdigit() or not low <= int(words[0]) <= high:
-        raise ValueError(f"Expected a number from {low} to {high}.")
+        raise CommandError("number_range", low=low, high=high)
     return int(words[0])
 
 
@@ -93,30 +94,30 @@ def _end_year(
     if words and words[0].upper() in ("NONE", "OFF", "NO"):
         return replace(settings, end_year=None), "none: the game goes on until it is won or drawn"
     if not 1 <= len(words) <= 2 or not words[0].isdigit() or int(words[0]) < first_year:
-        raise ValueError(f"Expected SET END year [DRAW or MOST], the year {first_year} or later.")
+        raise CommandError("end_year", first_year=first_year)
     mode = words[1].upper() if len(words) == 2 else "DRAW"
     if mode not in ("DRAW", "MOST"):
-        raise ValueError("Expected DRAW (the survivors draw) or MOST (most centres wins).")
+        raise CommandError("end_mode")
     settings = replace(settings, end_year=int(words[0]), end_mode=mode.lower())
     how = "the survivors draw" if mode == "DRAW" else "the most supply centres wins"
     return settings, f"after the Fall of {words[0]}, when {how}"
 
 
-def set_proxy(run: d._Run, cmd: Command) -> None:
+def set_proxy(run: Run, cmd: Command) -> None:
     """SET PROXY unit TO power (DATC 4.E.5 a): for this movement phase, the power's order
     for the unit is used instead of the owner's; SET PROXY NONE takes every hand-over of
     the player's back. The receiving player is told."""
-    block = d._need_player(run, cmd)
+    block = need_player(run, cmd)
     if not block:
         return
     db, game = run.ctx.db, games.get_game(run.ctx.db, block.game.id)
     if rules_of(game).proxy_orders != "notified":
-        run.event("error", cmd, message="Proxy orders are not allowed in this game.")
+        refuse(run, cmd, "no_proxies")
         return
     gm = load_map(game.variant)
     position = play.current_position(db, game)
     if position.phase.kind != MOVEMENT:
-        run.event("error", cmd, message="Units are handed over for a movement phase only.")
+        refuse(run, cmd, "proxy_not_movement")
         return
     mine = block.seat.power
     all_proxies = dict(game.settings.proxies)
@@ -124,42 +125,35 @@ def set_proxy(run: d._Run, cmd: Command) -> None:
     words = cmd.args[0].split()
     if [w.upper() for w in words] == ["NONE"]:
         phase_proxies = {
-            p: to for p, to in phase_proxies.items() if position.unit_in(p).power != mine
+            p: to
+            for p, to in phase_proxies.items()
+            if (unit := position.unit_in(p)) is None or unit.power != mine
         }
         shown = None
     else:
         upper = [w.upper() for w in words]
         if "TO" not in upper or upper.index("TO") == 0 or upper.index("TO") == len(upper) - 1:
-            run.event("error", cmd, message="Expected SET PROXY unit TO power.")
+            refuse(run, cmd, "proxy_syntax")
             return
         at = upper.index("TO")
         place = gm.names.get(squash(words[at - 1].split("/")[0]))
         to = gm.power_names.get(squash(" ".join(words[at + 1 :])))
         unit = position.unit_in(place) if place else None
         if unit is None or unit.power != mine:
-            run.event("error", cmd, message=f"You have no unit in {words[at - 1]}.")
+            refuse(run, cmd, "no_unit", place=words[at - 1])
             return
         if to is None or to == mine or to not in gm.powers:
-            run.event("error", cmd, message=f"{' '.join(words[at + 1 :])} is not another power.")
+            refuse(run, cmd, "not_another_power", power=" ".join(words[at + 1 :]))
             return
         phase_proxies[unit.province] = to
         shown = {"unit": str(unit), "to": gm.powers[to].name}
         holders = [s.address for s in games.seats(db, game, games.PLAYER) if s.power == to]
         if holders:
-            context = {"game": game.name, "from": gm.powers[mine].name, **shown}
+            context: dict[str, str | None] = {"game": game.name, "from": gm.powers[mine].name}
+            context |= shown
             context["phase"] = game.phase
             run.mails.append(Reply(tuple(holders), "proxy_notice", context, "notice", False))
     all_proxies[game.phase or ""] = phase_proxies
     settings = replace(game.settings, proxies=all_proxies)
     block.game = games.update_game(db, game, run.ctx.now, settings=settings)
     run.event("proxy", cmd, game=game.name, handed=shown)
-
-
-HANDLERS = {
-    "SET PROXY": set_proxy,
-    "SET RULES": set_rules,
-    "SET VICTORY": set_end,
-    "SET END": set_end,
-    "SET STALE": set_end,
-    "SET MAXYEARS": set_end,
-}

@@ -117,6 +117,15 @@ KNOWN = sorted(
     | {f"SET {w}" for w in ("PREFERENCE", "WAIT", "NOWAIT", "PASSWORD", "ADDRESS", "ORDERS")}
 )
 
+# Every command name read_commands gives besides ERROR: judge/commands/table.py has one
+# entry for each. SIGNOFF and ENDPRESS end things and are no commands; BROADCAST is a
+# PRESS; SIGNON ?name is JOIN; REPLACE with arguments the master's REPLACE POWER.
+NAMES = frozenset(
+    (_SIMPLE - {"SIGNOFF", "ENDPRESS", "BROADCAST", "FORCE"})
+    | set(_SET.values())
+    | {"JOIN", "ORDER", "REPLACE POWER", "FORCE BEGIN"}
+)
+
 
 MAX_COMMANDS = 100  # command and order lines read from one mail (press lines not counted)
 _TOO_MANY = (
@@ -163,8 +172,8 @@ def read_commands(body: str) -> list[Command]:
         else:
             out.append(Command(number, text, "ORDER", (text,)))
         if len(out) > MAX_COMMANDS:  # bounds the work one mail can cause
-            first = out[MAX_COMMANDS]  # the first one not read (a press block's opening)
-            out[MAX_COMMANDS:] = [Command(first.line, first.text, "ERROR", (_TOO_MANY,))]
+            unread = out[MAX_COMMANDS]  # the first one not read (a press block's opening)
+            out[MAX_COMMANDS:] = [Command(unread.line, unread.text, "ERROR", (_TOO_MANY,))]
             return out
     if press is not None and opened is not None:  # no ENDPRESS: the rest of the mail
         out.append(replace(opened, args=(*opened.args, "\n".join(press).strip("\n"))))
@@ -244,6 +253,7 @@ def masked_line(text: str) -> str:
 
 
 def _letters(word: str) -> str:
+    """The word's letters, in capitals."""
     return "".join(c for c in word.upper() if c.isalpha())
 
 
@@ -276,35 +286,18 @@ def _typos(a: str, b: str) -> int:
 
 
 def _variants() -> set[str]:
+    """The names of the variants there are."""
     from judge.variants.maps import map_names  # noqa: PLC0415 (only for CREATE lines)
 
     return set(map_names())
 
 
 def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
+    """A command whose first word is `name` (not SET, PRESS or BROADCAST)."""
     if name == "CREATE":
-        if len(args) not in (2, 3) or not args[0].startswith("?"):
-            return _error(
-                number, text, "CREATE ?name password [variant], e.g. CREATE ?game1 secret"
-            )
-        if len(args) == 3 and args[2].lower() not in _variants():
-            # Not echoed: "CREATE ?g my secret" would show half of a password.
-            known = ", ".join(sorted(_variants()))
-            return _error(number, text, f"a variant after the password, one of: {known}")
-        return Command(
-            number, text, name, (args[0][1:].lower(), args[1], *(a.lower() for a in args[2:]))
-        )
+        return _create(number, text, args)
     if name == "SIGNON":
-        if len(args) != 2 or len(args[0]) < 2:
-            return _error(
-                number,
-                text,
-                "SIGNON Xname password (X the power's initial, ? to join, M for the master)",
-            )
-        who, game = args[0][0].upper(), args[0][1:].lower()
-        if who == "?":
-            return Command(number, text, "JOIN", (game, args[1]))
-        return Command(number, text, "SIGNON", (who, game, args[1]))
+        return _signon(number, text, args)
     if name == "REPLACE" and args:  # master: REPLACE power address
         if len(args) != 2:
             return _error(number, text, "REPLACE power address (or REPLACE alone before orders)")
@@ -349,7 +342,35 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
     return Command(number, text, name, tuple(args))
 
 
+def _create(number: int, text: str, args: list[str]) -> Command:
+    """CREATE ?name password [variant]."""
+    if len(args) not in (2, 3) or not args[0].startswith("?"):
+        return _error(number, text, "CREATE ?name password [variant], e.g. CREATE ?game1 secret")
+    if len(args) == 3 and args[2].lower() not in _variants():
+        # Not echoed: "CREATE ?g my secret" would show half of a password.
+        known = ", ".join(sorted(_variants()))
+        return _error(number, text, f"a variant after the password, one of: {known}")
+    return Command(
+        number, text, "CREATE", (args[0][1:].lower(), args[1], *(a.lower() for a in args[2:]))
+    )
+
+
+def _signon(number: int, text: str, args: list[str]) -> Command:
+    """SIGNON Xname password, or SIGNON ?name password (JOIN)."""
+    if len(args) != 2 or len(args[0]) < 2:
+        return _error(
+            number,
+            text,
+            "SIGNON Xname password (X the power's initial, ? to join, M for the master)",
+        )
+    who, game = args[0][0].upper(), args[0][1:].lower()
+    if who == "?":
+        return Command(number, text, "JOIN", (game, args[1]))
+    return Command(number, text, "SIGNON", (who, game, args[1]))
+
+
 def _set(number: int, text: str, args: list[str]) -> Command:
+    """A SET command: the word after SET names it."""
     if not args:
         return _error(number, text, "SET followed by what to set, e.g. SET WAIT")
     name = _SET.get(args[0].upper())
@@ -389,6 +410,7 @@ def _set(number: int, text: str, args: list[str]) -> Command:
 
 
 def _error(number: int, text: str, expected: str) -> Command:
+    """An ERROR saying what was expected."""
     return Command(number, text, "ERROR", (f"Expected {expected}.",))
 
 

@@ -126,6 +126,7 @@ def _candidates(ctx: Context, game: games.Game, who: str, sender: str) -> list[g
 
 
 def _notice(ctx: Context, game: games.Game, seats: list[games.Seat], key: str) -> Reply:
+    """The notice to a power's player of record that it reached the limit."""
     seat = seats[0]
     gm = load_map(game.variant)
     power = gm.powers[seat.power].name if seat.power else seat.role
@@ -143,6 +144,7 @@ def _notice(ctx: Context, game: games.Game, seats: list[games.Seat], key: str) -
 
 
 def _sender_notice(ctx: Context, sender: str, key: str) -> Reply:
+    """The notice to a sender that their address reached the limit."""
     until = guesses.locked_until(
         ctx.db, [key], ctx.config.wrong_passwords_per_hour, ctx.now, WINDOW
     )
@@ -154,7 +156,9 @@ def _sender_notice(ctx: Context, sender: str, key: str) -> Reply:
     return _answerable(ctx, (sender,), "wrong_passwords_sender", context)
 
 
-def _answerable(ctx: Context, to: tuple[str, ...], template: str, context: dict) -> Reply:
+def _answerable(
+    ctx: Context, to: tuple[str, ...], template: str, context: dict[str, object]
+) -> Reply:
     """A notice whose secret Message-ID, answered from one of `to`, passes the locks."""
     message_id = compose.secret_message_id(ctx.config)
     for address in to:

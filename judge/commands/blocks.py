@@ -1,0 +1,106 @@
+"""Closing a block (the commands after one SIGNON): orders stored and reported, a full
+game started, the master shown every power's orders."""
+
+from __future__ import annotations
+
+import zlib
+
+from judge.commands.language import Command
+from judge.commands.run import PLAYING, Block, Run
+from judge.game import play
+from judge.game.player_groups import groups_of, partners, route_lines
+from judge.store import games
+from judge.variants.maps import load_map
+
+
+def close_block(run: Run) -> None:
+    """At the next SIGNON or the end: store the block's orders and report on them."""
+    block = run.block
+    if block is None:
+        return
+    _create_or_join_done(run)
+    run.block = None
+    game = games.get_game(run.ctx.db, block.game.id)  # it may have ended meanwhile
+    if block.seat.role == games.MASTER and game.state in PLAYING:
+        _master_overview(run, block)
+        return
+    # A player's orders are reported only where the game was already under way when
+    # the block began (a seventh player's join starts the game: no status for that).
+    if block.seat.role != games.PLAYER or block.game.state not in PLAYING:
+        return
+    if game.state not in PLAYING:
+        return
+    seat = games.get_seat(run.ctx.db, block.seat.id)
+    mine = partners(run.ctx.db, game, seat)  # a player of several powers orders them all
+    by_power = {s.power: s for s in mine if s.power}  # in a game under way, all have one
+    if not block.touched:
+        for s in mine:
+            run.event("orders", status=play.order_status(run.ctx.db, run.ctx.config, game, s))
+        return
+    mode = block.mode or game.settings.orders
+    routed: dict[str, list[str]] = {seat.power: block.lines} if seat.power else {}
+    if len(mine) > 1:
+        routed = route_lines(play.current_position(run.ctx.db, game), list(by_power), block.lines)
+    for power, s in by_power.items():
+        lines = routed.get(power, [])
+        if not lines and not block.clear:
+            run.event("orders", status=play.order_status(run.ctx.db, run.ctx.config, game, s))
+            continue
+        status = play.submit_orders(
+            run.ctx.db,
+            run.ctx.config,
+            game,
+            s,
+            lines,
+            mode,
+            block.clear,
+            run.ctx.inbound_id,
+            run.ctx.now,
+        )
+        run.event("orders", status=status)
+    run.to_process.add(game.id)
+
+
+def _create_or_join_done(run: Run) -> None:
+    """A player's block in a forming game: start the game if it is now full."""
+    block = run.block
+    if block and block.game.state == games.FORMING and block.seat.role == games.PLAYER:
+        start_if_full(run, block.game)
+
+
+def start_if_full(run: Run, game: games.Game) -> None:
+    """Start `game` (and tell everyone) once it has the players it needs."""
+    db = run.ctx.db
+    game = games.get_game(db, game.id)
+    if game.state != games.FORMING or len(games.seats(db, game, games.PLAYER)) < players_needed(
+        game
+    ):
+        return
+    seed = zlib.crc32(f"{game.name}|{run.ctx.now.isoformat()}".encode())
+    run.mails += play.start_game(db, run.ctx.config, game, run.ctx.now, seed)
+    run.event("started", game=game.name)
+
+
+def players_needed(game: games.Game) -> int:
+    """Players needed to start: one per group of powers (one per power normally)."""
+    return len(groups_of(game, load_map(game.variant), None))
+
+
+def _master_overview(run: Run, block: Block) -> None:
+    """Masters see every power's orders on file in their acknowledgement."""
+    db = run.ctx.db
+    game = games.get_game(db, block.game.id)
+    statuses = [
+        play.order_status(db, run.ctx.config, game, seat)
+        for seat in games.seats(db, game, games.PLAYER)
+        if seat.power
+    ]
+    run.event("overview", game=game.name, statuses=statuses)
+
+
+def too_many_passwords(run: Run, cmd: Command) -> None:
+    """The mail's passwords are spent: `cmd` is refused (and a SIGNON's lines with it)."""
+    if cmd.name in ("SIGNON", "CREATE", "JOIN", "OBSERVE"):
+        close_block(run)  # the orders before it are reported before it
+        run.refused = True
+    run.event("too_many_passwords", cmd, limit=run.ctx.config.passwords_per_mail)

@@ -1,0 +1,287 @@
+"""The master's commands that move or change a game: PROCESS, PAUSE, RESUME, TERMINATE,
+PREDICT, EJECT, REPLACE, BECOME, PROMOTE, FORCE BEGIN and ROLLBACK."""
+
+from __future__ import annotations
+
+import secrets
+import zlib
+from datetime import datetime, timedelta
+
+from judge.commands.blocks import close_block
+from judge.commands.ending import end_game
+from judge.commands.language import Command
+from judge.commands.phases import arrived_during, phase_named, phase_words
+from judge.commands.powers import power_key, seat_of
+from judge.commands.run import Block, Run, active, everyone, need_master, refuse
+from judge.engine.adjudication import adjudicate
+from judge.engine.phase import Phase
+from judge.game import play, proxies
+from judge.game.dates import format_moment
+from judge.game.outgoing import public_copy
+from judge.game.passwords import hash_password
+from judge.game.pictures import of_prediction
+from judge.game.report import format_deadline, phase_kind_title, phase_title, results_by_power
+from judge.game.rules import rules_of
+from judge.replies import Reply
+from judge.store import games
+from judge.store.audit import iso
+from judge.variants.json_contract import outcome_to_json, position_from_json
+from judge.variants.maps import load_map
+
+
+def process(run: Run, cmd: Command) -> None:
+    """PROCESS [phase]: process the current phase now. A master command that moves a
+    phase must be meant for the phase it moves: with a phase named (PROCESS S1901M, or
+    njudge's PROCESS Fall 1905 Retreat) only that one; alone, the phase current when the
+    mail arrived. A late or duplicated PROCESS can never move the next phase."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    if block.game.state != games.ACTIVE:
+        run.event("not_now", cmd, game=block.game.name)
+        return
+    close_block(run)
+    game = games.get_game(run.ctx.db, block.game.id)
+    phase = game.phase
+    assert phase is not None  # an active game is in some phase
+    if cmd.args:
+        named = phase_named(" ".join(cmd.args))
+        if named is None:
+            refuse(run, cmd, "not_a_phase", named=" ".join(cmd.args)[:40], phase=phase)
+            return
+        if named != phase:
+            run.event(
+                "process_refused",
+                cmd,
+                game=game.name,
+                now=phase_words(phase),
+                named=phase_words(named),
+                code=phase,
+            )
+            return
+    else:
+        arrived = arrived_during(run, game)
+        if arrived is not None:
+            run.event(
+                "process_refused",
+                cmd,
+                game=game.name,
+                now=phase_words(phase),
+                arrived=phase_words(arrived) if arrived else None,
+                code=phase,
+            )
+            return
+    run.mails += play.process_phase(run.ctx.db, run.ctx.config, game, run.ctx.now)
+    run.event("processed", cmd, game=game.name, phase=phase)
+
+
+def pause(run: Run, cmd: Command) -> None:
+    """PAUSE stops the clock (orders are still taken); RESUME restarts it with the time
+    that was left."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    db, now, game = run.ctx.db, run.ctx.now, games.get_game(run.ctx.db, block.game.id)
+    if cmd.name == "PAUSE":
+        if game.state != games.ACTIVE:
+            run.event("not_now", cmd, game=game.name)
+            return
+        remaining = (datetime.fromisoformat(game.deadline or iso(now)) - now).total_seconds()
+        game = games.update_game(
+            db, game, now, state=games.PAUSED, paused_remaining=max(0.0, remaining), process_at=None
+        )
+        run.mails.append(everyone(run, game, "game_paused", {}))
+    else:
+        if game.state != games.PAUSED:
+            run.event("not_now", cmd, game=game.name)
+            return
+        deadline = now + timedelta(seconds=game.paused_remaining or 0)
+        game = games.update_game(
+            db, game, now, state=games.ACTIVE, deadline=iso(deadline), paused_remaining=None
+        )
+        games.clear_notices(db, game)
+        shown = format_moment(deadline, run.ctx.config.zone)
+        run.mails.append(everyone(run, game, "game_resumed", {"deadline": shown}))
+        run.to_process.add(game.id)
+    block.game = game
+    run.event(cmd.name.lower(), cmd, game=game.name)
+
+
+def terminate(run: Run, cmd: Command) -> None:
+    """TERMINATE: the game ends now, with no winner."""
+    block = need_master(run, cmd)
+    if block and active(run, cmd, block):
+        run.mails += end_game(run, block.game, {"terminated": True})
+        run.event("terminated", cmd, game=block.game.name)
+
+
+def predict(run: Run, cmd: Command) -> None:
+    """A trial adjudication of the orders on file, for the master only."""
+    block = need_master(run, cmd)
+    if not block or not active(run, cmd, block):
+        return
+    db, game = run.ctx.db, games.get_game(run.ctx.db, block.game.id)
+    raw = games.phase_position(db, game, game.phase or "")
+    position, _, _ = position_from_json(raw)
+    orders = games.effective_orders(db, game, game.phase or "")
+    orders = proxies.effective(game, position, orders)
+    outcome = adjudicate(position, orders, proxies.engine_rules(rules_of(game)))
+    results = outcome_to_json(position, outcome)
+    gm = position.game_map
+    context = {
+        "game": game.name,
+        "done_title": phase_title(position.phase),
+        "done_kind": phase_kind_title(position.phase),
+        "orders": results_by_power(gm, results["results"], position.phase),
+    }
+    picture = of_prediction(game, raw, results)  # None with SET MAP OFF
+    run.mails.append(Reply((run.sub.sender,), "prediction", context, "reply", picture=picture))
+    run.event("predicted", cmd, game=game.name)
+
+
+def eject(run: Run, cmd: Command) -> None:
+    """EJECT power: its player leaves the game and is told."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    seat = seat_of(run, block.game, cmd.args[0])
+    if seat is None:
+        refuse(run, cmd, "no_player", power=cmd.args[0], game=block.game.name)
+        return
+    games.update_seat(run.ctx.db, seat, run.ctx.now, left_at=iso(run.ctx.now))
+    assert seat.power is not None  # seat_of finds a seat by its power
+    name = load_map(block.game.variant).powers[seat.power].name
+    run.mails.append(
+        Reply((seat.address,), "ejected", {"game": block.game.name, "power": name}, "notice", False)
+    )
+    run.event("ejected", cmd, game=block.game.name, power=name)
+
+
+def replace_power(run: Run, cmd: Command) -> None:
+    """REPLACE power address: the power goes to a new player, who gets a password."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    initial, address = cmd.args
+    address = address.strip("<>").lower()
+    gm = load_map(block.game.variant)
+    key = power_key(gm, initial)
+    if key is None or "@" not in address:
+        refuse(run, cmd, "replace_syntax")
+        return
+    db, now = run.ctx.db, run.ctx.now
+    old = seat_of(run, block.game, initial)
+    if old is not None:
+        games.update_seat(db, old, now, left_at=iso(now))
+        taken = {"game": block.game.name, "power": gm.powers[key].name}
+        run.mails.append(Reply((old.address,), "ejected", taken, "notice", False))
+    password = secrets.token_urlsafe(8)
+    games.add_seat(db, block.game, games.PLAYER, address, hash_password(password), now, power=key)
+    power = gm.powers[key]
+    context = {
+        "game": block.game.name,
+        "power": power.name,
+        "initial": power.initial,
+        "password": password,
+        "deadline": format_deadline(block.game.deadline, run.ctx.config.timezone),
+    }
+    run.mails.append(Reply((address,), "replacement", context, "notice", False))
+    run.event("replaced", cmd, game=block.game.name, power=power.name, address=address)
+
+
+def become(run: Run, cmd: Command) -> None:
+    """BECOME power: the master acts as that power; its player gets a copy."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    seat = seat_of(run, block.game, cmd.args[0])
+    if seat is None:
+        refuse(run, cmd, "no_player", power=cmd.args[0], game=block.game.name)
+        return
+    close_block(run)
+    run.block = Block(block.game, seat)
+    run.copy_to.add(seat.address)
+    assert seat.power is not None  # seat_of finds a seat by its power
+    power = load_map(block.game.variant).powers[seat.power].name
+    run.event("became", cmd, game=block.game.name, power=power)
+
+
+def promote(run: Run, cmd: Command) -> None:
+    """PROMOTE address: another master, who gets a password of their own."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    address = cmd.args[0].strip("<>")
+    if "@" not in address:
+        refuse(run, cmd, "not_an_address", address=cmd.args[0])
+        return
+    password = secrets.token_urlsafe(8)
+    games.add_seat(
+        run.ctx.db, block.game, games.MASTER, address, hash_password(password), run.ctx.now
+    )
+    context = {"game": block.game.name, "password": password, "by": run.sub.sender}
+    run.mails.append(Reply((address,), "promoted", context, "notice", False))
+    run.event("promoted", cmd, game=block.game.name, address=address)
+
+
+def force_begin(run: Run, cmd: Command) -> None:
+    """Start a forming game with the players seated; the other powers are in civil disorder."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    game = games.get_game(run.ctx.db, block.game.id)
+    if game.state != games.FORMING:
+        run.event("not_now", cmd, game=game.name)
+        return
+    seed = zlib.crc32(f"{game.name}|{run.ctx.now.isoformat()}".encode())
+    run.mails += play.start_game(run.ctx.db, run.ctx.config, game, run.ctx.now, seed)
+    run.event("started", game=game.name)
+
+
+def rollback(run: Run, cmd: Command) -> None:
+    """ROLLBACK [phase]: restore an earlier phase (default: the one before); everyone is told."""
+    block = need_master(run, cmd)
+    if not block or not active(run, cmd, block):
+        return
+    db, now, game = run.ctx.db, run.ctx.now, games.get_game(run.ctx.db, block.game.id)
+    assert game.phase is not None  # an active game is in some phase
+    marks = games.phase_marks(db, game)
+    names = [m.phase for m in marks]
+    # ROLLBACK alone means one back from the phase current when the mail arrived: if
+    # the game has moved since (a late or duplicated mail), it is refused, not applied.
+    arrived = None if cmd.args else arrived_during(run, game)
+    if arrived is not None:
+        back = names.index(arrived) - 1 if arrived in names else 0
+        run.event(
+            "rollback_refused",
+            cmd,
+            game=game.name,
+            now=phase_words(game.phase),
+            arrived=phase_words(arrived) if arrived else "the game's start",
+            code=names[max(back, 0)],
+        )
+        return
+    target = cmd.args[0] if cmd.args else (names[-2] if len(names) > 1 else None)
+    if target not in names or target == game.phase:
+        refuse(run, cmd, "no_earlier_phase", game=game.name, phase=target or "")
+        return
+    games.rewind(db, game, next(m for m in marks if m.phase == target))
+    phase = Phase.parse(target)
+    deadline = play.deadline_for(game, phase, now, run.ctx.config.timezone)
+    game = games.update_game(db, game, now, phase=target, deadline=deadline, process_at=None)
+    games.clear_notices(db, game)
+    everyone = tuple(dict.fromkeys(s.address for s in games.seats(db, game)))
+    context = {
+        "game": game.name,
+        "phase_title": phase_title(phase),
+        "phase_kind": phase_kind_title(phase),
+        "deadline": format_deadline(deadline, run.ctx.config.timezone),
+    }
+    notice = Reply(everyone, "rolled_back", context, "notice", False)
+    run.mails += [
+        notice,
+        *public_copy(run.ctx.config, game.name, game.settings.list, notice),
+    ]
+    run.event(
+        "rolled_back", cmd, game=game.name, phase=f"{phase_kind_title(phase)}, {phase_title(phase)}"
+    )

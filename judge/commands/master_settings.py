@@ -1,0 +1,153 @@
+"""The master's settings of a game: the deadline and the lengths of phases, times and
+days, NMR, the orders rule, press, the board picture and the game's list."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+from judge.commands.language import Command
+from judge.commands.run import Run, active, deadline_mail, need_master, refuse
+from judge.game.dates import (
+    DateError,
+    check_within_reach,
+    format_moment,
+    parse_duration,
+    parse_moment,
+    parse_time_of_day,
+    parse_weekdays,
+)
+from judge.store import games
+from judge.store.audit import iso
+
+
+def set_deadline(run: Run, cmd: Command) -> None:
+    """SET DEADLINE date: the current phase's deadline; everyone is told."""
+    block = need_master(run, cmd)
+    if not block or not active(run, cmd, block):
+        return
+    try:
+        zone = run.ctx.config.zone
+        moment = check_within_reach(parse_moment(cmd.args[0], run.ctx.now, zone), run.ctx.now, zone)
+    except DateError as e:  # the parser's own words
+        refuse(run, cmd, "date", message=str(e))
+        return
+    game = games.update_game(run.ctx.db, block.game, run.ctx.now, deadline=iso(moment))
+    games.clear_notices(run.ctx.db, game)
+    block.game = game
+    run.event("deadline", cmd, game=game.name, deadline=format_moment(moment, run.ctx.config.zone))
+    run.mails.append(deadline_mail(run, game, moment))
+
+
+def set_orders_rule(run: Run, cmd: Command) -> None:
+    """SET ORDERS MERGE or REPLACE: what a mail's orders do to those on file."""
+    block = need_master(run, cmd)
+    if block:
+        settings = replace(block.game.settings, orders=cmd.args[0].lower())
+        block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
+        run.event("orders_rule", cmd, game=block.game.name, rule=cmd.args[0].lower())
+
+
+_SETTING_LENGTHS = {
+    "SET GRACE": ("grace_hours", 60),
+    "SET MOVE LENGTH": ("move_hours", 60),
+    "SET RETREAT LENGTH": ("retreat_hours", 60),
+    "SET ADJUST LENGTH": ("adjust_hours", 60),
+    "SET REMINDER": ("reminder_hours", 60),
+    "SET DELAY": ("delay_minutes", 1),
+}
+
+
+def setting(run: Run, cmd: Command) -> None:
+    """The master's game settings: lengths, time of day, days, NMR."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    settings = block.game.settings
+    try:
+        if cmd.name in _SETTING_LENGTHS:
+            key, per_unit = _SETTING_LENGTHS[cmd.name]
+            length = parse_duration(cmd.args[0])
+            settings = settings.with_value(key, length.total_seconds() / 60 / per_unit)
+            shown = _length_words(length)
+        elif cmd.name == "SET TIME":
+            if cmd.args[0].upper() == "NONE":
+                settings, shown = replace(settings, deadline_time=None), "any time of day"
+            else:
+                t = parse_time_of_day(cmd.args[0])
+                shown = t.strftime("%H:%M")
+                settings = replace(settings, deadline_time=shown)
+        elif cmd.name == "SET DAYS":
+            days = parse_weekdays(cmd.args[0])
+            settings = replace(settings, weekdays=tuple(sorted(days)) if len(days) < 7 else None)
+            shown = ", ".join(_DAY_NAMES[d] for d in sorted(days))
+        else:  # SET NMR / SET NONMR
+            settings = replace(settings, nmr=cmd.name == "SET NMR")
+            shown = "processed with the orders on file" if settings.nmr else "wait for you"
+    except DateError as e:  # the parser's own words
+        refuse(run, cmd, "date", message=str(e))
+        return
+    block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
+    run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)
+
+
+_DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+
+def _length_words(length: timedelta) -> str:
+    """`2 days 3 hours`, for the reply."""
+    minutes = int(length.total_seconds() // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    return " ".join(f"{n} {word}{'s' if n != 1 else ''}" for n, word in parts if n) or "0 minutes"
+
+
+def press_settings(run: Run, cmd: Command) -> None:
+    """SET PRESS, SET MAP, SET PARTIAL, SET LIST."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    value = cmd.args[0].strip()
+    settings = block.game.settings
+    if cmd.name == "SET PRESS":
+        word = {"WHITE": "white", "GREY": "grey", "GRAY": "grey", "NONE": "none"}.get(value.upper())
+        if word is None:
+            refuse(run, cmd, "press_value")
+            return
+        settings, shown = replace(settings, press=word), word
+    elif cmd.name == "SET MAP":  # the board picture on results, start and PREDICT mails
+        on = {"ON": True, "YES": True, "OFF": False, "NO": False}.get(value.upper())
+        if on is None:
+            refuse(run, cmd, "map_value")
+            return
+        settings, shown = replace(settings, map=on), "on" if on else "off"
+    elif cmd.name == "SET PARTIAL":
+        if value.upper() not in ("YES", "NO"):
+            refuse(run, cmd, "partial_value")
+            return
+        settings = replace(settings, partial=value.upper() == "YES")
+        shown = "allowed" if settings.partial else "not allowed"
+    else:  # SET LIST
+        address = None if value.upper() == "NONE" else value.strip("<>").lower()
+        if address is not None and "@" not in address:
+            refuse(run, cmd, "not_an_address", address=value)
+            return
+        settings, shown = replace(settings, list=address), address or "none"
+    block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
+    run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)
+
+
+def observer_press(run: Run, cmd: Command) -> None:
+    """SET OBSERVER PRESS YES or NO: whether observers may send press."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    value = cmd.args[0].strip().upper()
+    if value not in ("YES", "NO"):
+        refuse(run, cmd, "observer_press_value")
+        return
+    settings = replace(block.game.settings, observer_press=value == "YES")
+    block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
+    shown = "allowed" if value == "YES" else "not allowed"
+    run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)

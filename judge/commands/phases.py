@@ -1,0 +1,60 @@
+"""Phases as masters name them in PROCESS and ROLLBACK, and as replies name them."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from judge.commands.run import Run
+from judge.engine.phase import Phase
+from judge.store import games, inbox
+
+_PHASE_CODE = re.compile(r"([SFWU])(\d{4})([MRAB])", re.IGNORECASE)
+
+
+_PHASE_WORDS = re.compile(r"([a-z]+)\s+(\d{4})\s+([a-z]+)", re.IGNORECASE)
+
+
+def phase_named(text: str) -> str | None:
+    """A phase as a master names it, in our terms (`S1901M`, `W1901A`), or None. Accepts
+    our codes, njudge's (`F1901B` for the adjustments) and njudge's words, of which only
+    the first letters count (`Fall 1905 Retreat`, `Winter 1905 Build`)."""
+    text = text.strip()
+    if m := _PHASE_CODE.fullmatch(text):
+        season, year, kind = m.group(1).upper(), m.group(2), m.group(3).upper()
+    elif m := _PHASE_WORDS.fullmatch(text):
+        season = {"A": "F"}.get(m.group(1)[0].upper(), m.group(1)[0].upper())  # Autumn
+        year, kind = m.group(2), m.group(3)[0].upper()
+    else:
+        return None
+    if kind in "AB":  # adjustments: njudge's F1901B, "Winter 1901 Build", our W1901A
+        season, kind = "W", "A"
+    try:
+        return str(Phase.parse(f"{season}{year}{kind}"))
+    except ValueError:
+        return None
+
+
+def arrived_during(run: Run, game: games.Game) -> str | None:
+    """None if the game's current phase was already under way when this mail arrived;
+    else the phase that was (or "" if the game had not started). A phase moved by an
+    earlier command of the same mail started after the mail arrived, too."""
+    if run.ctx.inbound_id is None:  # not from a stored mail (the operator's own tools)
+        return None
+    arrived = inbox.received_at(run.ctx.db, run.ctx.inbound_id)
+    if arrived is None:
+        return None
+    received = datetime.fromisoformat(arrived)
+    if games.phase_started(run.ctx.db, game) < received:
+        return None
+    before = [
+        (datetime.fromisoformat(mark.started_at), mark.phase)
+        for mark in games.phase_marks(run.ctx.db, game)
+        if datetime.fromisoformat(mark.started_at) < received
+    ]
+    return max(before)[1] if before else ""
+
+
+def phase_words(phase: str) -> str:
+    """`Spring 1901 Movement (S1901M)`, for replies that name a phase."""
+    return f"{Phase.parse(phase).long_name} ({phase})"

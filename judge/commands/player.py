@@ -1,0 +1,363 @@
+"""The players' commands: create, join, sign on or observe a game; orders, waiting,
+password, address, preferences, absences, draws, concessions and resigning."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from judge.commands.blocks import close_block, players_needed, too_many_passwords
+from judge.commands.ending import end_game
+from judge.commands.language import Command, nearest_command
+from judge.commands.powers import power_key
+from judge.commands.run import (
+    PLAYING,
+    Block,
+    Run,
+    deadline_mail,
+    need_block,
+    need_player,
+    refuse,
+)
+from judge.commands.signon import sign_on
+from judge.engine.geography import GameMap, MapError
+from judge.game import play
+from judge.game.assignment import parse_preference
+from judge.game.dates import (
+    DateError,
+    check_within_reach,
+    format_moment,
+    parse_moment,
+    push_past_absence,
+)
+from judge.game.passwords import hash_password
+from judge.mail.addresses import Undeliverable, deliverable
+from judge.replies import Reply
+from judge.store import games
+from judge.store.audit import iso
+from judge.variants.maps import load_map, map_names
+
+
+def create(run: Run, cmd: Command) -> None:
+    """CREATE ?name password [variant]: a new game, the sender its master."""
+    close_block(run)
+    name, password, *rest = cmd.args
+    variant = rest[0] if rest else "standard"
+    if not games.valid_game_name(name):
+        run.event("game_name_bad", cmd, game=name[:40], limit=games.MAX_GAME_NAME)
+        return
+    master = _sender_of_record(run, cmd)
+    if master is None:
+        return
+    try:
+        load_map(variant)
+    except MapError:
+        run.event("create_bad", cmd, variant=variant, variants=map_names())
+        return
+    if games.find_game(run.ctx.db, name) is not None:
+        run.event("create_taken", cmd, game=name)
+        return
+    game = games.create_game(run.ctx.db, name, variant, run.ctx.now)
+    seat = games.add_seat(
+        run.ctx.db, game, games.MASTER, master, hash_password(password), run.ctx.now
+    )
+    run.block = Block(game, seat)
+    run.event(
+        "created", cmd, game=name, variant=load_map(variant).title, needed=players_needed(game)
+    )
+
+
+def join(run: Run, cmd: Command) -> None:
+    """SIGNON ?name password: a seat in a forming game (in a started one, observing)."""
+    close_block(run)
+    name, password = cmd.args
+    db, now = run.ctx.db, run.ctx.now
+    address = _sender_of_record(run, cmd)
+    if address is None:
+        return
+    game = games.find_game(db, name)
+    if game is not None and game.state in PLAYING:
+        observe(run, cmd)  # a started game: join it as an observer
+        return
+    if game is None or game.state != games.FORMING:
+        run.event("join_failed", cmd, game=name, reason="no_game")
+        return
+    players = games.seats(db, game, games.PLAYER)
+    if any(s.address == address for s in players):
+        run.event("join_failed", cmd, game=name, reason="already")
+        return
+    seat = games.add_seat(db, game, games.PLAYER, address, hash_password(password), now)
+    run.block = Block(game, seat)
+    joined, needed = len(players) + 1, players_needed(game)
+    run.event("joined", cmd, game=name, joined=joined, needed=needed)
+
+
+def _sender_of_record(run: Run, cmd: Command) -> str | None:
+    """The sender's address in its normal form, to be an address of record; None (and an
+    error for the reply) when the judge could not be sure to deliver to it."""
+    address = deliverable(run.sub.sender)
+    if isinstance(address, Undeliverable):
+        run.event("address_bad", cmd, address=address.address, reason=address.reason, own=True)
+        return None
+    return address
+
+
+def signon(run: Run, cmd: Command) -> None:
+    """SIGNON Xname password: the lines after it act for that power (or master, observer)."""
+    close_block(run)
+    who, name, password = cmd.args
+    outcome = sign_on(
+        run.ctx, run.sub.sender, who, name, password, run.passwords_left, run.sub.references
+    )
+    run.passwords_left -= max(1, outcome.checks)
+    run.mails += outcome.notices
+    seat, game = outcome.seat, outcome.game
+    if seat is None or game is None:
+        run.refused = True
+        if outcome.refused == "budget":
+            too_many_passwords(run, cmd)
+        elif outcome.refused == "locked":
+            # The same words whether the password was right or not: it was not checked.
+            run.event("signon_locked", cmd, who=who, game=name, until=outcome.until)
+        else:
+            # The same words whether the game, the power or the password was wrong.
+            run.event("signon_failed", cmd, who=who, game=name)
+        return
+    run.refused = False
+    run.signed_on = True
+    run.block = Block(game, seat)
+    if seat.address != run.sub.sender:
+        run.copy_to.add(seat.address)
+    power = load_map(game.variant).powers[seat.power].name if seat.power else None
+    run.event(
+        "signed_on",
+        cmd,
+        game=game.name,
+        power=power,
+        role=seat.role,
+        judge_master=outcome.judge_master,
+    )
+
+
+def order(run: Run, cmd: Command) -> None:
+    """An order line: kept for the block's power, stored when the block closes."""
+    block = run.block
+    if block is None:
+        hint = nearest_command(cmd.text)
+        if hint:
+            run.event("unknown", cmd, suggestion=hint)
+        else:
+            run.event("after_refused" if run.refused else "needs_signon", cmd)
+        return
+    if block.seat.role != games.PLAYER or block.game.state not in PLAYING:
+        hint = nearest_command(cmd.text)
+        run.event("unknown" if hint else "not_now", cmd, suggestion=hint, game=block.game.name)
+        return
+    block.lines.append(cmd.text)
+    block.touched = True
+
+
+def clear(run: Run, cmd: Command) -> None:
+    """CLEAR: this phase's orders are discarded (with those of this mail before it)."""
+    block = need_player(run, cmd)
+    if block:
+        block.lines.clear()
+        block.clear = True
+        block.touched = True
+
+
+def merge_or_replace(run: Run, cmd: Command) -> None:
+    """MERGE or REPLACE: what this mail's orders do to those on file."""
+    block = need_player(run, cmd)
+    if block:
+        block.mode = cmd.name.lower()
+
+
+def set_wait(run: Run, cmd: Command) -> None:
+    """SET WAIT: wait for the deadline; SET NOWAIT: process when all orders are in."""
+    block = need_player(run, cmd)
+    if block:
+        wait = cmd.name == "SET WAIT"
+        block.seat = games.update_seat(run.ctx.db, block.seat, run.ctx.now, wait=int(wait))
+        run.event("wait", cmd, game=block.game.name, on=wait)
+        if not wait:
+            run.to_process.add(block.game.id)
+
+
+def set_password(run: Run, cmd: Command) -> None:
+    """SET PASSWORD new: the seat's new password."""
+    block = need_block(run, cmd)
+    if block:
+        block.seat = games.update_seat(
+            run.ctx.db, block.seat, run.ctx.now, password_hash=hash_password(cmd.args[0])
+        )
+        run.event("password", cmd, game=block.game.name)
+
+
+def set_address(run: Run, cmd: Command) -> None:
+    """SET ADDRESS: the seat's new address of record (the old one gets a copy)."""
+    block = need_block(run, cmd)
+    if block:
+        address = deliverable(cmd.args[0])
+        if isinstance(address, Undeliverable):
+            run.event("address_bad", cmd, address=address.address, reason=address.reason)
+            return
+        run.copy_to.add(block.seat.address)
+        block.seat = games.update_seat(run.ctx.db, block.seat, run.ctx.now, address=address)
+        run.event("address", cmd, game=block.game.name, address=address)
+
+
+def set_preference(run: Run, cmd: Command) -> None:
+    """SET PREFERENCE: the powers a player wants, while the game is forming."""
+    block = need_block(run, cmd)
+    if not block:
+        return
+    if block.game.state != games.FORMING or block.seat.role != games.PLAYER:
+        run.event("not_now", cmd, game=block.game.name)
+        return
+    gm = load_map(block.game.variant)
+    try:
+        # Neutral powers (the games for fewer players) are nobody's to prefer.
+        initials = {k: p.initial for k, p in gm.powers.items() if k not in gm.neutral_powers}
+        preference = parse_preference(" ".join(cmd.args), initials, names=gm.power_names)
+    except ValueError as e:
+        run.event("preference_bad", cmd, message=str(e))
+        return
+    block.seat = games.update_seat(run.ctx.db, block.seat, run.ctx.now, preference=preference)
+    run.event("preference", cmd, game=block.game.name, powers=_preference_words(gm, preference))
+
+
+def _preference_words(gm: GameMap, preference: str) -> list[str]:
+    """ "A[IT]E" -> ["Austria", "Italy or Turkey", "England"]: brackets group equals."""
+    by_initial = {p.initial: p.name for p in gm.powers.values()}
+    groups = re.findall(r"\[([^\]]*)\]|(.)", preference)
+    words = []
+    for group, single in groups:
+        names = [by_initial[i] for i in (group or single) if i in by_initial]
+        if names:
+            words.append(" or ".join(names))
+    return words
+
+
+def resign(run: Run, cmd: Command) -> None:
+    """RESIGN: the player leaves the game; the masters are told."""
+    block = need_player(run, cmd)
+    if block:
+        db = run.ctx.db
+        games.update_seat(db, block.seat, run.ctx.now, left_at=run.ctx.now.isoformat())
+        power = (
+            load_map(block.game.variant).powers[block.seat.power].name if block.seat.power else None
+        )
+        run.event("resigned", cmd, game=block.game.name)
+        masters = tuple(s.address for s in games.seats(db, block.game, games.MASTER))
+        if masters:
+            context = {"game": block.game.name, "power": power, "address": block.seat.address}
+            run.mails.append(Reply(masters, "resigned_master", context, "notice", False))
+        run.block = None
+
+
+def set_absence(run: Run, cmd: Command) -> None:
+    """SET ABSENCE from TO to: deadlines inside it are pushed past it (within limits)."""
+    block = need_player(run, cmd)
+    if not block:
+        return
+    text = cmd.args[0]
+    parts = re.split(r"\s+(?:to|until|till|-)\s+", text, maxsplit=1, flags=re.IGNORECASE)
+    if len(parts) != 2:
+        refuse(run, cmd, "absence_syntax")
+        return
+    zone, now = run.ctx.config.zone, run.ctx.now
+    try:
+        starts = check_within_reach(_absence_moment(parts[0], now, zone), now, zone)
+        ends = check_within_reach(parse_moment(parts[1], now, zone), now, zone)
+    except DateError as e:  # the parser's own words
+        refuse(run, cmd, "date", message=str(e))
+        return
+    if ends <= starts:
+        refuse(run, cmd, "absence_backwards")
+        return
+    game = block.game
+    games.add_absence(run.ctx.db, block.seat, starts, ends, now)
+    shown = (format_moment(starts, zone), format_moment(ends, zone))
+    moved = None
+    if game.deadline:
+        old = datetime.fromisoformat(game.deadline)
+        cap = timedelta(days=float(game.settings.absence_max_days))
+        new = push_past_absence(old, games.absences(run.ctx.db, game), cap)
+        if new != old:
+            block.game = game = games.update_game(run.ctx.db, game, now, deadline=iso(new))
+            moved = format_moment(new, zone)
+            run.mails.append(deadline_mail(run, game, new))
+    run.event("absence", cmd, game=game.name, starts=shown[0], ends=shown[1], moved=moved)
+
+
+def _absence_moment(text: str, now: datetime, zone: ZoneInfo) -> datetime:
+    """An absence may start now ("now", "today") or at any future moment."""
+    if text.strip().lower() in ("now", "today"):
+        return now
+    return parse_moment(text, now, zone)
+
+
+def observe(run: Run, cmd: Command) -> None:
+    """OBSERVE name password (or SIGNON ?name password on a started game)."""
+    close_block(run)
+    name, password = cmd.args
+    game = games.find_game(run.ctx.db, name)
+    if game is None or game.state == games.FORMING:
+        run.event("join_failed", cmd, game=name, reason="no_game")
+        return
+    seat = games.add_seat(
+        run.ctx.db, game, games.OBSERVER, run.sub.sender, hash_password(password), run.ctx.now
+    )
+    run.block = Block(game, seat)
+    run.event("observing", cmd, game=name)
+
+
+def draw_vote(run: Run, cmd: Command) -> None:
+    """SET DRAW / SET NODRAW: when every survivor votes for it, the game is drawn."""
+    block = need_player(run, cmd)
+    if not block:
+        return
+    db = run.ctx.db
+    vote = cmd.name == "SET DRAW"
+    games.set_draw(db, block.seat, vote)
+    game = games.get_game(db, block.game.id)
+    run.event("draw_vote", cmd, game=game.name, on=vote)
+    if not vote:
+        return
+    position = play.current_position(db, game)
+    survivors = {u.power for u in position.units} | {p for p, cs in position.centers.items() if cs}
+    if survivors and survivors <= games.draw_votes(db, game):
+        names = [
+            position.game_map.powers[p].name for p in position.game_map.powers if p in survivors
+        ]
+        run.mails += end_game(run, game, {"draw": names})
+        run.event("drawn", game=game.name, powers=names)
+
+
+def concede(run: Run, cmd: Command) -> None:
+    """SET CONCEDE X: when every other surviving power concedes to X, X wins."""
+    block = need_player(run, cmd)
+    if not block:
+        return
+    db = run.ctx.db
+    gm = load_map(block.game.variant)
+    if cmd.name == "SET NOCONCEDE":
+        games.set_concede(db, block.seat, None)
+        run.event("concede", cmd, game=block.game.name, to=None)
+        return
+    to = power_key(gm, cmd.args[0].strip())
+    if to is None or to == block.seat.power:
+        refuse(run, cmd, "concede_to", power=cmd.args[0])
+        return
+    games.set_concede(db, block.seat, to)
+    game = games.get_game(db, block.game.id)
+    run.event("concede", cmd, game=game.name, to=gm.powers[to].name)
+    position = play.current_position(db, game)
+    survivors = {u.power for u in position.units} | {p for p, cs in position.centers.items() if cs}
+    others = survivors - {to}
+    conceded = games.concessions(db, game)
+    if to in survivors and others and all(conceded.get(p) == to for p in others):
+        run.mails += end_game(run, game, {"conceded_to": gm.powers[to].name})
+        run.event("conceded", game=game.name, to=gm.powers[to].name)

@@ -1,0 +1,120 @@
+"""The state of one submission's run: the mail, its answer's events and the open block.
+
+Every handler (judge/commands/player.py, master.py, ...) works on a Run; the helpers
+here say who may use a command and build the notices several handlers send.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from judge.commands.context import Context
+from judge.commands.language import Command
+from judge.game.dates import format_moment
+from judge.mail.message import Submission
+from judge.replies import Reply
+from judge.store import games
+
+PLAYING = (games.ACTIVE, games.PAUSED)  # orders are taken while a game is paused
+
+
+class CommandError(ValueError):
+    """A command refused: templates/errors/<code>.txt words why, from `values`."""
+
+    def __init__(self, code: str, **values: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.values = values
+
+
+@dataclass
+class Block:
+    """The commands after one SIGNON: one power (or the master) of one game."""
+
+    game: games.Game
+    seat: games.Seat
+    lines: list[str] = field(default_factory=list)
+    mode: str | None = None  # MERGE / REPLACE for this mail
+    clear: bool = False
+    touched: bool = False  # orders or CLEAR were given
+
+
+@dataclass
+class Run:
+    """One submission being run: what its answer will say and the mail it causes."""
+
+    sub: Submission
+    ctx: Context
+    events: list[dict[str, Any]] = field(default_factory=list)  # what Run.event recorded
+    mails: list[Reply] = field(default_factory=list)
+    block: Block | None = None
+    copy_to: set[str] = field(default_factory=set)  # addresses of record to copy
+    refused: bool = False  # the last SIGNON was refused: its lines are not used
+    to_process: set[int] = field(default_factory=set)  # game ids whose orders changed
+    passwords_left: int = 0  # password checks and hashes this mail may still make
+    signed_on: bool = False  # some SIGNON in the mail had the right password
+
+    def event(self, kind: str, command: Command | None = None, **data: object) -> None:
+        """Record an event of the acknowledgement (with the line of `command`, if given)."""
+        if command is not None:
+            data.setdefault("line", command.line)
+            data.setdefault("text", command.text)
+        self.events.append({"kind": kind, **data})
+
+
+def need_block(run: Run, cmd: Command) -> Block | None:
+    """The open block; None (and an error for the reply) after no or a refused SIGNON."""
+    if run.block is None:
+        run.event("after_refused" if run.refused else "needs_signon", cmd)
+    return run.block
+
+
+def need_player(run: Run, cmd: Command) -> Block | None:
+    """The open block if it is a player's in a game under way; else None and an error."""
+    block = need_block(run, cmd)
+    if block and (block.seat.role != games.PLAYER or block.game.state not in PLAYING):
+        run.event("not_now", cmd, game=block.game.name)
+        return None
+    return block
+
+
+def need_master(run: Run, cmd: Command) -> Block | None:
+    """The open block if it is the master's; else None and an error for the reply."""
+    block = need_block(run, cmd)
+    if block and block.seat.role != games.MASTER:
+        run.event("master_only", cmd, what=cmd.name)
+        return None
+    return block
+
+
+def active(run: Run, cmd: Command, block: Block) -> bool:
+    """Whether the block's game is under way and not paused; if not, an error."""
+    if block.game.state not in (games.ACTIVE,):
+        run.event("not_now", cmd, game=block.game.name)
+        return False
+    return True
+
+
+def everyone(run: Run, game: games.Game, template: str, context: dict[str, object]) -> Reply:
+    """A notice `template` about `game` to everyone seated in it."""
+    to = tuple(dict.fromkeys(s.address for s in games.seats(run.ctx.db, game)))
+    return Reply(to, template, {"game": game.name, **context}, "notice", False)
+
+
+def deadline_mail(run: Run, game: games.Game, moment: datetime) -> Reply:
+    """The notice to everyone in `game` that its deadline is now `moment`."""
+    everyone = tuple(dict.fromkeys(s.address for s in games.seats(run.ctx.db, game)))
+    return Reply(
+        everyone,
+        "deadline_changed",
+        {"game": game.name, "deadline": format_moment(moment, run.ctx.config.zone)},
+        "notice",
+        False,
+    )
+
+
+def refuse(run: Run, cmd: Command | None, code: str, **values: object) -> None:
+    """An ERROR line in the reply: templates/errors/<code>.txt, worded from `values`."""
+    run.event("error", cmd, code=code, **values)

@@ -1,0 +1,336 @@
+"""The command table: every command the dispatcher runs, who may use it, its handler and
+how HELP lists it. judge/commands/dispatch.py looks handlers up here, and the HELP mail
+(templates/help_text.txt) is rendered from the table's syntax and help lines.
+
+The names are those judge/commands/language.py gives its commands (language.NAMES).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import zip_longest
+
+from judge.commands import house_rules, information, master, master_settings, player, press
+from judge.commands.language import Command
+from judge.commands.run import Run
+
+Handler = Callable[[Run, Command], None]
+
+# Who may use a command (the handler checks it; the table says it).
+ANYONE = "anyone"
+SIGNED_ON = "signed on"  # any seat: player, master or observer
+PLAYER = "player"
+MASTER = "master"
+
+# The sections of HELP a command is listed in.
+PLAYERS = "players"  # two columns: the syntax, what it does
+MASTERS = "masters"  # "The master also has:", a list of syntaxes
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One command: its name as the language reads it, who may use it, its handler, and
+    how HELP shows it (`section` "" if HELP does not list it)."""
+
+    name: str
+    who: str
+    handler: Handler
+    syntax: str
+    help: str = ""  # what it does, for the players' section (lines split by "\n")
+    section: str = ""
+    line: int = 0  # the masters' section: which of its lines the syntax is on
+    joined: bool = False  # HELP writes the syntax after the one before, with " / "
+    password: bool = False  # checks or hashes a password (the mail's budget pays)
+
+
+def send_help(run: Run, cmd: Command) -> None:
+    """HELP: the table's commands, in templates/help_text.txt's layout."""
+    run.event("help", cmd, players=help_rows(), masters=help_lines())
+
+
+# In the order HELP lists them; then the commands HELP does not list.
+COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec(
+        "CREATE",
+        ANYONE,
+        player.create,
+        "CREATE ?name password",
+        help="create a game; you become its master",
+        section=PLAYERS,
+        password=True,
+    ),
+    CommandSpec(
+        "JOIN",
+        ANYONE,
+        player.join,
+        "SIGNON ?name password",
+        help="join a game that is forming",
+        section=PLAYERS,
+        password=True,
+    ),
+    CommandSpec(
+        "SET PREFERENCE",
+        PLAYER,
+        player.set_preference,
+        "SET PREFERENCE FGR",
+        help="the powers you want, best first (* any)",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "SIGNON",
+        ANYONE,
+        player.signon,
+        "SIGNON Xname password",
+        help="act in a game: X your power's initial,\nM for the master",
+        section=PLAYERS,
+        password=True,
+    ),
+    CommandSpec(
+        "ORDER",
+        PLAYER,
+        player.order,
+        "A Par - Bur\nF Nth C A Lon - Bel",
+        help="orders, one per line, after SIGNON, e.g. also\n"
+        "  A Mun S A Par - Bur, A Mun H, Build A Par",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "CLEAR", PLAYER, player.clear, "CLEAR", help="discard this phase's orders", section=PLAYERS
+    ),
+    CommandSpec(
+        "MERGE",
+        PLAYER,
+        player.merge_or_replace,
+        "MERGE",
+        help="this mail's orders add to / replace the last",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "REPLACE", PLAYER, player.merge_or_replace, "REPLACE", section=PLAYERS, joined=True
+    ),
+    CommandSpec(
+        "SET WAIT",
+        PLAYER,
+        player.set_wait,
+        "SET WAIT",
+        help="wait for the deadline / go when all are in",
+        section=PLAYERS,
+    ),
+    CommandSpec("SET NOWAIT", PLAYER, player.set_wait, "SET NOWAIT", section=PLAYERS, joined=True),
+    CommandSpec(
+        "SET PASSWORD",
+        SIGNED_ON,
+        player.set_password,
+        "SET PASSWORD new",
+        help="change your password",
+        section=PLAYERS,
+        password=True,
+    ),
+    CommandSpec(
+        "SET ADDRESS",
+        SIGNED_ON,
+        player.set_address,
+        "SET ADDRESS you@example.org",
+        help="change your address of record",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "SET ABSENCE",
+        PLAYER,
+        player.set_absence,
+        "SET ABSENCE <from> TO <to>",
+        help="deadlines in it are pushed (within limits)",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "SET DRAW",
+        PLAYER,
+        player.draw_vote,
+        "SET DRAW",
+        help="vote for a draw of all survivors, or withdraw",
+        section=PLAYERS,
+    ),
+    CommandSpec("SET NODRAW", PLAYER, player.draw_vote, "SET NODRAW", section=PLAYERS, joined=True),
+    CommandSpec(
+        "SET CONCEDE",
+        PLAYER,
+        player.concede,
+        "SET CONCEDE X",
+        help="concede the game to power X, or withdraw",
+        section=PLAYERS,
+    ),
+    CommandSpec("SET NOCONCEDE", PLAYER, player.concede, "NOCONCEDE", section=PLAYERS, joined=True),
+    CommandSpec("RESIGN", PLAYER, player.resign, "RESIGN", help="leave the game", section=PLAYERS),
+    CommandSpec("HELP", ANYONE, send_help, "HELP", help="this list", section=PLAYERS),
+    CommandSpec("PROCESS", MASTER, master.process, "PROCESS [phase]", section=MASTERS, line=1),
+    CommandSpec("PAUSE", MASTER, master.pause, "PAUSE", section=MASTERS, line=1),
+    CommandSpec("RESUME", MASTER, master.pause, "RESUME", section=MASTERS, line=1),
+    CommandSpec(
+        "SET ORDERS",
+        MASTER,
+        master_settings.set_orders_rule,
+        "SET ORDERS MERGE / REPLACE",
+        section=MASTERS,
+        line=1,
+    ),
+    CommandSpec(
+        "SET DEADLINE",
+        MASTER,
+        master_settings.set_deadline,
+        "SET DEADLINE <date>",
+        section=MASTERS,
+        line=2,
+    ),
+    CommandSpec(
+        "SET MOVE LENGTH", MASTER, master_settings.setting, "SET MOVE", section=MASTERS, line=2
+    ),
+    CommandSpec(
+        "SET RETREAT LENGTH",
+        MASTER,
+        master_settings.setting,
+        "RETREAT",
+        section=MASTERS,
+        line=2,
+        joined=True,
+    ),
+    CommandSpec(
+        "SET ADJUST LENGTH",
+        MASTER,
+        master_settings.setting,
+        "ADJUST LENGTH 48h",
+        section=MASTERS,
+        line=2,
+        joined=True,
+    ),
+    CommandSpec(
+        "SET GRACE", MASTER, master_settings.setting, "SET GRACE 24h", section=MASTERS, line=3
+    ),
+    CommandSpec(
+        "SET DELAY", MASTER, master_settings.setting, "SET DELAY 30m", section=MASTERS, line=3
+    ),
+    CommandSpec(
+        "SET REMINDER", MASTER, master_settings.setting, "SET REMINDER 12h", section=MASTERS, line=3
+    ),
+    CommandSpec(
+        "SET TIME", MASTER, master_settings.setting, "SET TIME 23:30", section=MASTERS, line=3
+    ),
+    CommandSpec(
+        "SET DAYS", MASTER, master_settings.setting, "SET DAYS Mon-Fri", section=MASTERS, line=4
+    ),
+    CommandSpec("SET NMR", MASTER, master_settings.setting, "SET NMR", section=MASTERS, line=4),
+    CommandSpec(
+        "SET NONMR",
+        MASTER,
+        master_settings.setting,
+        "SET NONMR",
+        section=MASTERS,
+        line=4,
+        joined=True,
+    ),
+    CommandSpec(
+        "SET PRESS",
+        MASTER,
+        master_settings.press_settings,
+        "SET PRESS WHITE/GREY/NONE",
+        section=MASTERS,
+        line=4,
+    ),
+    CommandSpec(
+        "SET PARTIAL",
+        MASTER,
+        master_settings.press_settings,
+        "SET PARTIAL YES/NO",
+        section=MASTERS,
+        line=5,
+    ),
+    CommandSpec(
+        "SET OBSERVER PRESS",
+        MASTER,
+        master_settings.observer_press,
+        "SET OBSERVER PRESS YES/NO",
+        section=MASTERS,
+        line=5,
+    ),
+    CommandSpec(
+        "SET LIST",
+        MASTER,
+        master_settings.press_settings,
+        "SET LIST address",
+        section=MASTERS,
+        line=6,
+    ),
+    CommandSpec(
+        "SET MAP",
+        MASTER,
+        master_settings.press_settings,
+        "SET MAP ON/OFF (the board picture on results)",
+        section=MASTERS,
+        line=6,
+    ),
+    CommandSpec("PREDICT", MASTER, master.predict, "PREDICT", section=MASTERS, line=7),
+    CommandSpec("EJECT", MASTER, master.eject, "EJECT X", section=MASTERS, line=7),
+    CommandSpec(
+        "REPLACE POWER",
+        MASTER,
+        master.replace_power,
+        "REPLACE X address",
+        section=MASTERS,
+        line=7,
+        password=True,
+    ),
+    CommandSpec("BECOME", MASTER, master.become, "BECOME X", section=MASTERS, line=7),
+    CommandSpec(
+        "PROMOTE", MASTER, master.promote, "PROMOTE address", section=MASTERS, line=7, password=True
+    ),
+    CommandSpec("OBSERVE", ANYONE, player.observe, "OBSERVE name password", password=True),
+    CommandSpec(
+        "PRESS", SIGNED_ON, press.press, "PRESS [TO powers] or BROADCAST, the press, ENDPRESS"
+    ),
+    CommandSpec("SET PROXY", PLAYER, house_rules.set_proxy, "SET PROXY unit TO power, or NONE"),
+    CommandSpec("TERMINATE", MASTER, master.terminate, "TERMINATE"),
+    CommandSpec("FORCE BEGIN", MASTER, master.force_begin, "FORCE BEGIN"),
+    CommandSpec("ROLLBACK", MASTER, master.rollback, "ROLLBACK [phase]"),
+    CommandSpec("SET RULES", MASTER, house_rules.set_rules, "SET RULES [options]"),
+    CommandSpec("SET VICTORY", MASTER, house_rules.set_end, "SET VICTORY centres"),
+    CommandSpec("SET END", MASTER, house_rules.set_end, "SET END year [DRAW or MOST], or NONE"),
+    CommandSpec("SET STALE", MASTER, house_rules.set_end, "SET STALE years, or OFF"),
+    CommandSpec("SET MAXYEARS", MASTER, house_rules.set_end, "SET MAXYEARS years, or OFF"),
+    CommandSpec("LIST", ANYONE, information.list_games, "LIST [name]"),
+    CommandSpec("WHOGAME", ANYONE, information.whogame, "WHOGAME name"),
+    CommandSpec("SUMMARY", ANYONE, information.summary, "SUMMARY name"),
+    CommandSpec("HISTORY", ANYONE, information.history, "HISTORY name [FROM date] [TO date]"),
+)
+BY_NAME = {spec.name: spec for spec in COMMANDS}
+
+
+def help_rows() -> list[tuple[str, str]]:
+    """The players' section of HELP, one (syntax, what it does) pair per printed line: a
+    joined command's syntax follows the one before it, a long entry takes more lines."""
+    entries: list[tuple[str, str]] = []
+    for spec in COMMANDS:
+        if spec.section != PLAYERS:
+            continue
+        if spec.joined:
+            syntax, what = entries.pop()
+            entries.append((f"{syntax} / {spec.syntax}", what))
+        else:
+            entries.append((spec.syntax, spec.help))
+    rows: list[tuple[str, str]] = []
+    for syntax, what in entries:
+        rows += zip_longest(syntax.split("\n"), what.split("\n"), fillvalue="")
+    return rows
+
+
+def help_lines() -> list[list[str]]:
+    """The masters' section of HELP: the syntaxes on each of its lines."""
+    lines: dict[int, list[str]] = {}
+    for spec in COMMANDS:
+        if spec.section != MASTERS:
+            continue
+        items = lines.setdefault(spec.line, [])
+        if spec.joined:
+            items[-1] = f"{items[-1]} / {spec.syntax}"
+        else:
+            items.append(spec.syntax)
+    return [lines[n] for n in sorted(lines)]
