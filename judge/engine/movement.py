@@ -68,12 +68,14 @@ class _Adjudicator:
         self.rules = rules
         self.unit: dict[str, Unit] = dict(position.occupied)
         self.order = orders  # province -> legal order (every unit has one)
+        self.moves: dict[str, Move] = {}  # mover -> its order
         self.target: dict[str, str] = {}  # mover -> destination province
         self.moves_to: dict[str, list[str]] = {}  # destination -> movers
         self.convoyed: set[str] = set()  # movers going by convoy
         self.convoyers: dict[str, list[str]] = {}  # mover -> seas with matching convoys
         self.whole_route: dict[str, tuple[str, ...]] = {}  # mover -> fleets that must all hold
         self.hold_support: dict[str, list[str]] = {}
+        self.support_into: dict[str, str | None] = {}  # supporter -> where it supports
         self.move_support: dict[str, list[str]] = {}
         self.opponent: dict[str, str] = {}  # head-to-head partner
         self.void: set[str] = set()
@@ -100,21 +102,21 @@ class _Adjudicator:
     # -- setting up the orders ----------------------------------------------------------
     def _sort_orders(self) -> tuple[list[tuple[str, Support]], list[tuple[str, Convoy]]]:
         """Moves into `target` and `moves_to`; the supports and convoys, to be matched."""
-        target, moves_to = self.target, self.moves_to
+        target, moves_to, moves = self.target, self.moves_to, self.moves
         supports: list[tuple[str, Support]] = []
         convoys: list[tuple[str, Convoy]] = []
         for p, o in self.order.items():
-            kind = type(o)
-            if kind is Move:
+            if isinstance(o, Move):
+                moves[p] = o
                 dest = o.dest.partition("/")[0]
                 target[p] = dest
                 if dest in moves_to:
                     moves_to[dest].append(p)
                 else:
                     moves_to[dest] = [p]
-            elif kind is Support:
+            elif isinstance(o, Support):
                 supports.append((p, o))
-            elif kind is Convoy:
+            elif isinstance(o, Convoy):
                 convoys.append((p, o))
         self.supports = [p for p, _ in supports]
         self.convoys = [p for p, _ in convoys]
@@ -122,17 +124,18 @@ class _Adjudicator:
 
     def _match_supports(self, supports: list[tuple[str, Support]]) -> None:
         """A support counts only for the order it names; otherwise it is void."""
-        orders, target = self.order, self.target
+        moves, target = self.moves, self.target
         for p, o in supports:
             s = o.supported.province
-            so = orders.get(s)
+            so = moves.get(s)
+            self.support_into[p] = self.gm.province_of(o.dest) if o.dest else None
             if o.dest is None:
-                if type(so) is Move:
+                if so is not None:
                     self.void.add(p)
                 else:
                     self.hold_support.setdefault(s, []).append(p)
             elif (
-                type(so) is Move
+                so is not None
                 and target[s] == o.dest.partition("/")[0]
                 and ("/" not in o.dest or o.dest == so.dest)
             ):
@@ -144,10 +147,10 @@ class _Adjudicator:
         """Each army's convoying fleets: matching convoy orders on a route (a written
         path and 4.A.1 a narrow them down). Convoy orders that match no move or lie on no
         route are void."""
-        orders, target = self.order, self.target
+        target = self.target
         for p, o in convoys:
             a = o.army.province
-            if type(orders.get(a)) is Move and target[a] == o.dest:
+            if a in target and target[a] == o.dest:
                 self.convoyers.setdefault(a, []).append(p)
             else:
                 self.void.add(p)
@@ -167,10 +170,10 @@ class _Adjudicator:
 
     def _choose_routes(self) -> None:
         """Which moves go by convoy (4.A.3), and so which meet head to head."""
-        orders, target = self.order, self.target
+        moves, target = self.moves, self.target
         army_moves = self.gm.army_moves
         for p, dest in target.items():
-            move: Move = orders[p]  # type: ignore[assignment]
+            move = moves[p]
             if (
                 dest not in army_moves.get(p, ()) or p in self.convoyers or move.via_convoy
             ) and self._goes_by_convoy(p, move):
@@ -209,7 +212,7 @@ class _Adjudicator:
         Convoy orders off the route are left unused (void)."""
         required = self.rules.convoy_path_specification == "required"
         for a, seas in list(self.convoyers.items()):
-            path = self.order[a].path  # type: ignore[union-attr]
+            path = self.moves[a].path
             if path:
                 route = list(path) if all(s in seas for s in path) else []
             elif required:
@@ -317,9 +320,9 @@ class _Adjudicator:
     def _break_cycle(self, cycle: list[str]) -> None:
         """A cycle with no single outcome: convoy paradox or circular movement."""
         armies = {
-            self.order[q].army.province  # type: ignore[union-attr]
+            o.army.province
             for q in cycle
-            if type(self.order[q]) is Convoy and q not in self.void
+            if isinstance(o := self.order[q], Convoy) and q not in self.void
         }
         # An army whose PATH a paradox rule has already settled no longer hangs on its
         # fleets: they are only in a cycle of some other kind.
@@ -373,8 +376,7 @@ class _Adjudicator:
         """SUPPORT: True when the support of the unit in `p` is given (not cut)."""
         if p in self.void:
             return False
-        order = self.order[p]
-        into = self.gm.province_of(order.dest) if order.dest else None  # type: ignore[union-attr]
+        into = self.support_into[p]
         power = self.unit[p].power
         shield = self.shielded.get(p) if self.shielded else None
         for q in self.moves_to.get(p, ()):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .board import ARMY, FLEET, Position, Unit
 from .coasts import CoastError, move_coast
+from .geography import GameMap
 from .legality import unit_ref
 from .movement import MovementOutcome
 from .orders import Disband, Retreat, order_text
@@ -89,12 +90,13 @@ def resolve_retreats(
         if e.legal is None:
             results.append(e.result(VOID))
             continue
-        dest = e.legal.dest if isinstance(e.legal, Retreat) else None
+        retreat = e.legal if isinstance(e.legal, Retreat) else None
+        dest = retreat.dest if retreat is not None else None
         if dest and targets[gm.province_of(dest)] > 1:
             results.append(e.result(BOUNCE, "Another unit retreated there too; both disband."))
         else:
-            if dest:
-                u = dislodged[e.legal.unit.province].unit
+            if retreat is not None and dest:
+                u = dislodged[retreat.unit.province].unit
                 units.append(Unit(u.power, u.kind, dest))
             results.append(e.result(OK))
     for prov, d in sorted(dislodged.items()):
@@ -106,7 +108,7 @@ def resolve_retreats(
 
 
 def _retreat_location(
-    gm, unit: Unit, written: str, allowed: tuple[str, ...], e: Entry, rules: Rules
+    gm: GameMap, unit: Unit, written: str, allowed: tuple[str, ...], e: Entry, rules: Rules
 ) -> str | None:
     """The allowed location a retreat order names, or None with e.error set."""
     prov, _, coast = written.partition("/")

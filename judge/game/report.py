@@ -20,7 +20,7 @@ from judge.engine.orders import (
     Order,
     Retreat,
     Support,
-    UnitRef,
+    UnitLike,
     Waive,
 )
 from judge.engine.phase import ADJUSTMENTS, RETREATS, Phase
@@ -49,7 +49,7 @@ def place(gm: GameMap, location: str) -> str:
     return f"{name} ({coasts.get(coast, coast)})" if coast else name
 
 
-def unit_name(gm: GameMap, unit: UnitRef) -> str:
+def unit_name(gm: GameMap, unit: UnitLike) -> str:
     return f"{_KIND.get(unit.kind or '', 'Unit')} {place(gm, unit.location)}"
 
 
