@@ -15,24 +15,19 @@ ROOT = Path(judge.__file__).parent
 # path under judge/ -> function (Class.method, outer.inner), as measured when listed.
 NOT_YET_SPLIT = {
     ("render/board.py", "draw_board"),
-    ("engine/geography.py", "build_map"),
     ("ops/cli.py", "_add_operator_commands"),
     ("config.py", "config_from_dict"),
     ("render/board.py", "_legend"),
     ("game/assignment.py", "parse_preference"),
-    ("engine/notation.py", "_scan"),
     ("ops/operator.py", "_show_game"),
     ("service/daemon.py", "run_forever"),
     ("store/schema.py", "_v2_games"),
-    ("engine/notation.py", "_grammar"),
-    ("engine/adjudication.py", "_movement"),
     ("ops/demo.py", "main"),
     ("variants/json_contract.py", "position_from_json"),
     ("game/dates.py", "_resolve"),
     ("commands/admin.py", "press"),
     ("commands/language.py", "_simple"),
     ("store/schema.py", "_v1_mail"),
-    ("engine/adjustments.py", "resolve_adjustments"),
 }
 
 
