@@ -46,6 +46,10 @@ class UnitRef(NamedTuple):
 class Hold(NamedTuple):
     unit: UnitLike
 
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        return f"{self.unit} H"
+
 
 class Move(NamedTuple):
     unit: UnitLike
@@ -55,11 +59,23 @@ class Move(NamedTuple):
     # when the game's rules read paths (DATC 4.A.6 b, c); a path implies `via_convoy`.
     path: tuple[str, ...] = ()
 
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        if self.path:
+            return f"{self.unit} - {' - '.join(self.path)} - {self.dest}"
+        return f"{self.unit} - {self.dest}" + (" VIA" if self.via_convoy else "")
+
 
 class Support(NamedTuple):
     unit: UnitLike
     supported: UnitLike
     dest: str | None = None  # None: support to hold
+
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        if self.dest is None:
+            return f"{self.unit} S {self.supported}"
+        return f"{self.unit} S {self.supported} - {self.dest}"
 
 
 class Convoy(NamedTuple):
@@ -67,10 +83,18 @@ class Convoy(NamedTuple):
     army: UnitLike
     dest: str
 
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        return f"{self.unit} C {self.army} - {self.dest}"
+
 
 class Retreat(NamedTuple):
     unit: UnitLike
     dest: str
+
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        return f"{self.unit} R {self.dest}"
 
 
 class Disband(NamedTuple):
@@ -78,13 +102,23 @@ class Disband(NamedTuple):
 
     unit: UnitLike
 
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        return f"{self.unit} D"
+
 
 class Build(NamedTuple):
     unit: UnitLike
 
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        return f"{self.unit} B"
+
 
 class Waive(NamedTuple):
-    pass
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        return "WAIVE"
 
 
 Order = Hold | Move | Support | Convoy | Retreat | Disband | Build | Waive
@@ -114,26 +148,7 @@ for _cls in (UnitRef, Hold, Move, Support, Convoy, Retreat, Disband, Build, Waiv
 def order_text(order: Order) -> str:
     """The canonical short form of Contract 1 (`A LON - BEL VIA`, `A MUN S F KIE`); a
     move with a convoy path reads `A YOR - NTH - BEL`."""
-    # Ordered by how often each kind is shown; `type() is` as the resolver does.
-    if type(order) is Move:
-        if order.path:
-            return f"{order.unit} - {' - '.join(order.path)} - {order.dest}"
-        return f"{order.unit} - {order.dest}" + (" VIA" if order.via_convoy else "")
-    if type(order) is Hold:
-        return f"{order.unit} H"
-    if type(order) is Support:
-        if order.dest is None:
-            return f"{order.unit} S {order.supported}"
-        return f"{order.unit} S {order.supported} - {order.dest}"
-    if type(order) is Convoy:
-        return f"{order.unit} C {order.army} - {order.dest}"
-    if type(order) is Retreat:
-        return f"{order.unit} R {order.dest}"
-    if type(order) is Disband:
-        return f"{order.unit} D"
-    if type(order) is Build:
-        return f"{order.unit} B"
-    return "WAIVE"
+    return order.text()
 
 
 def ordered_unit(order: Order) -> UnitLike | None:
