@@ -18,6 +18,7 @@ from .legality import IllegalOrder, MovementLegality
 from .notation import NotationError, parse_order
 from .orders import Waive, order_text
 from .phase import ADJUSTMENTS, MOVEMENT, RETREATS
+from .problems import Reason
 from .results import Entry
 from .retreats import resolve_retreats
 from .rules import DEFAULT_RULES, Rules
@@ -29,7 +30,7 @@ REPLACED = "A later order for the same unit replaces this one."
 class CheckedOrder:
     given: str
     order: str | None  # canonical short form, when the judge understood the line
-    error: str | None  # why it will not be used (None: it will be)
+    error: Reason | None  # why it will not be used (None: it will be)
     key: str | None  # what it orders (a unit's province, a build site, "WAIVE n")
     notes: tuple[str, ...] = ()  # how a misspelling was read
 
