@@ -1,6 +1,8 @@
 """Reasons the engine gives as codes and values (judge/engine/problems.py), and their
 words from templates/problems/<code>.txt: in the engine's results, in Contract 1's
-output and in the reply to a power's orders, word for word as before the codes."""
+output and in the reply to a power's orders, word for word as before the codes (the
+sentences here are the engine's own from before). So far: the retreat phase's reasons,
+and why a support or convoy did not match."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 from judge_harness import Judge
 
 import judge
+from judge.engine.adjudication import adjudicate
 from judge.engine.board import Dislodged, Position, Unit
 from judge.engine.phase import Phase
 from judge.engine.problems import Problem
@@ -138,6 +141,50 @@ def test_the_reply_to_retreat_orders_gives_the_words(judge: Judge) -> None:
         assert f"  {line:<28s} ERROR: {words}\n" in ack.body
     sets = judge.db.execute("SELECT lines FROM order_sets ORDER BY id").fetchall()
     assert [x["error"] for x in json.loads(sets[-1][0])] == WORDS  # stored in words too
+
+
+# Spring 1901: a support and a convoy for orders not given, and a support to hold for a
+# unit that moves.
+UNMATCHED = Position(
+    GM,
+    Phase.parse("S1901M"),
+    (
+        Unit("ENGLAND", "F", "NTH"),
+        Unit("ENGLAND", "A", "YOR"),
+        Unit("FRANCE", "A", "PAR"),
+        Unit("FRANCE", "A", "BUR"),
+        Unit("GERMANY", "A", "MUN"),
+        Unit("GERMANY", "A", "BER"),
+    ),
+    {p: pw.home_centers for p, pw in GM.powers.items()},
+)
+UNMATCHED_ORDERS = {
+    "ENGLAND": ["F Nth C A Yor - Nwy", "A Yor - Lon"],
+    "FRANCE": ["A Par - Pic", "A Bur S A Par"],
+    "GERMANY": ["A Mun S A Ber - Kie", "A Ber - Pru"],
+}
+
+
+def test_a_void_support_or_convoy_says_which_order_it_did_not_match() -> None:
+    outcome = adjudicate(UNMATCHED, UNMATCHED_ORDERS)
+    assert [(r.given, r.error) for r in outcome.results if r.result == "void"] == [
+        ("F Nth C A Yor - Nwy", Problem("convoy_unmatched", {"army": "A YOR", "dest": "NWY"})),
+        ("A Bur S A Par", Problem("support_hold_unmatched", {"supported": "A PAR"})),
+        (
+            "A Mun S A Ber - Kie",
+            Problem("support_move_unmatched", {"supported": "A BER", "dest": "KIE"}),
+        ),
+    ]
+    data = {**position_to_json(UNMATCHED), "orders": UNMATCHED_ORDERS}
+    out = adjudicate_line(json.dumps(data))
+    assert [(r["given"], r.get("error")) for rs in out["results"].values() for r in rs] == [
+        ("F Nth C A Yor - Nwy", "A YOR was not ordered to NWY by a route through this fleet."),
+        ("A Yor - Lon", None),
+        ("A Par - Pic", None),
+        ("A Bur S A Par", "A PAR moved, so the support to hold did not match."),
+        ("A Mun S A Ber - Kie", "A BER was not ordered to KIE; the support did not match."),
+        ("A Ber - Pru", None),
+    ]
 
 
 def _codes_in_engine() -> set[str]:

@@ -26,6 +26,7 @@ from .movement import MovementOutcome, resolve_movement
 from .notation import NotationError, parse_order
 from .orders import Convoy, Hold, Move, Order, Support, order_text, ordered_unit
 from .phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
+from .problems import Problem
 from .results import (
     BOUNCE,
     CUT,
@@ -249,18 +250,20 @@ def _movement_result(
         code = VOID if prov in outcome.void else OK
     else:
         code = OK
-    error = _unmatched_reason(order) if code == VOID else e.error
-    return _new(OrderResult, (e.power, e.given, text, code, error, e.notes))
+    # Only a support or a convoy is void here: it did not match the order it names.
+    if code == VOID and isinstance(order, Support | Convoy):
+        return _new(OrderResult, (e.power, e.given, text, code, _unmatched_reason(order), e.notes))
+    return _new(OrderResult, (e.power, e.given, text, code, e.error, e.notes))
 
 
-def _unmatched_reason(order: Order) -> str:
+def _unmatched_reason(order: Support | Convoy) -> Problem:
+    """Why a legal support or convoy was void: the order it names was not given."""
     if isinstance(order, Support):
         if order.dest is None:
-            return f"{order.supported} moved, so the support to hold did not match."
-        return f"{order.supported} was not ordered to {order.dest}; the support did not match."
-    if isinstance(order, Convoy):
-        return f"{order.army} was not ordered to {order.dest} by a route through this fleet."
-    return "The order did not match."
+            return Problem("support_hold_unmatched", {"supported": str(order.supported)})
+        values = {"supported": str(order.supported), "dest": order.dest}
+        return Problem("support_move_unmatched", values)
+    return Problem("convoy_unmatched", {"army": str(order.army), "dest": order.dest})
 
 
 # -- after the phase: the next phase with something to order ----------------------------
