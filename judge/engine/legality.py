@@ -46,7 +46,6 @@ def own_unit(position: Position, power: str, ref: UnitLike) -> Unit:
     return unit
 
 
-_MOVEMENT_ORDERS = (Hold, Move, Support, Convoy)
 _new = tuple.__new__  # a NamedTuple without its Python-level __new__ (see notation.py)
 
 
@@ -65,16 +64,9 @@ class MovementLegality:
 
     def check(self, order: Order, power: str) -> MovementOrder:
         """The order bound to the board (real unit types and locations), or IllegalOrder."""
-        if not isinstance(order, _MOVEMENT_ORDERS):
-            raise IllegalOrder(
-                "This is not a movement order: write a hold, move, support or convoy."
-            )
-        unit = self.occupied.get(order.unit.location.partition("/")[0])
-        if unit is None or unit.power != power:
-            unit = own_unit(self.position, power, order.unit)  # raises with the reason
-        if isinstance(order, Hold):
-            return _new(Hold, (unit,))
-        if isinstance(order, Move):
+        # `type() is`, not isinstance: twice as fast, on every order of every phase.
+        if type(order) is Move:
+            unit = self._own(order.unit, power)
             dest, _ = self.move_destination(unit, order.dest)
             # VIA stays only where the player wrote it; a move between places that do
             # not border each other goes by convoy anyway. A fleet is never convoyed, so
@@ -84,9 +76,20 @@ class MovementLegality:
             if order.path:
                 self._check_path(unit, dest, order.path)
             return _new(Move, (unit, dest, order.via_convoy, order.path))
-        if isinstance(order, Support):
-            return self._support(unit, order)
-        return self._convoy(unit, order)
+        if type(order) is Hold:
+            return _new(Hold, (self._own(order.unit, power),))
+        if type(order) is Support:
+            return self._support(self._own(order.unit, power), order)
+        if type(order) is Convoy:
+            return self._convoy(self._own(order.unit, power), order)
+        raise IllegalOrder("This is not a movement order: write a hold, move, support or convoy.")
+
+    def _own(self, ref: UnitLike, power: str) -> Unit:
+        """The unit of `power` the order names, or IllegalOrder (own_unit) saying why not."""
+        unit = self.occupied.get(ref.location.partition("/")[0])
+        if unit is None or unit.power != power:
+            unit = own_unit(self.position, power, ref)  # raises with the reason
+        return unit
 
     # -- moves ----------------------------------------------------------------------------
     def move_destination(
