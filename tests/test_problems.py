@@ -2,7 +2,7 @@
 words from templates/problems/<code>.txt: in the engine's results, in Contract 1's
 output and in the reply to a power's orders, word for word as before the codes (the
 sentences here are the engine's own from before). So far: the retreat phase's reasons,
-and why a support or convoy did not match."""
+why a support or convoy did not match, and why a proxy order is not used."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from judge.engine.adjudication import adjudicate
 from judge.engine.board import Dislodged, Position, Unit
 from judge.engine.phase import Phase
 from judge.engine.problems import Problem
+from judge.engine.rules import Rules
 from judge.engine.validation import check_orders
 from judge.store import games
 from judge.variants.json_contract import adjudicate_line, position_to_json
@@ -184,6 +185,48 @@ def test_a_void_support_or_convoy_says_which_order_it_did_not_match() -> None:
         ("A Bur S A Par", "A PAR moved, so the support to hold did not match."),
         ("A Mun S A Ber - Kie", "A BER was not ordered to KIE; the support did not match."),
         ("A Ber - Pru", None),
+    ]
+
+
+# Proxy orders in the order set (DATC 4.E.5 b): England orders its own fleet, so
+# Germany's proxy order for it is not used; Germany and France both order the Italian
+# army, so neither is.
+PROXIES = Position(
+    GM,
+    Phase.parse("S1901M"),
+    (Unit("ENGLAND", "F", "LON"), Unit("ITALY", "A", "ROM")),
+    {p: pw.home_centers for p, pw in GM.powers.items()},
+)
+PROXY_ORDERS = {
+    "ENGLAND": ["F London Hold"],
+    "GERMANY": ["F London - North Sea", "A Rome - Tuscany"],
+    "FRANCE": ["A Rome - Apulia"],
+}
+
+
+def test_a_proxy_order_not_used_says_why() -> None:
+    rules = Rules.from_json({"proxy_orders": "in_order_set"})
+    outcome = adjudicate(PROXIES, PROXY_ORDERS, rules)
+    assert [(r.given, r.error) for r in outcome.results if r.result == "void"] == [
+        ("F London - North Sea", Problem("proxy_overridden", {"adjective": "English"})),
+        ("A Rome - Tuscany", Problem("proxy_contested")),
+        ("A Rome - Apulia", Problem("proxy_contested")),
+    ]
+    data = {
+        **position_to_json(PROXIES),
+        "orders": PROXY_ORDERS,
+        "rules": {"proxy_orders": "in_order_set"},
+    }
+    out = adjudicate_line(json.dumps(data))
+    assert [(r["given"], r.get("error")) for rs in out["results"].values() for r in rs] == [
+        ("F London Hold", None),
+        (
+            "F London - North Sea",
+            "The English unit was ordered by its own power, whose order counts.",
+        ),
+        ("A Rome - Tuscany", "Several powers ordered this unit, so none of their orders is used."),
+        ("A Rome - Apulia", "Several powers ordered this unit, so none of their orders is used."),
+        ("", None),
     ]
 
 

@@ -40,6 +40,7 @@ from .orders import (
     order_text,
     ordered_unit,
 )
+from .problems import Problem
 from .results import DISLODGED, VOID, Entry, OrderResult
 from .rules import Rules
 
@@ -216,9 +217,9 @@ class _Binder:
             adjective = gm.powers[owner].adjective
             chosen = None
             if prov in self.effective:
-                reason = f"The {adjective} unit was ordered by its own power, whose order counts."
+                reason = Problem("proxy_overridden", {"adjective": adjective})
             elif len(by_power) > 1:
-                reason = "Several powers ordered this unit, so none of their orders is used."
+                reason = Problem("proxy_contested")
             else:
                 chosen = next(iter(by_power.values()))
             for e in by_power.values():
