@@ -24,8 +24,9 @@ from .geography import GameMap
 from .legality import IllegalOrder, MovementLegality
 from .movement import MovementOutcome, resolve_movement
 from .notation import NotationError, parse_order
-from .orders import Convoy, Hold, Move, Order, Support, order_text
+from .orders import Convoy, Hold, Move, Order, Support, UnitLike, order_text
 from .phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
+from .problems import Problem
 from .results import (
     BOUNCE,
     CUT,
@@ -119,61 +120,23 @@ def _movement(
     players: tuple[tuple[str, ...], ...] | None,
 ) -> Adjudication:
     legality = MovementLegality(position, rules)
-    effective: dict[str, Entry] = {}  # province -> the entry that orders its unit
     binding = None
     if order_sets.applies(rules):  # other choices than the DATC's on 4.D.9, 4.E.1/3/5
         binding = order_sets.bind(position, entries, legality, rules)
         effective = binding.effective
         entries = [*entries, *binding.implicit]
     else:
-        for e in entries:
-            if e.parsed is None:
-                continue
-            try:
-                e.legal = legality.check(e.parsed, e.power)
-            except IllegalOrder as err:
-                e.error = str(err)
-                continue
-            prov = e.legal.unit.province  # type: ignore[union-attr]
-            earlier = effective.get(prov)
-            if earlier is not None:  # two orders for one unit: the last legal one counts
-                earlier.error = "A later order for the same unit replaces this one."
-                earlier.legal = None
-            effective[prov] = e
+        effective = _bind(entries, legality)
     legal: dict[str, Order] = {}
     for unit in position.units:
-        e = effective.get(unit.province)
-        legal[unit.province] = e.legal if e else Hold(unit)  # type: ignore[assignment]
+        entry = effective.get(unit.province)
+        order = entry.legal if entry is not None else None
+        legal[unit.province] = order if order is not None else Hold(unit)
     if binding is not None:
         legal.update(binding.resolver)  # what kept or failing orders do
     outcome = resolve_movement(position, legal, rules)
-
-    occupied = position.occupied
-    results = []
-    named: set[tuple[str, str]] = set()
-    for e in entries:
-        ref = getattr(e.parsed, "unit", None)
-        prov = ref.location.partition("/")[0] if ref is not None else None
-        if prov is not None:
-            named.add((e.power, prov))
-        result = _movement_result(e, prov, occupied, outcome)
-        if binding is not None and prov in binding.reports and effective.get(prov) is e:
-            result = order_sets.report(result, binding.reports[prov])
-        results.append(result)
-    moved, dislodged_from = outcome.moved, outcome.dislodged
-    units: list[Unit] = []
-    for unit in position.units:
-        p = unit.province
-        # A unit no order line named holds; one named only illegally is reported there.
-        if p not in effective and (unit.power, p) not in named:
-            code = DISLODGED if p in dislodged_from else OK
-            results.append(OrderResult(unit.power, "", f"{unit.kind} {unit.location} H", code))
-        if p in dislodged_from:
-            continue
-        if p in moved:
-            units.append(Unit(unit.power, unit.kind, legal[p].dest))  # type: ignore[union-attr]
-        else:
-            units.append(unit)
+    results = _movement_results(position, entries, effective, binding, outcome)
+    units = _units_after(position, legal, outcome)
     neutral = position.game_map.neutral_in(position.phase)  # disbanded when dislodged
     dislodged = tuple(
         Dislodged(
@@ -185,6 +148,73 @@ def _movement(
         for p, attacker in sorted(outcome.dislodged.items())
     )
     return _advance(position, tuple(results), units, dislodged, rules, players)
+
+
+def _bind(entries: list[Entry], legality: MovementLegality) -> dict[str, Entry]:
+    """Each entry bound to the board under the DATC's choices: province -> the entry
+    whose order its unit follows (the last legal one, DATC 4.D.3)."""
+    effective: dict[str, Entry] = {}
+    for e in entries:
+        if e.parsed is None:
+            continue
+        try:
+            legal = e.legal = legality.check(e.parsed, e.power)
+        except IllegalOrder as err:
+            e.error = str(err)
+            continue
+        prov = legal.unit.province
+        earlier = effective.get(prov)
+        if earlier is not None:  # two orders for one unit: the last legal one counts
+            earlier.error = "A later order for the same unit replaces this one."
+            earlier.legal = None
+        effective[prov] = e
+    return effective
+
+
+def _movement_results(
+    position: Position,
+    entries: list[Entry],
+    effective: dict[str, Entry],
+    binding: order_sets.Binding | None,
+    outcome: MovementOutcome,
+) -> list[OrderResult]:
+    """Every order line's result, then a hold for each unit no line named."""
+    occupied = position.occupied
+    results = []
+    named: set[tuple[str, str]] = set()
+    for e in entries:
+        ref: UnitLike | None = getattr(e.parsed, "unit", None)  # None for WAIVE (or nothing)
+        prov = ref.location.partition("/")[0] if ref is not None else None
+        if prov is not None:
+            named.add((e.power, prov))
+        result = _movement_result(e, prov, occupied, outcome)
+        if binding is not None and prov in binding.reports and effective.get(prov) is e:
+            result = order_sets.report(result, binding.reports[prov])
+        results.append(result)
+    for unit in position.units:
+        p = unit.province
+        # A unit no order line named holds; one named only illegally is reported there.
+        if p not in effective and (unit.power, p) not in named:
+            code = DISLODGED if p in outcome.dislodged else OK
+            results.append(OrderResult(unit.power, "", f"{unit.kind} {unit.location} H", code))
+    return results
+
+
+def _units_after(
+    position: Position, legal: Mapping[str, Order], outcome: MovementOutcome
+) -> list[Unit]:
+    """The units left on the board, the movers in their new places."""
+    units: list[Unit] = []
+    for unit in position.units:
+        p = unit.province
+        if p in outcome.dislodged:
+            continue
+        order = legal[p]
+        if p in outcome.moved and isinstance(order, Move):
+            units.append(Unit(unit.power, unit.kind, order.dest))
+        else:
+            units.append(unit)
+    return units
 
 
 _new = tuple.__new__  # a NamedTuple without its Python-level __new__ (see notation.py)
@@ -220,18 +250,20 @@ def _movement_result(
         code = VOID if prov in outcome.void else OK
     else:
         code = OK
-    error = _unmatched_reason(order) if code == VOID else e.error
-    return _new(OrderResult, (e.power, e.given, text, code, error, e.notes))
+    # Only a support or a convoy is void here: it did not match the order it names.
+    if code == VOID and isinstance(order, Support | Convoy):
+        return _new(OrderResult, (e.power, e.given, text, code, _unmatched_reason(order), e.notes))
+    return _new(OrderResult, (e.power, e.given, text, code, e.error, e.notes))
 
 
-def _unmatched_reason(order: Order) -> str:
+def _unmatched_reason(order: Support | Convoy) -> Problem:
+    """Why a legal support or convoy was void: the order it names was not given."""
     if isinstance(order, Support):
         if order.dest is None:
-            return f"{order.supported} moved, so the support to hold did not match."
-        return f"{order.supported} was not ordered to {order.dest}; the support did not match."
-    if isinstance(order, Convoy):
-        return f"{order.army} was not ordered to {order.dest} by a route through this fleet."
-    return "The order did not match."
+            return Problem("support_hold_unmatched", {"supported": str(order.supported)})
+        values = {"supported": str(order.supported), "dest": order.dest}
+        return Problem("support_move_unmatched", values)
+    return Problem("convoy_unmatched", {"army": str(order.army), "dest": order.dest})
 
 
 # -- after the phase: the next phase with something to order ----------------------------

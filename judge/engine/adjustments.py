@@ -13,11 +13,13 @@ civil-disorder rule (4.D.8).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from .board import ARMY, FLEET, Position, Unit
 from .civil_disorder import removal_order
 from .coasts import CoastError, build_coast
 from .legality import unit_ref
-from .orders import Build, Disband, UnitRef, Waive, order_text
+from .orders import Build, Disband, Order, UnitLike, Waive, order_text
 from .place_names import name
 from .results import DISBAND, OK, VOID, Entry, OrderResult
 from .rules import Rules
@@ -28,70 +30,92 @@ def resolve_adjustments(
 ) -> tuple[list[OrderResult], list[Unit]]:
     """Carry out the adjustment orders: (results, units on the board afterwards)."""
     gm = position.game_map
-    due = {p: position.adjustment(p) for p in gm.powers}
-    used = dict.fromkeys(gm.powers, 0)
-    built: list[Unit] = []
-    taken: set[str] = set()  # provinces built in this phase
-    removed: set[str] = set()
+    tally = _Tally({p: position.adjustment(p) for p in gm.powers}, dict.fromkeys(gm.powers, 0))
     for e in entries:
-        order = e.parsed
-        if order is None:
+        if e.parsed is None:
             continue
-        n = due.get(e.power, 0)
         try:
-            if isinstance(order, Build | Waive):
-                if n <= 0:
-                    raise _No("You have no builds to make this year.")
-                if used[e.power] >= n:
-                    raise _No(f"You may build only {n}; this order is one too many.")
-                if isinstance(order, Build):
-                    unit = _build(position, e.power, order.unit, taken, rules)
-                    built.append(unit)
-                    taken.add(unit.province)
-                    e.legal = Build(unit_ref(unit))
-                else:
-                    if not rules.waiving_builds:
-                        raise _No("Builds cannot be waived in this game.")  # DATC 4.D.7 b
-                    e.legal = order
-                used[e.power] += 1
-            elif isinstance(order, Disband):
-                if n >= 0:
-                    raise _No("You have no units to remove this year.")
-                unit = position.unit_in(order.unit.province)
-                if unit is None or unit.power != e.power:
-                    raise _No(f"You have no unit in {name(gm, order.unit.province)}.")
-                if unit.province in removed:
-                    raise _No("This unit is already removed.")
-                if used[e.power] >= -n:
-                    raise _No(f"You must remove only {-n}; this order is one too many.")
-                removed.add(unit.province)
-                used[e.power] += 1
-                e.legal = Disband(unit_ref(unit))
-            else:
-                raise _No("In the adjustment phase, write Build, Remove or Waive.")
+            e.legal = _adjust(position, e.power, e.parsed, tally, rules)
         except _No as why:
             e.error = str(why)
-
     results = [e.result(OK if e.legal is not None else VOID) for e in entries]
-    for power, n in due.items():
-        missing = -n - used[power] if n < 0 else 0
+    results += _civil_disorder_removals(position, tally, rules)
+    units = [u for u in position.units if u.province not in tally.removed] + tally.built
+    return results, units
+
+
+@dataclass(slots=True)
+class _Tally:
+    """What the phase's orders have done so far (filled in order by order)."""
+
+    due: dict[str, int]  # power -> builds (+n) or removals (-n) due
+    used: dict[str, int]  # power -> builds, waives or removals ordered so far
+    built: list[Unit] = field(default_factory=list)
+    taken: set[str] = field(default_factory=set)  # provinces built in this phase
+    removed: set[str] = field(default_factory=set)
+
+
+def _adjust(position: Position, power: str, order: Order, tally: _Tally, rules: Rules) -> Order:
+    """The order as carried out (its unit bound), recorded in `tally`; or _No, why not."""
+    n = tally.due.get(power, 0)
+    if isinstance(order, Build | Waive):
+        if n <= 0:
+            raise _No("You have no builds to make this year.")
+        if tally.used[power] >= n:
+            raise _No(f"You may build only {n}; this order is one too many.")
+        legal: Order = order
+        if isinstance(order, Build):
+            unit = _build(position, power, order.unit, tally.taken, rules)
+            tally.built.append(unit)
+            tally.taken.add(unit.province)
+            legal = Build(unit_ref(unit))
+        elif not rules.waiving_builds:
+            raise _No("Builds cannot be waived in this game.")  # DATC 4.D.7 b
+        tally.used[power] += 1
+        return legal
+    if isinstance(order, Disband):
+        return _remove(position, power, order, n, tally)
+    raise _No("In the adjustment phase, write Build, Remove or Waive.")
+
+
+def _remove(position: Position, power: str, order: Disband, n: int, tally: _Tally) -> Order:
+    """A removal the power owes (`n` < 0), or _No."""
+    if n >= 0:
+        raise _No("You have no units to remove this year.")
+    unit = position.unit_in(order.unit.province)
+    if unit is None or unit.power != power:
+        raise _No(f"You have no unit in {name(position.game_map, order.unit.province)}.")
+    if unit.province in tally.removed:
+        raise _No("This unit is already removed.")
+    if tally.used[power] >= -n:
+        raise _No(f"You must remove only {-n}; this order is one too many.")
+    tally.removed.add(unit.province)
+    tally.used[power] += 1
+    return Disband(unit_ref(unit))
+
+
+def _civil_disorder_removals(position: Position, tally: _Tally, rules: Rules) -> list[OrderResult]:
+    """The removals owed and not ordered, made by the civil-disorder rule (DATC 4.D.8)."""
+    results = []
+    for power, n in tally.due.items():
+        missing = -n - tally.used[power] if n < 0 else 0
         if missing > 0:
+            removed = tally.removed
             left = [u for u in position.units_of(power) if u.province not in removed]
             owned = position.centers.get(power, frozenset())
             distance = rules.civil_disorder_removal_distance  # DATC 4.D.8
-            doomed = removal_order(gm, power, left, owned, distance, position.units)
+            doomed = removal_order(position.game_map, power, left, owned, distance, position.units)
             for unit in doomed[:missing]:
                 removed.add(unit.province)
                 results.append(OrderResult(power, "", order_text(Disband(unit_ref(unit))), DISBAND))
-    units = [u for u in position.units if u.province not in removed] + built
-    return results, units
+    return results
 
 
 class _No(Exception):
     pass
 
 
-def _build(position: Position, power: str, ref: UnitRef, taken: set[str], rules: Rules) -> Unit:
+def _build(position: Position, power: str, ref: UnitLike, taken: set[str], rules: Rules) -> Unit:
     gm = position.game_map
     prov, _, coast = ref.location.partition("/")
     province = gm.provinces[prov]

@@ -37,7 +37,7 @@ def removal_order(
     homes = game_map.civil_disorder_homes(power, owned)
     measure = _measure(game_map, homes, power, distance, board)
 
-    def key(u: Unit) -> tuple:
+    def key(u: Unit) -> tuple[int, int, str]:
         d = measure(u)
         sort_name = game_map.provinces[u.province].sort_name
         alpha = "".join(ch for ch in sort_name.lower() if ch.isalnum())

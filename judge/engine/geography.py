@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any, TypedDict
 
 from .phase import Phase
 
@@ -51,7 +52,9 @@ def squash(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
-@dataclass(frozen=True)
+# eq=False: a GameMap is equal to itself only, and hashed by identity (its Mappings are
+# not hashable by value); identity is what caches on a map are keyed by.
+@dataclass(frozen=True, eq=False)
 class GameMap:
     """An immutable map. Locations are province keys or `KEY/XC` for one coast."""
 
@@ -149,29 +152,67 @@ class GameMap:
         return self.player_groups + alone
 
 
-# GameMap holds Mappings, which are not hashable by value; identity is what we cache on.
-GameMap.__hash__ = object.__hash__  # type: ignore[method-assign]
-GameMap.__eq__ = object.__eq__  # type: ignore[method-assign]
-
-
-def build_map(data: dict) -> GameMap:
+def build_map(data: Mapping[str, Any]) -> GameMap:
     """Build a GameMap from parsed TOML data, refusing inconsistent geography."""
-    provinces: dict[str, Province] = {}
-    army: dict[str, set[str]] = {}
-    fleet: dict[str, set[str]] = {}
-    names: dict[str, str] = {}
-    spellings: list[str] = []
+    names = _Names()
+    provinces, army, fleet = _provinces(data["provinces"], names)
+    _check_both_ways("army", army)
+    _check_both_ways("fleet", fleet)
+    powers, power_names = _powers(data["powers"], provinces, army, fleet, names)
+    variant = _variant_rules(data, powers, provinces)
+    return GameMap(
+        name=data["name"],
+        title=data.get("title", data["name"]),
+        first_year=int(data.get("first_year", 1901)),
+        victory_centers=int(data["victory_centers"]),
+        powers=MappingProxyType(powers),
+        provinces=MappingProxyType(provinces),
+        army_moves=MappingProxyType({k: frozenset(v) for k, v in army.items()}),
+        fleet_moves=MappingProxyType({k: frozenset(v) for k, v in fleet.items()}),
+        names=MappingProxyType(names.keys),
+        power_names=MappingProxyType(power_names),
+        spellings=tuple(names.spellings),
+        supply_centers=frozenset(k for k, p in provinces.items() if p.supply_center),
+        sea_adjacent=MappingProxyType(
+            {
+                k: frozenset(d.split("/", 1)[0] for d in fleet[k])
+                for k, p in provinces.items()
+                if p.kind == SEA
+            }
+        ),
+        **variant,
+    )
 
-    def add_name(alias: str, key: str) -> None:
-        spellings.append(alias)
+
+@dataclass
+class _Names:
+    """The names of a map being built: squashed name -> province, and every spelling."""
+
+    keys: dict[str, str] = field(default_factory=dict)
+    spellings: list[str] = field(default_factory=list)
+
+    def add(self, alias: str, key: str) -> None:
+        """Name province `key` `alias`; one name names one province only."""
+        self.spellings.append(alias)
         s = squash(alias)
         if not s:
             return
-        if names.get(s, key) != key:
-            raise MapError(f"name {alias!r} is used for both {names[s]} and {key}")
-        names[s] = key
+        if self.keys.get(s, key) != key:
+            raise MapError(f"name {alias!r} is used for both {self.keys[s]} and {key}")
+        self.keys[s] = key
 
-    for key, p in data["provinces"].items():
+
+_Moves = dict[str, set[str]]  # location -> locations a unit there may move to
+
+
+def _provinces(
+    data: Mapping[str, Any], names: _Names
+) -> tuple[dict[str, Province], _Moves, _Moves]:
+    """The provinces, army moves and fleet moves of the map's [provinces] tables."""
+    provinces: dict[str, Province] = {}
+    army: _Moves = {}
+    fleet: _Moves = {}
+    for key, p in data.items():
         kind = p.get("kind")
         if kind not in _KINDS:
             raise MapError(f"{key}: kind must be one of {_KINDS}")
@@ -198,28 +239,36 @@ def build_map(data: dict) -> GameMap:
                 fleet[f"{key}/{c}"] = set(p["coasts"][c].get("fleet", []))
         elif kind in (COAST, SEA):
             fleet[key] = set(p.get("fleet", []))
-        add_name(key, key)
-        add_name(p["name"], key)
+        names.add(key, key)
+        names.add(p["name"], key)
         for alias in p.get("aliases", []):
-            add_name(alias, key)
+            names.add(alias, key)
+    return provinces, army, fleet
 
-    for src, dests in army.items():
-        for d in dests:
-            if d not in army:
-                raise MapError(f"army move {src}-{d}: {d} is not a land province")
-            if src not in army[d]:
-                raise MapError(f"army move {src}-{d} is not listed both ways")
-    for src, dests in fleet.items():
-        for d in dests:
-            if d not in fleet:
-                raise MapError(f"fleet move {src}-{d}: {d} is not a fleet location")
-            if src not in fleet[d]:
-                raise MapError(f"fleet move {src}-{d} is not listed both ways")
 
+def _check_both_ways(what: str, moves: _Moves) -> None:
+    """Every move leads to a place of the same table, and is listed back from there."""
+    kind = "a land province" if what == "army" else "a fleet location"
+    for src, dests in moves.items():
+        for d in dests:
+            if d not in moves:
+                raise MapError(f"{what} move {src}-{d}: {d} is not {kind}")
+            if src not in moves[d]:
+                raise MapError(f"{what} move {src}-{d} is not listed both ways")
+
+
+def _powers(
+    data: Mapping[str, Any],
+    provinces: Mapping[str, Province],
+    army: _Moves,
+    fleet: _Moves,
+    names: _Names,
+) -> tuple[dict[str, Power], dict[str, str]]:
+    """The powers of the map's [powers] tables, and their names (squashed -> key)."""
     powers: dict[str, Power] = {}
     power_names: dict[str, str] = {}
     owned_at_start: dict[str, str] = {}
-    for key, p in data["powers"].items():
+    for key, p in data.items():
         homes = frozenset(p["home_centers"])
         for h in homes:
             if h not in provinces or not provinces[h].supply_center:
@@ -246,37 +295,29 @@ def build_map(data: dict) -> GameMap:
         )
         for alias in (key, p["name"], p["adjective"], *p.get("aliases", [])):
             power_names[squash(alias)] = key
-            spellings.append(alias)
-
-    variant = _variant_rules(data, powers, provinces)
-    return GameMap(
-        name=data["name"],
-        title=data.get("title", data["name"]),
-        first_year=int(data.get("first_year", 1901)),
-        victory_centers=int(data["victory_centers"]),
-        powers=MappingProxyType(powers),
-        provinces=MappingProxyType(provinces),
-        army_moves=MappingProxyType({k: frozenset(v) for k, v in army.items()}),
-        fleet_moves=MappingProxyType({k: frozenset(v) for k, v in fleet.items()}),
-        names=MappingProxyType(names),
-        power_names=MappingProxyType(power_names),
-        spellings=tuple(spellings),
-        supply_centers=frozenset(k for k, p in provinces.items() if p.supply_center),
-        sea_adjacent=MappingProxyType(
-            {
-                k: frozenset(d.split("/", 1)[0] for d in fleet[k])
-                for k, p in provinces.items()
-                if p.kind == SEA
-            }
-        ),
-        **variant,
-    )
+            names.spellings.append(alias)
+    return powers, power_names
 
 
-def _variant_rules(data: dict, powers: dict[str, Power], provinces: dict[str, Province]) -> dict:
+class _VariantRules(TypedDict):
+    """The GameMap fields of a variant's rules."""
+
+    base: str | None
+    build_anywhere: bool
+    player_groups: tuple[tuple[str, ...], ...]
+    victory_by_player: bool
+    neutral_powers: frozenset[str]
+    neutral_until: Phase | None
+    neutral_joins: str
+    closed_provinces: frozenset[str]
+
+
+def _variant_rules(
+    data: Mapping[str, Any], powers: Mapping[str, Power], provinces: Mapping[str, Province]
+) -> _VariantRules:
     """The GameMap fields for the variant rules, checked against the map."""
 
-    def known_powers(keys: list, what: str) -> tuple[str, ...]:
+    def known_powers(keys: list[str], what: str) -> tuple[str, ...]:
         for k in keys:
             if k not in powers:
                 raise MapError(f"{what}: unknown power {k!r}")

@@ -27,20 +27,24 @@ STRICT = "invalid_in_current_position"  # 4.E.1 d, the DATC's preference
 _LETTER = {"any_format": "a", "valid_places": "b", "valid_geography": "c"}
 
 
+KeptOrder = Move | Support | Convoy  # the orders a looser 4.E.1 choice may keep
+
+
 class Kept(NamedTuple):
     """An order legal under the game's 4.E.1 choice that cannot be valid now."""
 
-    order: Order  # as understood, its unit bound to the board
+    order: KeptOrder  # as understood, its unit bound to the board
     form: Order  # what the resolver is given for it
     why: str
     text: str | None = None  # set when only the unit was read (4.E.1 a)
 
 
-def loose_kept(e: Entry, unit: Unit) -> Kept:
-    """4.E.1 a: the line e.given, of which only its unit was read, kept as its order."""
+def loose_kept(e: Entry, legal: KeptOrder, unit: Unit) -> Kept:
+    """4.E.1 a: the line e.given, of which only its unit was read, kept as its order
+    (`legal`, bound to `unit`)."""
     moving = isinstance(e.parsed, Move)
     return Kept(
-        e.legal,  # type: ignore[arg-type]
+        legal,
         Hold(unit),
         _consequence(e.error or "The order cannot be carried out.", "a", moving),
         e.given.strip(),
@@ -54,7 +58,7 @@ _LOOSE = re.compile(
 )
 
 
-def read_loosely(text: str, position: Position) -> Order | None:
+def read_loosely(text: str, position: Position) -> KeptOrder | None:
     """`A Mun - Oz` as a move of the army in Munich to a place not on the map (and so
     with a support or convoy sign); None unless a unit on the board is named first."""
     m = _LOOSE.fullmatch(text.strip())

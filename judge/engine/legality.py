@@ -18,7 +18,7 @@ from .board import ARMY, FLEET, Position, Unit
 from .coasts import CoastError, move_coast, support_coast
 from .convoy import convoy_route_exists, seas_on_routes
 from .geography import LAND, SEA, GameMap
-from .orders import Convoy, Hold, Move, Order, Support, UnitRef
+from .orders import Convoy, Hold, Move, MovementOrder, Order, Support, UnitLike
 from .place_names import name
 from .rules import DEFAULT_RULES, Rules
 
@@ -32,7 +32,7 @@ def unit_ref(unit: Unit) -> Unit:
     return unit
 
 
-def own_unit(position: Position, power: str, ref: UnitRef) -> Unit:
+def own_unit(position: Position, power: str, ref: UnitLike) -> Unit:
     """The unit an order of `power` names, or IllegalOrder."""
     gm = position.game_map
     unit = position.unit_in(ref.province)
@@ -46,7 +46,6 @@ def own_unit(position: Position, power: str, ref: UnitRef) -> Unit:
     return unit
 
 
-_MOVEMENT_ORDERS = frozenset([Hold, Move, Support, Convoy])
 _new = tuple.__new__  # a NamedTuple without its Python-level __new__ (see notation.py)
 
 
@@ -63,19 +62,11 @@ class MovementLegality:
             u.province for u in position.units if u.kind == FLEET and self.gm.is_sea(u.province)
         )
 
-    def check(self, order: Order, power: str) -> Order:
+    def check(self, order: Order, power: str) -> MovementOrder:
         """The order bound to the board (real unit types and locations), or IllegalOrder."""
-        kind = type(order)
-        if kind not in _MOVEMENT_ORDERS:
-            raise IllegalOrder(
-                "This is not a movement order: write a hold, move, support or convoy."
-            )
-        unit = self.occupied.get(order.unit.location.partition("/")[0])
-        if unit is None or unit.power != power:
-            unit = own_unit(self.position, power, order.unit)  # raises with the reason
-        if kind is Hold:
-            return _new(Hold, (unit,))
-        if kind is Move:
+        # `type() is`, not isinstance: twice as fast, on every order of every phase.
+        if type(order) is Move:
+            unit = self._own(order.unit, power)
             dest, _ = self.move_destination(unit, order.dest)
             # VIA stays only where the player wrote it; a move between places that do
             # not border each other goes by convoy anyway. A fleet is never convoyed, so
@@ -85,12 +76,25 @@ class MovementLegality:
             if order.path:
                 self._check_path(unit, dest, order.path)
             return _new(Move, (unit, dest, order.via_convoy, order.path))
-        if kind is Support:
-            return self._support(unit, order)
-        return self._convoy(unit, order)
+        if type(order) is Hold:
+            return _new(Hold, (self._own(order.unit, power),))
+        if type(order) is Support:
+            return self._support(self._own(order.unit, power), order)
+        if type(order) is Convoy:
+            return self._convoy(self._own(order.unit, power), order)
+        raise IllegalOrder("This is not a movement order: write a hold, move, support or convoy.")
+
+    def _own(self, ref: UnitLike, power: str) -> Unit:
+        """The unit of `power` the order names, or IllegalOrder (own_unit) saying why not."""
+        unit = self.occupied.get(ref.location.partition("/")[0])
+        if unit is None or unit.power != power:
+            unit = own_unit(self.position, power, ref)  # raises with the reason
+        return unit
 
     # -- moves ----------------------------------------------------------------------------
-    def move_destination(self, unit: Unit, written: str, exclude_sea: str | None = None):
+    def move_destination(
+        self, unit: Unit, written: str, exclude_sea: str | None = None
+    ) -> tuple[str, bool]:
         """(location, needs convoy) for a move of `unit` to `written`, or IllegalOrder."""
         gm = self.gm
         dest = gm.province_of(written)

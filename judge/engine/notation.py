@@ -15,6 +15,7 @@ name on the map.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import NamedTuple
@@ -127,10 +128,13 @@ _DOTTED_COAST = re.compile(r"\b([nsew])\.\s*c\b\.?")
 
 # Token kinds in the scanned stream.
 _UNIT, _PLACE, _KEY = "unit", "place", "key"
+# One item of the stream: (_PLACE, province, coast or None), (_KEY, keyword, None) or
+# (_UNIT, "A" or "F", None). Plain tuples: the slow path makes a few per order.
+_Item = tuple[str, str, str | None]
 
 
 _GOING = frozenset([MOVE, RETREAT, R])
-_SKIP = ("skip",)  # a word that carries no meaning in an order (power names, fillers)
+_SKIP: _Item = ("skip", "", None)  # a word meaning nothing in an order (power names, fillers)
 _COASTISH = frozenset(
     ["coast", "nc", "sc", "ec", "wc", "north", "south", "east", "west", "n", "s", "e", "w"]
 )
@@ -138,7 +142,7 @@ _COASTISH = frozenset(
 
 @dataclass(frozen=True)
 class _Tables:
-    words: dict[str, tuple]  # one-token word -> its item, or _SKIP
+    words: dict[str, _Item]  # one-token word -> its item, or _SKIP
     plain_places: dict[str, str]  # one-token names the fast path may take -> province
     names: dict[str, str]  # squashed name -> province
     longest: int  # the most tokens a name may span
@@ -159,24 +163,24 @@ def _tables(game_map: GameMap) -> _Tables:
     name_words: set[str] = set()
     longest = 1
     for text in game_map.spellings:
-        words = _TOKEN.findall(text.lower().replace("-", ""))  # as _scan joins them
-        longest = max(longest, len(words))
-        if len(words) > 1:
-            first_words.add(words[0])
-            name_words.update(words)
+        tokens = _TOKEN.findall(text.lower().replace("-", ""))  # as _scan joins them
+        longest = max(longest, len(tokens))
+        if len(tokens) > 1:
+            first_words.add(tokens[0])
+            name_words.update(tokens)
         for h in re.findall(r"[a-z]+(?:-[a-z]+)+", text.lower()):
             hyphenated.add((h, h.replace("-", "")))
     power_words = set(game_map.power_names)
     power_words |= {w + "s" for w in game_map.power_names}
-    words: dict[str, tuple] = {}
+    words: dict[str, _Item] = {}
     for w in power_words | _FILLERS:
         words[w] = _SKIP
     for name, prov in game_map.names.items():
         words[name] = (_PLACE, prov, None)
     for w, key in _KEYWORDS.items():
-        words[w] = (_KEY, key)
+        words[w] = (_KEY, key, None)
     for w, kind in _UNIT_WORDS.items():
-        words[w] = (_UNIT, kind)
+        words[w] = (_UNIT, kind, None)
     plain_places = {
         name: prov
         for name, prov in game_map.names.items()
@@ -294,8 +298,42 @@ def _fast(text: str, t: _Tables) -> Order | None:
 # -- scanning ---------------------------------------------------------------------------
 
 
-def _scan(text: str, t: _Tables, notes: list[str]) -> list[tuple]:
-    """Text -> a stream of (kind, value[, coast]) items, power names and fillers dropped."""
+def _scan(text: str, t: _Tables, notes: list[str]) -> list[_Item]:
+    """Text -> a stream of (kind, value, coast) items, power names and fillers dropped."""
+    tokens = _TOKEN.findall(_normalise(text, t))
+    items: list[_Item] = []
+    words = t.words
+    guesses = 0
+    i, n = 0, len(tokens)
+    while i < n:
+        tok = tokens[i]
+        # Multi-word names first ("north sea", "st petersburg", "gulf of lyon").
+        if tok in t.first_words:
+            found = _multi_word_name(tokens, i, t)
+            if found is not None:
+                i = _place(items, found[0], tokens, found[1], t)
+                continue
+        item = words.get(tok)
+        if item is not None:
+            i = _known_word(items, item, tokens, i + 1, t)
+            continue
+        if tok == "by" and i + 1 < n and tokens[i + 1] in ("convoy", "sea"):
+            items.append((_KEY, VIA, None))
+            i += 2
+            continue
+        if tok.endswith("'s"):
+            i += 1
+            continue
+        if tok in _COASTS or tok == "coast":
+            i += 1  # a coast with nothing before it to belong to: ignore (DATC 4.B.6)
+            continue
+        i, guesses = _misspelling(items, notes, tokens, i, t, text, guesses)
+    return items
+
+
+def _normalise(text: str, t: _Tables) -> str:
+    """The text in lower case, numbering dropped, arrows as move signs, dotted coasts
+    (`n.c.`) and hyphenated names (`mid-atlantic`) written as the tables have them."""
     s = text.lower()
     # The substitutions are rarely needed: test cheaply before running each.
     if s[:1].isdigit() or s.lstrip()[:1] in ("-", "*", "•"):
@@ -307,85 +345,95 @@ def _scan(text: str, t: _Tables, notes: list[str]) -> list[tuple]:
     for hyph, joined in t.hyphenated:
         if hyph in s:
             s = s.replace(hyph, joined)
-    tokens = _TOKEN.findall(s)
-    items: list[tuple] = []
-    words = t.words
-    guesses = 0
-    i, n = 0, len(tokens)
-    while i < n:
-        tok = tokens[i]
-        # Multi-word names first ("north sea", "st petersburg", "gulf of lyon").
-        if tok in t.first_words:
-            j = min(n, i + t.longest)
-            while j > i + 1:
-                prov = t.names.get("".join(tokens[i:j]))
-                if prov:
-                    break
-                j -= 1
-            if j > i + 1:
-                i = _place(items, prov, tokens, j, t)
-                continue
-        item = words.get(tok)
-        if item is not None:
-            i += 1
-            if item is _SKIP:
-                continue
-            if item[0] == _PLACE:
-                if i < n and tokens[i] in _COASTISH:
-                    i = _place(items, item[1], tokens, i, t)
-                else:
-                    items.append(item)
-                continue
-            if item[1] == VIA and i < n and tokens[i] in ("convoy", "sea"):
-                i += 1  # "via convoy"
-            if item[1] == MOVE and items and items[-1][0] == _KEY and items[-1][1] in _GOING:
-                continue  # "moves to", "retreats to", "--": one move sign
-            items.append(item)
-            continue
-        if tok == "by" and i + 1 < n and tokens[i + 1] in ("convoy", "sea"):
-            items.append((_KEY, VIA))
-            i += 2
-            continue
-        if tok.endswith("'s"):
-            i += 1
-            continue
-        if tok in _COASTS or tok == "coast":
-            i += 1  # a coast with nothing before it to belong to: ignore (DATC 4.B.6)
-            continue
-        # A misspelling: of a multi-word name ("tyrrenian sea") or of one word. A phrase
-        # runs only over words that are unknown or belong to multi-word names.
-        end = i + 1
-        while end < min(n, i + t.longest) and (
-            tokens[end] in t.name_words or (tokens[end] not in words and tokens[end] != "-")
-        ):
-            end += 1
-        for j in range(end, i, -1):
-            guesses += 1
-            if guesses > MAX_GUESSES:
-                raise NotationError(
-                    f"{text.strip()!r} has too many words I don't know (I make at most "
-                    f"{MAX_GUESSES} guesses an order): please write the names out."
-                )
-            phrase = "".join(tokens[i:j])
-            try:
-                found = _fuzzy(phrase, t)
-            except NotationError:
-                if j == i + 1:
-                    raise
-                continue
-            shown = " ".join(tokens[i:j])
-            if found in _KEYWORDS.values():
-                items.append((_KEY, found))
-                notes.append(f"read {shown!r} as {found!r}")
-                i = j
-            else:
-                notes.append(f"read {shown!r} as {t.display[found]}")
-                i = _place(items, found, tokens, j, t)
-            break
-    return items
+    return s
 
 
-def _place(items: list[tuple], prov: str, tokens: list[str], i: int, t: _Tables) -> int:
+def _multi_word_name(tokens: list[str], i: int, t: _Tables) -> tuple[str, int] | None:
+    """(province, end) for the longest name of two or more words at tokens[i:end]."""
+    j = min(len(tokens), i + t.longest)
+    while j > i + 1:
+        prov = t.names.get("".join(tokens[i:j]))
+        if prov:
+            return prov, j
+        j -= 1
+    return None
+
+
+def _known_word(items: list[_Item], item: _Item, tokens: list[str], i: int, t: _Tables) -> int:
+    """Append the item of a word the tables know (tokens[i - 1]); the next token's index."""
+    if item is _SKIP:
+        return i
+    n = len(tokens)
+    if item[0] == _PLACE:
+        if i < n and tokens[i] in _COASTISH:
+            return _place(items, item[1], tokens, i, t)
+        items.append(item)
+        return i
+    if item[1] == VIA and i < n and tokens[i] in ("convoy", "sea"):
+        i += 1  # "via convoy"
+    if item[1] == MOVE and items and items[-1][0] == _KEY and items[-1][1] in _GOING:
+        return i  # "moves to", "retreats to", "--": one move sign
+    items.append(item)
+    return i
+
+
+def _misspelling(
+    items: list[_Item],
+    notes: list[str],
+    tokens: list[str],
+    i: int,
+    t: _Tables,
+    text: str,
+    guesses: int,
+) -> tuple[int, int]:
+    """Read the unknown word at tokens[i] as the one name or keyword it is a misspelling
+    of, noting how it was read: (the next token's index, guesses made so far in the
+    order). The longest phrase is tried first: of a multi-word name ("tyrrenian sea")
+    or of one word; it runs only over words unknown or of multi-word names."""
+    n = len(tokens)
+    end = i + 1
+    while end < min(n, i + t.longest) and (
+        tokens[end] in t.name_words or (tokens[end] not in t.words and tokens[end] != "-")
+    ):
+        end += 1
+    for j in range(end, i + 1, -1):  # a phrase of several words: tried, longest first
+        guesses = _guess(guesses, text)
+        try:
+            found = _fuzzy("".join(tokens[i:j]), t)
+        except NotationError:
+            continue
+        return _read_as(items, notes, tokens, i, j, found, t), guesses
+    guesses = _guess(guesses, text)
+    found = _fuzzy(tokens[i], t)  # one word: read, or the reason it cannot be
+    return _read_as(items, notes, tokens, i, i + 1, found, t), guesses
+
+
+def _guess(guesses: int, text: str) -> int:
+    """One more guess at a misspelling, or NotationError when there were too many."""
+    guesses += 1
+    if guesses > MAX_GUESSES:
+        raise NotationError(
+            f"{text.strip()!r} has too many words I don't know (I make at most "
+            f"{MAX_GUESSES} guesses an order): please write the names out."
+        )
+    return guesses
+
+
+def _read_as(
+    items: list[_Item], notes: list[str], tokens: list[str], i: int, j: int, found: str, t: _Tables
+) -> int:
+    """Append what tokens[i:j] were read as (a keyword or a place), noting it; the next
+    token's index."""
+    shown = " ".join(tokens[i:j])
+    if found in _KEYWORDS.values():
+        items.append((_KEY, found, None))
+        notes.append(f"read {shown!r} as {found!r}")
+        return j
+    notes.append(f"read {shown!r} as {t.display[found]}")
+    return _place(items, found, tokens, j, t)
+
+
+def _place(items: list[_Item], prov: str, tokens: list[str], i: int, t: _Tables) -> int:
     """Append a place, taking the coast written after it (`spa sc`, `stp north coast`)."""
     coast = None
     n = len(tokens)
@@ -457,7 +505,7 @@ class _FuzzyIndex:
 SHORT = 10  # tokens up to this long are looked up by deletions, longer ones by bigrams
 
 
-def _fuzzy_index(names: dict[str, str]) -> _FuzzyIndex:
+def _fuzzy_index(names: Mapping[str, str]) -> _FuzzyIndex:
     targets: dict[str, list[str]] = {}
     for word, target in [*names.items(), *_FUZZY_KEYWORDS.items()]:
         targets.setdefault(word, []).append(target)
@@ -583,13 +631,34 @@ def _distance(a: str, b: str, limit: int) -> int:
 # -- grammar ------------------------------------------------------------------------------
 
 
-def _grammar(items: list[tuple], text: str, t: _Tables) -> Order:
-    n = len(items)
-    if not n:
+def _grammar(items: list[_Item], text: str, t: _Tables) -> Order:
+    """The order the scanned items make, or NotationError saying what is wrong."""
+    if not items:
         raise NotationError(
             f"{text.strip()!r} is not an order: expected something like 'A Par - Bur'."
         )
     first = items[0][1] if items[0][0] == _KEY else None
+    if first in (WAIVE, BUILD, REMOVE, DISBAND, R):
+        order = _adjustment(first, items, text, t)
+        if order is not None:
+            return order
+    unit, pos = _unit_ref(items, 0, text, "a unit and its place")
+    if pos == len(items):
+        if unit.kind is None:  # a bare place ("Hello" read as Helgoland) is no order
+            raise NotationError(
+                f"{text.strip()!r} is not an order: expected something like 'A Par - Bur'."
+            )
+        return Hold(unit)
+    kind, key = items[pos][0], items[pos][1]
+    if kind == _PLACE:  # `A Par Bur`: a move without its sign
+        return _move_rest(unit, _location(items[pos]), items, pos + 1, text)
+    if kind != _KEY:
+        _trailing(items, pos, text, t)
+    return _after_keyword(unit, key, items, pos + 1, text, t)
+
+
+def _adjustment(first: str | None, items: list[_Item], text: str, t: _Tables) -> Order | None:
+    """An order that starts with its keyword (`Waive`, `Build A Par`, `Remove F Bre`)."""
     if first == WAIVE:
         if all(i[0] == _KEY for i in items):  # "waive build"
             return Waive()
@@ -602,20 +671,13 @@ def _grammar(items: list[tuple], text: str, t: _Tables) -> Order:
         unit, pos = _unit_ref(items, 1, text, "the unit to remove")
         _trailing(items, pos, text, t)
         return Disband(unit)
+    return None
 
-    unit, pos = _unit_ref(items, 0, text, "a unit and its place")
-    if pos == n:
-        if unit.kind is None:  # a bare place ("Hello" read as Helgoland) is no order
-            raise NotationError(
-                f"{text.strip()!r} is not an order: expected something like 'A Par - Bur'."
-            )
-        return Hold(unit)
-    kind, key = items[pos][0], items[pos][1]
-    if kind == _PLACE:  # `A Par Bur`: a move without its sign
-        return _move_rest(unit, _location(items[pos]), items, pos + 1, text)
-    if kind != _KEY:
-        _trailing(items, pos, text, t)
-    pos += 1
+
+def _after_keyword(
+    unit: UnitRef, key: str, items: list[_Item], pos: int, text: str, t: _Tables
+) -> Order:
+    """The order of `unit` whose keyword `key` comes just before items[pos]."""
     if key in (MOVE, RETREAT, R):
         dest = _place_at(items, pos, text, "where the unit goes")
         order = _move_rest(unit, dest, items, pos + 1, text)
@@ -626,21 +688,10 @@ def _grammar(items: list[tuple], text: str, t: _Tables) -> Order:
         _trailing(items, pos, text, t)
         return Hold(unit)
     if key == SUPPORT:
-        supported, pos = _unit_ref(items, pos, text, "the unit supported")
-        nxt = items[pos][1] if pos < n and items[pos][0] == _KEY else None
-        if pos == n or nxt == HOLD:
-            _trailing(items, pos + (nxt == HOLD), text, t)
-            return Support(unit, supported, None)
-        if nxt == MOVE:
-            dest = _place_at(items, pos + 1, text, "where the supported unit goes")
-            _trailing(items, pos + 2, text, t)
-            return Support(unit, supported, dest)
-        raise NotationError(
-            f"{text.strip()!r}: a support is 'A Mun S A Bur' or 'A Mun S A Par - Bur'."
-        )
+        return _support_rest(unit, items, pos, text, t)
     if key == CONVOY:
         army, pos = _unit_ref(items, pos, text, "the army convoyed")
-        if pos >= n or items[pos][:2] != (_KEY, MOVE):
+        if pos >= len(items) or items[pos][:2] != (_KEY, MOVE):
             raise NotationError(
                 f"{text.strip()!r}: a convoy names the army's move, 'F Nth C A Lon - Bel'."
             )
@@ -658,7 +709,22 @@ def _grammar(items: list[tuple], text: str, t: _Tables) -> Order:
     raise NotationError(f"{text.strip()!r}: I don't understand {key!r} here.")
 
 
-def _unit_ref(items: list[tuple], pos: int, text: str, what: str) -> tuple[UnitRef, int]:
+def _support_rest(unit: UnitRef, items: list[_Item], pos: int, text: str, t: _Tables) -> Order:
+    """After `A Mun S`: the unit supported, and its move if it is one."""
+    supported, pos = _unit_ref(items, pos, text, "the unit supported")
+    n = len(items)
+    nxt = items[pos][1] if pos < n and items[pos][0] == _KEY else None
+    if pos == n or nxt == HOLD:
+        _trailing(items, pos + (nxt == HOLD), text, t)
+        return Support(unit, supported, None)
+    if nxt == MOVE:
+        dest = _place_at(items, pos + 1, text, "where the supported unit goes")
+        _trailing(items, pos + 2, text, t)
+        return Support(unit, supported, dest)
+    raise NotationError(f"{text.strip()!r}: a support is 'A Mun S A Bur' or 'A Mun S A Par - Bur'.")
+
+
+def _unit_ref(items: list[_Item], pos: int, text: str, what: str) -> tuple[UnitRef, int]:
     """A unit as written at items[pos]: optional type(s), then a place."""
     kind = None
     n = len(items)
@@ -670,13 +736,13 @@ def _unit_ref(items: list[tuple], pos: int, text: str, what: str) -> tuple[UnitR
     return UnitRef(kind, _location(items[pos])), pos + 1
 
 
-def _place_at(items: list[tuple], pos: int, text: str, what: str) -> str:
+def _place_at(items: list[_Item], pos: int, text: str, what: str) -> str:
     if pos >= len(items) or items[pos][0] != _PLACE:
         raise NotationError(f"{text.strip()!r}: expected {what} after the move sign.")
     return _location(items[pos])
 
 
-def _trailing(items: list[tuple], pos: int, text: str, t: _Tables) -> None:
+def _trailing(items: list[_Item], pos: int, text: str, t: _Tables) -> None:
     """Refuse words left over after a complete order."""
     if pos < len(items):
         extra = items[pos]
@@ -686,7 +752,7 @@ def _trailing(items: list[tuple], pos: int, text: str, t: _Tables) -> None:
         )
 
 
-def _move_rest(unit: UnitRef, dest: str, items: list[tuple], pos: int, text: str) -> Order:
+def _move_rest(unit: UnitRef, dest: str, items: list[_Item], pos: int, text: str) -> Order:
     """After `A Lon - Bel`: further `- X` steps and `via Nth`, a convoy path (DATC 4.A.6),
     and `via convoy`. The path's seas are kept in order; parse_order drops them unless
     the game reads paths."""
@@ -711,6 +777,6 @@ def _move_rest(unit: UnitRef, dest: str, items: list[tuple], pos: int, text: str
     return Move(unit, dest, via, tuple(path))
 
 
-def _location(item: tuple) -> str:
+def _location(item: _Item) -> str:
     _, prov, coast = item
     return f"{prov}/{coast}" if coast else prov

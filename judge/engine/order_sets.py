@@ -26,10 +26,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .board import Position
-from .invalid_orders import STRICT, Kept, keep_invalid, loose_kept, read_loosely
+from .board import Position, Unit
+from .invalid_orders import STRICT, Kept, KeptOrder, keep_invalid, loose_kept, read_loosely
 from .legality import IllegalOrder, MovementLegality, own_unit
-from .orders import Convoy, Hold, Move, Order, Support, UnitRef, order_text
+from .orders import (
+    Convoy,
+    Hold,
+    Move,
+    MovementOrder,
+    Order,
+    Support,
+    UnitRef,
+    order_text,
+    ordered_unit,
+)
+from .problems import Problem
 from .results import DISLODGED, VOID, Entry, OrderResult
 from .rules import Rules
 
@@ -80,9 +91,9 @@ def bind(
     binder.settle_proxies()
     binding = Binding(binder.effective)
     if whole_phase and rules.implicit_orders:
-        binding.implicit = _implicit_moves(position, legality, binder.effective, binder.kept)
-        for e in binding.implicit:
-            binding.effective[e.legal.unit.province] = e  # type: ignore[union-attr]
+        implicit = _implicit_moves(position, legality, binder.effective, binder.kept)
+        binding.implicit = list(implicit.values())
+        binding.effective.update(implicit)
     no_hold = _kept_forms(binding, binder.kept)
     if whole_phase and not rules.hold_support_for_civil_disorder:
         no_hold.update(_in_civil_disorder(position, entries, binding.effective))
@@ -124,18 +135,19 @@ class _Binder:
         self.effective: dict[str, Entry] = {}
         self.proxies: dict[str, dict[str, Entry]] = {}  # province -> power -> its order
         self.kept: dict[int, Kept] = {}  # id(entry) -> why its legal order cannot be valid
-        self.loose: set[int] = set()  # ids of entries of which only the unit was read
+        # ids of entries of which only the unit was read -> the order as read
+        self.loose: dict[int, KeptOrder] = {}
 
     def add(self, e: Entry) -> None:
-        if e.parsed is None and not (
-            self.level == "any_format" and e.power not in self.neutral and self._read_loosely(e)
-        ):
+        order = e.parsed
+        if order is None and self.level == "any_format" and e.power not in self.neutral:
+            order = self._read_loosely(e)
+        if order is None:
             return
         try:
-            self._check(e, e.power)
-            prov = e.legal.unit.province  # type: ignore[union-attr]
+            prov = self._check(e, order, e.power)
         except IllegalOrder as err:
-            ref = getattr(e.parsed, "unit", None)
+            ref = ordered_unit(order)
             unit = self.position.unit_in(ref.province) if ref is not None else None
             if not (
                 self.proxy
@@ -146,7 +158,7 @@ class _Binder:
                 self._refuse(e, str(err))
                 return
             try:  # 4.E.5 b: checked as an order of the unit's own power
-                self._check(e, unit.power)
+                self._check(e, order, unit.power)
             except IllegalOrder as again:
                 self._refuse(e, str(again))
                 return
@@ -157,17 +169,19 @@ class _Binder:
         self._replace(self.effective.get(prov))
         self.effective[prov] = e
 
-    def _check(self, e: Entry, power: str) -> None:
-        """Set e.legal (and self.kept for an order that cannot be valid) or raise."""
-        order = e.parsed
-        if id(e) in self.loose:
-            unit = own_unit(self.position, power, order.unit)  # type: ignore[union-attr]
-            e.legal = order._replace(unit=unit)  # type: ignore[union-attr]
-            self.kept[id(e)] = loose_kept(e, unit)
-            e.error = None
-            return
+    def _check(self, e: Entry, order: Order, power: str) -> str:
+        """Set e.legal (and self.kept for an order that cannot be valid) and return the
+        province of its unit, or raise. `order` is e.parsed."""
+        loose = self.loose.get(id(e))
+        if loose is not None:
+            unit = own_unit(self.position, power, loose.unit)
+            bound = loose._replace(unit=unit)
+            self.kept[id(e)] = loose_kept(e, bound, unit)
+            e.legal, e.error = bound, None
+            return unit.province
+        legal: MovementOrder
         try:
-            e.legal = self.legality.check(order, power)  # type: ignore[arg-type]
+            legal = self.legality.check(order, power)
             self.kept.pop(id(e), None)
         except IllegalOrder as err:
             kept = None
@@ -175,14 +189,15 @@ class _Binder:
                 kept = keep_invalid(self.position, self.legality, order, power, self.level, err)
             if kept is None:
                 raise
-            e.legal = kept.order
+            legal = kept.order
             self.kept[id(e)] = kept
-        e.error = None
+        e.legal, e.error = legal, None
+        return legal.unit.province
 
     def _refuse(self, e: Entry, error: str) -> None:
         e.legal = None
         if id(e) in self.loose:  # keep the reason the line could not be read
-            self.loose.discard(id(e))
+            del self.loose[id(e)]
             e.parsed = None
             return
         e.error = error
@@ -198,13 +213,13 @@ class _Binder:
         no third power ordered it too (two powers' proxies cancel: the unit holds)."""
         gm = self.position.game_map
         for prov, by_power in self.proxies.items():
-            owner = self.position.unit_in(prov).power  # type: ignore[union-attr]
+            owner = self.position.occupied[prov].power  # a proxy names a unit on the board
             adjective = gm.powers[owner].adjective
             chosen = None
             if prov in self.effective:
-                reason = f"The {adjective} unit was ordered by its own power, whose order counts."
+                reason = Problem("proxy_overridden", {"adjective": adjective})
             elif len(by_power) > 1:
-                reason = "Several powers ordered this unit, so none of their orders is used."
+                reason = Problem("proxy_contested")
             else:
                 chosen = next(iter(by_power.values()))
             for e in by_power.values():
@@ -220,15 +235,15 @@ class _Binder:
                 )
                 chosen.notes = (*chosen.notes, note)
 
-    def _read_loosely(self, e: Entry) -> bool:
+    def _read_loosely(self, e: Entry) -> KeptOrder | None:
         """4.E.1 a: a line that names one of the board's units and then a move, support
-        or convoy sign is an order, whatever follows."""
+        or convoy sign is an order, whatever follows (set as e.parsed, and returned)."""
         order = read_loosely(e.given, self.position)
         if order is None:
-            return False
+            return None
         e.parsed = order
-        self.loose.add(id(e))
-        return True
+        self.loose[id(e)] = order
+        return order
 
 
 def _kept_forms(binding: Binding, kept: dict[int, Kept]) -> dict[str, str]:
@@ -292,23 +307,24 @@ def _implicit_moves(
     legality: MovementLegality,
     effective: dict[str, Entry],
     kept: dict[int, Kept],
-) -> list[Entry]:
+) -> dict[str, Entry]:
     """Moves deduced from a power's own legal supports and convoys for its own units it
-    gave no order (explicit orders win). Orders that disagree on where the unit goes
-    deduce nothing, and nothing is deduced from another power's orders."""
-    wanted: dict[str, list[tuple[str, Entry]]] = {}
+    gave no order (explicit orders win): province -> the entry of the move. Orders that
+    disagree on where the unit goes deduce nothing, and nothing is deduced from another
+    power's orders."""
+    wanted: dict[str, list[tuple[str, Support | Convoy]]] = {}
     for e in effective.values():
         order = e.legal
         if id(e) in kept or not isinstance(order, Support | Convoy) or order.dest is None:
             continue  # not legal and valid, or a support to hold: nothing to deduce
-        if order.unit.power != e.power:
+        if not isinstance(order.unit, Unit) or order.unit.power != e.power:
             continue  # a proxy order (4.E.5 b) deduces nothing for the owner
         ref = order.supported if isinstance(order, Support) else order.army
         unit = position.unit_in(ref.province)
         if unit is None or unit.power != e.power or unit.province in effective:
             continue
-        wanted.setdefault(unit.province, []).append((order.dest, e))
-    out = []
+        wanted.setdefault(unit.province, []).append((order.dest, order))
+    out = {}
     for prov, claims in wanted.items():
         dest = _one_destination([d for d, _ in claims])
         unit = position.unit_in(prov)
@@ -319,9 +335,9 @@ def _implicit_moves(
             legal = legality.check(move, unit.power)
         except IllegalOrder:
             continue  # an impossible deduction is no order
-        source = order_text(claims[0][1].legal)  # type: ignore[arg-type]
+        source = order_text(claims[0][1])
         note = f"Implicit order, deduced from {source} (DATC 4.E.3 a)."
-        out.append(Entry(unit.power, "", parsed=move, legal=legal, notes=(note,)))
+        out[prov] = Entry(unit.power, "", parsed=move, legal=legal, notes=(note,))
     return out
 
 

@@ -6,12 +6,27 @@ made type-aware below, so a hold never equals a disband of the same unit.
 
 An order names units as the player wrote them (`UnitRef`: type perhaps missing, coast
 perhaps wrong); legality (legality.py) binds it to the real units on the board, and the
-bound order holds the board's `Unit` objects, which read the same (kind, location).
+bound order holds the board's `Unit` objects, which read the same (kind, location):
+an order's fields are typed `UnitLike`, what both have in common.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
+
+
+class UnitLike(Protocol):
+    """A unit as an order names it: a written `UnitRef`, or the board's `Unit` once the
+    order is bound (legality.py). Read-only, so both fit."""
+
+    @property
+    def kind(self) -> str | None: ...
+
+    @property
+    def location(self) -> str: ...
+
+    @property
+    def province(self) -> str: ...
 
 
 class UnitRef(NamedTuple):
@@ -29,94 +44,113 @@ class UnitRef(NamedTuple):
 
 
 class Hold(NamedTuple):
-    unit: UnitRef
+    unit: UnitLike
+
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        return f"{self.unit} H"
 
 
 class Move(NamedTuple):
-    unit: UnitRef
+    unit: UnitLike
     dest: str  # a location: province key, or KEY/XC when a coast was given
     via_convoy: bool = False
     # The seas of a convoy path written in the order (`A Yor - Nth - Bel`), kept only
     # when the game's rules read paths (DATC 4.A.6 b, c); a path implies `via_convoy`.
     path: tuple[str, ...] = ()
 
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        if self.path:
+            return f"{self.unit} - {' - '.join(self.path)} - {self.dest}"
+        return f"{self.unit} - {self.dest}" + (" VIA" if self.via_convoy else "")
+
 
 class Support(NamedTuple):
-    unit: UnitRef
-    supported: UnitRef
+    unit: UnitLike
+    supported: UnitLike
     dest: str | None = None  # None: support to hold
+
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        if self.dest is None:
+            return f"{self.unit} S {self.supported}"
+        return f"{self.unit} S {self.supported} - {self.dest}"
 
 
 class Convoy(NamedTuple):
-    unit: UnitRef
-    army: UnitRef
+    unit: UnitLike
+    army: UnitLike
     dest: str
+
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        return f"{self.unit} C {self.army} - {self.dest}"
 
 
 class Retreat(NamedTuple):
-    unit: UnitRef
+    unit: UnitLike
     dest: str
+
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        return f"{self.unit} R {self.dest}"
 
 
 class Disband(NamedTuple):
     """A retreat-phase disband, or an adjustment-phase removal."""
 
-    unit: UnitRef
+    unit: UnitLike
+
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        return f"{self.unit} D"
 
 
 class Build(NamedTuple):
-    unit: UnitRef
+    unit: UnitLike
+
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        return f"{self.unit} B"
 
 
 class Waive(NamedTuple):
-    pass
+    def text(self) -> str:
+        """The canonical short form (order_text)."""
+        return "WAIVE"
 
 
 Order = Hold | Move | Support | Convoy | Retreat | Disband | Build | Waive
+MovementOrder = Hold | Move | Support | Convoy  # what a movement phase's units may do
 
 
-def _typed_eq(a: tuple, b: object) -> bool:
-    return type(a) is type(b) and tuple.__eq__(a, b)  # type: ignore[arg-type]
+def _typed_eq(a: tuple[object, ...], b: object) -> bool:
+    return type(a) is type(b) and tuple.__eq__(a, b)
 
 
-def _typed_ne(a: tuple, b: object) -> bool:
+def _typed_ne(a: tuple[object, ...], b: object) -> bool:
     return not _typed_eq(a, b)
 
 
-def _typed_hash(a: tuple) -> int:
+def _typed_hash(a: tuple[object, ...]) -> int:
     return hash((type(a).__name__, *a))
 
 
+# A NamedTuple cannot inherit them from a shared base, so they are set on each class
+# here; mypy refuses any assignment to a method, hence the ignores.
 for _cls in (UnitRef, Hold, Move, Support, Convoy, Retreat, Disband, Build, Waive):
-    _cls.__eq__ = _typed_eq  # type: ignore[method-assign,assignment]
-    _cls.__ne__ = _typed_ne  # type: ignore[method-assign,assignment]
-    _cls.__hash__ = _typed_hash  # type: ignore[method-assign,assignment]
+    _cls.__eq__ = _typed_eq  # type: ignore[method-assign]  # type-aware equality, see above
+    _cls.__ne__ = _typed_ne  # type: ignore[method-assign,assignment]  # as __eq__
+    _cls.__hash__ = _typed_hash  # type: ignore[method-assign,assignment]  # agrees with __eq__
 
 
 def order_text(order: Order) -> str:
     """The canonical short form of Contract 1 (`A LON - BEL VIA`, `A MUN S F KIE`); a
     move with a convoy path reads `A YOR - NTH - BEL`."""
-    return _FORMATS[type(order)](order)
+    return order.text()
 
 
-_FORMATS = {
-    Hold: lambda o: f"{o.unit} H",
-    Move: lambda o: (
-        f"{o.unit} - {' - '.join(o.path)} - {o.dest}"
-        if o.path
-        else f"{o.unit} - {o.dest}" + (" VIA" if o.via_convoy else "")
-    ),
-    Support: lambda o: (
-        f"{o.unit} S {o.supported}" if o.dest is None else f"{o.unit} S {o.supported} - {o.dest}"
-    ),
-    Convoy: lambda o: f"{o.unit} C {o.army} - {o.dest}",
-    Retreat: lambda o: f"{o.unit} R {o.dest}",
-    Disband: lambda o: f"{o.unit} D",
-    Build: lambda o: f"{o.unit} B",
-    Waive: lambda o: "WAIVE",
-}
-
-
-def ordered_unit(order: Order) -> UnitRef | None:
+def ordered_unit(order: Order) -> UnitLike | None:
     """The unit an order is for (None for WAIVE)."""
-    return getattr(order, "unit", None)
+    return None if isinstance(order, Waive) else order.unit

@@ -28,9 +28,9 @@ from .orders import Order, Support
 from .rules import Rules
 
 
-class _Adjudicator(Protocol):
-    """What the paradox rules read of a movement phase's decisions (movement.py's
-    adjudicator has these; declared here so this module does not import that one)."""
+class _Tables(Protocol):
+    """What the support rules read of a movement phase's orders (order_tables.py has
+    these; declared here so this module imports neither that one nor movement.py)."""
 
     gm: GameMap
     rules: Rules
@@ -39,11 +39,16 @@ class _Adjudicator(Protocol):
     convoyed: set[str]
     void: set[str]
     whole_route: dict[str, tuple[str, ...]]
+
+    def route_fleets(self, a: str) -> tuple[str, ...] | list[str]: ...
+
+
+class _Adjudicator(_Tables, Protocol):
+    """What the second look reads of a movement phase's decisions (movement.py)."""
+
     given_fixed: dict[str, bool]
     all_hold: frozenset[str]
     cores: list[frozenset[str]]
-
-    def route_fleets(self, a: str) -> tuple[str, ...] | list[str]: ...
 
     def route_open(self, p: str) -> bool: ...
 
@@ -59,7 +64,7 @@ def holds_all(rules: Rules, armies: set[str], all_hold: frozenset[str]) -> bool:
     return rules.convoy_paradox in _ALL_HOLD or not armies.isdisjoint(all_hold)
 
 
-def shielded_supports(adj: _Adjudicator) -> dict[str, frozenset[str]]:
+def shielded_supports(adj: _Tables) -> dict[str, frozenset[str]]:
     """Under the 1971, 1982 and 2000 rules: supporting province -> the convoyed armies
     attacking it that neither cut its support nor, by dislodging it, take it away."""
     rule = adj.rules.convoy_paradox
@@ -94,7 +99,7 @@ def shielded_supports(adj: _Adjudicator) -> dict[str, frozenset[str]]:
     return {p: frozenset(armies) for p, armies in shielded.items()}
 
 
-def _necessary(adj: _Adjudicator, a: str, fleets: tuple[str, ...] | list[str]) -> set[str]:
+def _necessary(adj: _Tables, a: str, fleets: tuple[str, ...] | list[str]) -> set[str]:
     """The fleets without which the army in `a` has no route. Where every route counts
     (4.A.1 a, a written path) that is each of them."""
     if a in adj.whole_route:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .orders import Order, order_text
+from .problems import Reason
 
 OK, BOUNCE, CUT, DISLODGED, VOID = "ok", "bounce", "cut", "dislodged", "void"
 NO_CONVOY, DISRUPTED, DISBAND = "no convoy", "disrupted", "disband"
@@ -18,7 +19,7 @@ class OrderResult(NamedTuple):
     given: str  # the text as given ("" for an order the judge made)
     order: str  # canonical short form of what was understood (the text if nothing was)
     result: str  # ok bounce cut dislodged void "no convoy" disrupted disband
-    error: str | None = None  # why the order was rejected
+    error: Reason | None = None  # why the order was rejected
     notes: tuple[str, ...] = ()  # how a misspelling was read
 
 
@@ -30,10 +31,10 @@ class Entry:
     given: str
     parsed: Order | None = None
     legal: Order | None = None
-    error: str | None = None
+    error: Reason | None = None
     notes: tuple[str, ...] = ()
 
-    def result(self, code: str, error: str | None = None) -> OrderResult:
+    def result(self, code: str, error: Reason | None = None) -> OrderResult:
         shown = self.legal or self.parsed
         text = order_text(shown) if shown is not None else self.given
         return OrderResult(self.power, self.given, text, code, error or self.error, self.notes)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from .board import ARMY, FLEET, Position, Unit
 from .coasts import CoastError, move_coast
+from .geography import GameMap
 from .legality import unit_ref
 from .movement import MovementOutcome
 from .orders import Disband, Retreat, order_text
 from .place_names import name
+from .problems import Problem
 from .results import BOUNCE, DISBAND, OK, VOID, Entry, OrderResult
 from .rules import Rules
 
@@ -60,11 +62,11 @@ def resolve_retreats(
         if order is None:
             continue
         if not isinstance(order, Retreat | Disband):
-            e.error = "Only retreats and disbands are ordered in a retreat phase."
+            e.error = Problem("not_a_retreat_order")
             continue
         d = dislodged.get(order.unit.province)
         if d is None or d.unit.power != e.power:
-            e.error = f"You have no dislodged unit in {name(gm, order.unit.province)}."
+            e.error = Problem("no_dislodged_unit", {"place": name(gm, order.unit.province)})
             continue
         if isinstance(order, Disband):
             dest = None
@@ -89,12 +91,13 @@ def resolve_retreats(
         if e.legal is None:
             results.append(e.result(VOID))
             continue
-        dest = e.legal.dest if isinstance(e.legal, Retreat) else None
+        retreat = e.legal if isinstance(e.legal, Retreat) else None
+        dest = retreat.dest if retreat is not None else None
         if dest and targets[gm.province_of(dest)] > 1:
-            results.append(e.result(BOUNCE, "Another unit retreated there too; both disband."))
+            results.append(e.result(BOUNCE, Problem("retreats_clash")))
         else:
-            if dest:
-                u = dislodged[e.legal.unit.province].unit
+            if retreat is not None and dest:
+                u = dislodged[retreat.unit.province].unit
                 units.append(Unit(u.power, u.kind, dest))
             results.append(e.result(OK))
     for prov, d in sorted(dislodged.items()):
@@ -106,14 +109,16 @@ def resolve_retreats(
 
 
 def _retreat_location(
-    gm, unit: Unit, written: str, allowed: tuple[str, ...], e: Entry, rules: Rules
+    gm: GameMap, unit: Unit, written: str, allowed: tuple[str, ...], e: Entry, rules: Rules
 ) -> str | None:
     """The allowed location a retreat order names, or None with e.error set."""
     prov, _, coast = written.partition("/")
     here = [loc for loc in allowed if gm.province_of(loc) == prov]
     if not here:
-        places = ", ".join(name(gm, a) for a in allowed) or "nowhere: it must disband"
-        e.error = f"{unit} cannot retreat to {name(gm, prov)}; it may retreat to {places}."
+        places = tuple(name(gm, a) for a in allowed)  # none: it must disband
+        e.error = Problem(
+            "retreat_not_allowed", {"unit": str(unit), "place": name(gm, prov), "places": places}
+        )
         return None
     coasts = gm.provinces[prov].coasts
     if unit.kind != FLEET or not coasts:
@@ -121,5 +126,8 @@ def _retreat_location(
     try:  # a coast missing or out of reach, settled as for moves (DATC 4.B.1-4.B.3)
         return move_coast(gm, unit.location, prov, coast if coast in coasts else "", here, rules)
     except CoastError as why:
-        e.error = f"{unit} cannot retreat to {name(gm, written)}." if coast in coasts else str(why)
+        if coast in coasts:
+            e.error = Problem("retreat_coast", {"unit": str(unit), "place": name(gm, written)})
+        else:
+            e.error = str(why)  # a coast missing or out of reach: coasts.py's words
         return None

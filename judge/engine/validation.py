@@ -16,8 +16,9 @@ from .adjustments import resolve_adjustments
 from .board import Position
 from .legality import IllegalOrder, MovementLegality
 from .notation import NotationError, parse_order
-from .orders import Build, Disband, Retreat, Waive, order_text
+from .orders import Waive, order_text
 from .phase import ADJUSTMENTS, MOVEMENT, RETREATS
+from .problems import Reason
 from .results import Entry
 from .retreats import resolve_retreats
 from .rules import DEFAULT_RULES, Rules
@@ -29,7 +30,7 @@ REPLACED = "A later order for the same unit replaces this one."
 class CheckedOrder:
     given: str
     order: str | None  # canonical short form, when the judge understood the line
-    error: str | None  # why it will not be used (None: it will be)
+    error: Reason | None  # why it will not be used (None: it will be)
     key: str | None  # what it orders (a unit's province, a build site, "WAIVE n")
     notes: tuple[str, ...] = ()  # how a misspelling was read
 
@@ -75,7 +76,7 @@ def check_orders(
             except IllegalOrder as err:
                 e.error = str(err)
                 continue
-            prov = e.legal.unit.province  # type: ignore[union-attr]
+            prov = e.legal.unit.province
             if prov in latest:
                 latest[prov].error = REPLACED
             latest[prov] = e
@@ -92,8 +93,8 @@ def check_orders(
             if isinstance(e.legal, Waive):
                 waives += 1
                 key = f"WAIVE {waives}"
-            elif isinstance(e.legal, Build | Disband | Retreat) or hasattr(e.legal, "unit"):
-                key = e.legal.unit.location.partition("/")[0]  # type: ignore[union-attr]
+            else:  # every other order is for a unit
+                key = e.legal.unit.location.partition("/")[0]
         error = e.error if (e.error or e.legal is None) else None
         if e.legal is None and error is None:
             error = "This order cannot be used in this phase."

@@ -53,6 +53,7 @@ from judge.store.result import GameResult
 from judge.store.settings import GameSettings
 from judge.variants.json_contract import outcome_to_json, position_from_json, position_to_json
 from judge.variants.maps import load_map
+from judge.variants.problem_text import reason_text
 
 log = logging.getLogger("judge.game.play")
 
@@ -268,6 +269,8 @@ def submit_orders(
     checked = check_orders(position, power, lines, rules)
     if rules_of(game).proxy_orders == "notified":  # DATC 4.E.5 a: only units handed over
         checked = proxies.screen(game, position, power, checked)
+    # The reasons in words, as the order set is stored and the reply shows them.
+    checked = [replace(c, error=reason_text(c.error)) if c.error else c for c in checked]
     if clear or lines:
         record_mode = "clear" if clear and not lines else mode
         games.add_order_set(

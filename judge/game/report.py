@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from judge.engine.board import Position, Unit
+from judge.engine.board import Position
 from judge.engine.geography import GameMap
 from judge.engine.notation import NotationError, parse_order
 from judge.engine.orders import (
@@ -23,7 +23,7 @@ from judge.engine.orders import (
     Order,
     Retreat,
     Support,
-    UnitRef,
+    UnitLike,
     Waive,
 )
 from judge.engine.phase import ADJUSTMENTS, RETREATS, Phase
@@ -68,7 +68,7 @@ def place(gm: GameMap, location: str) -> PlaceWords:
     return PlaceWords(gm.provinces[prov].name if prov in gm.provinces else prov, coast)
 
 
-def unit_name(gm: GameMap, unit: UnitRef | Unit) -> UnitWords:
+def unit_name(gm: GameMap, unit: UnitLike) -> UnitWords:
     return UnitWords(unit.kind or "", place(gm, unit.location))
 
 

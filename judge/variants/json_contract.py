@@ -25,6 +25,7 @@ from judge.engine.geography import GameMap, MapError
 from judge.engine.phase import RETREATS, Phase
 from judge.engine.rules import Rules
 from judge.variants.maps import load_map
+from judge.variants.problem_text import reason_text
 
 MAX_NUMBER_DIGITS = 100  # a longer JSON number is an error (Python refuses 4,300 digits)
 MAX_MAP_NAME = 100  # a longer map name is unknown (the file name would be too long)
@@ -193,7 +194,7 @@ def outcome_to_json(position: Position, outcome: Adjudication) -> dict[str, Any]
     for r in outcome.results:
         item = {"order": r.order, "given": r.given, "result": r.result}
         if r.error:
-            item["error"] = r.error
+            item["error"] = reason_text(r.error)
         results.setdefault(r.power, []).append(item)
     after = position_to_json(outcome.position)
     return {

@@ -1,0 +1,39 @@
+"""The words of the engine's reasons: a Problem's template, templates/problems/<code>.txt,
+rendered with the problem's values.
+
+It lives here, below game and commands, because Contract 1's output gives these words
+too (json_contract.outcome_to_json, which `judge adjudicate` runs); the judge's own
+callers of the engine use this same function.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import jinja2
+
+from judge.engine.problems import Reason
+from judge.paths import data_dir
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    # As the mail templates' environment (judge/mail/compose.py): a tag alone on its
+    # line leaves nothing behind, a missing value is an error rather than a blank.
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(data_dir("templates")),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,  # plain text
+    )
+
+
+def reason_text(reason: Reason) -> str:
+    """The reason in words: a Problem's template rendered (one line, no newline at the
+    end), or the sentence of a reason not yet given a code, as it is."""
+    if isinstance(reason, str):
+        return reason
+    template = _environment().get_template(f"problems/{reason.code}.txt")
+    return template.render(reason.values).removesuffix("\n")
