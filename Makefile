@@ -35,14 +35,17 @@ system-packages:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES); \
 	fi
 
-test: $(STAMP) system-packages
-	$(VENV)/bin/ruff check judge tests benchmarks
-	$(VENV)/bin/ruff format --check judge tests benchmarks
+# The checks that keep the house straight (docs/ARCHITECTURE.md), then the tests.
+test: $(STAMP) system-packages lint
 	$(PY) -m pytest -q
 
+# ruff (style and formatting), mypy (types; strict in judge/engine and judge/store) and
+# import-linter (the layers: pyproject.toml [tool.importlinter]).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check judge tests benchmarks
 	$(VENV)/bin/ruff format --check judge tests benchmarks
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format judge tests benchmarks
