@@ -49,7 +49,7 @@ def send_help(run: Run, cmd: Command) -> None:
     run.event("help", cmd, players=help_rows(), masters=help_lines())
 
 
-# In the order HELP lists them; then the commands HELP does not list.
+# In the order HELP lists them: every command is in HELP.
 COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "CREATE",
@@ -66,6 +66,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
         player.join,
         "SIGNON ?name password",
         help="join a game that is forming",
+        section=PLAYERS,
+        password=True,
+    ),
+    CommandSpec(
+        "OBSERVE",
+        ANYONE,
+        player.observe,
+        "OBSERVE name password",
+        help="watch a game as an observer",
         section=PLAYERS,
         password=True,
     ),
@@ -119,6 +128,22 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec("SET NOWAIT", PLAYER, player.set_wait, "SET NOWAIT", section=PLAYERS, joined=True),
     CommandSpec(
+        "PRESS",
+        SIGNED_ON,
+        press.press,
+        "PRESS [TO powers]\nBROADCAST",
+        help="press to the powers named, or to all:\n  the lines after it, up to ENDPRESS",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "SET PROXY",
+        PLAYER,
+        house_rules.set_proxy,
+        "SET PROXY unit TO power",
+        help="that power orders the unit this phase\n(SET PROXY NONE takes them all back)",
+        section=PLAYERS,
+    ),
+    CommandSpec(
         "SET PASSWORD",
         SIGNED_ON,
         player.set_password,
@@ -162,6 +187,38 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec("SET NOCONCEDE", PLAYER, player.concede, "NOCONCEDE", section=PLAYERS, joined=True),
     CommandSpec("RESIGN", PLAYER, player.resign, "RESIGN", help="leave the game", section=PLAYERS),
+    CommandSpec(
+        "LIST",
+        ANYONE,
+        information.list_games,
+        "LIST [name]",
+        help="the games here, or one game in full",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "WHOGAME",
+        ANYONE,
+        information.whogame,
+        "WHOGAME name",
+        help="who plays which power",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "SUMMARY",
+        ANYONE,
+        information.summary,
+        "SUMMARY name",
+        help="centres by year, who played each power",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "HISTORY",
+        ANYONE,
+        information.history,
+        "HISTORY name\n  [FROM date] [TO date]",
+        help="a game's results and broadcasts so far,\n  or between two dates",
+        section=PLAYERS,
+    ),
     CommandSpec("HELP", ANYONE, send_help, "HELP", help="this list", section=PLAYERS),
     CommandSpec("PROCESS", MASTER, master.process, "PROCESS [phase]", section=MASTERS, line=1),
     CommandSpec("PAUSE", MASTER, master.pause, "PAUSE", section=MASTERS, line=1),
@@ -283,23 +340,34 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "PROMOTE", MASTER, master.promote, "PROMOTE address", section=MASTERS, line=7, password=True
     ),
-    CommandSpec("OBSERVE", ANYONE, player.observe, "OBSERVE name password", password=True),
+    CommandSpec("TERMINATE", MASTER, master.terminate, "TERMINATE", section=MASTERS, line=8),
+    CommandSpec("ROLLBACK", MASTER, master.rollback, "ROLLBACK [phase]", section=MASTERS, line=8),
     CommandSpec(
-        "PRESS", SIGNED_ON, press.press, "PRESS [TO powers] or BROADCAST, the press, ENDPRESS"
+        "FORCE BEGIN",
+        MASTER,
+        master.force_begin,
+        "FORCE BEGIN (start short of players)",
+        section=MASTERS,
+        line=8,
     ),
-    CommandSpec("SET PROXY", PLAYER, house_rules.set_proxy, "SET PROXY unit TO power, or NONE"),
-    CommandSpec("TERMINATE", MASTER, master.terminate, "TERMINATE"),
-    CommandSpec("FORCE BEGIN", MASTER, master.force_begin, "FORCE BEGIN"),
-    CommandSpec("ROLLBACK", MASTER, master.rollback, "ROLLBACK [phase]"),
-    CommandSpec("SET RULES", MASTER, house_rules.set_rules, "SET RULES [options]"),
-    CommandSpec("SET VICTORY", MASTER, house_rules.set_end, "SET VICTORY centres"),
-    CommandSpec("SET END", MASTER, house_rules.set_end, "SET END year [DRAW or MOST], or NONE"),
-    CommandSpec("SET STALE", MASTER, house_rules.set_end, "SET STALE years, or OFF"),
-    CommandSpec("SET MAXYEARS", MASTER, house_rules.set_end, "SET MAXYEARS years, or OFF"),
-    CommandSpec("LIST", ANYONE, information.list_games, "LIST [name]"),
-    CommandSpec("WHOGAME", ANYONE, information.whogame, "WHOGAME name"),
-    CommandSpec("SUMMARY", ANYONE, information.summary, "SUMMARY name"),
-    CommandSpec("HISTORY", ANYONE, information.history, "HISTORY name [FROM date] [TO date]"),
+    CommandSpec(
+        "SET RULES",
+        MASTER,
+        house_rules.set_rules,
+        "SET RULES [set] [option=choice ...] (alone: the list)",
+        section=MASTERS,
+        line=9,
+    ),
+    CommandSpec(
+        "SET VICTORY", MASTER, house_rules.set_end, "SET VICTORY n", section=MASTERS, line=10
+    ),
+    CommandSpec(
+        "SET END", MASTER, house_rules.set_end, "SET END year DRAW/MOST", section=MASTERS, line=10
+    ),
+    CommandSpec("SET STALE", MASTER, house_rules.set_end, "SET STALE n", section=MASTERS, line=10),
+    CommandSpec(
+        "SET MAXYEARS", MASTER, house_rules.set_end, "SET MAXYEARS n", section=MASTERS, line=10
+    ),
 )
 BY_NAME = {spec.name: spec for spec in COMMANDS}
 
