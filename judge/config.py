@@ -60,6 +60,7 @@ class Config:
     # What a listed master signs on with, from a listed address; kept out of repr().
     master_password: str = field(default="", repr=False)
     broadcast: str = ""
+    maps: Path | None = None  # the operator's map folder, searched before the bundled maps/
     max_message_bytes: int = 1_000_000
     rate_limit_per_hour: int = 60  # mails an hour from one From: beyond it, no replies
     replies_per_hour: int = 20  # replies an hour to one address, whatever the headers
@@ -89,6 +90,7 @@ _SECTIONS: dict[str, set[str]] = {
         "master_password_file",
         "master_password_env",
         "broadcast",
+        "maps",
         "max_message_bytes",
         "rate_limit_per_hour",
         "replies_per_hour",
@@ -230,6 +232,7 @@ def _judge_fields(judge: dict[str, Any], base: Path | None) -> dict[str, Any]:
         "masters": tuple(a.strip("<>").lower() for a in masters),
         "master_password": master_password,
         "broadcast": _get(judge, "judge.broadcast", str, d.broadcast),
+        "maps": Path(folder) if (folder := _get(judge, "judge.maps", str, "")) else None,
         "max_message_bytes": _get(judge, "judge.max_message_bytes", int, d.max_message_bytes),
         "rate_limit_per_hour": _get(judge, "judge.rate_limit_per_hour", int, d.rate_limit_per_hour),
     }
@@ -272,6 +275,9 @@ def _resolve_paths(config: Config, base: Path) -> Config:
         config,
         database=config.database if config.database.is_absolute() else base / config.database,
         maildir=config.maildir if config.maildir.is_absolute() else base / config.maildir,
+        maps=config.maps
+        if config.maps is None or config.maps.is_absolute()
+        else base / config.maps,
     )
 
 

@@ -20,7 +20,6 @@ import pytest
 from judge.engine.board import starting_position
 from judge.engine.geography import IMPASSABLE, SEA, build_map
 from judge.game.pictures import after_of
-from judge.render import drawing as drawing_module
 from judge.render import load_drawing, render_png, render_svg
 from judge.render.png import PNG_SIGNATURE, PngUnavailable, png_size
 from judge.variants import maps
@@ -400,7 +399,6 @@ def test_a_second_map_needs_only_its_own_data_files(tmp_path, monkeypatch):
         "unit = [75, 150]\ncenter = [100, 170]\n"
     )
     monkeypatch.setattr(maps, "MAPS_DIR", tmp_path)
-    monkeypatch.setattr(drawing_module, "MAPS_DIR", tmp_path)
     gm = build_map(maps._map_data("isles", ()))
     position = starting_position(gm)
     results = {"NORTH": ["F AAA - BBB"], "SOUTH": ["A CCC - AAA"]}

@@ -7,7 +7,9 @@ import importlib
 import logging
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # generic for the type checker only, not at run time
@@ -25,6 +27,9 @@ def _moment(text: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+_MAPS_HELP = "the operator's map folder, searched before the bundled maps/"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
     parser.add_argument(
@@ -32,12 +37,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log for debugging")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser(
+    adjudicating = sub.add_parser(
         "adjudicate",
         help="adjudicate JSON positions read line by line from standard input (Contract 1)",
         description="Read one JSON position with orders per line on standard input; write "
         "one JSON outcome per line on standard output, in the same order.",
     )
+    adjudicating.add_argument("--maps", type=Path, metavar="DIR", help=_MAPS_HELP)
     run = sub.add_parser(
         "run",
         help="run the judge: receive mail, handle it, send the replies",
@@ -45,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         "handle whatever is waiting (mail, due deadlines, the outbox) and exit.",
     )
     run.add_argument("--once", action="store_true", help="handle what is waiting, then exit")
+    run.add_argument("--maps", type=Path, metavar="DIR", help=_MAPS_HELP + " (and judge.maps)")
     run.add_argument(
         "--now",
         type=_moment,
@@ -70,7 +77,11 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger("mail.log").setLevel(logging.WARNING)
     if args.command == "adjudicate":
         from judge.ops.adjudicate import run as adjudicate
+        from judge.variants.maps import use_operator_folder
 
+        if args.maps is not None and not args.maps.is_dir():
+            parser.error(f"--maps {args.maps}: no such folder")
+        use_operator_folder(args.maps)
         return adjudicate()
     if args.command == "run":
         return _run(args, parser)
@@ -246,6 +257,11 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         config = load_config(args.config)
     except ConfigError as e:
         print(f"judge: configuration error: {e}", file=sys.stderr)
+        return 2
+    if args.maps is not None:
+        config = replace(config, maps=args.maps.resolve())
+    if config.maps is not None and not config.maps.is_dir():
+        print(f"judge: the map folder {config.maps} is no folder", file=sys.stderr)
         return 2
     if args.once:
         clock = daemon.fixed_clock(args.now) if args.now else daemon.real_clock

@@ -14,6 +14,7 @@ import sqlite_utils
 
 from judge.config import Config, ConfigError, load_config
 from judge.store.games import Game
+from judge.variants.maps import use_operator_folder
 
 
 def out(line: str = "") -> None:
@@ -30,10 +31,12 @@ def fail(message: str) -> int:
 def load(args: argparse.Namespace) -> Config | None:
     """The configuration `--config` names; None, with the error said, when it is wrong."""
     try:
-        return load_config(args.config)
+        config = load_config(args.config)
     except ConfigError as e:
         print(f"judge: configuration error: {e}", file=sys.stderr, flush=True)
         return None
+    use_operator_folder(config.maps)  # the games it shows may be played on the operator's maps
+    return config
 
 
 @contextlib.contextmanager

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from judge.engine.geography import GameMap, MapError
 from judge.render.canvas import Hatch, Point, path_data
-from judge.variants.maps import MAPS_DIR
+from judge.variants import maps
+from judge.variants.maps import map_file
 
 
 @dataclass(frozen=True)
@@ -98,18 +99,23 @@ def drawing_for(game_map: GameMap) -> Drawing:
 
 
 def _path(name: str) -> Path:
-    """maps/<name>_drawing.toml; MapError for a name that is no plain word."""
+    """maps/<name>_drawing.toml (the operator's map folder first); MapError for a name that
+    is no plain word. A path that does not exist when no folder has the file."""
     if not name.replace("_", "").replace("-", "").isalnum():
         raise MapError(f"no drawing for map {name!r}")
-    return MAPS_DIR / f"{name}_drawing.toml"
+    return map_file(f"{name}_drawing") or maps.MAPS_DIR / f"{name}_drawing.toml"
 
 
-@cache
 def load_drawing(name: str = "standard") -> Drawing:
-    """Read `maps/<name>_drawing.toml` once per process."""
+    """Read `maps/<name>_drawing.toml` (once per process and file)."""
     path = _path(name)
     if not path.exists():
         raise MapError(f"no drawing for map {name!r}")
+    return _read_drawing(name, path)
+
+
+@cache
+def _read_drawing(name: str, path: Path) -> Drawing:
     with path.open("rb") as f:
         data = tomllib.load(f)
     powers = {}

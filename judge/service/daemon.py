@@ -29,6 +29,7 @@ from judge.service import schedule
 from judge.service.handling import handle_waiting
 from judge.store import inbox
 from judge.store.db import open_db
+from judge.variants.maps import use_operator_folder
 
 log = logging.getLogger("judge")
 
@@ -59,6 +60,7 @@ class _ThreadStore:
 
 def run_once(config: Config, clock: Callable[[], datetime] = real_clock) -> dict[str, int]:
     """Fetch waiting mail (IMAP), handle everything stored, drain the outbox, return."""
+    use_operator_folder(config.maps)
     db = open_db(config.database)
     try:
         fetched = 0
@@ -169,6 +171,7 @@ def run_forever(
     receiver = None
     imap_thread = None
     timers = schedule.Timers(wakeup.set, clock)
+    use_operator_folder(config.maps)
     try:
         db = open_db(config.database)
         delivery = sender.delivery_for(config)
@@ -262,7 +265,17 @@ def _reloaded(config: Config) -> Config:
     except ConfigError as e:
         log.error("SIGHUP: configuration not reloaded: %s", e)
         return config
-    fixed = ("database", "inbound_mode", "imap", "smtp_in", "outbound_mode", "smtp_out", "maildir")
+    # The maps too: a game under way must not change its map under its players.
+    fixed = (
+        "database",
+        "inbound_mode",
+        "imap",
+        "smtp_in",
+        "outbound_mode",
+        "smtp_out",
+        "maildir",
+        "maps",
+    )
     changed = [k for k in fixed if getattr(fresh, k) != getattr(config, k)]
     if changed:
         log.warning(

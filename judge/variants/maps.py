@@ -1,18 +1,46 @@
 """Maps and variants as files: `maps/<name>.toml` read and built into the engine's
 `GameMap`. A variant file names its `base` map and gives only what differs; its data
-is laid over its base's before the engine builds and checks it."""
+is laid over its base's before the engine builds and checks it.
+
+The files are looked for in the operator's map folder first (configuration `maps`, or
+`--maps DIR`), then in the bundled maps/: an operator's file of the same name wins, and
+an operator's variant may name a bundled map as its base."""
 
 from __future__ import annotations
 
 import re
 import tomllib
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from judge.engine.geography import GameMap, MapError, build_map
 from judge.paths import data_dir
 
-MAPS_DIR = data_dir("maps")
+MAPS_DIR = data_dir("maps")  # the bundled maps
+_operator_folder: Path | None = None  # set once at start-up by the command line
+
+
+def use_operator_folder(folder: Path | None) -> None:
+    """From now on look for maps in `folder` before the bundled maps/ (None: the bundled
+    maps only). Maps read before are read again when next asked for."""
+    global _operator_folder
+    _operator_folder = folder
+    _load_map.cache_clear()
+
+
+def folders() -> tuple[Path, ...]:
+    """Where maps are looked for, first first."""
+    return (MAPS_DIR,) if _operator_folder is None else (_operator_folder, MAPS_DIR)
+
+
+def map_file(name: str) -> Path | None:
+    """The file `<name>.toml` in the first folder that has it; None if none has."""
+    for folder in folders():
+        path = folder / f"{name}.toml"
+        if path.is_file():
+            return path
+    return None
 
 
 def load_map(name: str = "standard") -> GameMap:
@@ -30,11 +58,15 @@ def _load_map(name: str) -> GameMap:
 
 
 def map_names() -> list[str]:
-    """Every map and variant in maps/, by name (drawing files left out)."""
+    """Every map and variant in the operator's folder and maps/, by name (drawing files
+    left out)."""
     return sorted(
-        p.stem
-        for p in MAPS_DIR.glob("*.toml")
-        if not p.stem.endswith("_drawing") and _NAME.fullmatch(p.stem)
+        {
+            p.stem
+            for folder in folders()
+            for p in folder.glob("*.toml")
+            if not p.stem.endswith("_drawing") and _NAME.fullmatch(p.stem)
+        }
     )
 
 
@@ -48,8 +80,8 @@ def _map_data(name: str, seen: tuple[str, ...]) -> dict[str, Any]:
     if not _NAME.fullmatch(name) or name.endswith("_drawing"):
         # A name too long for a file name is unknown too (exists() would raise OSError).
         raise MapError(f"unknown map {name[:100]!r}")
-    path = MAPS_DIR / f"{name}.toml"
-    if not path.exists():
+    path = map_file(name)
+    if path is None:
         raise MapError(f"unknown map {name!r}")
     with path.open("rb") as f:
         try:
