@@ -2,10 +2,10 @@
 another power for the current movement phase, and that power's order for the unit is
 used instead of the owner's.
 
-The hand-overs of a phase live in the game's settings ("proxies": phase -> {province:
-power}). The engine's proxy rule (4.E.5 b: an order for another power's unit counts when
-its own power gives it none) then adjudicates them; the judge only lets through the
-orders a hand-over allows.
+The hand-overs of a phase are the game's state (Game.proxies, judge/store/handovers.py:
+phase -> {province: power}). The engine's proxy rule (4.E.5 b: an order for another
+power's unit counts when its own power gives it none) then adjudicates them; the judge
+only lets through the orders a hand-over allows.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from judge.store import games
 
 def handed_over(game: games.Game) -> dict[str, str]:
     """Province of a unit handed over this phase -> the power that orders it."""
-    return dict(game.settings.proxies.get(game.phase or "", {}))
+    return game.proxies.handed(game.phase or "")
 
 
 def engine_rules(rules: Rules) -> Rules:
