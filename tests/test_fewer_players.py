@@ -94,7 +94,7 @@ def test_the_world_war_coin_gives_italy_to_one_player(judge: Judge) -> None:
     judge.send("p0@example.org", "SIGNON Ewar1 pw0\nF NTH - NWY")
     mails = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
     [results] = [m for m in mails if "results for Fall of 1914" in m.subject and GM in m.to]
-    joined = judge.game().settings.joined
+    joined = judge.game().joined
     assert list(joined) == ["ITALY"]
     winner = "p0@example.org" if joined["ITALY"] == "ENGLAND" else "p1@example.org"
     partner = (

@@ -231,9 +231,10 @@ def test_a_proxy_order_not_used_says_why() -> None:
 
 
 def _codes_in_engine() -> set[str]:
-    """Every code the engine's source gives a Problem (its first argument, a literal)."""
+    """Every code the engine's source gives a Problem (its first argument, a literal),
+    and the judge's own proxy screen (judge/game/proxies.py, DATC 4.E.5 a)."""
     codes = set()
-    for path in (ROOT / "engine").glob("*.py"):
+    for path in [*(ROOT / "engine").glob("*.py"), ROOT / "game" / "proxies.py"]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)

@@ -64,20 +64,15 @@ def test_values_are_typed_and_read_only() -> None:
         {
             "weekdays": [0, 4],
             "rules": {"convoy_paradox": "1982"},
-            "proxies": {"S1901M": {"bud": "RUSSIA"}},
-            "joined": {"ITALY": "AUSTRIA"},
             "move_hours": 72.0,
         }
     )
     assert read.weekdays == (0, 4)
     assert read.rules == {"convoy_paradox": "1982"}
-    assert read.proxies == {"S1901M": {"bud": "RUSSIA"}}
-    assert read.joined == {"ITALY": "AUSTRIA"}
     with pytest.raises(TypeError):
         read.rules["convoy_paradox"] = "szykman"  # type: ignore[index]  # what the test shows
     # Back to JSON as it came, lengths as stored (72.0 stays a float, 48 an int).
     assert read.to_json()["weekdays"] == [0, 4]
-    assert read.to_json()["proxies"] == {"S1901M": {"bud": "RUSSIA"}}
     assert json.dumps(read.to_json()["move_hours"]) == "72.0"
     assert json.dumps(GameSettings().to_json()["move_hours"]) == "48"
 
@@ -91,7 +86,6 @@ def test_values_are_typed_and_read_only() -> None:
         ({"victory": 18.5}, "the game setting 'victory' should be a whole number or null"),
         ({"weekdays": [7]}, "the game setting 'weekdays' should be a list of weekdays 0 to 6, "),
         ({"press": None}, "the game setting 'press' should be a string, not null"),
-        ({"proxies": {"S1901M": "x"}}, "the game setting 'proxies' should be an object of phases"),
     ],
 )
 def test_a_value_of_the_wrong_type_is_refused_by_name(stored: dict, error: str) -> None:

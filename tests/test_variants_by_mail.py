@@ -1055,7 +1055,7 @@ def test_two_players_world_war_a_year_by_mail(tmp_path: Path, servers) -> None:
     assert states == ["handled"] * script.sent
     game = games.find_game(db, GAME)
     assert game is not None and game.variant == "standard-2" and game.phase == "F1915M"
-    assert game.settings.joined == {"ITALY": "AUSTRIA"}
+    assert game.joined == {"ITALY": "AUSTRIA"}
     seats = {s.power: s.address for s in games.seats(db, game, games.PLAYER)}
     assert seats == {
         **{p.upper(): a for p, a in TWO_OWNER.items()},

@@ -120,8 +120,7 @@ def set_proxy(run: Run, cmd: Command) -> None:
         refuse(run, cmd, "proxy_not_movement")
         return
     mine = block.seat.power
-    all_proxies = dict(game.settings.proxies)
-    phase_proxies = dict(all_proxies.get(game.phase or "", {}))
+    phase_proxies = game.proxies.handed(game.phase or "")
     words = cmd.args[0].split()
     if [w.upper() for w in words] == ["NONE"]:
         phase_proxies = {
@@ -153,7 +152,6 @@ def set_proxy(run: Run, cmd: Command) -> None:
             context |= shown
             context["phase"] = game.phase
             run.mails.append(Reply(tuple(holders), "proxy_notice", context, "notice", False))
-    all_proxies[game.phase or ""] = phase_proxies
-    settings = replace(game.settings, proxies=all_proxies)
-    block.game = games.update_game(db, game, run.ctx.now, settings=settings)
+    proxies = game.proxies.with_phase(game.phase or "", phase_proxies)
+    block.game = games.update_game(db, game, run.ctx.now, proxies=proxies)
     run.event("proxy", cmd, game=game.name, handed=shown)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import datetime
 
 import sqlite_utils
@@ -26,9 +25,8 @@ from judge.store import games
 def groups_of(game: games.Game, gm: GameMap, phase: Phase | None) -> tuple[tuple[str, ...], ...]:
     """The powers each player plays in `phase` (at the start when None), with any
     neutral power that has joined a player (the coin flip) in that player's group."""
-    joined = game.settings.joined
     groups = [list(g) for g in gm.players(phase)]
-    for power, partner in joined.items():
+    for power, partner in game.joined.items():
         groups = [g for g in groups if g != [power]]
         for g in groups:
             if partner in g and power not in g:
@@ -135,7 +133,7 @@ def flip_coin(
     player, drawn by a coin seeded by the game's name. Returns (the neutral powers'
     names, the winner's group) when the coin was flipped now."""
     until = gm.neutral_until
-    if gm.neutral_joins != "coin_flip" or until is None or game.settings.joined:
+    if gm.neutral_joins != "coin_flip" or until is None or game.joined:
         return None
     if after.sort_key < Phase(until.year - 1, "W", "A").sort_key:
         return None
@@ -143,7 +141,7 @@ def flip_coin(
     coin = random.Random(f"{game.name}|coin").randrange(len(groups))
     winner = groups[coin]
     joined = {p: winner[0] for p in sorted(gm.neutral_powers)}
-    games.update_game(db, game, now, settings=replace(game.settings, joined=joined))
+    games.update_game(db, game, now, joined=joined)
     by_power = {s.power: s for s in games.seats(db, game, games.PLAYER)}
     lead = by_power[winner[0]]
     for power in sorted(gm.neutral_powers):

@@ -2,10 +2,10 @@
 another power for the current movement phase, and that power's order for the unit is
 used instead of the owner's.
 
-The hand-overs of a phase live in the game's settings ("proxies": phase -> {province:
-power}). The engine's proxy rule (4.E.5 b: an order for another power's unit counts when
-its own power gives it none) then adjudicates them; the judge only lets through the
-orders a hand-over allows.
+The hand-overs of a phase are the game's state (Game.proxies, judge/store/handovers.py:
+phase -> {province: power}). The engine's proxy rule (4.E.5 b: an order for another
+power's unit counts when its own power gives it none) then adjudicates them; the judge
+only lets through the orders a hand-over allows.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from judge.engine.board import Position
+from judge.engine.problems import Problem
 from judge.engine.rules import Rules
 from judge.engine.validation import CheckedOrder
 from judge.store import games
@@ -20,7 +21,7 @@ from judge.store import games
 
 def handed_over(game: games.Game) -> dict[str, str]:
     """Province of a unit handed over this phase -> the power that orders it."""
-    return dict(game.settings.proxies.get(game.phase or "", {}))
+    return game.proxies.handed(game.phase or "")
 
 
 def engine_rules(rules: Rules) -> Rules:
@@ -34,7 +35,9 @@ def screen(
     game: games.Game, position: Position, power: str, checked: list[CheckedOrder]
 ) -> list[CheckedOrder]:
     """The checked orders with those no hand-over allows refused: an order for another
-    power's unit not handed to `power`, or for `power`'s own unit it handed away."""
+    power's unit not handed to `power`, or for `power`'s own unit it handed away. Their
+    reasons are Problems (templates/problems/proxy_not_handed.txt, proxy_handed_away.txt),
+    put in words with the engine's by play.submit_orders."""
     proxies = handed_over(game)
     return [_screened(position, power, c, proxies) for c in checked]
 
@@ -46,9 +49,9 @@ def _screened(
     if unit is None or c.key is None:
         return c
     if unit.power != power and proxies.get(c.key) != power:
-        return replace(c, error="That unit has not been handed to you (SET PROXY).")
+        return replace(c, error=Problem("proxy_not_handed"))
     if unit.power == power and c.key in proxies:
-        return replace(c, error="You have handed this unit to another power for this phase.")
+        return replace(c, error=Problem("proxy_handed_away"))
     return c
 
 

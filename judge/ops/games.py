@@ -100,10 +100,20 @@ def _show_header(config: Config, game: Game, gm: GameMap) -> None:
     if game.process_at:
         out(f"  processing early at {when(game.process_at, config.timezone)}")
     out("Settings:")
-    # The result is listed among the settings, as before it had its own column.
-    result = game.result.to_json() if game.result else None
-    for key, value in sorted({**game.settings.to_json(), "result": result}.items()):
+    for key, value in sorted(_listed_settings(game).items()):
         out(f"  {key} = {json.dumps(value)}")
+
+
+def _listed_settings(game: Game) -> dict[str, Any]:
+    """The settings as listed: with the game's state that older judges kept among them
+    and that has its own columns now, shown as it was: the result always, the proxies
+    and the World War I coin's joins once there are any."""
+    listed = {**game.settings.to_json(), "result": game.result.to_json() if game.result else None}
+    if game.proxies:
+        listed["proxies"] = game.proxies.to_json()
+    if game.joined:
+        listed["joined"] = dict(game.joined)
+    return listed
 
 
 def _seat_rows(db: sqlite_utils.Database, game: Game, gm: GameMap) -> list[list[str]]:

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import sqlite_utils
 
 from .audit import iso, record
+from .handovers import Proxies, dump_joined, dump_proxies, load_joined, load_proxies
 from .result import GameResult, dump_result, load_result
 from .rows import inserted_id
 from .settings import GameSettings
@@ -35,6 +37,9 @@ class Game:
     process_at: str | None = None  # early processing is due (all orders in, delay running)
     paused_remaining: float | None = None  # seconds to the deadline when PAUSEd
     result: GameResult | None = None  # how it ended, once finished
+    proxies: Proxies = field(default_factory=Proxies)  # SET PROXY hand-overs, per phase
+    # The World War I coin: neutral power -> the player's power it joined (read-only).
+    joined: Mapping[str, str] = field(default_factory=lambda: load_joined(None))
 
 
 @dataclass(frozen=True)
@@ -50,7 +55,8 @@ class Seat:
 
 
 def _game(row: tuple[Any, ...]) -> Game:
-    id_, name, variant, state, settings, phase, deadline, process_at, paused, result = row
+    id_, name, variant, state, settings, phase, deadline, process_at, paused = row[:9]
+    result, proxies, joined = row[9:]
     return Game(
         id_,
         name,
@@ -62,6 +68,8 @@ def _game(row: tuple[Any, ...]) -> Game:
         process_at,
         paused,
         load_result(result),
+        load_proxies(proxies),
+        load_joined(joined),
     )
 
 
@@ -71,7 +79,8 @@ def _seat(row: tuple[Any, ...]) -> Seat:
 
 
 _GAME_COLUMNS = (
-    "id, name, variant, state, settings, phase, deadline, process_at, paused_remaining, result"
+    "id, name, variant, state, settings, phase, deadline, process_at, paused_remaining, "
+    "result, proxies, joined"
 )
 _SEAT_COLUMNS = "id, game_id, role, power, address, password_hash, preference, wait"
 
@@ -119,15 +128,25 @@ def update_game(
     **changes: Any,
 ) -> Game:
     """Change the game's columns (its settings when given; a result is a GameResult or
-    None) and return the game as stored now."""
+    None, proxies a Proxies record, joined a mapping of powers) and return the game as
+    stored now."""
     if settings is not None:
         changes["settings"] = settings.dumps()
-    if "result" in changes:
-        changes["result"] = dump_result(changes["result"])
+    for column, dump in _DUMPS.items():
+        if column in changes:
+            changes[column] = dump(changes[column])
     columns = ", ".join(f"{k} = ?" for k in changes)
     db.execute(f"UPDATE games SET {columns} WHERE id = ?", [*changes.values(), game.id])
     record(db, now, "game", game.id, "changed", ", ".join(sorted(changes)))
     return get_game(db, game.id)
+
+
+# The columns whose typed values update_game stores as JSON (or NULL).
+_DUMPS: dict[str, Callable[[Any], str | None]] = {
+    "result": dump_result,
+    "proxies": dump_proxies,
+    "joined": dump_joined,
+}
 
 
 def add_seat(

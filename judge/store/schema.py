@@ -274,6 +274,30 @@ def _v11_result(db: sqlite_utils.Database) -> None:
         )
 
 
+def _v12_handovers(db: sqlite_utils.Database) -> None:
+    # SET PROXY's hand-overs and the World War I coin (judge/store/handovers.py) are the
+    # game's state, not settings: they leave the settings JSON, where versions up to 11
+    # kept them as "proxies" and "joined" (left out while empty), for their own columns
+    # (JSON, NULL while empty).
+    db.table("games").add_column("proxies", str)
+    db.table("games").add_column("joined", str)
+    rows = db.execute("SELECT id, settings FROM games").fetchall()
+    for game_id, text in rows:
+        settings = json.loads(text)
+        if not isinstance(settings, dict) or not {"proxies", "joined"} & settings.keys():
+            continue
+        proxies, joined = settings.pop("proxies", None), settings.pop("joined", None)
+        db.execute(
+            "UPDATE games SET settings = ?, proxies = ?, joined = ? WHERE id = ?",
+            [json.dumps(settings), _json_or_null(proxies), _json_or_null(joined), game_id],
+        )
+
+
+def _json_or_null(value: object) -> str | None:
+    """A moved value as its column holds it: NULL for none or an empty object."""
+    return json.dumps(value) if value else None
+
+
 MIGRATIONS = [
     _v1_mail,
     _v2_games,
@@ -286,4 +310,5 @@ MIGRATIONS = [
     _v9_wrong_passwords,
     _v10_signon_keys,
     _v11_result,
+    _v12_handovers,
 ]

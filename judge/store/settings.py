@@ -21,9 +21,10 @@ def _empty() -> Mapping[str, Any]:
 
 @dataclass(frozen=True)
 class GameSettings:
-    """What the master (and the players' hand-overs) set for one game; defaults as a new
-    game has them. Lengths are numbers as given (an int from a default, a float after a
-    SET command), so their JSON stays as it was stored."""
+    """What the master set for one game; defaults as a new game has them (the players'
+    hand-overs are the game's state: judge/store/handovers.py). Lengths are numbers as
+    given (an int from a default, a float after a SET command), so their JSON stays as it
+    was stored."""
 
     orders: str = "replace"  # DATC 4.D.1 c; "merge" as njudge does
     move_hours: float = 48
@@ -49,26 +50,15 @@ class GameSettings:
     end_mode: str = "draw"  # at end_year: "draw" (the survivors) or "most" (most centres)
     stale_years: int | None = 7  # DPTG II: a draw after this many years of no centre changing
     max_years: int | None = 35  # DPTG II: a draw after this many game years
-    # SET PROXY hand-overs: phase -> {province: the power that orders its unit}.
-    proxies: Mapping[str, Mapping[str, str]] = field(default_factory=_empty)
-    # The World War I coin: neutral power -> the player's power it joined.
-    joined: Mapping[str, str] = field(default_factory=_empty)
 
     def __post_init__(self) -> None:
         # A change made with replace() may pass a dict or a list: kept read-only, as read.
-        for name in ("weekdays", "rules", "proxies", "joined"):
+        for name in ("weekdays", "rules"):
             object.__setattr__(self, name, _frozen(_plain(getattr(self, name))))
 
     def to_json(self) -> dict[str, Any]:
-        """The settings as the games table stores them (plain JSON values). proxies and
-        joined are left out while empty, as they were before anything set them."""
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name in _UNTIL_SET and not value:
-                continue
-            out[f.name] = _plain(value)
-        return out
+        """The settings as the games table stores them (plain JSON values)."""
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
 
     def with_value(self, name: str, value: float | None) -> GameSettings:
         """These settings with the number setting `name` (a length, a count of years)
@@ -113,9 +103,6 @@ class GameSettings:
 
 class SettingsError(ValueError):
     """Stored settings that do not fit GameSettings."""
-
-
-_UNTIL_SET = frozenset({"proxies", "joined"})
 
 
 def _shown(value: Any) -> str:
@@ -170,14 +157,6 @@ def _object(value: Any) -> bool:
     return isinstance(value, dict) and all(isinstance(k, str) for k in value)
 
 
-def _powers(value: Any) -> bool:
-    return _object(value) and all(isinstance(v, str) for v in value.values())
-
-
-def _proxies(value: Any) -> bool:
-    return _object(value) and all(_powers(v) for v in value.values())
-
-
 def _same(value: Any) -> Any:
     return value
 
@@ -221,6 +200,4 @@ _SCHEMA: dict[str, _Check] = {
     "end_mode": _STRING,
     "stale_years": _OPTIONAL_INTEGER,
     "max_years": _OPTIONAL_INTEGER,
-    "proxies": (_or_none(_proxies), "an object of phases", lambda v: _frozen(v or {})),
-    "joined": (_or_none(_powers), "an object of powers", lambda v: _frozen(v or {})),
 }
