@@ -1,6 +1,7 @@
 """The commands' ERROR lines: a code and values, worded by templates/errors/<code>.txt
-(issue 15). Each reads exactly as the message the command wrote before, and every code a
-command uses has its template and every template a code."""
+(issue 15), whether the handler or the game's reader it calls (dates, SET RULES, preference
+lists) or the command reader refuses the text. Each reads exactly as the message the
+code wrote before, and every code used has its template and every template a code."""
 
 from __future__ import annotations
 
@@ -21,7 +22,10 @@ ERRORS = ROOT / "templates" / "errors"
 CASES: dict[str, tuple[dict[str, object], str]] = {
     "language": ({"message": "Expected FORCE BEGIN."}, "Expected FORCE BEGIN."),
     "not_understood": ({}, "I don't understand this line."),
-    "date": ({"message": "Not a date: 'soon'."}, "Not a date: 'soon'."),
+    "history_date": (
+        {"message": "Invalid isoformat string: 'soon'"},
+        "Invalid isoformat string: 'soon'",
+    ),
     "rules": ({"message": "No such option: FOO."}, "No such option: FOO."),
     "rules_after_start": ({}, "The rules can be changed only before the game starts."),
     "number_range": ({"low": 1, "high": 34}, "Expected a number from 1 to 34."),
@@ -53,6 +57,82 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     "concede_to": ({"power": "F"}, "Expected another power to concede to, not F."),
     "press_empty": ({}, "The press has no text."),
     "unknown_power": ({"power": "Narnia"}, "I don't know the power 'Narnia'."),
+    # judge/game/dates.py
+    "moment_missing": (
+        {},
+        "Give a date and time, like 2026-12-01 23:30, Tuesday 23:30, tomorrow 18:00 or +36h.",
+    ),
+    "moment_unreadable": (
+        {"written": "soon"},
+        "I could not read 'soon' as a date and time; "
+        "write it like 2026-12-01 23:30, Tuesday 23:30, tomorrow 18:00 or +36h.",
+    ),
+    "moment_too_far": (
+        {"latest": "Saturday 27 November 2027 15:00 UTC"},
+        "That is more than a year ahead; give a moment no later than "
+        "Saturday 27 November 2027 15:00 UTC.",
+    ),
+    "moment_passed": (
+        {"moment": "Friday 27 November 2026 09:00 UTC"},
+        "That time has already passed (Friday 27 November 2026 09:00 UTC); "
+        "give a moment that is still ahead.",
+    ),
+    "length_negative": ({}, "A length of time cannot be negative; write it like 48h or 2d."),
+    "length_unreadable": (
+        {"written": "2 fortnights"},
+        "I could not read '2 fortnights' as a length of time; write it like 48h, 2d, 1d12h or 90m.",
+    ),
+    "length_too_long": (
+        {"days": 30},
+        "A length of time can be at most 30 days; write it like 48h or 2d.",
+    ),
+    "length_too_short": (
+        {},
+        "A length of time must be at least one minute; write it like 48h or 2d.",
+    ),
+    "weekdays_unreadable": (
+        {"written": "funday"},
+        "I could not read 'funday' as days of the week; "
+        "write them like Mon-Fri, Mon,Wed,Fri, weekdays or all.",
+    ),
+    "time_of_day_unreadable": (
+        {"written": "2330"},
+        "I could not read '2330' as a time of day; write it like 23:30, 11:30pm or noon.",
+    ),
+    "not_a_time": (
+        {"written": "25:00"},
+        "'25:00' is not a time of day; write it like 23:30 or 11:30pm.",
+    ),
+    "next_ambiguous": (
+        {},
+        "'next' is ambiguous; write 'Tuesday 23:30' for the coming Tuesday, "
+        "or give the date like 2026-12-01 23:30.",
+    ),
+    "not_a_date": (
+        {"written": "2026-13-01"},
+        "'2026-13-01' is not a date; write it like 2026-12-01 (year-month-day).",
+    ),
+    "date_ambiguous": (
+        {"written": "1/12"},
+        "'1/12' could be day/month or month/day; write the date like 2026-12-01 or 1 December.",
+    ),
+    "no_such_day": (
+        {"day": 31, "month": "February", "year": None},
+        "There is no 31 February; check the day and the month.",
+    ),
+    "wrong_weekday": (
+        {"day": 1, "month": "December", "year": 2026, "weekday": "Tuesday", "named": "Monday"},
+        "1 December 2026 is a Tuesday, not a Monday; check the date.",
+    ),
+    "not_an_offset": (
+        {"written": "+25:00"},
+        "'+25:00' is not a time zone offset; write it like +01:00.",
+    ),
+    "zone_not_in_force": (
+        {"written": "CET", "zone": "Europe/Amsterdam"},
+        "'CET' is not the time zone in force then; leave it off "
+        "(times are read as Europe/Amsterdam time) or write UTC.",
+    ),
 }
 
 
@@ -80,7 +160,11 @@ def test_the_words_that_depend_on_the_values() -> None:
         "Line 3: THE LINE\n  ERROR: I don't know the power \"O'Neil\".\n"
     )
     # A HISTORY window's error has no line of its own.
-    assert _line("date", with_line=False, message="Bad date.") == "  ERROR: Bad date.\n"
+    assert _line("history_date", with_line=False, message="Bad date.") == "  ERROR: Bad date.\n"
+    # A day of a month in a given year.
+    assert _line("no_such_day", day=29, month="February", year=2027) == (
+        "Line 3: THE LINE\n  ERROR: There is no 29 February 2027; check the day and the month.\n"
+    )
 
 
 def test_a_variant_that_is_not_there() -> None:
@@ -94,20 +178,24 @@ def test_a_variant_that_is_not_there() -> None:
     )
 
 
+# The calls that name a code, and which of their arguments is the code.
+_CODE_ARGUMENT = {"refuse": 2, "CommandError": 0, "DateError": 0}
+
+
 def _codes_used() -> set[str]:
-    """The codes judge/commands/ gives refuse(run, cmd, code, ...) and CommandError(code),
-    read from the source (a code that is not a literal is passed on from a CommandError)."""
+    """The codes judge/commands/ and judge/game/ give refuse(run, cmd, code, ...),
+    CommandError(code) and DateError(code), read from the source (a code that is not a
+    literal is passed on from an error caught)."""
     codes: set[str] = set()
-    for path in sorted((ROOT / "judge" / "commands").glob("*.py")):
+    paths = [*(ROOT / "judge" / "commands").glob("*.py"), *(ROOT / "judge" / "game").glob("*.py")]
+    for path in sorted(paths):
         for call in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
                 continue
-            if call.func.id == "refuse":
-                code = call.args[2]
-            elif call.func.id == "CommandError" and call.args:
-                code = call.args[0]
-            else:
+            index = _CODE_ARGUMENT.get(call.func.id)
+            if index is None or len(call.args) <= index:
                 continue
+            code = call.args[index]
             if isinstance(code, ast.Constant):
                 codes.add(code.value)
             else:

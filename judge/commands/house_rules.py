@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from judge.commands.language import Command
-from judge.commands.run import CommandError, Run, need_master, need_player, refuse
+from judge.commands.run import Run, need_master, need_player, refuse
 from judge.engine.geography import squash
 from judge.engine.phase import MOVEMENT
 from judge.engine.rules import describe
 from judge.game import play
+from judge.game.errors import CommandError
 from judge.game.rules import read_rules_text, rules_of, rules_table
 from judge.replies import Reply
 from judge.store import games

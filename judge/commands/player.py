@@ -271,8 +271,8 @@ def set_absence(run: Run, cmd: Command) -> None:
     try:
         starts = check_within_reach(_absence_moment(parts[0], now, zone), now, zone)
         ends = check_within_reach(parse_moment(parts[1], now, zone), now, zone)
-    except DateError as e:  # the parser's own words
-        refuse(run, cmd, "date", message=str(e))
+    except DateError as e:
+        refuse(run, cmd, e.code, **e.values)
         return
     if ends <= starts:
         refuse(run, cmd, "absence_backwards")
