@@ -26,7 +26,32 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         {"message": "Invalid isoformat string: 'soon'"},
         "Invalid isoformat string: 'soon'",
     ),
-    "rules": ({"message": "No such option: FOO."}, "No such option: FOO."),
+    # judge/game/rules.py
+    "rules_missing": (
+        {"sets": ("DATC", "ALEXANDER")},
+        "Write a rule set (DATC or ALEXANDER) or option=choice pairs.",
+    ),
+    "rules_not_a_set": (
+        {"word": "HOUSE", "sets": ("DATC", "ALEXANDER")},
+        "HOUSE is not a rule set (DATC, ALEXANDER) and not an option=choice pair.",
+    ),
+    "rules_set_first": ({}, "Name the rule set first, then the options that differ."),
+    "rules_not_an_option": (
+        {"option": "paradox"},
+        "paradox is not a rule option. Send SET RULES alone for the list.",
+    ),
+    "rules_not_a_choice": (
+        {
+            "written": "z",
+            "option": "convoy_paradox",
+            "issue": "4.A.2",
+            "choices": (
+                {"value": "1971", "letter": "a"},
+                {"value": "alexander", "letter": "-"},
+            ),
+        },
+        "z is not a choice for convoy_paradox (4.A.2); choose 1971 (a), alexander.",
+    ),
     "rules_after_start": ({}, "The rules can be changed only before the game starts."),
     "number_range": ({"low": 1, "high": 34}, "Expected a number from 1 to 34."),
     "end_year": (

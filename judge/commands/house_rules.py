@@ -37,8 +37,8 @@ def set_rules(run: Run, cmd: Command) -> None:
         return
     try:
         rules = read_rules_text(cmd.args[0], current)
-    except ValueError as e:  # read_rules_text's own words
-        refuse(run, cmd, "rules", message=str(e))
+    except CommandError as e:
+        refuse(run, cmd, e.code, **e.values)
         return
     settings = replace(game.settings, rules=rules.to_json())
     block.game = games.update_game(run.ctx.db, game, run.ctx.now, settings=settings)
