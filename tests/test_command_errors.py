@@ -82,6 +82,30 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     "concede_to": ({"power": "F"}, "Expected another power to concede to, not F."),
     "press_empty": ({}, "The press has no text."),
     "unknown_power": ({"power": "Narnia"}, "I don't know the power 'Narnia'."),
+    # judge/game/assignment.py
+    "preference_twice": (
+        {"power": "France"},
+        "France is in your list twice; list each power only once.",
+    ),
+    "preference_unclosed": ({}, "A bracket is opened but never closed; add the closing bracket."),
+    "preference_nested": ({}, "Brackets inside brackets are not allowed; use one level only."),
+    "preference_unopened": (
+        {"bracket": "]"},
+        "There is a ']' without a matching opening bracket.",
+    ),
+    "preference_empty_brackets": (
+        {},
+        "There is an empty pair of brackets; put powers inside them.",
+    ),
+    "preference_alone": ({"word": "*"}, "'*' must stand alone: write only '*' for no preference."),
+    "preference_no_initial": (
+        {"initial": "X", "initials": ("A", "E", "F")},
+        "No power has the initial 'X'; the initials are A, E, F.",
+    ),
+    "preference_not_a_power": (
+        {"word": "Prussia", "initials": ("A", "E", "F")},
+        "'Prussia' is not a power; write power names or their initials (A, E, F).",
+    ),
     # judge/game/dates.py
     "moment_missing": (
         {},

@@ -112,7 +112,6 @@ _ERROR_KINDS = {
     "game_name_bad",
     "address_bad",
     "join_failed",
-    "preference_bad",
     "master_only",
     "not_now",
     "process_refused",
