@@ -13,8 +13,9 @@ from judge.mail import compose
 CONFIG = Config(name="TEST", address="judge@example.org", timezone="UTC")
 
 
-def words(error: CommandError | Refusal) -> str:
+def words(error: CommandError | Refusal | None) -> str:
     """The text after `ERROR: ` on the line the error gets (one line, no newline)."""
+    assert error is not None, "no error"
     event = {"kind": "error", "code": error.code, **error.values}
     sub = SimpleNamespace(subject="orders")
     _, body = compose.render("acknowledgement", CONFIG, sub=sub, events=[event], errors=True)

@@ -6,13 +6,17 @@ code wrote before, and every code used has its template and every template a cod
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from error_words import words as error_words
 
+from judge.commands.language import read_commands
 from judge.config import Config
 from judge.mail import compose
+from judge.variants.maps import map_names
 
 CONFIG = Config(name="TEST", address="judge@example.org", timezone="UTC")
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,7 +24,22 @@ ERRORS = ROOT / "templates" / "errors"
 
 # code -> (values, the line as the command wrote it before the templates)
 CASES: dict[str, tuple[dict[str, object], str]] = {
-    "language": ({"message": "Expected FORCE BEGIN."}, "Expected FORCE BEGIN."),
+    # judge/commands/language.py
+    "usage": ({"name": "FORCE"}, "Expected FORCE BEGIN."),
+    "alone_on_line": ({"name": "CLEAR"}, "Expected CLEAR on its own line."),
+    "alone": ({"name": "SET WAIT"}, "Expected SET WAIT on its own."),
+    "variant_expected": (
+        {"variants": ("standard", "standard-6")},
+        "Expected a variant after the password, one of: standard, standard-6.",
+    ),
+    "set_unknown": (
+        {"word": "WIAT", "guess": "WAIT"},
+        "I don't know SET WIAT. Did you mean SET WAIT?",
+    ),
+    "too_many_lines": (
+        {"limit": 100},
+        "Only the first 100 command lines of a mail are read; this line and the rest were not.",
+    ),
     "not_understood": ({}, "I don't understand this line."),
     "history_date": (
         {"message": "Invalid isoformat string: 'soon'"},
@@ -228,13 +247,13 @@ def test_a_variant_that_is_not_there() -> None:
 
 
 # The calls that name a code, and which of their arguments is the code.
-_CODE_ARGUMENT = {"refuse": 2, "CommandError": 0, "DateError": 0}
+_CODE_ARGUMENT = {"refuse": 2, "CommandError": 0, "DateError": 0, "_error": 2}
 
 
 def _codes_used() -> set[str]:
     """The codes judge/commands/ and judge/game/ give refuse(run, cmd, code, ...),
-    CommandError(code) and DateError(code), read from the source (a code that is not a
-    literal is passed on from an error caught)."""
+    CommandError(code), DateError(code) and the command reader's _error(number, text, code),
+    read from the source (a code that is not a literal is passed on from an error)."""
     codes: set[str] = set()
     paths = [*(ROOT / "judge" / "commands").glob("*.py"), *(ROOT / "judge" / "game").glob("*.py")]
     for path in sorted(paths):
@@ -248,7 +267,8 @@ def _codes_used() -> set[str]:
             if isinstance(code, ast.Constant):
                 codes.add(code.value)
             else:
-                assert ast.unparse(code) == "e.code", f"{path.name}:{call.lineno}"
+                passed_on = ("e.code", "command.error.code")
+                assert ast.unparse(code) in passed_on, f"{path.name}:{call.lineno}"
     return codes
 
 
@@ -256,3 +276,132 @@ def test_every_code_has_its_template_and_every_template_a_code() -> None:
     files = {p.stem for p in ERRORS.glob("*.txt")}
     assert _codes_used() == files == set(CASES)
     assert sorted(p.name for p in ERRORS.iterdir() if p.suffix != ".txt") == []
+
+
+# Lines the command reader refuses, and the words their ERROR had before the templates.
+READER_ERRORS = [
+    ("BROADCAST to all", "Expected BROADCAST on its own line, the press below it."),
+    ("REPLACE F", "Expected REPLACE power address (or REPLACE alone before orders)."),
+    ("FORCE", "Expected FORCE BEGIN."),
+    ("EJECT", "Expected EJECT power."),
+    ("BECOME", "Expected BECOME power."),
+    ("PROMOTE", "Expected PROMOTE address."),
+    ("OBSERVE war1", "Expected OBSERVE name password."),
+    ("LIST a b", "Expected LIST or LIST name."),
+    ("WHOGAME", "Expected WHOGAME name."),
+    ("SUMMARY", "Expected SUMMARY name."),
+    ("HISTORY", "Expected HISTORY name [FROM date] [TO date]."),
+    ("ENDPRESS", "Expected PRESS or BROADCAST, then the press, before ENDPRESS."),
+    ("CLEAR now", "Expected CLEAR on its own line."),
+    ("RESIGN x", "Expected RESIGN on its own line."),
+    ("MERGE x", "Expected MERGE on its own line."),
+    ("PAUSE x", "Expected PAUSE on its own line."),
+    ("RESUME x", "Expected RESUME on its own line."),
+    ("PREDICT x", "Expected PREDICT on its own line."),
+    ("TERMINATE x", "Expected TERMINATE on its own line."),
+    ("CREATE ?g", "Expected CREATE ?name password [variant], e.g. CREATE ?game1 secret."),
+    (
+        "CREATE ?g pw nosuch",
+        f"Expected a variant after the password, one of: {', '.join(sorted(map_names()))}.",
+    ),
+    (
+        "SIGNON F",
+        "Expected SIGNON Xname password (X the power's initial, ? to join, M for the master).",
+    ),
+    ("SET", "Expected SET followed by what to set, e.g. SET WAIT."),
+    ("SET WIAT", "I don't know SET WIAT. Did you mean SET WAIT?"),
+    ("SET ZZZZZZZZ", "I don't know SET ZZZZZZZZ."),
+    (
+        "SET DEADLINE",
+        "Expected SET DEADLINE followed by a date, e.g. SET DEADLINE 2026-12-01 23:30.",
+    ),
+    ("SET GRACE", "Expected SET GRACE followed by a length, e.g. SET GRACE 24h."),
+    ("SET DELAY", "Expected SET DELAY followed by a length, e.g. SET DELAY 30m."),
+    (
+        "SET REMINDER",
+        "Expected SET REMINDER followed by a length before the deadline, e.g. SET REMINDER 12h.",
+    ),
+    ("SET TIME", "Expected SET TIME followed by a time of day or NONE, e.g. SET TIME 23:30."),
+    (
+        "SET DAYS",
+        "Expected SET DAYS followed by the days deadlines may fall on, e.g. SET DAYS Mon-Fri, "
+        "or ALL.",
+    ),
+    (
+        "SET ABSENCE",
+        "Expected SET ABSENCE followed by two dates, e.g. SET ABSENCE 2026-12-01 TO 2026-12-05.",
+    ),
+    ("SET MOVE LENGTH", "Expected SET MOVE LENGTH followed by a length, e.g. SET MOVE LENGTH 48h."),
+    (
+        "SET RETREAT LENGTH",
+        "Expected SET RETREAT LENGTH followed by a length, e.g. SET RETREAT LENGTH 24h.",
+    ),
+    (
+        "SET ADJUST LENGTH",
+        "Expected SET ADJUST LENGTH followed by a length, e.g. SET ADJUST LENGTH 24h.",
+    ),
+    ("SET PRESS", "Expected SET PRESS followed by WHITE, GREY or NONE."),
+    ("SET PARTIAL", "Expected SET PARTIAL followed by YES or NO."),
+    ("SET MAP", "Expected SET MAP followed by ON or OFF."),
+    (
+        "SET CONCEDE",
+        "Expected SET CONCEDE followed by the power you concede to, e.g. SET CONCEDE F.",
+    ),
+    ("SET OBSERVER PRESS", "Expected SET OBSERVER PRESS followed by YES or NO."),
+    ("SET LIST", "Expected SET LIST followed by a mail address, or NONE."),
+    (
+        "SET VICTORY",
+        "Expected SET VICTORY followed by a number of supply centres, e.g. SET VICTORY 18.",
+    ),
+    (
+        "SET END",
+        "Expected SET END followed by a year and DRAW or MOST, e.g. SET END 1910 DRAW, or NONE.",
+    ),
+    ("SET STALE", "Expected SET STALE followed by a number of years or OFF, e.g. SET STALE 7."),
+    (
+        "SET MAXYEARS",
+        "Expected SET MAXYEARS followed by a number of years or OFF, e.g. SET MAXYEARS 35.",
+    ),
+    (
+        "SET PROXY",
+        "Expected SET PROXY followed by a unit and a power, e.g. SET PROXY F NTH TO FRANCE, "
+        "or NONE.",
+    ),
+    ("SET WAIT x", "Expected SET WAIT on its own."),
+    ("SET NOWAIT x", "Expected SET NOWAIT on its own."),
+    ("SET NMR x", "Expected SET NMR on its own."),
+    ("SET NONMR x", "Expected SET NONMR on its own."),
+    ("SET DRAW x", "Expected SET DRAW on its own."),
+    ("SET NODRAW x", "Expected SET NODRAW on its own."),
+    ("SET PASSWORD", "Expected SET PASSWORD followed by a new password."),
+    ("SET PASSWORD a b", "Expected SET PASSWORD followed by a new password."),
+    ("SET ADDRESS", "Expected SET ADDRESS followed by a mail address."),
+    (
+        "SET PREFERENCE",
+        "Expected SET PREFERENCE followed by power initials, e.g. SET PREFERENCE FGR.",
+    ),
+    ("SET ORDERS", "Expected SET ORDERS MERGE or SET ORDERS REPLACE."),
+    ("SET ORDERS x", "Expected SET ORDERS MERGE or SET ORDERS REPLACE."),
+    ("SET ORDERS merge x", "Expected SET ORDERS MERGE or SET ORDERS REPLACE."),
+    ("SET MOVE LENGTH", "Expected SET MOVE LENGTH followed by a length, e.g. SET MOVE LENGTH 48h."),
+    ("SET OBSERVER PRESS", "Expected SET OBSERVER PRESS followed by YES or NO."),
+]
+
+
+@pytest.mark.parametrize(("line", "words"), READER_ERRORS)
+def test_each_line_the_reader_refuses_reads_as_before(line: str, words: str) -> None:
+    (command,) = read_commands(line)
+    assert command.name == "ERROR" and command.error is not None
+    assert error_words(command.error) == words
+
+
+def test_the_table_reaches_every_usage_in_the_template() -> None:
+    # usage.txt words how each command is written; each entry is used, each one checked.
+    used = {
+        str(c.error.values["name"])
+        for line, _ in READER_ERRORS
+        for c in read_commands(line)
+        if c.error is not None and c.error.code == "usage"
+    }
+    template = (ERRORS / "usage.txt").read_text(encoding="utf-8")
+    assert used == set(re.findall(r'^    "([A-Z ]+)": ', template, re.MULTILINE))

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-# The acknowledgement's event already has these keys (judge/commands/run.py Run.event):
-# a value of the same name would hide them, or be hidden.
-RESERVED = frozenset({"kind", "line", "text", "code"})
+# The names Run.event (judge/commands/run.py) takes itself or gives the event: a value
+# of the same name would clash with them, hide them or be hidden.
+RESERVED = frozenset({"kind", "command", "line", "text", "code"})
 
 
 @dataclass(frozen=True)
