@@ -15,6 +15,7 @@ from error_words import words as error_words
 
 from judge.commands.language import read_commands
 from judge.config import Config
+from judge.game.errors import CommandError, Refusal
 from judge.mail import compose
 from judge.variants.maps import map_names
 
@@ -405,3 +406,14 @@ def test_the_table_reaches_every_usage_in_the_template() -> None:
     }
     template = (ERRORS / "usage.txt").read_text(encoding="utf-8")
     assert used == set(re.findall(r'^    "([A-Z ]+)": ', template, re.MULTILINE))
+
+
+@pytest.mark.parametrize("name", ["kind", "command", "line", "text", "code"])
+def test_a_value_may_not_take_a_name_of_the_event(name: str) -> None:
+    # Run.event(kind, command, **data) adds line, text and code itself: a value of one of
+    # these names would clash with them (a TypeError mid-mail) or hide the line echoed.
+    with pytest.raises(ValueError, match=f"'{name}'"):
+        Refusal("usage", {name: "x"})
+    if name != "code":  # CommandError(code, code=...) cannot even be written
+        with pytest.raises(ValueError, match=f"'{name}'"):
+            CommandError("usage", **{name: "x"})
