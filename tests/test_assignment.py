@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 import pytest
+from error_words import words as error_words
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ from judge.game.assignment import (
     decode_preference,
     parse_preference,
 )
+from judge.game.errors import CommandError
 from judge.variants.maps import load_map
 
 GM = load_map("standard")
@@ -312,8 +314,49 @@ def test_parse_groups_and_aliases(text: str, stored: str) -> None:
     ],
 )
 def test_parse_rejects_with_clear_message(text: str, words: str) -> None:
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(CommandError) as info:
         parse_preference(text, INITIALS, names=NAMES)
-    message = str(info.value)
+    message = error_words(info.value)
     assert words in message
     assert message.endswith(".") and message.count(". ") == 0 and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "words"),
+    [
+        (
+            "FGX",
+            "preference_not_a_power",
+            "'FGX' is not a power; write power names or their initials (A, E, F, G, I, R, T).",
+        ),
+        (
+            "X",
+            "preference_no_initial",
+            "No power has the initial 'X'; the initials are A, E, F, G, I, R, T.",
+        ),
+        ("F G F", "preference_twice", "France is in your list twice; list each power only once."),
+        (
+            "F [G I",
+            "preference_unclosed",
+            "A bracket is opened but never closed; add the closing bracket.",
+        ),
+        ("F G)", "preference_unopened", "There is a ')' without a matching opening bracket."),
+        (
+            "F [G [I]]",
+            "preference_nested",
+            "Brackets inside brackets are not allowed; use one level only.",
+        ),
+        (
+            "F []",
+            "preference_empty_brackets",
+            "There is an empty pair of brackets; put powers inside them.",
+        ),
+        ("F *", "preference_alone", "'*' must stand alone: write only '*' for no preference."),
+        ("F ? G", "preference_alone", "'?' must stand alone: write only '?' for a random power."),
+    ],
+)
+def test_each_refusal_is_a_code_worded_by_its_template(text: str, code: str, words: str) -> None:
+    with pytest.raises(CommandError) as info:
+        parse_preference(text, INITIALS, names=NAMES)
+    assert info.value.code == code
+    assert error_words(info.value) == words

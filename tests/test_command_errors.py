@@ -1,17 +1,23 @@
 """The commands' ERROR lines: a code and values, worded by templates/errors/<code>.txt
-(issue 15). Each reads exactly as the message the command wrote before, and every code a
-command uses has its template and every template a code."""
+(issue 15), whether the handler or the game's reader it calls (dates, SET RULES, preference
+lists) or the command reader refuses the text. Each reads exactly as the message the
+code wrote before, and every code used has its template and every template a code."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from error_words import words as error_words
 
+from judge.commands.language import read_commands
 from judge.config import Config
+from judge.game.errors import CommandError, Refusal
 from judge.mail import compose
+from judge.variants.maps import map_names
 
 CONFIG = Config(name="TEST", address="judge@example.org", timezone="UTC")
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,10 +25,53 @@ ERRORS = ROOT / "templates" / "errors"
 
 # code -> (values, the line as the command wrote it before the templates)
 CASES: dict[str, tuple[dict[str, object], str]] = {
-    "language": ({"message": "Expected FORCE BEGIN."}, "Expected FORCE BEGIN."),
+    # judge/commands/language.py
+    "usage": ({"name": "FORCE"}, "Expected FORCE BEGIN."),
+    "alone_on_line": ({"name": "CLEAR"}, "Expected CLEAR on its own line."),
+    "alone": ({"name": "SET WAIT"}, "Expected SET WAIT on its own."),
+    "variant_expected": (
+        {"variants": ("standard", "standard-6")},
+        "Expected a variant after the password, one of: standard, standard-6.",
+    ),
+    "set_unknown": (
+        {"word": "WIAT", "guess": "WAIT"},
+        "I don't know SET WIAT. Did you mean SET WAIT?",
+    ),
+    "too_many_lines": (
+        {"limit": 100},
+        "Only the first 100 command lines of a mail are read; this line and the rest were not.",
+    ),
     "not_understood": ({}, "I don't understand this line."),
-    "date": ({"message": "Not a date: 'soon'."}, "Not a date: 'soon'."),
-    "rules": ({"message": "No such option: FOO."}, "No such option: FOO."),
+    "history_date": (
+        {"message": "Invalid isoformat string: 'soon'"},
+        "Invalid isoformat string: 'soon'",
+    ),
+    # judge/game/rules.py
+    "rules_missing": (
+        {"sets": ("DATC", "ALEXANDER")},
+        "Write a rule set (DATC or ALEXANDER) or option=choice pairs.",
+    ),
+    "rules_not_a_set": (
+        {"word": "HOUSE", "sets": ("DATC", "ALEXANDER")},
+        "HOUSE is not a rule set (DATC, ALEXANDER) and not an option=choice pair.",
+    ),
+    "rules_set_first": ({}, "Name the rule set first, then the options that differ."),
+    "rules_not_an_option": (
+        {"option": "paradox"},
+        "paradox is not a rule option. Send SET RULES alone for the list.",
+    ),
+    "rules_not_a_choice": (
+        {
+            "written": "z",
+            "option": "convoy_paradox",
+            "issue": "4.A.2",
+            "choices": (
+                {"value": "1971", "letter": "a"},
+                {"value": "alexander", "letter": "-"},
+            ),
+        },
+        "z is not a choice for convoy_paradox (4.A.2); choose 1971 (a), alexander.",
+    ),
     "rules_after_start": ({}, "The rules can be changed only before the game starts."),
     "number_range": ({"low": 1, "high": 34}, "Expected a number from 1 to 34."),
     "end_year": (
@@ -53,6 +102,106 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     "concede_to": ({"power": "F"}, "Expected another power to concede to, not F."),
     "press_empty": ({}, "The press has no text."),
     "unknown_power": ({"power": "Narnia"}, "I don't know the power 'Narnia'."),
+    # judge/game/assignment.py
+    "preference_twice": (
+        {"power": "France"},
+        "France is in your list twice; list each power only once.",
+    ),
+    "preference_unclosed": ({}, "A bracket is opened but never closed; add the closing bracket."),
+    "preference_nested": ({}, "Brackets inside brackets are not allowed; use one level only."),
+    "preference_unopened": (
+        {"bracket": "]"},
+        "There is a ']' without a matching opening bracket.",
+    ),
+    "preference_empty_brackets": (
+        {},
+        "There is an empty pair of brackets; put powers inside them.",
+    ),
+    "preference_alone": ({"word": "*"}, "'*' must stand alone: write only '*' for no preference."),
+    "preference_no_initial": (
+        {"initial": "X", "initials": ("A", "E", "F")},
+        "No power has the initial 'X'; the initials are A, E, F.",
+    ),
+    "preference_not_a_power": (
+        {"word": "Prussia", "initials": ("A", "E", "F")},
+        "'Prussia' is not a power; write power names or their initials (A, E, F).",
+    ),
+    # judge/game/dates.py
+    "moment_missing": (
+        {},
+        "Give a date and time, like 2026-12-01 23:30, Tuesday 23:30, tomorrow 18:00 or +36h.",
+    ),
+    "moment_unreadable": (
+        {"written": "soon"},
+        "I could not read 'soon' as a date and time; "
+        "write it like 2026-12-01 23:30, Tuesday 23:30, tomorrow 18:00 or +36h.",
+    ),
+    "moment_too_far": (
+        {"latest": "Saturday 27 November 2027 15:00 UTC"},
+        "That is more than a year ahead; give a moment no later than "
+        "Saturday 27 November 2027 15:00 UTC.",
+    ),
+    "moment_passed": (
+        {"moment": "Friday 27 November 2026 09:00 UTC"},
+        "That time has already passed (Friday 27 November 2026 09:00 UTC); "
+        "give a moment that is still ahead.",
+    ),
+    "length_negative": ({}, "A length of time cannot be negative; write it like 48h or 2d."),
+    "length_unreadable": (
+        {"written": "2 fortnights"},
+        "I could not read '2 fortnights' as a length of time; write it like 48h, 2d, 1d12h or 90m.",
+    ),
+    "length_too_long": (
+        {"days": 30},
+        "A length of time can be at most 30 days; write it like 48h or 2d.",
+    ),
+    "length_too_short": (
+        {},
+        "A length of time must be at least one minute; write it like 48h or 2d.",
+    ),
+    "weekdays_unreadable": (
+        {"written": "funday"},
+        "I could not read 'funday' as days of the week; "
+        "write them like Mon-Fri, Mon,Wed,Fri, weekdays or all.",
+    ),
+    "time_of_day_unreadable": (
+        {"written": "2330"},
+        "I could not read '2330' as a time of day; write it like 23:30, 11:30pm or noon.",
+    ),
+    "not_a_time": (
+        {"written": "25:00"},
+        "'25:00' is not a time of day; write it like 23:30 or 11:30pm.",
+    ),
+    "next_ambiguous": (
+        {},
+        "'next' is ambiguous; write 'Tuesday 23:30' for the coming Tuesday, "
+        "or give the date like 2026-12-01 23:30.",
+    ),
+    "not_a_date": (
+        {"written": "2026-13-01"},
+        "'2026-13-01' is not a date; write it like 2026-12-01 (year-month-day).",
+    ),
+    "date_ambiguous": (
+        {"written": "1/12"},
+        "'1/12' could be day/month or month/day; write the date like 2026-12-01 or 1 December.",
+    ),
+    "no_such_day": (
+        {"day": 31, "month": "February", "year": None},
+        "There is no 31 February; check the day and the month.",
+    ),
+    "wrong_weekday": (
+        {"day": 1, "month": "December", "year": 2026, "weekday": "Tuesday", "named": "Monday"},
+        "1 December 2026 is a Tuesday, not a Monday; check the date.",
+    ),
+    "not_an_offset": (
+        {"written": "+25:00"},
+        "'+25:00' is not a time zone offset; write it like +01:00.",
+    ),
+    "zone_not_in_force": (
+        {"written": "CET", "zone": "Europe/Amsterdam"},
+        "'CET' is not the time zone in force then; leave it off "
+        "(times are read as Europe/Amsterdam time) or write UTC.",
+    ),
 }
 
 
@@ -80,7 +229,11 @@ def test_the_words_that_depend_on_the_values() -> None:
         "Line 3: THE LINE\n  ERROR: I don't know the power \"O'Neil\".\n"
     )
     # A HISTORY window's error has no line of its own.
-    assert _line("date", with_line=False, message="Bad date.") == "  ERROR: Bad date.\n"
+    assert _line("history_date", with_line=False, message="Bad date.") == "  ERROR: Bad date.\n"
+    # A day of a month in a given year.
+    assert _line("no_such_day", day=29, month="February", year=2027) == (
+        "Line 3: THE LINE\n  ERROR: There is no 29 February 2027; check the day and the month.\n"
+    )
 
 
 def test_a_variant_that_is_not_there() -> None:
@@ -94,24 +247,29 @@ def test_a_variant_that_is_not_there() -> None:
     )
 
 
+# The calls that name a code, and which of their arguments is the code.
+_CODE_ARGUMENT = {"refuse": 2, "CommandError": 0, "DateError": 0, "_error": 2}
+
+
 def _codes_used() -> set[str]:
-    """The codes judge/commands/ gives refuse(run, cmd, code, ...) and CommandError(code),
-    read from the source (a code that is not a literal is passed on from a CommandError)."""
+    """The codes judge/commands/ and judge/game/ give refuse(run, cmd, code, ...),
+    CommandError(code), DateError(code) and the command reader's _error(number, text, code),
+    read from the source (a code that is not a literal is passed on from an error)."""
     codes: set[str] = set()
-    for path in sorted((ROOT / "judge" / "commands").glob("*.py")):
+    paths = [*(ROOT / "judge" / "commands").glob("*.py"), *(ROOT / "judge" / "game").glob("*.py")]
+    for path in sorted(paths):
         for call in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
                 continue
-            if call.func.id == "refuse":
-                code = call.args[2]
-            elif call.func.id == "CommandError" and call.args:
-                code = call.args[0]
-            else:
+            index = _CODE_ARGUMENT.get(call.func.id)
+            if index is None or len(call.args) <= index:
                 continue
+            code = call.args[index]
             if isinstance(code, ast.Constant):
                 codes.add(code.value)
             else:
-                assert ast.unparse(code) == "e.code", f"{path.name}:{call.lineno}"
+                passed_on = ("e.code", "command.error.code")
+                assert ast.unparse(code) in passed_on, f"{path.name}:{call.lineno}"
     return codes
 
 
@@ -119,3 +277,143 @@ def test_every_code_has_its_template_and_every_template_a_code() -> None:
     files = {p.stem for p in ERRORS.glob("*.txt")}
     assert _codes_used() == files == set(CASES)
     assert sorted(p.name for p in ERRORS.iterdir() if p.suffix != ".txt") == []
+
+
+# Lines the command reader refuses, and the words their ERROR had before the templates.
+READER_ERRORS = [
+    ("BROADCAST to all", "Expected BROADCAST on its own line, the press below it."),
+    ("REPLACE F", "Expected REPLACE power address (or REPLACE alone before orders)."),
+    ("FORCE", "Expected FORCE BEGIN."),
+    ("EJECT", "Expected EJECT power."),
+    ("BECOME", "Expected BECOME power."),
+    ("PROMOTE", "Expected PROMOTE address."),
+    ("OBSERVE war1", "Expected OBSERVE name password."),
+    ("LIST a b", "Expected LIST or LIST name."),
+    ("WHOGAME", "Expected WHOGAME name."),
+    ("SUMMARY", "Expected SUMMARY name."),
+    ("HISTORY", "Expected HISTORY name [FROM date] [TO date]."),
+    ("ENDPRESS", "Expected PRESS or BROADCAST, then the press, before ENDPRESS."),
+    ("CLEAR now", "Expected CLEAR on its own line."),
+    ("RESIGN x", "Expected RESIGN on its own line."),
+    ("MERGE x", "Expected MERGE on its own line."),
+    ("PAUSE x", "Expected PAUSE on its own line."),
+    ("RESUME x", "Expected RESUME on its own line."),
+    ("PREDICT x", "Expected PREDICT on its own line."),
+    ("TERMINATE x", "Expected TERMINATE on its own line."),
+    ("CREATE ?g", "Expected CREATE ?name password [variant], e.g. CREATE ?game1 secret."),
+    (
+        "CREATE ?g pw nosuch",
+        f"Expected a variant after the password, one of: {', '.join(sorted(map_names()))}.",
+    ),
+    (
+        "SIGNON F",
+        "Expected SIGNON Xname password (X the power's initial, ? to join, M for the master).",
+    ),
+    ("SET", "Expected SET followed by what to set, e.g. SET WAIT."),
+    ("SET WIAT", "I don't know SET WIAT. Did you mean SET WAIT?"),
+    ("SET ZZZZZZZZ", "I don't know SET ZZZZZZZZ."),
+    (
+        "SET DEADLINE",
+        "Expected SET DEADLINE followed by a date, e.g. SET DEADLINE 2026-12-01 23:30.",
+    ),
+    ("SET GRACE", "Expected SET GRACE followed by a length, e.g. SET GRACE 24h."),
+    ("SET DELAY", "Expected SET DELAY followed by a length, e.g. SET DELAY 30m."),
+    (
+        "SET REMINDER",
+        "Expected SET REMINDER followed by a length before the deadline, e.g. SET REMINDER 12h.",
+    ),
+    ("SET TIME", "Expected SET TIME followed by a time of day or NONE, e.g. SET TIME 23:30."),
+    (
+        "SET DAYS",
+        "Expected SET DAYS followed by the days deadlines may fall on, e.g. SET DAYS Mon-Fri, "
+        "or ALL.",
+    ),
+    (
+        "SET ABSENCE",
+        "Expected SET ABSENCE followed by two dates, e.g. SET ABSENCE 2026-12-01 TO 2026-12-05.",
+    ),
+    ("SET MOVE LENGTH", "Expected SET MOVE LENGTH followed by a length, e.g. SET MOVE LENGTH 48h."),
+    (
+        "SET RETREAT LENGTH",
+        "Expected SET RETREAT LENGTH followed by a length, e.g. SET RETREAT LENGTH 24h.",
+    ),
+    (
+        "SET ADJUST LENGTH",
+        "Expected SET ADJUST LENGTH followed by a length, e.g. SET ADJUST LENGTH 24h.",
+    ),
+    ("SET PRESS", "Expected SET PRESS followed by WHITE, GREY or NONE."),
+    ("SET PARTIAL", "Expected SET PARTIAL followed by YES or NO."),
+    ("SET MAP", "Expected SET MAP followed by ON or OFF."),
+    (
+        "SET CONCEDE",
+        "Expected SET CONCEDE followed by the power you concede to, e.g. SET CONCEDE F.",
+    ),
+    ("SET OBSERVER PRESS", "Expected SET OBSERVER PRESS followed by YES or NO."),
+    ("SET LIST", "Expected SET LIST followed by a mail address, or NONE."),
+    (
+        "SET VICTORY",
+        "Expected SET VICTORY followed by a number of supply centres, e.g. SET VICTORY 18.",
+    ),
+    (
+        "SET END",
+        "Expected SET END followed by a year and DRAW or MOST, e.g. SET END 1910 DRAW, or NONE.",
+    ),
+    ("SET STALE", "Expected SET STALE followed by a number of years or OFF, e.g. SET STALE 7."),
+    (
+        "SET MAXYEARS",
+        "Expected SET MAXYEARS followed by a number of years or OFF, e.g. SET MAXYEARS 35.",
+    ),
+    (
+        "SET PROXY",
+        "Expected SET PROXY followed by a unit and a power, e.g. SET PROXY F NTH TO FRANCE, "
+        "or NONE.",
+    ),
+    ("SET WAIT x", "Expected SET WAIT on its own."),
+    ("SET NOWAIT x", "Expected SET NOWAIT on its own."),
+    ("SET NMR x", "Expected SET NMR on its own."),
+    ("SET NONMR x", "Expected SET NONMR on its own."),
+    ("SET DRAW x", "Expected SET DRAW on its own."),
+    ("SET NODRAW x", "Expected SET NODRAW on its own."),
+    ("SET PASSWORD", "Expected SET PASSWORD followed by a new password."),
+    ("SET PASSWORD a b", "Expected SET PASSWORD followed by a new password."),
+    ("SET ADDRESS", "Expected SET ADDRESS followed by a mail address."),
+    (
+        "SET PREFERENCE",
+        "Expected SET PREFERENCE followed by power initials, e.g. SET PREFERENCE FGR.",
+    ),
+    ("SET ORDERS", "Expected SET ORDERS MERGE or SET ORDERS REPLACE."),
+    ("SET ORDERS x", "Expected SET ORDERS MERGE or SET ORDERS REPLACE."),
+    ("SET ORDERS merge x", "Expected SET ORDERS MERGE or SET ORDERS REPLACE."),
+    ("SET MOVE LENGTH", "Expected SET MOVE LENGTH followed by a length, e.g. SET MOVE LENGTH 48h."),
+    ("SET OBSERVER PRESS", "Expected SET OBSERVER PRESS followed by YES or NO."),
+]
+
+
+@pytest.mark.parametrize(("line", "words"), READER_ERRORS)
+def test_each_line_the_reader_refuses_reads_as_before(line: str, words: str) -> None:
+    (command,) = read_commands(line)
+    assert command.name == "ERROR" and command.error is not None
+    assert error_words(command.error) == words
+
+
+def test_the_table_reaches_every_usage_in_the_template() -> None:
+    # usage.txt words how each command is written; each entry is used, each one checked.
+    used = {
+        str(c.error.values["name"])
+        for line, _ in READER_ERRORS
+        for c in read_commands(line)
+        if c.error is not None and c.error.code == "usage"
+    }
+    template = (ERRORS / "usage.txt").read_text(encoding="utf-8")
+    assert used == set(re.findall(r'^    "([A-Z ]+)": ', template, re.MULTILINE))
+
+
+@pytest.mark.parametrize("name", ["kind", "command", "line", "text", "code"])
+def test_a_value_may_not_take_a_name_of_the_event(name: str) -> None:
+    # Run.event(kind, command, **data) adds line, text and code itself: a value of one of
+    # these names would clash with them (a TypeError mid-mail) or hide the line echoed.
+    with pytest.raises(ValueError, match=f"'{name}'"):
+        Refusal("usage", {name: "x"})
+    if name != "code":  # CommandError(code, code=...) cannot even be written
+        with pytest.raises(ValueError, match=f"'{name}'"):
+            CommandError("usage", **{name: "x"})

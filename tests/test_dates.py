@@ -9,10 +9,12 @@ springs forward on Sunday 8 March (02:00 EST -> 03:00 EDT) and falls back on Sun
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
+from error_words import words
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -52,8 +54,9 @@ def read(text: str, now: datetime, zone: ZoneInfo) -> datetime:
 
 
 def refusal(excinfo: pytest.ExceptionInfo[DateError]) -> str:
-    """The message, checked to be one sentence for a player."""
-    message = str(excinfo.value)
+    """The words of the error (its template rendered), checked to be one sentence for a
+    player."""
+    message = words(excinfo.value)
     assert message.endswith(".")
     assert "\n" not in message
     assert not message[0].islower()
@@ -339,9 +342,9 @@ UNREADABLE = [
 @pytest.mark.parametrize(("text", "message"), REFUSALS)
 def test_moment_refusals(text: str, message: str) -> None:
     zone = AMS if "CES" in text else Z_UTC
-    with pytest.raises(DateError, match=f"^{message}") as excinfo:
+    with pytest.raises(DateError) as excinfo:
         parse_moment(text, NOW, zone)
-    refusal(excinfo)
+    assert re.match(message, refusal(excinfo))
 
 
 @pytest.mark.parametrize("text", UNREADABLE)
@@ -361,10 +364,12 @@ def test_long_input_is_shortened_in_the_message() -> None:
 
 
 def test_an_abbreviation_out_of_season_is_refused() -> None:
-    with pytest.raises(DateError, match="^'CET' is not the time zone in force then"):
+    with pytest.raises(DateError) as excinfo:
         parse_moment("Tuesday 31 March 2026 23:30 CET", SPRING_AMS, AMS)
-    with pytest.raises(DateError, match=r"read as America/New_York time\) or write UTC\.$"):
+    assert refusal(excinfo).startswith("'CET' is not the time zone in force then")
+    with pytest.raises(DateError) as excinfo:
         parse_moment("2026-07-04 12:00 EST", SPRING_NYC, NYC)
+    assert refusal(excinfo).endswith("read as America/New_York time) or write UTC.")
 
 
 def test_date_error_is_a_value_error() -> None:
@@ -947,7 +952,7 @@ def test_parsers_answer_or_refuse(text: str, zone: ZoneInfo) -> None:
     try:
         moment = parse_moment(text, NOW, zone)
     except DateError as error:
-        assert str(error).endswith(".")
+        assert words(error).endswith(".")
     else:
         assert moment > NOW
         assert moment.tzinfo is UTC
@@ -955,4 +960,4 @@ def test_parsers_answer_or_refuse(text: str, zone: ZoneInfo) -> None:
         try:
             parse(text)
         except DateError as error:
-            assert str(error).endswith(".")
+            assert words(error).endswith(".")

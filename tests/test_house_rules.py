@@ -5,8 +5,12 @@ the scoring table in SUMMARY."""
 from __future__ import annotations
 
 import pytest
+from error_words import words
 from judge_harness import POWERS, Judge
 
+from judge.engine.rules import Rules
+from judge.game.errors import CommandError
+from judge.game.rules import read_rules_text
 from judge.store import games
 from judge.store.result import GameResult
 
@@ -84,6 +88,13 @@ def test_bad_rules_get_a_clear_error_and_change_nothing(
     ack = _master(judge, f"SET RULES {text}")
     assert f"  ERROR: {error}\n" in ack
     assert judge.game().settings.rules == {}
+
+
+def test_rules_text_with_nothing_in_it_is_refused() -> None:
+    # SET RULES alone lists the options; the reader itself still refuses empty text.
+    with pytest.raises(CommandError) as raised:
+        read_rules_text("  ", Rules())
+    assert words(raised.value) == "Write a rule set (DATC or ALEXANDER) or option=choice pairs."
 
 
 def test_set_rules_alone_lists_every_option(judge: Judge) -> None:

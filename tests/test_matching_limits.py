@@ -8,6 +8,7 @@ exactly what measuring every name gives."""
 from __future__ import annotations
 
 import pytest
+from error_words import words
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from judge_harness import Judge
@@ -17,6 +18,7 @@ from judge.commands.language import MAX_COMMANDS, nearest_command, read_commands
 from judge.engine import notation
 from judge.engine.notation import MAX_GUESSES, MAX_ORDER_CHARS, NotationError, parse_order
 from judge.engine.orders import Convoy, Move, UnitRef
+from judge.game.errors import Refusal
 from judge.variants.maps import load_map
 
 GM = load_map("standard")
@@ -194,7 +196,10 @@ def test_the_command_cap_names_a_press_block_cut_off() -> None:
         MAX_COMMANDS + 1,
         "PRESS TO F",
         "ERROR",
-        ("Only the first 100 command lines of a mail are read; this line and the rest were not.",),
+        error=Refusal("too_many_lines", {"limit": MAX_COMMANDS}),
+    )
+    assert words(commands[-1].error) == (
+        "Only the first 100 command lines of a mail are read; this line and the rest were not."
     )
 
 
@@ -214,8 +219,12 @@ def test_no_command_suggestion_is_sought_for_a_long_word(monkeypatch: pytest.Mon
 
     monkeypatch.setattr(language.difflib, "get_close_matches", counting)
     assert nearest_command("X" * 10_000) is None
-    assert read_commands("SET " + "W" * 10_000)[0].args == (f"I don't know SET {'W' * 10_000}.",)
+    assert (
+        words(read_commands("SET " + "W" * 10_000)[0].error) == f"I don't know SET {'W' * 10_000}."
+    )
     assert asked == []
     assert nearest_command("SIGNONN Fwar1") == "SIGNON"
-    assert read_commands("SET WAITT")[0].args == ("I don't know SET WAITT. Did you mean SET WAIT?",)
+    assert words(read_commands("SET WAITT")[0].error) == (
+        "I don't know SET WAITT. Did you mean SET WAIT?"
+    )
     assert asked == ["SIGNONN", "WAITT"]

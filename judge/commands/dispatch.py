@@ -38,8 +38,8 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
     for command in read_commands(sub.body):
         spec = BY_NAME.get(command.name)
         if spec is None:
-            if command.args:  # the reader's own words (judge/commands/language.py)
-                refuse(run, command, "language", message=command.args[0])
+            if command.error is not None:  # the command reader's (judge/commands/language.py)
+                refuse(run, command, command.error.code, **command.error.values)
             else:
                 refuse(run, command, "not_understood")
         elif spec.password and not _spend_password(run, command):
@@ -112,7 +112,6 @@ _ERROR_KINDS = {
     "game_name_bad",
     "address_bad",
     "join_failed",
-    "preference_bad",
     "master_only",
     "not_now",
     "process_refused",

@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from judge.commands.language import Command
-from judge.commands.run import CommandError, Run, need_master, need_player, refuse
+from judge.commands.run import Run, need_master, need_player, refuse
 from judge.engine.geography import squash
 from judge.engine.phase import MOVEMENT
 from judge.engine.rules import describe
 from judge.game import play
+from judge.game.errors import CommandError
 from judge.game.rules import read_rules_text, rules_of, rules_table
 from judge.replies import Reply
 from judge.store import games
@@ -36,8 +37,8 @@ def set_rules(run: Run, cmd: Command) -> None:
         return
     try:
         rules = read_rules_text(cmd.args[0], current)
-    except ValueError as e:  # read_rules_text's own words
-        refuse(run, cmd, "rules", message=str(e))
+    except CommandError as e:
+        refuse(run, cmd, e.code, **e.values)
         return
     settings = replace(game.settings, rules=rules.to_json())
     block.game = games.update_game(run.ctx.db, game, run.ctx.now, settings=settings)

@@ -12,7 +12,6 @@ from judge.commands.powers import sender_name
 from judge.commands.run import Run, refuse
 from judge.engine.phase import Phase
 from judge.engine.rules import describe
-from judge.game.dates import DateError
 from judge.game.report import format_deadline, phase_kind_title, phase_title, results_by_power
 from judge.game.rules import end_rules, end_rules_text, rules_of, score_lines
 from judge.mail.message import reply_address
@@ -179,8 +178,8 @@ def _window(text: str, run: Run) -> tuple[datetime | None, datetime | None] | No
             start = _past_moment(" ".join(words[i + 1 : j]), run)
         if "TO" in upper:
             end = _past_moment(" ".join(words[upper.index("TO") + 1 :]), run)
-    except (DateError, ValueError) as e:
-        refuse(run, None, "date", message=str(e))  # the parser's own words
+    except ValueError as e:  # datetime.fromisoformat's own words
+        refuse(run, None, "history_date", message=str(e))
         return None
     return start, end
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, replace
 
+from judge.game.errors import Refusal
+
 
 @dataclass(frozen=True)
 class Command:
@@ -18,6 +20,7 @@ class Command:
     text: str  # the line as written, with any password masked (it is echoed in replies)
     name: str  # CREATE, SIGNON, JOIN, ORDER, CLEAR, SET WAIT, ..., ERROR
     args: tuple[str, ...] = ()
+    error: Refusal | None = None  # an ERROR's reason, worded by templates/errors/<code>.txt
 
 
 # First words that start commands; "SET" takes a second word.
@@ -89,29 +92,32 @@ _SET = {
     "MAXYEARS": "SET MAXYEARS",
     "PROXY": "SET PROXY",
 }
-_TAKES_TEXT = {
-    "SET DEADLINE": "a date, e.g. SET DEADLINE 2026-12-01 23:30",
-    "SET GRACE": "a length, e.g. SET GRACE 24h",
-    "SET DELAY": "a length, e.g. SET DELAY 30m",
-    "SET REMINDER": "a length before the deadline, e.g. SET REMINDER 12h",
-    "SET TIME": "a time of day or NONE, e.g. SET TIME 23:30",
-    "SET DAYS": "the days deadlines may fall on, e.g. SET DAYS Mon-Fri, or ALL",
-    "SET ABSENCE": "two dates, e.g. SET ABSENCE 2026-12-01 TO 2026-12-05",
-    "SET MOVE LENGTH": "a length, e.g. SET MOVE LENGTH 48h",
-    "SET RETREAT LENGTH": "a length, e.g. SET RETREAT LENGTH 24h",
-    "SET ADJUST LENGTH": "a length, e.g. SET ADJUST LENGTH 24h",
-    "SET PRESS": "WHITE, GREY or NONE",
-    "SET PARTIAL": "YES or NO",
-    "SET MAP": "ON or OFF",
-    "SET CONCEDE": "the power you concede to, e.g. SET CONCEDE F",
-    "SET OBSERVER PRESS": "YES or NO",
-    "SET LIST": "a mail address, or NONE",
-    "SET VICTORY": "a number of supply centres, e.g. SET VICTORY 18",
-    "SET END": "a year and DRAW or MOST, e.g. SET END 1910 DRAW, or NONE",
-    "SET STALE": "a number of years or OFF, e.g. SET STALE 7",
-    "SET MAXYEARS": "a number of years or OFF, e.g. SET MAXYEARS 35",
-    "SET PROXY": "a unit and a power, e.g. SET PROXY F NTH TO FRANCE, or NONE",
-}
+# The SET commands that take text (templates/errors/usage.txt says what text each takes).
+_TAKES_TEXT = frozenset(
+    {
+        "SET DEADLINE",
+        "SET GRACE",
+        "SET DELAY",
+        "SET REMINDER",
+        "SET TIME",
+        "SET DAYS",
+        "SET ABSENCE",
+        "SET MOVE LENGTH",
+        "SET RETREAT LENGTH",
+        "SET ADJUST LENGTH",
+        "SET PRESS",
+        "SET PARTIAL",
+        "SET MAP",
+        "SET CONCEDE",
+        "SET OBSERVER PRESS",
+        "SET LIST",
+        "SET VICTORY",
+        "SET END",
+        "SET STALE",
+        "SET MAXYEARS",
+        "SET PROXY",
+    }
+)
 KNOWN = sorted(
     _SIMPLE
     | {f"SET {w}" for w in ("PREFERENCE", "WAIT", "NOWAIT", "PASSWORD", "ADDRESS", "ORDERS")}
@@ -128,10 +134,6 @@ NAMES = frozenset(
 
 
 MAX_COMMANDS = 100  # command and order lines read from one mail (press lines not counted)
-_TOO_MANY = (
-    f"Only the first {MAX_COMMANDS} command lines of a mail are read; "
-    "this line and the rest were not."
-)
 _GUESSABLE = 25  # a longer word is near no command name: difflib is not asked
 
 
@@ -173,7 +175,9 @@ def read_commands(body: str) -> list[Command]:
             out.append(Command(number, text, "ORDER", (text,)))
         if len(out) > MAX_COMMANDS:  # bounds the work one mail can cause
             unread = out[MAX_COMMANDS]  # the first one not read (a press block's opening)
-            out[MAX_COMMANDS:] = [Command(unread.line, unread.text, "ERROR", (_TOO_MANY,))]
+            out[MAX_COMMANDS:] = [
+                _error(unread.line, unread.text, "too_many_lines", limit=MAX_COMMANDS)
+            ]
             return out
     if press is not None and opened is not None:  # no ENDPRESS: the rest of the mail
         out.append(replace(opened, args=(*opened.args, "\n".join(press).strip("\n"))))
@@ -184,7 +188,7 @@ def _press(number: int, text: str, first: str, args: list[str]) -> Command:
     """PRESS [TO powers] or BROADCAST: recipients as written (initials or names)."""
     if first == "BROADCAST":
         if args:
-            return _error(number, text, "BROADCAST on its own line, the press below it")
+            return _error(number, text, "usage", name="BROADCAST")
         return Command(number, text, "PRESS", ("*",))
     if args and args[0].upper() == "TO":
         args = args[1:]
@@ -300,32 +304,23 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         return _signon(number, text, args)
     if name == "REPLACE" and args:  # master: REPLACE power address
         if len(args) != 2:
-            return _error(number, text, "REPLACE power address (or REPLACE alone before orders)")
+            return _error(number, text, "usage", name="REPLACE")
         return Command(number, text, "REPLACE POWER", tuple(args))
     if name == "FORCE":
         if [a.upper() for a in args] != ["BEGIN"]:
-            return _error(number, text, "FORCE BEGIN")
+            return _error(number, text, "usage", name="FORCE")
         return Command(number, text, "FORCE BEGIN")
     if name in ("EJECT", "BECOME", "PROMOTE", "OBSERVE", "LIST", "WHOGAME", "SUMMARY"):
         need = {"LIST": (0, 1), "OBSERVE": (2, 2)}.get(name, (1, 1))
         if not need[0] <= len(args) <= need[1]:
-            what = {
-                "EJECT": "EJECT power",
-                "BECOME": "BECOME power",
-                "PROMOTE": "PROMOTE address",
-                "OBSERVE": "OBSERVE name password",
-                "LIST": "LIST or LIST name",
-                "WHOGAME": "WHOGAME name",
-                "SUMMARY": "SUMMARY name",
-            }[name]
-            return _error(number, text, what)
+            return _error(number, text, "usage", name=name)
         return Command(number, text, name, tuple(a.lower() if name != "EJECT" else a for a in args))
     if name == "HISTORY":
         if not args:
-            return _error(number, text, "HISTORY name [FROM date] [TO date]")
+            return _error(number, text, "usage", name="HISTORY")
         return Command(number, text, name, (args[0].lower(), " ".join(args[1:])))
     if name == "ENDPRESS":  # a press block's end is read in read_commands: none is open
-        return _error(number, text, "PRESS or BROADCAST, then the press, before ENDPRESS")
+        return _error(number, text, "usage", name="ENDPRESS")
     if name == "ROLLBACK":
         return Command(number, text, name, tuple(a.upper() for a in args[:1]))
     if args and name in (
@@ -338,18 +333,17 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         "TERMINATE",
         "ENDPRESS",
     ):
-        return _error(number, text, f"{name} on its own line")
+        return _error(number, text, "alone_on_line", name=name)
     return Command(number, text, name, tuple(args))
 
 
 def _create(number: int, text: str, args: list[str]) -> Command:
     """CREATE ?name password [variant]."""
     if len(args) not in (2, 3) or not args[0].startswith("?"):
-        return _error(number, text, "CREATE ?name password [variant], e.g. CREATE ?game1 secret")
+        return _error(number, text, "usage", name="CREATE")
     if len(args) == 3 and args[2].lower() not in _variants():
         # Not echoed: "CREATE ?g my secret" would show half of a password.
-        known = ", ".join(sorted(_variants()))
-        return _error(number, text, f"a variant after the password, one of: {known}")
+        return _error(number, text, "variant_expected", variants=tuple(sorted(_variants())))
     return Command(
         number, text, "CREATE", (args[0][1:].lower(), args[1], *(a.lower() for a in args[2:]))
     )
@@ -358,11 +352,7 @@ def _create(number: int, text: str, args: list[str]) -> Command:
 def _signon(number: int, text: str, args: list[str]) -> Command:
     """SIGNON Xname password, or SIGNON ?name password (JOIN)."""
     if len(args) != 2 or len(args[0]) < 2:
-        return _error(
-            number,
-            text,
-            "SIGNON Xname password (X the power's initial, ? to join, M for the master)",
-        )
+        return _error(number, text, "usage", name="SIGNON")
     who, game = args[0][0].upper(), args[0][1:].lower()
     if who == "?":
         return Command(number, text, "JOIN", (game, args[1]))
@@ -372,13 +362,13 @@ def _signon(number: int, text: str, args: list[str]) -> Command:
 def _set(number: int, text: str, args: list[str]) -> Command:
     """A SET command: the word after SET names it."""
     if not args:
-        return _error(number, text, "SET followed by what to set, e.g. SET WAIT")
+        return _error(number, text, "usage", name="SET")
     name = _SET.get(args[0].upper())
     if name is None:
         word = args[0].upper()
         close = difflib.get_close_matches(word, list(_SET), n=1) if len(word) <= _GUESSABLE else []
-        hint = f" Did you mean SET {close[0]}?" if close else ""
-        return Command(number, text, "ERROR", (f"I don't know SET {args[0]}.{hint}",))
+        guess = close[0] if close else None
+        return _error(number, text, "set_unknown", word=args[0], guess=guess)
     rest = args[1:]
     if name.endswith(" LENGTH") and rest and rest[0].upper() == "LENGTH":
         rest = rest[1:]  # SET MOVE LENGTH 48h
@@ -388,30 +378,27 @@ def _set(number: int, text: str, args: list[str]) -> Command:
         return Command(number, text, name, (" ".join(rest),) if rest else ())
     if name in _TAKES_TEXT:
         if not rest:
-            return _error(number, text, f"{name} followed by {_TAKES_TEXT[name]}")
+            return _error(number, text, "usage", name=name)
         return Command(number, text, name, (" ".join(rest),))
     if (
         name in ("SET WAIT", "SET NOWAIT", "SET NMR", "SET NONMR", "SET DRAW", "SET NODRAW")
         and rest
     ):
-        return _error(number, text, f"{name} on its own")
-    if name in ("SET PASSWORD", "SET ADDRESS") and len(rest) != 1:
-        what = "a new password" if name == "SET PASSWORD" else "a mail address"
-        return _error(number, text, f"{name} followed by {what}")
-    if name == "SET PREFERENCE" and not rest:
-        return _error(
-            number, text, "SET PREFERENCE followed by power initials, e.g. SET PREFERENCE FGR"
-        )
-    if name == "SET ORDERS" and (len(rest) != 1 or rest[0].upper() not in ("MERGE", "REPLACE")):
-        return _error(number, text, "SET ORDERS MERGE or SET ORDERS REPLACE")
+        return _error(number, text, "alone", name=name)
     if name == "SET ORDERS":
-        rest = [rest[0].upper()]
+        rest = [word.upper() for word in rest]
+    if (
+        (name in ("SET PASSWORD", "SET ADDRESS") and len(rest) != 1)
+        or (name == "SET PREFERENCE" and not rest)
+        or (name == "SET ORDERS" and rest not in (["MERGE"], ["REPLACE"]))
+    ):
+        return _error(number, text, "usage", name=name)
     return Command(number, text, name, tuple(rest))
 
 
-def _error(number: int, text: str, expected: str) -> Command:
-    """An ERROR saying what was expected."""
-    return Command(number, text, "ERROR", (f"Expected {expected}.",))
+def _error(number: int, text: str, code: str, **values: object) -> Command:
+    """An ERROR for the line: templates/errors/<code>.txt words why, from `values`."""
+    return Command(number, text, "ERROR", error=Refusal(code, values))
 
 
 def nearest_command(word: str) -> str | None:

@@ -29,8 +29,8 @@ def set_deadline(run: Run, cmd: Command) -> None:
     try:
         zone = run.ctx.config.zone
         moment = check_within_reach(parse_moment(cmd.args[0], run.ctx.now, zone), run.ctx.now, zone)
-    except DateError as e:  # the parser's own words
-        refuse(run, cmd, "date", message=str(e))
+    except DateError as e:
+        refuse(run, cmd, e.code, **e.values)
         return
     game = games.update_game(run.ctx.db, block.game, run.ctx.now, deadline=iso(moment))
     games.clear_notices(run.ctx.db, game)
@@ -84,8 +84,8 @@ def setting(run: Run, cmd: Command) -> None:
         else:  # SET NMR / SET NONMR
             settings = replace(settings, nmr=cmd.name == "SET NMR")
             shown = "processed with the orders on file" if settings.nmr else "wait for you"
-    except DateError as e:  # the parser's own words
-        refuse(run, cmd, "date", message=str(e))
+    except DateError as e:
+        refuse(run, cmd, e.code, **e.values)
         return
     block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
     run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)

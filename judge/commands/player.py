@@ -31,6 +31,7 @@ from judge.game.dates import (
     parse_moment,
     push_past_absence,
 )
+from judge.game.errors import CommandError
 from judge.game.passwords import hash_password
 from judge.mail.addresses import Undeliverable, deliverable
 from judge.replies import Reply
@@ -221,8 +222,8 @@ def set_preference(run: Run, cmd: Command) -> None:
         # Neutral powers (the games for fewer players) are nobody's to prefer.
         initials = {k: p.initial for k, p in gm.powers.items() if k not in gm.neutral_powers}
         preference = parse_preference(" ".join(cmd.args), initials, names=gm.power_names)
-    except ValueError as e:
-        run.event("preference_bad", cmd, message=str(e))
+    except CommandError as e:
+        refuse(run, cmd, e.code, **e.values)
         return
     block.seat = games.update_seat(run.ctx.db, block.seat, run.ctx.now, preference=preference)
     run.event("preference", cmd, game=block.game.name, powers=_preference_words(gm, preference))
@@ -271,8 +272,8 @@ def set_absence(run: Run, cmd: Command) -> None:
     try:
         starts = check_within_reach(_absence_moment(parts[0], now, zone), now, zone)
         ends = check_within_reach(parse_moment(parts[1], now, zone), now, zone)
-    except DateError as e:  # the parser's own words
-        refuse(run, cmd, "date", message=str(e))
+    except DateError as e:
+        refuse(run, cmd, e.code, **e.values)
         return
     if ends <= starts:
         refuse(run, cmd, "absence_backwards")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from judge.commands.run import CommandError, Run
+from judge.commands.run import Run
 from judge.engine.geography import GameMap
+from judge.game.errors import CommandError
 from judge.store import games
 from judge.variants.maps import load_map
 

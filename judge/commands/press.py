@@ -12,8 +12,9 @@ from sqlite_utils import Database
 
 from judge.commands.language import Command
 from judge.commands.powers import powers_named, sender_name
-from judge.commands.run import CommandError, Run, need_block, refuse
+from judge.commands.run import Run, need_block, refuse
 from judge.engine.phase import Phase
+from judge.game.errors import CommandError
 from judge.game.outgoing import public_copy
 from judge.game.report import phase_title
 from judge.replies import Reply

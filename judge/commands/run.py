@@ -20,15 +20,6 @@ from judge.store import games
 PLAYING = (games.ACTIVE, games.PAUSED)  # orders are taken while a game is paused
 
 
-class CommandError(ValueError):
-    """A command refused: templates/errors/<code>.txt words why, from `values`."""
-
-    def __init__(self, code: str, **values: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.values = values
-
-
 @dataclass
 class Block:
     """The commands after one SIGNON: one power (or the master) of one game."""

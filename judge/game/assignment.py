@@ -26,6 +26,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from judge.game.errors import CommandError
+
 RANDOM = "?"  # the stored form of a Random Power request
 NO_PREFERENCE = ""  # the stored form of an empty list
 
@@ -81,8 +83,9 @@ def parse_preference(
     the like separate. A word is a power's name if `names` knows it (squashed spelling ->
     power key, e.g. `GameMap.power_names`, which has adjectives such as "French" and
     aliases such as "GER"; without it only the power keys are names), otherwise a run of
-    initials ("FGR"). Raises ValueError with a one-sentence message a beginner understands
-    for an unknown letter or name, or a power named twice.
+    initials ("FGR"). Raises CommandError (a code, worded by templates/errors/<code>.txt
+    in one sentence a beginner understands) for an unknown letter or name, a power named
+    twice or brackets that do not pair; ValueError if the initials themselves are wrong.
     """
     vocabulary = _vocabulary(initials, names)
     squashed = _squash(text)
@@ -100,7 +103,7 @@ class _Vocabulary:
 
     by_letter: dict[str, str]  # upper-case initial -> power key
     known: dict[str, str]  # squashed name -> power key
-    hint: str  # the initials, for the error messages
+    initials: tuple[str, ...]  # the initials in alphabetical order, for the errors
 
 
 def _vocabulary(initials: Mapping[str, str], names: Mapping[str, str] | None) -> _Vocabulary:
@@ -109,11 +112,11 @@ def _vocabulary(initials: Mapping[str, str], names: Mapping[str, str] | None) ->
     if names is not None:
         known.update({_squash(spelling): key for spelling, key in names.items()})
     known.pop("", None)
-    return _Vocabulary(by_letter, known, ", ".join(sorted(by_letter)))
+    return _Vocabulary(by_letter, known, tuple(sorted(by_letter)))
 
 
 def _read_groups(tokens: Sequence[str], vocabulary: _Vocabulary) -> list[list[str]]:
-    """The tokens of a list as groups of power keys, most wanted first; raises ValueError
+    """The tokens of a list as groups of power keys, most wanted first; raises CommandError
     at the first token that is wrong (the error a player sees names that one)."""
     groups: list[list[str]] = []
     seen: set[str] = set()
@@ -127,7 +130,7 @@ def _read_groups(tokens: Sequence[str], vocabulary: _Vocabulary) -> list[list[st
         keys, used = _named(tokens, i, vocabulary)
         for key in keys:
             if key in seen:
-                raise ValueError(f"{_title(key)} is in your list twice; list each power only once.")
+                raise CommandError("preference_twice", power=_title(key))
             seen.add(key)
             if current is None:
                 groups.append([key])
@@ -135,7 +138,7 @@ def _read_groups(tokens: Sequence[str], vocabulary: _Vocabulary) -> list[list[st
                 current.append(key)
         i += used
     if current is not None:
-        raise ValueError("A bracket is opened but never closed; add the closing bracket.")
+        raise CommandError("preference_unclosed")
     return groups
 
 
@@ -144,25 +147,22 @@ def _bracket(token: str, current: list[str] | None, groups: list[list[str]]) -> 
     is appended to `groups`)."""
     if token in _OPEN:
         if current is not None:
-            raise ValueError("Brackets inside brackets are not allowed; use one level only.")
+            raise CommandError("preference_nested")
         return []
     if current is None:
-        raise ValueError(f"There is a {token!r} without a matching opening bracket.")
+        raise CommandError("preference_unopened", bracket=token)
     if not current:
-        raise ValueError("There is an empty pair of brackets; put powers inside them.")
+        raise CommandError("preference_empty_brackets")
     groups.append(current)
     return None
 
 
 def _named(tokens: Sequence[str], i: int, vocabulary: _Vocabulary) -> tuple[list[str], int]:
     """The power keys the words from `tokens[i]` name, and how many tokens that took
-    (no keys for a filler word such as "or"); ValueError for a word that names none."""
+    (no keys for a filler word such as "or"); CommandError for a word that names none."""
     token = tokens[i]
     if token in "*?":
-        raise ValueError(
-            f"{token!r} must stand alone: write only {token!r} for "
-            + ("no preference." if token == "*" else "a random power.")
-        )
+        raise CommandError("preference_alone", word=token)
     # The longest run of words that is a power's name ("Great Britain").
     for n in range(min(_MAX_NAME_WORDS, len(tokens) - i), 0, -1):
         words = tokens[i : i + n]
@@ -177,10 +177,8 @@ def _named(tokens: Sequence[str], i: int, vocabulary: _Vocabulary) -> tuple[list
     if token.lower() in _FILLER_WORDS:
         return [], 1
     if len(token) == 1:
-        raise ValueError(f"No power has the initial {upper!r}; the initials are {vocabulary.hint}.")
-    raise ValueError(
-        f"{token!r} is not a power; write power names or their initials ({vocabulary.hint})."
-    )
+        raise CommandError("preference_no_initial", initial=upper, initials=vocabulary.initials)
+    raise CommandError("preference_not_a_power", word=token, initials=vocabulary.initials)
 
 
 def decode_preference(stored: str, initials: Mapping[str, str]) -> Groups | None:

@@ -45,6 +45,8 @@ from datetime import UTC, date, datetime, time, timedelta, timezone
 from decimal import ROUND_HALF_UP, Decimal
 from zoneinfo import ZoneInfo
 
+from judge.game.errors import CommandError
+
 __all__ = [
     "DEFAULT_TIME",
     "MAX_AHEAD",
@@ -61,8 +63,9 @@ __all__ = [
 ]
 
 
-class DateError(ValueError):
-    """One sentence for a player, naming what was expected."""
+class DateError(CommandError):
+    """A date, time or length that cannot be read or is not allowed: a code and values,
+    worded by templates/errors/<code>.txt (one sentence naming what was expected)."""
 
 
 DEFAULT_TIME = time(23, 59)
@@ -102,7 +105,6 @@ for _i, _name in enumerate(MONTH_NAMES, 1):
 _MONTHS["sept"] = 9
 
 _FILLER = frozenset({"at", "on", "by", "the", "of"})
-_EXAMPLES = "2026-12-01 23:30, Tuesday 23:30, tomorrow 18:00 or +36h"
 
 _TIME_12 = re.compile(r"(\d{1,2})(?:[:.](\d{2}))?([ap])m")
 _TIME_24 = re.compile(r"(\d{1,2})[:.](\d{2})(?::(\d{2}))?")
@@ -126,15 +128,15 @@ _UNIT_SECONDS = {"w": 604800, "d": 86400, "h": 3600, "m": 60}
 def parse_moment(text: str, now: datetime, zone: ZoneInfo) -> datetime:
     """A date/time a player or master wrote, read leniently in the judge's zone, as aware UTC.
 
-    See the module docstring for the forms and the choices; raises DateError (one sentence
-    for the player) for anything it cannot read, an ambiguous numeric date, or a moment that
-    is not after `now`.
+    See the module docstring for the forms and the choices; raises DateError (a code and
+    values, worded by templates/errors/<code>.txt) for anything it cannot read, an
+    ambiguous numeric date, or a moment that is not after `now`.
     """
     _require_aware(now, "now")
     now = now.astimezone(UTC)
     s = _normalize(text)
     if not s:
-        raise DateError(f"Give a date and time, like {_EXAMPLES}.")
+        raise DateError("moment_missing")
 
     relative = _relative_part(s)
     if relative is not None:
@@ -157,10 +159,7 @@ def check_within_reach(moment: datetime, now: datetime, zone: ZoneInfo) -> datet
     _require_aware(moment, "moment")
     latest = now + MAX_AHEAD
     if moment > latest:
-        raise DateError(
-            "That is more than a year ahead; give a moment no later than "
-            f"{format_moment(latest, zone)}."
-        )
+        raise DateError("moment_too_far", latest=format_moment(latest, zone))
     return moment
 
 
@@ -170,16 +169,13 @@ def parse_duration(text: str) -> timedelta:
     than 30 days."""
     s = " ".join(text.split()).lower()
     if s.startswith("-"):
-        raise DateError("A length of time cannot be negative; write it like 48h or 2d.")
+        raise DateError("length_negative")
     span = _read_span(s.removeprefix("+").strip())
     if span is None:
-        raise DateError(
-            f"I could not read '{_quote(text)}' as a length of time; "
-            "write it like 48h, 2d, 1d12h or 90m."
-        )
+        raise DateError("length_unreadable", written=_quote(text))
     _check_positive(span)
     if span > MAX_DURATION:
-        raise DateError("A length of time can be at most 30 days; write it like 48h or 2d.")
+        raise DateError("length_too_long", days=MAX_DURATION.days)
     return span
 
 
@@ -211,10 +207,7 @@ def parse_weekdays(text: str) -> frozenset[int]:
             days.clear()
             break
     if not days:
-        raise DateError(
-            f"I could not read '{_quote(text)}' as days of the week; "
-            "write them like Mon-Fri, Mon,Wed,Fri, weekdays or all."
-        )
+        raise DateError("weekdays_unreadable", written=_quote(text))
     return frozenset(days)
 
 
@@ -223,10 +216,7 @@ def parse_time_of_day(text: str) -> time:
     s = _normalize(text).rstrip(".")
     read = _read_time(s) if s else None
     if read is None:
-        raise DateError(
-            f"I could not read '{_quote(text)}' as a time of day; "
-            "write it like 23:30, 11:30pm or noon."
-        )
+        raise DateError("time_of_day_unreadable", written=_quote(text))
     return read[0]
 
 
@@ -333,9 +323,7 @@ def _quote(text: str) -> str:
 
 
 def _unreadable(text: str) -> DateError:
-    return DateError(
-        f"I could not read '{_quote(text)}' as a date and time; write it like {_EXAMPLES}."
-    )
+    return DateError("moment_unreadable", written=_quote(text))
 
 
 def _normalize(text: str) -> str:
@@ -374,7 +362,7 @@ def _read_span(s: str) -> timedelta | None:
 
 def _check_positive(span: timedelta) -> None:
     if span < timedelta(minutes=1):
-        raise DateError("A length of time must be at least one minute; write it like 48h or 2d.")
+        raise DateError("length_too_short")
 
 
 def _ceil_minute(moment: datetime) -> datetime:
@@ -408,7 +396,7 @@ def _read_time(tok: str) -> tuple[time, bool] | None:
 
 
 def _bad_time(tok: str) -> DateError:
-    return DateError(f"'{tok}' is not a time of day; write it like 23:30 or 11:30pm.")
+    return DateError("not_a_time", written=tok)
 
 
 @dataclass
@@ -440,10 +428,7 @@ def _classify(tokens: list[str], text: str) -> _Parts:
         if tok in _FILLER:
             continue
         if tok == "next":
-            raise DateError(
-                "'next' is ambiguous; write 'Tuesday 23:30' for the coming Tuesday, "
-                "or give the date like 2026-12-01 23:30."
-            )
+            raise DateError("next_ambiguous")
         if tok.endswith(".") and not _NUMERIC_DATE.fullmatch(tok):
             tok = tok.rstrip(".")
         if (read := _read_time(tok)) is not None:
@@ -452,14 +437,9 @@ def _classify(tokens: list[str], text: str) -> _Parts:
             try:
                 put("date", date(int(m[1]), int(m[2]), int(m[3])))
             except ValueError:
-                raise DateError(
-                    f"'{tok}' is not a date; write it like 2026-12-01 (year-month-day)."
-                ) from None
+                raise DateError("not_a_date", written=tok) from None
         elif _NUMERIC_DATE.fullmatch(tok):
-            raise DateError(
-                f"'{tok}' could be day/month or month/day; "
-                "write the date like 2026-12-01 or 1 December."
-            )
+            raise DateError("date_ambiguous", written=tok)
         elif tok in _MONTHS:
             put("month", _MONTHS[tok])
         elif tok in _WEEKDAYS:
@@ -546,7 +526,7 @@ def _next_day_of_month(target: _Target, day: int, month: int, today: date) -> da
         except ValueError:
             continue
     if not candidates:
-        raise DateError(f"There is no {day} {MONTH_NAMES[month - 1]}; check the day and the month.")
+        raise DateError("no_such_day", day=day, month=MONTH_NAMES[month - 1], year=None)
     found, moment = target.first_ahead(candidates)
     _check_weekday(found, target.parts.weekday)
     return moment
@@ -556,9 +536,7 @@ def _full_date(year: int, month: int, day: int) -> date:
     try:
         return date(year, month, day)
     except ValueError:
-        raise DateError(
-            f"There is no {day} {MONTH_NAMES[month - 1]} {year}; check the day and the month."
-        ) from None
+        raise DateError("no_such_day", day=day, month=MONTH_NAMES[month - 1], year=year) from None
 
 
 def _on_day(target: _Target, day: date, zone: ZoneInfo) -> datetime:
@@ -567,19 +545,19 @@ def _on_day(target: _Target, day: date, zone: ZoneInfo) -> datetime:
     options = target.instants(day)
     ahead = [t for t in options if t > target.now]
     if not ahead:
-        raise DateError(
-            f"That time has already passed ({format_moment(options[-1], zone)}); "
-            "give a moment that is still ahead."
-        )
+        raise DateError("moment_passed", moment=format_moment(options[-1], zone))
     return ahead[0]
 
 
 def _check_weekday(day: date, weekday: int | None) -> None:
     if weekday is not None and day.weekday() != weekday:
         raise DateError(
-            f"{day.day} {MONTH_NAMES[day.month - 1]} {day.year} is a "
-            f"{WEEKDAY_NAMES[day.weekday()]}, not a {WEEKDAY_NAMES[weekday]}; "
-            "check the date."
+            "wrong_weekday",
+            day=day.day,
+            month=MONTH_NAMES[day.month - 1],
+            year=day.year,
+            weekday=WEEKDAY_NAMES[day.weekday()],
+            named=WEEKDAY_NAMES[weekday],
         )
 
 
@@ -617,7 +595,7 @@ def _wall_instants(wall: datetime, zone: ZoneInfo, token: str | None, text: str)
     if m:
         offset = timedelta(hours=int(m[2]), minutes=int(m[3]))
         if offset >= timedelta(hours=24):
-            raise DateError(f"'{token}' is not a time zone offset; write it like +01:00.")
+            raise DateError("not_an_offset", written=token)
         return [wall.replace(tzinfo=timezone(-offset if m[1] == "-" else offset)).astimezone(UTC)]
     named = sorted(
         {
@@ -633,7 +611,4 @@ def _wall_instants(wall: datetime, zone: ZoneInfo, token: str | None, text: str)
     seasons = (datetime(wall.year, month, 1, tzinfo=zone) for month in (1, 7))
     if token not in {(moment.tzname() or "").lower() for moment in seasons}:
         raise _unreadable(text)
-    raise DateError(
-        f"'{token.upper()}' is not the time zone in force then; leave it off "
-        f"(times are read as {zone.key or zone} time) or write UTC."
-    )
+    raise DateError("zone_not_in_force", written=token.upper(), zone=str(zone.key or zone))

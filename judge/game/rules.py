@@ -13,6 +13,7 @@ from typing import Any
 
 from judge.engine.geography import GameMap
 from judge.engine.rules import OPTIONS, RULE_SETS, Rules, check_choice
+from judge.game.errors import CommandError
 from judge.game.player_groups import groups_of
 from judge.store import games
 from judge.store.result import GameResult
@@ -27,21 +28,19 @@ def read_rules_text(text: str, current: Rules) -> Rules:
     """`SET RULES` text -> the new rules. The text is a rule set's name (DATC,
     ALEXANDER), option=choice pairs, or both (the set first). An option may be named
     by its field name or its DATC issue (4.A.2), a choice by its value or its DATC
-    letter. ValueError with a plain-words reason when anything is not understood."""
+    letter. CommandError (a code, worded by templates/errors/<code>.txt) when anything is
+    not understood."""
     words = re.sub(r"\s*=\s*", "=", text.strip()).split()
     if not words:
-        raise ValueError("Write a rule set (DATC or ALEXANDER) or option=choice pairs.")
+        raise CommandError("rules_missing", sets=_set_names())
     rules = current
     changes: dict[str, Any] = {}
     for word in words:
         if "=" not in word:
             if word.lower() not in RULE_SETS:
-                known = ", ".join(s.upper() for s in RULE_SETS)
-                raise ValueError(
-                    f"{word} is not a rule set ({known}) and not an option=choice pair."
-                )
+                raise CommandError("rules_not_a_set", word=word, sets=_set_names())
             if changes:
-                raise ValueError("Name the rule set first, then the options that differ.")
+                raise CommandError("rules_set_first")
             rules = RULE_SETS[word.lower()]
             continue
         key_text, value_text = word.split("=", 1)
@@ -50,19 +49,24 @@ def read_rules_text(text: str, current: Rules) -> Rules:
     return Rules.from_json({**rules.to_json(), **changes})
 
 
+def _set_names() -> tuple[str, ...]:
+    """The rule sets' names, as a master writes them (DATC, ALEXANDER)."""
+    return tuple(name.upper() for name in RULE_SETS)
+
+
 def option_key(text: str) -> str:
-    """An option's field name from its name or its DATC issue id."""
+    """An option's field name from its name or its DATC issue id; CommandError if none."""
     lowered = text.lower().replace("-", "_")
     if lowered in OPTIONS:
         return lowered
     for key, option in OPTIONS.items():
         if option.issue.lower() == lowered.rstrip("."):
             return key
-    raise ValueError(f"{text} is not a rule option. Send SET RULES alone for the list.")
+    raise CommandError("rules_not_an_option", option=text)
 
 
 def choice_value(key: str, text: str) -> Any:
-    """A choice of option `key` from its value or DATC letter."""
+    """A choice of option `key` from its value or DATC letter; CommandError if none."""
     option = OPTIONS[key]
     lowered = text.lower()
     for value, (letter, _) in option.choices.items():
@@ -70,11 +74,12 @@ def choice_value(key: str, text: str) -> Any:
         if lowered in (shown, letter) or (isinstance(value, bool) and lowered == _yes_no(value)):
             check_choice(key, value)
             return value
-    allowed = ", ".join(
-        f"{str(v).lower()} ({letter})" if letter != "-" else str(v).lower()
-        for v, (letter, _) in option.choices.items()
+    choices = tuple(
+        {"value": str(v).lower(), "letter": letter} for v, (letter, _) in option.choices.items()
     )
-    raise ValueError(f"{text} is not a choice for {key} ({option.issue}); choose {allowed}.")
+    raise CommandError(
+        "rules_not_a_choice", written=text, option=key, issue=option.issue, choices=choices
+    )
 
 
 def _yes_no(value: bool) -> str:
