@@ -31,6 +31,32 @@ _MAPS_HELP = "the operator's map folder, searched before the bundled maps/"
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`judge ARGV`: the exit status of the command run."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+        stream=sys.stderr,
+    )
+    if not args.verbose:  # aiosmtpd logs every SMTP command at INFO
+        logging.getLogger("mail.log").setLevel(logging.WARNING)
+    if args.command == "adjudicate":
+        return _adjudicate(args, parser)
+    if args.command == "run":
+        return _run(args, parser)
+    if args.command == "demo":
+        from judge.ops.demo import main as demo
+
+        return demo(args)
+    if getattr(args, "operator", None):
+        return _operator_command(args.operator)(args)
+    parser.error(f"unknown command {args.command}")
+    return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The command line: the judge's own commands and the operator's."""
     parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
     parser.add_argument(
         "--config", help="judge.toml (default: ./judge.toml, else the built-in defaults)"
@@ -67,32 +93,18 @@ def main(argv: list[str] | None = None) -> int:
         "receiver's port is taken or the game does not go as scripted.",
     )
     _add_operator_commands(sub)
-    args = parser.parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(name)s %(levelname)s %(message)s",
-        stream=sys.stderr,
-    )
-    if not args.verbose:  # aiosmtpd logs every SMTP command at INFO
-        logging.getLogger("mail.log").setLevel(logging.WARNING)
-    if args.command == "adjudicate":
-        from judge.ops.adjudicate import run as adjudicate
-        from judge.variants.maps import use_operator_folder
+    return parser
 
-        if args.maps is not None and not args.maps.is_dir():
-            parser.error(f"--maps {args.maps}: no such folder")
-        use_operator_folder(args.maps)
-        return adjudicate()
-    if args.command == "run":
-        return _run(args, parser)
-    if args.command == "demo":
-        from judge.ops.demo import main as demo
 
-        return demo(args)
-    if getattr(args, "operator", None):
-        return _operator_command(args.operator)(args)
-    parser.error(f"unknown command {args.command}")
-    return 2
+def _adjudicate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """`judge adjudicate [--maps DIR]`: Contract 1 on standard input and output."""
+    from judge.ops.adjudicate import run as adjudicate
+    from judge.variants.maps import use_operator_folder
+
+    if args.maps is not None and not args.maps.is_dir():
+        parser.error(f"--maps {args.maps}: no such folder")
+    use_operator_folder(args.maps)
+    return adjudicate()
 
 
 # Each operator's command: the module of judge/ops/ and the function in it that runs it.
