@@ -62,23 +62,23 @@ def set_end(run: Run, cmd: Command) -> None:
         if cmd.name == "SET VICTORY":
             n = _count(words, 1, len(gm.supply_centers))
             settings = replace(settings, victory=n)
-            shown = f"{n} supply centres"
+            shown: dict[str, object] = {"said": "centres", "centres": n}
         elif cmd.name == "SET END":
             settings, shown = _end_year(words, gm.first_year, settings)
         else:  # SET STALE / SET MAXYEARS: a number of years or OFF
             key = "stale_years" if cmd.name == "SET STALE" else "max_years"
             if words and words[0].upper() in ("OFF", "NONE", "NO"):
                 settings = settings.with_value(key, None)
-                shown = "off"
+                shown = {"said": "years", "years": None}
             else:
                 years = _count(words, 1, 1000)
                 settings = settings.with_value(key, years)
-                shown = f"{years} years"
+                shown = {"said": "years", "years": years}
     except CommandError as e:
         refuse(run, cmd, e.code, **e.values)
         return
     block.game = games.update_game(run.ctx.db, game, run.ctx.now, settings=settings)
-    run.event("setting", cmd, game=game.name, setting=cmd.name, value=shown)
+    run.event("setting", cmd, game=game.name, setting=cmd.name, **shown)
 
 
 def _count(words: list[str], low: int, high: int) -> int:
@@ -90,18 +90,17 @@ def _count(words: list[str], low: int, high: int) -> int:
 
 def _end_year(
     words: list[str], first_year: int, settings: GameSettings
-) -> tuple[GameSettings, str]:
+) -> tuple[GameSettings, dict[str, object]]:
     """SET END year [DRAW|MOST] or SET END NONE: the changed settings and how to say so."""
     if words and words[0].upper() in ("NONE", "OFF", "NO"):
-        return replace(settings, end_year=None), "none: the game goes on until it is won or drawn"
+        return replace(settings, end_year=None), {"said": "end", "year": None}
     if not 1 <= len(words) <= 2 or not words[0].isdigit() or int(words[0]) < first_year:
         raise CommandError("end_year", first_year=first_year)
     mode = words[1].upper() if len(words) == 2 else "DRAW"
     if mode not in ("DRAW", "MOST"):
         raise CommandError("end_mode")
     settings = replace(settings, end_year=int(words[0]), end_mode=mode.lower())
-    how = "the survivors draw" if mode == "DRAW" else "the most supply centres wins"
-    return settings, f"after the Fall of {words[0]}, when {how}"
+    return settings, {"said": "end", "year": int(words[0]), "mode": mode.lower()}
 
 
 def set_proxy(run: Run, cmd: Command) -> None:

@@ -69,38 +69,34 @@ def setting(run: Run, cmd: Command) -> None:
             key, per_unit = _SETTING_LENGTHS[cmd.name]
             length = parse_duration(cmd.args[0])
             settings = settings.with_value(key, length.total_seconds() / 60 / per_unit)
-            shown = _length_words(length)
+            shown = _length(length)
         elif cmd.name == "SET TIME":
             if cmd.args[0].upper() == "NONE":
-                settings, shown = replace(settings, deadline_time=None), "any time of day"
+                settings, shown = replace(settings, deadline_time=None), {"said": "any_time"}
             else:
                 t = parse_time_of_day(cmd.args[0])
-                shown = t.strftime("%H:%M")
-                settings = replace(settings, deadline_time=shown)
+                settings = replace(settings, deadline_time=t.strftime("%H:%M"))
+                shown = {"said": "time", "time": settings.deadline_time}
         elif cmd.name == "SET DAYS":
             days = parse_weekdays(cmd.args[0])
             settings = replace(settings, weekdays=tuple(sorted(days)) if len(days) < 7 else None)
-            shown = ", ".join(_DAY_NAMES[d] for d in sorted(days))
+            shown = {"said": "days", "days": sorted(days)}
         else:  # SET NMR / SET NONMR
             settings = replace(settings, nmr=cmd.name == "SET NMR")
-            shown = "processed with the orders on file" if settings.nmr else "wait for you"
+            shown = {"said": "nmr", "on": settings.nmr}
     except DateError as e:
         refuse(run, cmd, e.code, **e.values)
         return
     block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
-    run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)
+    run.event("setting", cmd, game=block.game.name, setting=cmd.name, **shown)
 
 
-_DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-
-
-def _length_words(length: timedelta) -> str:
-    """`2 days 3 hours`, for the reply."""
+def _length(length: timedelta) -> dict[str, object]:
+    """A length as the reply says it (templates/events/setting.txt): days, hours, minutes."""
     minutes = int(length.total_seconds() // 60)
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
-    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
-    return " ".join(f"{n} {word}{'s' if n != 1 else ''}" for n, word in parts if n) or "0 minutes"
+    return {"said": "length", "days": days, "hours": hours, "minutes": minutes}
 
 
 def press_settings(run: Run, cmd: Command) -> None:
@@ -110,32 +106,33 @@ def press_settings(run: Run, cmd: Command) -> None:
         return
     value = cmd.args[0].strip()
     settings = block.game.settings
+    shown: dict[str, object]
     if cmd.name == "SET PRESS":
         word = {"WHITE": "white", "GREY": "grey", "GRAY": "grey", "NONE": "none"}.get(value.upper())
         if word is None:
             refuse(run, cmd, "press_value")
             return
-        settings, shown = replace(settings, press=word), word
+        settings, shown = replace(settings, press=word), {"said": "word", "word": word}
     elif cmd.name == "SET MAP":  # the board picture on results, start and PREDICT mails
         on = {"ON": True, "YES": True, "OFF": False, "NO": False}.get(value.upper())
         if on is None:
             refuse(run, cmd, "map_value")
             return
-        settings, shown = replace(settings, map=on), "on" if on else "off"
+        settings, shown = replace(settings, map=on), {"said": "on_off", "on": on}
     elif cmd.name == "SET PARTIAL":
         if value.upper() not in ("YES", "NO"):
             refuse(run, cmd, "partial_value")
             return
         settings = replace(settings, partial=value.upper() == "YES")
-        shown = "allowed" if settings.partial else "not allowed"
+        shown = {"said": "allowed", "on": settings.partial}
     else:  # SET LIST
         address = None if value.upper() == "NONE" else value.strip("<>").lower()
         if address is not None and "@" not in address:
             refuse(run, cmd, "not_an_address", address=value)
             return
-        settings, shown = replace(settings, list=address), address or "none"
+        settings, shown = replace(settings, list=address), {"said": "word", "word": address}
     block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
-    run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)
+    run.event("setting", cmd, game=block.game.name, setting=cmd.name, **shown)
 
 
 def observer_press(run: Run, cmd: Command) -> None:
@@ -149,5 +146,6 @@ def observer_press(run: Run, cmd: Command) -> None:
         return
     settings = replace(block.game.settings, observer_press=value == "YES")
     block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
-    shown = "allowed" if value == "YES" else "not allowed"
-    run.event("setting", cmd, game=block.game.name, setting=cmd.name, value=shown)
+    run.event(
+        "setting", cmd, game=block.game.name, setting=cmd.name, said="allowed", on=value == "YES"
+    )
