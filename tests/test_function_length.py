@@ -11,6 +11,7 @@ import judge
 LIMIT = 60
 ROOT = Path(judge.__file__).parent
 
+
 def _functions(node: ast.AST, prefix: str = "") -> Iterator[tuple[str, int]]:
     """(qualified name, lines) of every function under `node`, nested ones included."""
     for child in ast.iter_child_nodes(node):

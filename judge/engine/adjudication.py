@@ -160,7 +160,7 @@ def _bind(entries: list[Entry], legality: MovementLegality) -> dict[str, Entry]:
         try:
             legal = e.legal = legality.check(e.parsed, e.power)
         except IllegalOrder as err:
-            e.error = str(err)
+            e.error = err.problem
             continue
         prov = legal.unit.province
         earlier = effective.get(prov)

@@ -40,7 +40,7 @@ from .orders import (
     order_text,
     ordered_unit,
 )
-from .problems import Problem
+from .problems import Problem, Reason
 from .results import DISLODGED, VOID, Entry, OrderResult
 from .rules import Rules
 
@@ -61,7 +61,7 @@ def applies(rules: Rules) -> bool:
 class Report(NamedTuple):
     """How to report the order a unit follows, where the resolver's result is not all."""
 
-    error: str
+    error: Reason
     void: bool = True  # the result is void (dislodged still shows); False: as resolved
     text: str | None = None  # the order as shown, when the judge read only its unit
 
@@ -155,12 +155,12 @@ class _Binder:
                 and unit.power != e.power
                 and unit.power not in self.neutral
             ):
-                self._refuse(e, str(err))
+                self._refuse(e, err.problem)
                 return
             try:  # 4.E.5 b: checked as an order of the unit's own power
                 self._check(e, order, unit.power)
             except IllegalOrder as again:
-                self._refuse(e, str(again))
+                self._refuse(e, again.problem)
                 return
             by_power = self.proxies.setdefault(unit.province, {})
             self._replace(by_power.get(e.power))
@@ -194,7 +194,7 @@ class _Binder:
         e.legal, e.error = legal, None
         return legal.unit.province
 
-    def _refuse(self, e: Entry, error: str) -> None:
+    def _refuse(self, e: Entry, error: Problem) -> None:
         e.legal = None
         if id(e) in self.loose:  # keep the reason the line could not be read
             del self.loose[id(e)]

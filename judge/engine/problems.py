@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
-# A value is one piece of text (a unit, a place's name) or several (places to list).
-Value = str | tuple[str, ...]
+# A value is one piece of text (a unit, a place's name), several (places to list), or
+# another Problem whose words it wraps (a reason and what a game's rules make of it).
+Value: TypeAlias = "str | tuple[str, ...] | Problem"
 
 
 @dataclass(frozen=True)
@@ -28,3 +30,12 @@ class Problem:
 
 
 Reason = str | Problem  # a Problem, or a sentence of a reason not yet given a code
+
+
+class ProblemError(ValueError):
+    """An order refused for `problem`; raised where the reason is found, caught where
+    the order's entry records it."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.code)  # the code: the engine has no words
+        self.problem = problem

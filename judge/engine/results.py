@@ -20,7 +20,7 @@ class OrderResult(NamedTuple):
     order: str  # canonical short form of what was understood (the text if nothing was)
     result: str  # ok bounce cut dislodged void "no convoy" disrupted disband
     error: Reason | None = None  # why the order was rejected
-    notes: tuple[str, ...] = ()  # how a misspelling was read
+    notes: tuple[Reason, ...] = ()  # how a misspelling was read, what a rule made of it
 
 
 @dataclass(slots=True)
@@ -32,7 +32,7 @@ class Entry:
     parsed: Order | None = None
     legal: Order | None = None
     error: Reason | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Reason, ...] = ()
 
     def result(self, code: str, error: Reason | None = None) -> OrderResult:
         shown = self.legal or self.parsed

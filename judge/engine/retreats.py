@@ -129,5 +129,5 @@ def _retreat_location(
         if coast in coasts:
             e.error = Problem("retreat_coast", {"unit": str(unit), "place": name(gm, written)})
         else:
-            e.error = str(why)  # a coast missing or out of reach: coasts.py's words
+            e.error = why.problem  # a coast missing or out of reach: coasts.py's reason
         return None

@@ -32,7 +32,7 @@ class CheckedOrder:
     order: str | None  # canonical short form, when the judge understood the line
     error: Reason | None  # why it will not be used (None: it will be)
     key: str | None  # what it orders (a unit's province, a build site, "WAIVE n")
-    notes: tuple[str, ...] = ()  # how a misspelling was read
+    notes: tuple[Reason, ...] = ()  # how a misspelling was read, what a rule made of it
 
     @property
     def accepted(self) -> bool:
@@ -74,7 +74,7 @@ def check_orders(
             try:
                 e.legal = legality.check(e.parsed, power)
             except IllegalOrder as err:
-                e.error = str(err)
+                e.error = err.problem
                 continue
             prov = e.legal.unit.province
             if prov in latest:
