@@ -92,9 +92,9 @@ def adjudicate(
     return _advance(position, tuple(results), units, (), rules, players)
 
 
-def neutral_error(gm: GameMap, power: str) -> str:
+def neutral_error(gm: GameMap, power: str) -> Problem:
     """Why an order for a neutral power's unit is void."""
-    return f"{gm.powers[power].name} is neutral in this game: its units are not ordered."
+    return Problem("power_neutral", {"power": gm.powers[power].name})
 
 
 def _read(power: str, line: str | Order, position: Position, paths: bool) -> Entry:

@@ -18,7 +18,7 @@ from .legality import IllegalOrder, MovementLegality
 from .notation import NotationError, parse_order
 from .orders import Waive, order_text
 from .phase import ADJUSTMENTS, MOVEMENT, RETREATS
-from .problems import Reason
+from .problems import Problem, Reason
 from .results import Entry
 from .retreats import resolve_retreats
 from .rules import DEFAULT_RULES, Rules
@@ -97,7 +97,7 @@ def check_orders(
                 key = e.legal.unit.location.partition("/")[0]
         error = e.error if (e.error or e.legal is None) else None
         if e.legal is None and error is None:
-            error = "This order cannot be used in this phase."
+            error = Problem("wrong_phase")
         text = order_text(shown) if shown is not None else None
         out.append(CheckedOrder(e.given, text, error, key, tuple(e.notes)))
     return out
