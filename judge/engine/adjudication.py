@@ -34,6 +34,7 @@ from .results import (
     DISRUPTED,
     NO_CONVOY,
     OK,
+    REPLACED,
     VOID,
     Entry,
     OrderResult,
@@ -165,7 +166,7 @@ def _bind(entries: list[Entry], legality: MovementLegality) -> dict[str, Entry]:
         prov = legal.unit.province
         earlier = effective.get(prov)
         if earlier is not None:  # two orders for one unit: the last legal one counts
-            earlier.error = "A later order for the same unit replaces this one."
+            earlier.error = REPLACED
             earlier.legal = None
         effective[prov] = e
     return effective

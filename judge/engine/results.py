@@ -6,10 +6,13 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .orders import Order, order_text
-from .problems import Reason
+from .problems import Problem, Reason
 
 OK, BOUNCE, CUT, DISLODGED, VOID = "ok", "bounce", "cut", "dislodged", "void"
 NO_CONVOY, DISRUPTED, DISBAND = "no convoy", "disrupted", "disband"
+
+# Why an order is not used when a later order for the same unit is (DATC 4.D.3).
+REPLACED = Problem("order_replaced")
 
 
 class OrderResult(NamedTuple):

@@ -19,11 +19,9 @@ from .notation import NotationError, parse_order
 from .orders import Waive, order_text
 from .phase import ADJUSTMENTS, MOVEMENT, RETREATS
 from .problems import Problem, Reason
-from .results import Entry
+from .results import REPLACED, Entry
 from .retreats import resolve_retreats
 from .rules import DEFAULT_RULES, Rules
-
-REPLACED = "A later order for the same unit replaces this one."
 
 
 @dataclass(frozen=True)
@@ -33,15 +31,13 @@ class CheckedOrder:
     error: Reason | None  # why it will not be used (None: it will be)
     key: str | None  # what it orders (a unit's province, a build site, "WAIVE n")
     notes: tuple[Reason, ...] = ()  # how a misspelling was read, what a rule made of it
+    # Legal, but a later order for the same unit replaces it (a warning). Kept apart
+    # from `error`, which the reply turns into words.
+    replaced: bool = False
 
     @property
     def accepted(self) -> bool:
         return self.error is None and self.order is not None
-
-    @property
-    def replaced(self) -> bool:
-        """Legal, but a later order for the same unit replaces it (a warning)."""
-        return self.error == REPLACED
 
 
 def check_orders(
@@ -99,7 +95,8 @@ def check_orders(
         if e.legal is None and error is None:
             error = Problem("wrong_phase")
         text = order_text(shown) if shown is not None else None
-        out.append(CheckedOrder(e.given, text, error, key, tuple(e.notes)))
+        replaced = error == REPLACED
+        out.append(CheckedOrder(e.given, text, error, key, tuple(e.notes), replaced))
     return out
 
 
