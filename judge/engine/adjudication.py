@@ -105,7 +105,7 @@ def _read(power: str, line: str | Order, position: Position, paths: bool) -> Ent
     try:
         parsed = parse_order(line, position.game_map, position.phase.kind, paths)
     except NotationError as e:
-        entry.error = str(e)
+        entry.error = e.problem
         return entry
     entry.parsed, entry.notes = parsed.order, parsed.notes
     return entry

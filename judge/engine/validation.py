@@ -57,7 +57,7 @@ def check_orders(
         try:
             e.parsed, e.notes = parse_order(line, position.game_map, kind, paths)
         except NotationError as err:
-            e.error = str(err)
+            e.error = err.problem
         entries.append(e)
     if kind == MOVEMENT and order_sets.applies(rules):  # 4.E.1 a-c, 4.E.5 b (order_sets.py)
         order_sets.check_for_reply(position, entries, MovementLegality(position, rules), rules)
