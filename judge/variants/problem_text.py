@@ -38,8 +38,7 @@ def _environment() -> jinja2.Environment:
 
 def reason_text(reason: Reason) -> str:
     """The reason in words: a Problem's template rendered (one line, no newline at the
-    end; a Problem among its values rendered the same way), or the sentence of a reason
-    not yet given a code, as it is."""
+    end; a Problem among its values rendered the same way), or a sentence as it is."""
     if isinstance(reason, str):
         return reason
     template = _environment().get_template(f"problems/{reason.code}.txt")
