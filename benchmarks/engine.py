@@ -171,11 +171,12 @@ def bench_datc() -> float:
 def bench_datc_engine() -> float:
     """Seconds to adjudicate every DATC case's phases in-process, no test runner."""
     sys.path.insert(0, str(ROOT / "tests"))
+    import datc_cases  # noqa: PLC0415
     import test_datc  # noqa: PLC0415
 
     start = time.perf_counter()
     for case in test_datc.CASES:
-        position = test_datc._position(case, case["phase"][0]["phase"])
+        position = datc_cases.position(case, case["phase"][0]["phase"])
         for step in case["phase"]:
             orders = {p: [t for t, _ in lines] for p, lines in step.get("orders", {}).items()}
             position = adjudicate(position, orders).position

@@ -11,6 +11,7 @@ import pytest
 from judge.engine.notation import NotationError, parse_order
 from judge.engine.orders import order_text
 from judge.variants.maps import load_map
+from judge.variants.problem_text import reason_text
 
 TABLE = Path(__file__).parent / "notation_cases.toml"
 GM = load_map("standard")
@@ -60,10 +61,12 @@ def test_accepted(case: dict) -> None:
     try:
         parsed = parse_order(case["text"], GM, case.get("phase", "M"))
     except NotationError as e:
-        pytest.fail(f"rejected ({e}); expected {case['expect']!r}", pytrace=False)
+        why = reason_text(e.problem)
+        pytest.fail(f"rejected ({why}); expected {case['expect']!r}", pytrace=False)
     assert order_text(parsed.order) == case["expect"]
     if "note" in case:
-        assert any(case["note"] in n for n in parsed.notes), parsed.notes
+        notes = [reason_text(n) for n in parsed.notes]
+        assert any(case["note"] in n for n in notes), notes
 
 
 @pytest.mark.parametrize("case", REJECT, ids=_id)
@@ -71,7 +74,7 @@ def test_rejected(case: dict) -> None:
     with pytest.raises(NotationError) as info:
         parsed = parse_order(case["text"], GM, case.get("phase", "M"))
         pytest.fail(f"accepted as {order_text(parsed.order)!r} {parsed.notes}")
-    message = str(info.value)
+    message = reason_text(info.value.problem)
     assert case["reason"] in message.lower(), message
     for name in case.get("lists", []):
         assert name in message, message

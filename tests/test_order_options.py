@@ -18,6 +18,7 @@ from judge.engine.phase import Phase
 from judge.engine.rules import DEFAULT_RULES, OPTIONS, Rules
 from judge.engine.validation import check_orders
 from judge.variants.maps import MAPS_DIR, load_map
+from judge.variants.problem_text import reason_text
 
 
 def _position(
@@ -125,7 +126,7 @@ def test_builds_cannot_be_waived_when_the_game_says_so() -> None:
         units, {"RUSSIA": ["Waive"]}, {"waiving_builds": False}, phase="W1901A", centers=centers
     )
     (waive,) = [r for r in out.results if r.given == "Waive"]
-    assert waive.result == "void" and "cannot be waived" in (waive.error or "")
+    assert waive.result == "void" and "cannot be waived" in reason_text(waive.error or "")
     assert _after(out) == {"RUSSIA": ["A MOS", "A WAR", "F SEV"]}
     allowed = _run(units, {"RUSSIA": ["Waive"]}, phase="W1901A", centers=centers)
     assert _result(allowed, "Waive") == "ok"
@@ -165,7 +166,7 @@ def test_hold_support_for_a_power_in_civil_disorder_fails() -> None:
     rules = {"hold_support_for_civil_disorder": False}
     out = _run(_CD_UNITS, _CD_ORDERS, rules)
     support = [r for r in out.results if r.given == "A Budapest Supports F Rumania"][0]
-    assert support.result == "void" and "civil disorder" in (support.error or "")
+    assert support.result == "void" and "civil disorder" in reason_text(support.error or "")
     assert [str(d.unit) for d in out.dislodged] == ["F RUM"]
     assert _run(_CD_UNITS, _CD_ORDERS).dislodged == ()
 
@@ -207,7 +208,7 @@ def test_an_order_of_any_format_is_shown_as_given() -> None:
     out = _run(_WALKER_UNITS, orders, {"illegal_orders": "any_format"})
     (line,) = [r for r in out.results if r.given == "A Mun - Oz"]
     assert (line.order, line.result) == ("A Mun - Oz", "void")
-    assert "4.E.1 a" in (line.error or "")
+    assert "4.E.1 a" in reason_text(line.error or "")
 
 
 @pytest.mark.parametrize(
@@ -238,7 +239,7 @@ def test_the_reply_accepts_a_legal_impossible_order_with_a_note() -> None:
     rules = Rules.from_json({"illegal_orders": "valid_places"})
     (loose,) = check_orders(position, "RUSSIA", ["F Rumania - Holland"], rules)
     assert loose.accepted and loose.order == "F RUM - HOL"
-    assert any("4.E.1 b" in note for note in loose.notes)
+    assert any("4.E.1 b" in reason_text(note) for note in loose.notes)
 
 
 # -- 4.E.3: implicit orders -----------------------------------------------------------------
@@ -250,7 +251,7 @@ def _implicit_lines(out: Adjudication) -> list[tuple[str, str]]:
     return [
         (r.order, r.result)
         for r in out.results
-        if not r.given and "implicit" in str(r.notes).lower()
+        if not r.given and "implicit" in " ".join(map(reason_text, r.notes)).lower()
     ]
 
 
@@ -325,7 +326,7 @@ def test_the_reply_accepts_a_proxy_order_with_a_note() -> None:
     (refused,) = check_orders(position, "GERMANY", ["F London - North Sea"])
     assert not refused.accepted
     (proxy,) = check_orders(position, "GERMANY", ["F London - North Sea"], Rules.from_json(_PROXY))
-    assert proxy.accepted and any("4.E.5 b" in note for note in proxy.notes)
+    assert proxy.accepted and any("4.E.5 b" in reason_text(note) for note in proxy.notes)
 
 
 # -- every choice on every DATC case: nothing breaks --------------------------------------

@@ -1,8 +1,11 @@
 """Reasons the engine gives as codes and values (judge/engine/problems.py), and their
 words from templates/problems/<code>.txt: in the engine's results, in Contract 1's
 output and in the reply to a power's orders, word for word as before the codes (the
-sentences here are the engine's own from before). So far: the retreat phase's reasons,
-why a support or convoy did not match, and why a proxy order is not used."""
+sentences here are the engine's own from before). Every reason and note is a code: why
+an order cannot be read (notation) or be valid (legality, coasts, adjustments,
+retreats), what a game's DATC section 4 choices make of it (kept orders wrapping the
+reason, civil disorder, proxies, implicit orders), and why a support or convoy did not
+match."""
 
 from __future__ import annotations
 
@@ -14,11 +17,13 @@ from judge_harness import Judge
 
 import judge
 from judge.engine.adjudication import adjudicate
-from judge.engine.board import Dislodged, Position, Unit
+from judge.engine.board import Dislodged, Position, Unit, starting_position
+from judge.engine.notation import NotationError, parse_order
 from judge.engine.phase import Phase
 from judge.engine.problems import Problem
+from judge.engine.results import REPLACED
 from judge.engine.rules import Rules
-from judge.engine.validation import check_orders
+from judge.engine.validation import check_orders, orders_due
 from judge.store import games
 from judge.variants.json_contract import adjudicate_line, position_to_json
 from judge.variants.maps import load_map
@@ -228,6 +233,132 @@ def test_a_proxy_order_not_used_says_why() -> None:
         ("A Rome - Apulia", "Several powers ordered this unit, so none of their orders is used."),
         ("", None),
     ]
+
+
+def test_a_retreat_replaced_by_a_later_one_is_a_warning() -> None:
+    checked = check_orders(RETREATS, "FRANCE", ["A Bur - Gas", "A Bur - Pic"])
+    assert [(c.order, c.error, c.replaced) for c in checked] == [
+        ("A BUR R GAS", REPLACED, True),
+        ("A BUR R PIC", None, False),
+    ]
+    assert reason_text(REPLACED) == "A later order for the same unit replaces this one."
+
+
+def test_the_reply_shows_a_replaced_retreat_as_replaced(judge: Judge) -> None:
+    judge.start_game()
+    game = games.find_game(judge.db, "war1")
+    assert game is not None
+    games.add_phase(
+        judge.db, game, "F1901R", position_to_json(RETREATS), game.deadline or "", judge.now
+    )
+    games.update_game(judge.db, game, judge.now, phase="F1901R")
+    judge.db.conn.commit()
+    ack = judge.send("p2@example.org", "SIGNON Fwar1 pw2\nA Bur - Gas\nA Bur - Pic")[0]
+    assert "  A BUR R GAS" + " " * 18 + "(replaced by a later order for the same unit)\n" in (
+        ack.body
+    )
+    assert "ERROR" not in ack.body
+
+
+# Spring 1901, the opening position.
+OPENING = starting_position(GM)
+
+
+def test_an_illegal_order_is_a_code_and_the_reason_it_wraps_is_one_too() -> None:
+    checked = check_orders(OPENING, "FRANCE", ["A Par - Pie", "A Mar S A Par - Pie", "F Bre - Lyo"])
+    no_border = Problem("not_adjacent", {"origin": "Paris", "dest": "Piedmont"})
+    assert [c.error for c in checked] == [
+        no_border,
+        Problem(
+            "supported_cannot_move", {"target": "A PAR", "place": "Piedmont", "why": no_border}
+        ),
+        Problem("fleet_unreachable", {"origin": "Brest", "place": "Gulf of Lyon"}),
+    ]
+    assert [reason_text(c.error) for c in checked if c.error is not None] == [
+        "Paris does not border Piedmont.",
+        "A PAR cannot move to Piedmont, so it cannot be supported there: "
+        "Paris does not border Piedmont.",
+        "A fleet in Brest cannot reach Gulf of Lyon.",
+    ]
+
+
+def test_a_kept_order_of_a_looser_4e1_choice_wraps_the_reason_in_contract_1_output() -> None:
+    data = {
+        **position_to_json(OPENING),
+        "orders": {"FRANCE": ["A Par - Pie", "A Mar S A Par - Pie"]},
+        "rules": {"illegal_orders": "valid_places"},
+    }
+    out = adjudicate_line(json.dumps(data))
+    assert [r.get("error") for r in out["results"]["FRANCE"][:2]] == [
+        "Paris does not border Piedmont. The order is still legal in this game (DATC 4.E.1 b): "
+        "it counts as a move, so the unit stays and cannot be supported to hold.",
+        "A PAR cannot move to Piedmont, so it cannot be supported there: Paris does not border "
+        "Piedmont. The order is still legal in this game (DATC 4.E.1 b), and void.",
+    ]
+
+
+def test_what_the_reader_cannot_read_is_a_code_quoting_the_words_written() -> None:
+    cases = {
+        "A o'neil - Bur": (
+            Problem("unknown_word", {"word": "o'neil"}),
+            "I don't know the word or place \"o'neil\".",
+        ),
+        "A Hodl - Bur": (
+            Problem(
+                "ambiguous_word",
+                {"word": "hodl", "names": ("Holland", "hold"), "words": ("hold",)},
+            ),
+            "'hodl' could be Holland or the word 'hold': please write the name out.",
+        ),
+        " F Nth C A Lon ": (
+            Problem("convoy_without_move", {"text": "F Nth C A Lon"}),
+            "'F Nth C A Lon': a convoy names the army's move, 'F Nth C A Lon - Bel'.",
+        ),
+        "Build": (
+            Problem("unit_expected", {"text": "Build", "what": "built"}),
+            "'Build': expected the unit to build, like 'A Par'.",
+        ),
+    }
+    for text, (problem, words) in cases.items():
+        try:
+            parse_order(text, GM, "M")
+        except NotationError as e:
+            assert (e.problem, reason_text(e.problem)) == (problem, words), text
+        else:
+            raise AssertionError(f"{text!r} was read")
+    parsed = parse_order("A Pariz - Bur", GM, "M")
+    assert parsed.notes == (Problem("read_as_place", {"shown": "pariz", "place": "Paris"}),)
+    assert reason_text(parsed.notes[0]) == "read 'pariz' as Paris"
+
+
+def test_adjustment_refusals_are_codes() -> None:
+    position = Position(
+        GM,
+        Phase.parse("W1901A"),
+        (Unit("FRANCE", "A", "PAR"),),
+        {"FRANCE": frozenset({"PAR", "BRE", "MAR", "SPA"}), "RUSSIA": frozenset({"STP"})},
+    )
+    assert orders_due(position, "FRANCE") == (set(), 2)
+    checked = check_orders(position, "FRANCE", ["Build A Par", "Build Mar", "Build F Spa"])
+    assert [c.error for c in checked] == [
+        Problem("build_site_occupied", {"place": "Paris"}),
+        Problem("build_kind_needed", {"place": "Marseilles"}),
+        Problem("not_a_home_centre", {"place": "Spain"}),
+    ]
+    assert [reason_text(c.error) for c in checked if c.error is not None] == [
+        "Paris is occupied.",
+        "Say whether to build an army or a fleet in Marseilles.",
+        "Spain is not one of your home supply centres.",
+    ]
+    russia = check_orders(position, "RUSSIA", ["Build F StP"])
+    assert russia[0].error == Problem(
+        "build_coast_needed",
+        {"places": ("St Petersburg (north coast)", "St Petersburg (south coast)")},
+    )
+    assert reason_text(russia[0].error) == (
+        "Say on which coast to build the fleet: "
+        "St Petersburg (north coast) or St Petersburg (south coast)."
+    )
 
 
 def _codes_in_engine() -> set[str]:

@@ -34,6 +34,7 @@ from .results import (
     DISRUPTED,
     NO_CONVOY,
     OK,
+    REPLACED,
     VOID,
     Entry,
     OrderResult,
@@ -92,9 +93,9 @@ def adjudicate(
     return _advance(position, tuple(results), units, (), rules, players)
 
 
-def neutral_error(gm: GameMap, power: str) -> str:
+def neutral_error(gm: GameMap, power: str) -> Problem:
     """Why an order for a neutral power's unit is void."""
-    return f"{gm.powers[power].name} is neutral in this game: its units are not ordered."
+    return Problem("power_neutral", {"power": gm.powers[power].name})
 
 
 def _read(power: str, line: str | Order, position: Position, paths: bool) -> Entry:
@@ -104,7 +105,7 @@ def _read(power: str, line: str | Order, position: Position, paths: bool) -> Ent
     try:
         parsed = parse_order(line, position.game_map, position.phase.kind, paths)
     except NotationError as e:
-        entry.error = str(e)
+        entry.error = e.problem
         return entry
     entry.parsed, entry.notes = parsed.order, parsed.notes
     return entry
@@ -160,12 +161,12 @@ def _bind(entries: list[Entry], legality: MovementLegality) -> dict[str, Entry]:
         try:
             legal = e.legal = legality.check(e.parsed, e.power)
         except IllegalOrder as err:
-            e.error = str(err)
+            e.error = err.problem
             continue
         prov = legal.unit.province
         earlier = effective.get(prov)
         if earlier is not None:  # two orders for one unit: the last legal one counts
-            earlier.error = "A later order for the same unit replaces this one."
+            earlier.error = REPLACED
             earlier.legal = None
         effective[prov] = e
     return effective

@@ -21,6 +21,7 @@ from .coasts import CoastError, build_coast
 from .legality import unit_ref
 from .orders import Build, Disband, Order, UnitLike, Waive, order_text
 from .place_names import name
+from .problems import Problem, ProblemError
 from .results import DISBAND, OK, VOID, Entry, OrderResult
 from .rules import Rules
 
@@ -37,7 +38,7 @@ def resolve_adjustments(
         try:
             e.legal = _adjust(position, e.power, e.parsed, tally, rules)
         except _No as why:
-            e.error = str(why)
+            e.error = why.problem
     results = [e.result(OK if e.legal is not None else VOID) for e in entries]
     results += _civil_disorder_removals(position, tally, rules)
     units = [u for u in position.units if u.province not in tally.removed] + tally.built
@@ -60,9 +61,9 @@ def _adjust(position: Position, power: str, order: Order, tally: _Tally, rules: 
     n = tally.due.get(power, 0)
     if isinstance(order, Build | Waive):
         if n <= 0:
-            raise _No("You have no builds to make this year.")
+            raise _No(Problem("no_builds"))
         if tally.used[power] >= n:
-            raise _No(f"You may build only {n}; this order is one too many.")
+            raise _No(Problem("too_many_builds", {"count": str(n)}))
         legal: Order = order
         if isinstance(order, Build):
             unit = _build(position, power, order.unit, tally.taken, rules)
@@ -70,25 +71,25 @@ def _adjust(position: Position, power: str, order: Order, tally: _Tally, rules: 
             tally.taken.add(unit.province)
             legal = Build(unit_ref(unit))
         elif not rules.waiving_builds:
-            raise _No("Builds cannot be waived in this game.")  # DATC 4.D.7 b
+            raise _No(Problem("waiving_not_allowed"))  # DATC 4.D.7 b
         tally.used[power] += 1
         return legal
     if isinstance(order, Disband):
         return _remove(position, power, order, n, tally)
-    raise _No("In the adjustment phase, write Build, Remove or Waive.")
+    raise _No(Problem("not_an_adjustment_order"))
 
 
 def _remove(position: Position, power: str, order: Disband, n: int, tally: _Tally) -> Order:
     """A removal the power owes (`n` < 0), or _No."""
     if n >= 0:
-        raise _No("You have no units to remove this year.")
+        raise _No(Problem("no_removals"))
     unit = position.unit_in(order.unit.province)
     if unit is None or unit.power != power:
-        raise _No(f"You have no unit in {name(position.game_map, order.unit.province)}.")
+        raise _No(Problem("no_own_unit", {"place": name(position.game_map, order.unit.province)}))
     if unit.province in tally.removed:
-        raise _No("This unit is already removed.")
+        raise _No(Problem("already_removed"))
     if tally.used[power] >= -n:
-        raise _No(f"You must remove only {-n}; this order is one too many.")
+        raise _No(Problem("too_many_removals", {"count": str(-n)}))
     tally.removed.add(unit.province)
     tally.used[power] += 1
     return Disband(unit_ref(unit))
@@ -111,8 +112,8 @@ def _civil_disorder_removals(position: Position, tally: _Tally, rules: Rules) ->
     return results
 
 
-class _No(Exception):
-    pass
+class _No(ProblemError):
+    """An adjustment order refused; `problem` says why."""
 
 
 def _build(position: Position, power: str, ref: UnitLike, taken: set[str], rules: Rules) -> Unit:
@@ -120,11 +121,11 @@ def _build(position: Position, power: str, ref: UnitLike, taken: set[str], rules
     prov, _, coast = ref.location.partition("/")
     province = gm.provinces[prov]
     if prov not in gm.powers[power].home_centers and not gm.build_anywhere:
-        raise _No(f"{province.name} is not one of your home supply centres.")
+        raise _No(Problem("not_a_home_centre", {"place": province.name}))
     if prov not in position.centers.get(power, ()):
-        raise _No(f"You do not control {province.name} now.")
+        raise _No(Problem("centre_not_controlled", {"place": province.name}))
     if position.unit_in(prov) is not None or prov in taken:
-        raise _No(f"{province.name} is occupied.")
+        raise _No(Problem("build_site_occupied", {"place": province.name}))
     kind = ref.kind
     if kind is None:
         if province.kind == "land":
@@ -132,15 +133,15 @@ def _build(position: Position, power: str, ref: UnitLike, taken: set[str], rules
         elif coast:
             kind = FLEET
         else:
-            raise _No(f"Say whether to build an army or a fleet in {province.name}.")
+            raise _No(Problem("build_kind_needed", {"place": province.name}))
     if kind == ARMY:
         return Unit(power, ARMY, prov)
     if province.kind != "coast":
-        raise _No(f"A fleet cannot be built inland in {province.name}.")
+        raise _No(Problem("fleet_built_inland", {"place": province.name}))
     if province.coasts:
         try:  # a missing coast fails, or is the map's default coast (DATC 4.B.7)
             coast = build_coast(gm, province, coast, rules)
         except CoastError as why:
-            raise _No(str(why)) from None
+            raise _No(why.problem) from None
         return Unit(power, FLEET, f"{prov}/{coast}")
     return Unit(power, FLEET, prov)

@@ -6,7 +6,8 @@ when both coasts are possible, 4.B.1 a; the only possible coast is taken, 4.B.2 
 impossible coast fails, 4.B.3 b; a coast in a support may be left out but must match
 when written, 4.B.4 d; a fleet build needs its coast, 4.B.7 a) or the choices some
 judges made, several of them using the map's default coast of each two-coast province
-(`default_coast` in the map file). A coast that cannot be settled raises CoastError.
+(`default_coast` in the map file). A coast that cannot be settled raises CoastError,
+its reason a Problem.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from collections.abc import Sequence
 
 from .geography import GameMap, Province
 from .place_names import name
+from .problems import Problem, ProblemError
 from .rules import Rules
 
 
-class CoastError(ValueError):
-    """A coast the rules cannot settle; the message is one sentence for the player."""
+class CoastError(ProblemError):
+    """A coast the rules cannot settle; `problem` says why."""
 
 
 def move_coast(
@@ -35,22 +37,19 @@ def move_coast(
             return location
         if rules.impossible_coast == "possible_coast" and len(reach) == 1:
             return reach[0]  # 4.B.3 a: the coast is ignored, the possible one taken
-        raise CoastError(f"A fleet in {name(gm, source)} cannot reach {name(gm, location)}.")
+        where = {"origin": name(gm, source), "place": name(gm, location)}
+        raise CoastError(Problem("fleet_unreachable", where))
     if len(reach) == 1:
         choice = rules.missing_coast_when_one_possible
         if choice == "only_possible_coast":  # 4.B.2 a
             return reach[0]
         if choice == "default_coast":  # 4.B.2 b: the default, even where it is out of reach
             return _default_within(gm, province, reach, "4.B.2 b")
-        raise CoastError(  # 4.B.2 c
-            f"Say which coast of {name(gm, province)}: this game needs the coast written "
-            "even where only one can be reached (DATC 4.B.2 c)."
-        )
+        raise CoastError(Problem("coast_needed_one_possible", {"place": name(gm, province)}))
     if rules.missing_coast_when_two_possible == "default_coast":  # 4.B.1 b
         return _default_within(gm, province, reach, "4.B.1 b")
-    raise CoastError(  # 4.B.1 a
-        f"Say which coast of {name(gm, province)}: " + " or ".join(name(gm, r) for r in reach) + "."
-    )
+    places = tuple(name(gm, r) for r in reach)  # 4.B.1 a
+    raise CoastError(Problem("coast_needed", {"place": name(gm, province), "places": places}))
 
 
 def support_coast(
@@ -76,10 +75,10 @@ def support_coast(
         return _default_within(gm, province, reach, "4.B.4 b")
     if choice == "poorly_written" and (own_fleet or len(reach) == 1):
         return province  # 4.B.4 c: only one meaning, so the poorly written order stands
-    raise CoastError(  # 4.B.4 a, or c for another power's fleet with two coasts to go to
-        f"Say which coast of {name(gm, province)} the supported fleet moves to: this "
-        f"game needs the coast in supports (DATC 4.B.4 {'a' if choice == 'mandatory' else 'c'})."
-    )
+    # 4.B.4 a, or c for another power's fleet with two coasts to go to
+    letter = "a" if choice == "mandatory" else "c"
+    values = {"place": name(gm, province), "letter": letter}
+    raise CoastError(Problem("support_coast_needed", values))
 
 
 def build_coast(gm: GameMap, province: Province, coast: str, rules: Rules) -> str:
@@ -88,21 +87,17 @@ def build_coast(gm: GameMap, province: Province, coast: str, rules: Rules) -> st
         return coast
     if rules.missing_coast_in_build == "default_coast" and province.default_coast:
         return province.default_coast  # 4.B.7 b
-    coasts = " or ".join(name(gm, f"{province.key}/{c}") for c in province.coasts)
-    raise CoastError(f"Say on which coast to build the fleet: {coasts}.")
+    coasts = tuple(name(gm, f"{province.key}/{c}") for c in province.coasts)
+    raise CoastError(Problem("build_coast_needed", {"places": coasts}))
 
 
 def _default_within(gm: GameMap, province: str, reach: Sequence[str], issue: str) -> str:
     """The map's default coast of `province`, which must be in `reach`."""
     default = gm.provinces[province].default_coast
     if not default:
-        raise CoastError(
-            f"Say which coast of {name(gm, province)}: the map names no default coast."
-        )
+        raise CoastError(Problem("no_default_coast", {"place": name(gm, province)}))
     location = f"{province}/{default}"
     if location not in reach:
-        raise CoastError(
-            f"With no coast written, the order means the default coast, "
-            f"{name(gm, location)}, which the fleet cannot reach (DATC {issue})."
-        )
+        values = {"place": name(gm, location), "issue": issue}
+        raise CoastError(Problem("default_coast_unreachable", values))
     return location

@@ -21,6 +21,7 @@ from .legality import IllegalOrder, MovementLegality
 from .notation import NotationError, parse_order
 from .orders import Convoy, Hold, Move, Order, Support, UnitRef
 from .phase import MOVEMENT
+from .problems import Problem, Reason
 from .results import Entry
 
 STRICT = "invalid_in_current_position"  # 4.E.1 d, the DATC's preference
@@ -35,7 +36,7 @@ class Kept(NamedTuple):
 
     order: KeptOrder  # as understood, its unit bound to the board
     form: Order  # what the resolver is given for it
-    why: str
+    why: Problem
     text: str | None = None  # set when only the unit was read (4.E.1 a)
 
 
@@ -46,7 +47,7 @@ def loose_kept(e: Entry, legal: KeptOrder, unit: Unit) -> Kept:
     return Kept(
         legal,
         Hold(unit),
-        _consequence(e.error or "The order cannot be carried out.", "a", moving),
+        _consequence(e.error or Problem("cannot_be_carried_out"), "a", moving),
         e.given.strip(),
     )
 
@@ -100,31 +101,30 @@ def keep_invalid(
         dest = position.game_map.province_of(order.dest)
         if _fleets_missing(legality, unit, dest):
             move = order._replace(unit=unit, dest=dest)
-            why = f"{error} It is legal in this game (DATC 4.E.1 {letter}): the army tries to move."
+            why = Problem("kept_awaiting_convoy", {"error": error.problem, "letter": letter})
             return Kept(move, move, why)
         if geography_only:
             return None
-        return Kept(order._replace(unit=unit), Hold(unit), _consequence(error, letter, True))
+        kept = _consequence(error.problem, letter, True)
+        return Kept(order._replace(unit=unit), Hold(unit), kept)
     if isinstance(order, Support):
         if geography_only and not _support_possible(position, legality, unit, order):
             return None
-        return Kept(order._replace(unit=unit), Hold(unit), _consequence(error, letter, False))
+        kept = _consequence(error.problem, letter, False)
+        return Kept(order._replace(unit=unit), Hold(unit), kept)
     if isinstance(order, Convoy):
         if geography_only and not _convoy_possible(legality, unit, order):
             return None
         form = _convoy_form(position, legality, unit, order)
-        return Kept(order._replace(unit=unit), form, _consequence(error, letter, False))
+        return Kept(order._replace(unit=unit), form, _consequence(error.problem, letter, False))
     return None
 
 
-def _consequence(error: object, letter: str, moving: bool) -> str:
-    """The reason a legal order cannot succeed, and what it does instead."""
-    if moving:
-        return (
-            f"{error} The order is still legal in this game (DATC 4.E.1 {letter}): it counts "
-            "as a move, so the unit stays and cannot be supported to hold."
-        )
-    return f"{error} The order is still legal in this game (DATC 4.E.1 {letter}), and void."
+def _consequence(error: Reason, letter: str, moving: bool) -> Problem:
+    """The reason a legal order cannot succeed (`error`, wrapped), and what it does
+    instead."""
+    values = {"error": error, "letter": letter}
+    return Problem("kept_as_move", values) if moving else Problem("kept_void", values)
 
 
 def _all_seas(gm: GameMap) -> frozenset[str]:

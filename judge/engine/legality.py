@@ -4,7 +4,8 @@ An order is legal when it can be valid in the current position: the unit is ther
 is the power's, the move is possible for it (by land, or by a chain of fleets now at
 sea), a supported move is one the supported unit could make and the supporter could
 reach, a convoy lies on a chain of fleets from the army to its destination. Illegal
-orders raise IllegalOrder with one sentence a beginner understands; the unit holds.
+orders raise IllegalOrder with the reason as a Problem (its words, templates/problems/,
+one sentence a beginner understands); the unit holds.
 Coasts follow DATC 4.B: a needed coast missing fails (4.B.1 a), the only possible coast
 is taken (4.B.2 a), an impossible coast fails (4.B.3 b), a wrong coast of the ordered
 unit or an irrelevant coast is ignored (4.B.5 b, 4.B.6 b); a game may choose otherwise
@@ -20,11 +21,12 @@ from .convoy import convoy_route_exists, seas_on_routes
 from .geography import LAND, SEA, GameMap
 from .orders import Convoy, Hold, Move, MovementOrder, Order, Support, UnitLike
 from .place_names import name
+from .problems import Problem, ProblemError, Value
 from .rules import DEFAULT_RULES, Rules
 
 
-class IllegalOrder(ValueError):
-    """An order that cannot be valid in this position; the message is for the player."""
+class IllegalOrder(ProblemError):
+    """An order that cannot be valid in this position; `problem` says why."""
 
 
 def unit_ref(unit: Unit) -> Unit:
@@ -37,11 +39,11 @@ def own_unit(position: Position, power: str, ref: UnitLike) -> Unit:
     gm = position.game_map
     unit = position.unit_in(ref.province)
     if unit is None:
-        raise IllegalOrder(f"There is no unit in {name(gm, ref.province)}.")
+        raise IllegalOrder(Problem("no_unit", {"place": name(gm, ref.province)}))
     if unit.power != power:
         owner = gm.powers[unit.power].adjective if unit.power in gm.powers else unit.power
         raise IllegalOrder(
-            f"The unit in {name(gm, unit.province)} is {owner}; you can only order your own."
+            Problem("not_your_unit", {"place": name(gm, unit.province), "owner": owner})
         )
     return unit
 
@@ -82,7 +84,7 @@ class MovementLegality:
             return self._support(self._own(order.unit, power), order)
         if type(order) is Convoy:
             return self._convoy(self._own(order.unit, power), order)
-        raise IllegalOrder("This is not a movement order: write a hold, move, support or convoy.")
+        raise IllegalOrder(Problem("not_a_movement_order"))
 
     def _own(self, ref: UnitLike, power: str) -> Unit:
         """The unit of `power` the order names, or IllegalOrder (own_unit) saying why not."""
@@ -99,25 +101,24 @@ class MovementLegality:
         gm = self.gm
         dest = gm.province_of(written)
         if dest == unit.province:
-            raise IllegalOrder("A unit cannot move to the place it is already in.")
+            raise IllegalOrder(Problem("move_to_own_place"))
         if dest in self.closed:
             raise IllegalOrder(closed_message(gm, dest))
         kind = gm.provinces[dest].kind
         if unit.kind == FLEET:
             return fleet_destination(gm, unit.location, written, self.rules), False
         if kind == SEA:
-            raise IllegalOrder(f"An army cannot move into a sea ({name(gm, dest)}).")
+            raise IllegalOrder(Problem("army_into_sea", {"place": name(gm, dest)}))
         if dest in gm.army_moves[unit.province]:
             return dest, False
         if gm.provinces[unit.province].kind == LAND or kind == LAND:
-            raise IllegalOrder(f"{name(gm, unit.province)} does not border {name(gm, dest)}.")
+            places = {"origin": name(gm, unit.province), "dest": name(gm, dest)}
+            raise IllegalOrder(Problem("not_adjacent", places))
         seas = self.fleet_seas - {exclude_sea} if exclude_sea else self.fleet_seas
         if convoy_route_exists(gm, unit.province, dest, seas):
             return dest, True
-        raise IllegalOrder(
-            f"{name(gm, unit.province)} does not border {name(gm, dest)}, and no chain of "
-            "fleets at sea is there to convoy the army."
-        )
+        places = {"origin": name(gm, unit.province), "dest": name(gm, dest)}
+        raise IllegalOrder(Problem("no_convoy_chain", places))
 
     def _check_path(self, unit: Unit, dest: str, path: tuple[str, ...]) -> None:
         """A written convoy path (DATC 4.A.6) must be a chain of seas, each holding a
@@ -132,35 +133,35 @@ class MovementLegality:
             for i, sea in enumerate(path, 1)
         ):
             return
-        route = " - ".join(name(gm, p) for p in steps)
-        raise IllegalOrder(f"{route} is not a chain of fleets at sea to convoy {unit} along.")
+        route = tuple(name(gm, p) for p in steps)
+        raise IllegalOrder(Problem("path_not_chain", {"route": route, "unit": str(unit)}))
 
     # -- support --------------------------------------------------------------------------
     def _support(self, unit: Unit, order: Support) -> Support:
         gm = self.gm
         target = self.position.unit_in(order.supported.province)
         if target is None:
-            raise IllegalOrder(
-                f"There is no unit in {name(gm, order.supported.province)} to support."
-            )
+            place = name(gm, order.supported.province)
+            raise IllegalOrder(Problem("support_no_unit", {"place": place}))
         if target.province == unit.province:
-            raise IllegalOrder("A unit cannot support itself.")
+            raise IllegalOrder(Problem("support_self"))
         if order.dest is None:
             if not gm.can_reach(unit.kind, unit.location, target.province):
-                raise IllegalOrder(
-                    f"{unit} cannot support {target}: it could not move to "
-                    f"{name(gm, target.province)} itself."
-                )
+                values = {
+                    "unit": str(unit),
+                    "target": str(target),
+                    "place": name(gm, target.province),
+                }
+                raise IllegalOrder(Problem("support_hold_unreachable", values))
             return Support(unit_ref(unit), unit_ref(target), None)
         dest = gm.province_of(order.dest)
         if dest == unit.province:
-            raise IllegalOrder("A unit cannot support a move into its own place.")
+            raise IllegalOrder(Problem("support_own_place"))
         if dest in self.closed:
             raise IllegalOrder(closed_message(gm, dest))
         if not gm.can_reach(unit.kind, unit.location, dest):
-            raise IllegalOrder(
-                f"{unit} cannot support a move to {name(gm, dest)}: it could not move there itself."
-            )
+            values = {"unit": str(unit), "place": name(gm, dest)}
+            raise IllegalOrder(Problem("support_move_unreachable", values))
         # The supported move must be one the supported unit could make (4.E.1 d). A fleet
         # cannot both support and convoy, so the supporter's own sea is no convoy route.
         # The coast may be left out of a support; written, it must be reachable (4.B.4 d).
@@ -173,55 +174,59 @@ class MovementLegality:
             written = f"{dest}/{coast}" if coast else dest
             checked = self.rules.coast_in_support != "ignored"  # 4.B.4 e ignores it
             if not reach or (coast and checked and written not in reach):
-                raise IllegalOrder(
-                    f"{target} cannot move to {name(gm, written)}, so it cannot be supported there."
-                )
+                values = {"target": str(target), "place": name(gm, written)}
+                raise IllegalOrder(Problem("supported_fleet_cannot_move", values))
             if coasts:  # the coast may be left out of a support, or not (4.B.4)
                 own = target.power == unit.power
                 try:
                     written = support_coast(gm, dest, coast, reach, self.rules, own)
                 except CoastError as e:
-                    raise IllegalOrder(str(e)) from None
+                    raise IllegalOrder(e.problem) from None
             return Support(unit_ref(unit), unit_ref(target), written)
         exclude = unit.province if unit.kind == FLEET else None
         try:
             self.move_destination(target, dest, exclude_sea=exclude)
         except IllegalOrder as e:
-            raise IllegalOrder(
-                f"{target} cannot move to {name(gm, dest)}, so it cannot be supported there: {e}"
-            ) from None
+            why: dict[str, Value] = {
+                "target": str(target),
+                "place": name(gm, dest),
+                "why": e.problem,
+            }
+            raise IllegalOrder(Problem("supported_cannot_move", why)) from None
         return Support(unit_ref(unit), unit_ref(target), dest)
 
     # -- convoy ---------------------------------------------------------------------------
     def _convoy(self, unit: Unit, order: Convoy) -> Convoy:
         gm = self.gm
         if unit.kind != FLEET or not gm.is_sea(unit.province):
-            raise IllegalOrder("Only a fleet in a sea can convoy.")
+            raise IllegalOrder(Problem("convoy_not_fleet_at_sea"))
         army = self.position.unit_in(order.army.province)
         if army is None:
-            raise IllegalOrder(f"There is no unit in {name(gm, order.army.province)} to convoy.")
+            place = name(gm, order.army.province)
+            raise IllegalOrder(Problem("convoy_no_unit", {"place": place}))
         if army.kind != ARMY:
-            raise IllegalOrder("Only armies can be convoyed.")
+            raise IllegalOrder(Problem("convoy_not_army"))
         dest = gm.province_of(order.dest)
         if dest in self.closed:
             raise IllegalOrder(closed_message(gm, dest))
         if gm.provinces[dest].kind == SEA or dest == army.province:
-            raise IllegalOrder(f"An army cannot be convoyed to {name(gm, dest)}.")
+            raise IllegalOrder(Problem("convoy_bad_destination", {"place": name(gm, dest)}))
         if gm.provinces[dest].kind == LAND or gm.provinces[army.province].kind == LAND:
-            raise IllegalOrder("Armies are convoyed only between coasts.")
+            raise IllegalOrder(Problem("convoy_not_coastal"))
         if unit.province not in seas_on_routes(gm, army.province, dest, self.fleet_seas):
-            raise IllegalOrder(
-                f"{unit} is not on any chain of fleets from {name(gm, army.province)} "
-                f"to {name(gm, dest)}."
-            )
+            values = {
+                "unit": str(unit),
+                "origin": name(gm, army.province),
+                "dest": name(gm, dest),
+            }
+            raise IllegalOrder(Problem("convoy_off_route", values))
         return Convoy(unit_ref(unit), unit_ref(army), dest)
 
 
-def closed_message(gm: GameMap, province: str) -> str:
+def closed_message(gm: GameMap, province: str) -> Problem:
     """Why no unit may enter `province` now (a variant's closed provinces)."""
-    names = [gm.powers[p].name for p in sorted(gm.neutral_powers)]
-    neutral = f"{' and '.join(names)} {'are' if len(names) > 1 else 'is'}"
-    return f"{name(gm, province)} may not be entered while {neutral} neutral."
+    names = tuple(gm.powers[p].name for p in sorted(gm.neutral_powers))
+    return Problem("province_closed", {"place": name(gm, province), "neutrals": names})
 
 
 def fleet_destination(gm: GameMap, source: str, written: str, rules: Rules = DEFAULT_RULES) -> str:
@@ -229,13 +234,14 @@ def fleet_destination(gm: GameMap, source: str, written: str, rules: Rules = DEF
     prov, _, coast = written.partition("/")
     reach = gm.fleet_reaches(source, prov)
     if gm.provinces[prov].kind == LAND:
-        raise IllegalOrder(f"A fleet cannot move inland to {name(gm, prov)}.")
+        raise IllegalOrder(Problem("fleet_inland", {"place": name(gm, prov)}))
     if not reach:
-        raise IllegalOrder(f"A fleet in {name(gm, source)} cannot reach {name(gm, prov)}.")
+        places = {"origin": name(gm, source), "place": name(gm, prov)}
+        raise IllegalOrder(Problem("fleet_unreachable", places))
     coasts = gm.provinces[prov].coasts
     if not coasts:
         return prov  # a coast written for a one-coast province is ignored (4.B.6 b)
     try:  # a coast missing or out of reach (4.B.1-4.B.3; an unknown one is ignored, 4.B.6 b)
         return move_coast(gm, source, prov, coast if coast in coasts else "", reach, rules)
     except CoastError as e:
-        raise IllegalOrder(str(e)) from None
+        raise IllegalOrder(e.problem) from None

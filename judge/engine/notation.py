@@ -4,7 +4,8 @@ Accepts the spellings of the email judges and of people who never read them:
 `A Par-Bur`, `Army Paris -> Burgundy`, `F North Sea convoys A London - Belgium`,
 `A Mun supports French A Par - Bur`, `F StP/NC - Bar`, `Build F StP(nc)`, `Waive`.
 Names may be misspelt when only one name is close (`Pariz`); an ambiguous or unknown
-word is rejected with a reason a beginner understands.
+word is rejected with a reason a beginner understands (a Problem: its words are
+templates/problems/<code>.txt).
 
 The work is bounded whatever the text: an order longer than MAX_ORDER_CHARS is refused
 unread, and one order may cost at most MAX_GUESSES look-ups of a misspelt word, each a
@@ -34,6 +35,7 @@ from .orders import (
     Waive,
 )
 from .phase import ADJUSTMENTS, RETREATS
+from .problems import Problem, ProblemError, Reason, Value
 
 # Limits on one order's text (the longest real order, `F North Atlantic Ocean convoys
 # Army Liverpool to Norwegian Sea via convoy`, is under 100 characters; a real order has
@@ -42,13 +44,18 @@ MAX_ORDER_CHARS = 200
 MAX_GUESSES = 8  # look-ups of a misspelt word or phrase in one order
 
 
-class NotationError(ValueError):
-    """An order that cannot be read; the message is one sentence for the player."""
+class NotationError(ProblemError):
+    """An order that cannot be read; `problem` says why."""
+
+
+def _of(text: str, **values: str) -> dict[str, str]:
+    """The values of a Problem with the order `text`: the words quote it, stripped."""
+    return {"text": text.strip(), **values}
 
 
 class Parsed(NamedTuple):
     order: Order
-    notes: tuple[str, ...] = ()  # e.g. "read 'Pariz' as Paris"
+    notes: tuple[Reason, ...] = ()  # e.g. Problem("read_as_place"): 'pariz' read as Paris
 
 
 # Keywords. Single tokens after lower-casing; "-" is the move sign.
@@ -210,12 +217,10 @@ def parse_order(
     rules read paths (DATC 4.A.6 b, c); otherwise the path is ignored (4.A.6 a) and the
     move reads `A YOR - BEL VIA`."""
     if len(text) > MAX_ORDER_CHARS and len(text.strip()) > MAX_ORDER_CHARS:
-        raise NotationError(
-            f"This line is {len(text.strip())} characters long; an order is at most "
-            f"{MAX_ORDER_CHARS}, so it was not read."
-        )
+        values = {"length": str(len(text.strip())), "limit": str(MAX_ORDER_CHARS)}
+        raise NotationError(Problem("line_too_long", values))
     tables = _tables(game_map)
-    notes: list[str] = []
+    notes: list[Reason] = []
     order = _fast(text, tables)
     if order is None:
         items = _scan(text, tables, notes)
@@ -227,9 +232,7 @@ def parse_order(
     elif phase_kind not in (RETREATS, None) and isinstance(order, Retreat):
         order = Move(order.unit, order.dest)
     if phase_kind == ADJUSTMENTS and isinstance(order, Hold):
-        raise NotationError(
-            f"{text.strip()!r} is not an adjustment order: write Build, Remove or Waive."
-        )
+        raise NotationError(Problem("hold_in_adjustments", _of(text)))
     return Parsed(order, tuple(notes))
 
 
@@ -298,7 +301,7 @@ def _fast(text: str, t: _Tables) -> Order | None:
 # -- scanning ---------------------------------------------------------------------------
 
 
-def _scan(text: str, t: _Tables, notes: list[str]) -> list[_Item]:
+def _scan(text: str, t: _Tables, notes: list[Reason]) -> list[_Item]:
     """Text -> a stream of (kind, value, coast) items, power names and fillers dropped."""
     tokens = _TOKEN.findall(_normalise(text, t))
     items: list[_Item] = []
@@ -379,7 +382,7 @@ def _known_word(items: list[_Item], item: _Item, tokens: list[str], i: int, t: _
 
 def _misspelling(
     items: list[_Item],
-    notes: list[str],
+    notes: list[Reason],
     tokens: list[str],
     i: int,
     t: _Tables,
@@ -412,24 +415,27 @@ def _guess(guesses: int, text: str) -> int:
     """One more guess at a misspelling, or NotationError when there were too many."""
     guesses += 1
     if guesses > MAX_GUESSES:
-        raise NotationError(
-            f"{text.strip()!r} has too many words I don't know (I make at most "
-            f"{MAX_GUESSES} guesses an order): please write the names out."
-        )
+        raise NotationError(Problem("too_many_guesses", _of(text, limit=str(MAX_GUESSES))))
     return guesses
 
 
 def _read_as(
-    items: list[_Item], notes: list[str], tokens: list[str], i: int, j: int, found: str, t: _Tables
+    items: list[_Item],
+    notes: list[Reason],
+    tokens: list[str],
+    i: int,
+    j: int,
+    found: str,
+    t: _Tables,
 ) -> int:
     """Append what tokens[i:j] were read as (a keyword or a place), noting it; the next
     token's index."""
     shown = " ".join(tokens[i:j])
     if found in _KEYWORDS.values():
         items.append((_KEY, found, None))
-        notes.append(f"read {shown!r} as {found!r}")
+        notes.append(Problem("read_as_keyword", {"shown": shown, "keyword": found}))
         return j
-    notes.append(f"read {shown!r} as {t.display[found]}")
+    notes.append(Problem("read_as_place", {"shown": shown, "place": t.display[found]}))
     return _place(items, found, tokens, j, t)
 
 
@@ -473,14 +479,16 @@ _FUZZY_KEYWORDS = {
 def _fuzzy(tok: str, t: _Tables) -> str:
     """The one province (or keyword) `tok` is a misspelling of, or NotationError."""
     if len(tok) < 3 or tok.isdigit():
-        raise NotationError(f"I don't know the word or place {tok!r}.")
+        raise NotationError(Problem("unknown_word", {"word": tok}))
     closest = _closest(tok, t.fuzzy)
     if not closest:
-        raise NotationError(f"I don't know the word or place {tok!r}.")
+        raise NotationError(Problem("unknown_word", {"word": tok}))
     if len(closest) > 1:
-        names = [t.display.get(k, f"the word '{k}'") for k in closest]
-        listed = ", ".join(names[:-1]) + " or " + names[-1]
-        raise NotationError(f"{tok!r} could be {listed}: please write the name out.")
+        # A province by its name; a keyword as itself, named among `words`.
+        names = tuple(t.display.get(k, k) for k in closest)
+        words = tuple(k for k in closest if k not in t.display)
+        values: dict[str, Value] = {"word": tok, "names": names, "words": words}
+        raise NotationError(Problem("ambiguous_word", values))
     return closest[0]
 
 
@@ -634,20 +642,16 @@ def _distance(a: str, b: str, limit: int) -> int:
 def _grammar(items: list[_Item], text: str, t: _Tables) -> Order:
     """The order the scanned items make, or NotationError saying what is wrong."""
     if not items:
-        raise NotationError(
-            f"{text.strip()!r} is not an order: expected something like 'A Par - Bur'."
-        )
+        raise NotationError(Problem("not_an_order", _of(text)))
     first = items[0][1] if items[0][0] == _KEY else None
     if first in (WAIVE, BUILD, REMOVE, DISBAND, R):
         order = _adjustment(first, items, text, t)
         if order is not None:
             return order
-    unit, pos = _unit_ref(items, 0, text, "a unit and its place")
+    unit, pos = _unit_ref(items, 0, text, "unit")
     if pos == len(items):
         if unit.kind is None:  # a bare place ("Hello" read as Helgoland) is no order
-            raise NotationError(
-                f"{text.strip()!r} is not an order: expected something like 'A Par - Bur'."
-            )
+            raise NotationError(Problem("not_an_order", _of(text)))
         return Hold(unit)
     kind, key = items[pos][0], items[pos][1]
     if kind == _PLACE:  # `A Par Bur`: a move without its sign
@@ -664,11 +668,11 @@ def _adjustment(first: str | None, items: list[_Item], text: str, t: _Tables) ->
             return Waive()
         _trailing(items, 1, text, t)
     if first == BUILD:
-        unit, pos = _unit_ref(items, 1, text, "the unit to build")
+        unit, pos = _unit_ref(items, 1, text, "built")
         _trailing(items, pos, text, t)
         return Build(unit)
     if first in (REMOVE, DISBAND, R):
-        unit, pos = _unit_ref(items, 1, text, "the unit to remove")
+        unit, pos = _unit_ref(items, 1, text, "removed")
         _trailing(items, pos, text, t)
         return Disband(unit)
     return None
@@ -679,7 +683,7 @@ def _after_keyword(
 ) -> Order:
     """The order of `unit` whose keyword `key` comes just before items[pos]."""
     if key in (MOVE, RETREAT, R):
-        dest = _place_at(items, pos, text, "where the unit goes")
+        dest = _place_at(items, pos, text, "move")
         order = _move_rest(unit, dest, items, pos + 1, text)
         if key != MOVE and isinstance(order, Move) and not order.via_convoy:
             return Retreat(unit, order.dest)
@@ -690,12 +694,10 @@ def _after_keyword(
     if key == SUPPORT:
         return _support_rest(unit, items, pos, text, t)
     if key == CONVOY:
-        army, pos = _unit_ref(items, pos, text, "the army convoyed")
+        army, pos = _unit_ref(items, pos, text, "convoyed")
         if pos >= len(items) or items[pos][:2] != (_KEY, MOVE):
-            raise NotationError(
-                f"{text.strip()!r}: a convoy names the army's move, 'F Nth C A Lon - Bel'."
-            )
-        dest = _place_at(items, pos + 1, text, "where the army goes")
+            raise NotationError(Problem("convoy_without_move", _of(text)))
+        dest = _place_at(items, pos + 1, text, "convoy")
         _trailing(items, pos + 2, text, t)
         return Convoy(unit, army, dest)
     if key in (DISBAND, REMOVE):
@@ -705,40 +707,43 @@ def _after_keyword(
         _trailing(items, pos, text, t)
         return Build(unit)
     if key == VIA:
-        raise NotationError(f"{text.strip()!r}: write the destination before 'via convoy'.")
-    raise NotationError(f"{text.strip()!r}: I don't understand {key!r} here.")
+        raise NotationError(Problem("via_before_destination", _of(text)))
+    raise NotationError(Problem("keyword_out_of_place", _of(text, keyword=key)))
 
 
 def _support_rest(unit: UnitRef, items: list[_Item], pos: int, text: str, t: _Tables) -> Order:
     """After `A Mun S`: the unit supported, and its move if it is one."""
-    supported, pos = _unit_ref(items, pos, text, "the unit supported")
+    supported, pos = _unit_ref(items, pos, text, "supported")
     n = len(items)
     nxt = items[pos][1] if pos < n and items[pos][0] == _KEY else None
     if pos == n or nxt == HOLD:
         _trailing(items, pos + (nxt == HOLD), text, t)
         return Support(unit, supported, None)
     if nxt == MOVE:
-        dest = _place_at(items, pos + 1, text, "where the supported unit goes")
+        dest = _place_at(items, pos + 1, text, "support")
         _trailing(items, pos + 2, text, t)
         return Support(unit, supported, dest)
-    raise NotationError(f"{text.strip()!r}: a support is 'A Mun S A Bur' or 'A Mun S A Par - Bur'.")
+    raise NotationError(Problem("support_form", _of(text)))
 
 
 def _unit_ref(items: list[_Item], pos: int, text: str, what: str) -> tuple[UnitRef, int]:
-    """A unit as written at items[pos]: optional type(s), then a place."""
+    """A unit as written at items[pos]: optional type(s), then a place. `what`: which
+    unit of the order it is (templates/problems/unit_expected.txt names each)."""
     kind = None
     n = len(items)
     while pos < n and items[pos][0] == _UNIT:
         kind = items[pos][1]  # "a fleet": the last designation counts
         pos += 1
     if pos >= n or items[pos][0] != _PLACE:
-        raise NotationError(f"{text.strip()!r}: expected {what}, like 'A Par'.")
+        raise NotationError(Problem("unit_expected", _of(text, what=what)))
     return UnitRef(kind, _location(items[pos])), pos + 1
 
 
 def _place_at(items: list[_Item], pos: int, text: str, what: str) -> str:
+    """The place at items[pos], where the `what` order's move goes (templates/problems/
+    place_expected.txt names each)."""
     if pos >= len(items) or items[pos][0] != _PLACE:
-        raise NotationError(f"{text.strip()!r}: expected {what} after the move sign.")
+        raise NotationError(Problem("place_expected", _of(text, what=what)))
     return _location(items[pos])
 
 
@@ -747,9 +752,7 @@ def _trailing(items: list[_Item], pos: int, text: str, t: _Tables) -> None:
     if pos < len(items):
         extra = items[pos]
         word = t.display[extra[1]] if extra[0] == _PLACE else extra[1]
-        raise NotationError(
-            f"{text.strip()!r}: I don't understand {word!r} at the end of the order."
-        )
+        raise NotationError(Problem("trailing_word", _of(text, word=word)))
 
 
 def _move_rest(unit: UnitRef, dest: str, items: list[_Item], pos: int, text: str) -> Order:
@@ -773,7 +776,7 @@ def _move_rest(unit: UnitRef, dest: str, items: list[_Item], pos: int, text: str
             via = True
             pos += 2
         else:
-            raise NotationError(f"{text.strip()!r}: I don't understand the end of this move.")
+            raise NotationError(Problem("move_end", _of(text)))
     return Move(unit, dest, via, tuple(path))
 
 

@@ -40,12 +40,9 @@ from .orders import (
     order_text,
     ordered_unit,
 )
-from .problems import Problem
-from .results import DISLODGED, VOID, Entry, OrderResult
+from .problems import Problem, Reason
+from .results import DISLODGED, REPLACED, VOID, Entry, OrderResult
 from .rules import Rules
-
-# The same words adjudication.py and validation.py use for an order replaced.
-REPLACED = "A later order for the same unit replaces this one."
 
 
 def applies(rules: Rules) -> bool:
@@ -61,7 +58,7 @@ def applies(rules: Rules) -> bool:
 class Report(NamedTuple):
     """How to report the order a unit follows, where the resolver's result is not all."""
 
-    error: str
+    error: Reason
     void: bool = True  # the result is void (dislodged still shows); False: as resolved
     text: str | None = None  # the order as shown, when the judge read only its unit
 
@@ -155,12 +152,12 @@ class _Binder:
                 and unit.power != e.power
                 and unit.power not in self.neutral
             ):
-                self._refuse(e, str(err))
+                self._refuse(e, err.problem)
                 return
             try:  # 4.E.5 b: checked as an order of the unit's own power
                 self._check(e, order, unit.power)
             except IllegalOrder as again:
-                self._refuse(e, str(again))
+                self._refuse(e, again.problem)
                 return
             by_power = self.proxies.setdefault(unit.province, {})
             self._replace(by_power.get(e.power))
@@ -194,7 +191,7 @@ class _Binder:
         e.legal, e.error = legal, None
         return legal.unit.province
 
-    def _refuse(self, e: Entry, error: str) -> None:
+    def _refuse(self, e: Entry, error: Problem) -> None:
         e.legal = None
         if id(e) in self.loose:  # keep the reason the line could not be read
             del self.loose[id(e)]
@@ -228,10 +225,11 @@ class _Binder:
             if chosen is not None:
                 self.effective[prov] = chosen
                 note = (
-                    f"A proxy order for the {adjective} unit (DATC 4.E.5 b)."
+                    Problem("proxy_used", {"adjective": adjective})
                     if self.whole_phase
-                    else f"A proxy order for the {adjective} unit: it is used if "
-                    f"{gm.powers[owner].name} gives the unit no order (DATC 4.E.5 b)."
+                    else Problem(
+                        "proxy_pending", {"adjective": adjective, "power": gm.powers[owner].name}
+                    )
                 )
                 chosen.notes = (*chosen.notes, note)
 
@@ -246,10 +244,10 @@ class _Binder:
         return order
 
 
-def _kept_forms(binding: Binding, kept: dict[int, Kept]) -> dict[str, str]:
+def _kept_forms(binding: Binding, kept: dict[int, Kept]) -> dict[str, Problem]:
     """Give the resolver each kept order's form; returns the units whose impossible
     move stands as a hold, which no support may hold."""
-    no_hold: dict[str, str] = {}
+    no_hold: dict[str, Problem] = {}
     for prov, e in binding.effective.items():
         k = kept.get(id(e))
         if k is None:
@@ -258,9 +256,7 @@ def _kept_forms(binding: Binding, kept: dict[int, Kept]) -> dict[str, str]:
         moving = type(k.form) is Move
         binding.reports[prov] = Report(k.why, void=not moving, text=k.text)
         if isinstance(e.legal, Move) and not moving:
-            no_hold[prov] = (
-                f"{e.legal.unit} was ordered to move, so it cannot be supported to hold."
-            )
+            no_hold[prov] = Problem("moved_not_held", {"unit": str(e.legal.unit)})
     return no_hold
 
 
@@ -269,7 +265,7 @@ def _kept_forms(binding: Binding, kept: dict[int, Kept]) -> dict[str, str]:
 
 def _in_civil_disorder(
     position: Position, entries: list[Entry], effective: dict[str, Entry]
-) -> dict[str, str]:
+) -> dict[str, Problem]:
     """The units of powers that sent no orders at all this phase (and that nobody
     ordered by proxy): province -> why a support to hold it fails. A variant's neutral
     powers are not played at all rather than in disorder: their units keep the rule."""
@@ -279,14 +275,11 @@ def _in_civil_disorder(
     for u in position.units:
         if u.power not in ordering and u.province not in effective:
             who = gm.powers[u.power].name if u.power in gm.powers else u.power
-            out[u.province] = (
-                f"{who} sent no orders and is in civil disorder: its units cannot be "
-                "supported to hold in this game (DATC 4.D.9 a)."
-            )
+            out[u.province] = Problem("civil_disorder_hold", {"power": who})
     return out
 
 
-def _fail_hold_supports(binding: Binding, no_hold: dict[str, str]) -> None:
+def _fail_hold_supports(binding: Binding, no_hold: dict[str, Problem]) -> None:
     """Supports to hold the units in `no_hold` fail: their supporters hold instead."""
     if not no_hold:
         return
@@ -336,7 +329,7 @@ def _implicit_moves(
         except IllegalOrder:
             continue  # an impossible deduction is no order
         source = order_text(claims[0][1])
-        note = f"Implicit order, deduced from {source} (DATC 4.E.3 a)."
+        note = Problem("implicit_order", {"source": source})
         out[prov] = Entry(unit.power, "", parsed=move, legal=legal, notes=(note,))
     return out
 

@@ -6,10 +6,13 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .orders import Order, order_text
-from .problems import Reason
+from .problems import Problem, Reason
 
 OK, BOUNCE, CUT, DISLODGED, VOID = "ok", "bounce", "cut", "dislodged", "void"
 NO_CONVOY, DISRUPTED, DISBAND = "no convoy", "disrupted", "disband"
+
+# Why an order is not used when a later order for the same unit is (DATC 4.D.3).
+REPLACED = Problem("order_replaced")
 
 
 class OrderResult(NamedTuple):
@@ -20,7 +23,7 @@ class OrderResult(NamedTuple):
     order: str  # canonical short form of what was understood (the text if nothing was)
     result: str  # ok bounce cut dislodged void "no convoy" disrupted disband
     error: Reason | None = None  # why the order was rejected
-    notes: tuple[str, ...] = ()  # how a misspelling was read
+    notes: tuple[Reason, ...] = ()  # how a misspelling was read, what a rule made of it
 
 
 @dataclass(slots=True)
@@ -32,7 +35,7 @@ class Entry:
     parsed: Order | None = None
     legal: Order | None = None
     error: Reason | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Reason, ...] = ()
 
     def result(self, code: str, error: Reason | None = None) -> OrderResult:
         shown = self.legal or self.parsed

@@ -16,7 +16,7 @@ from .movement import MovementOutcome
 from .orders import Disband, Retreat, order_text
 from .place_names import name
 from .problems import Problem
-from .results import BOUNCE, DISBAND, OK, VOID, Entry, OrderResult
+from .results import BOUNCE, DISBAND, OK, REPLACED, VOID, Entry, OrderResult
 from .rules import Rules
 
 
@@ -76,7 +76,7 @@ def resolve_retreats(
                 continue
         if order.unit.province in chosen:
             earlier = chosen[order.unit.province][0]
-            earlier.error = "A later order for the same unit replaces this one."
+            earlier.error = REPLACED
             earlier.legal = None
         e.legal = Retreat(unit_ref(d.unit), dest) if dest else Disband(unit_ref(d.unit))
         chosen[order.unit.province] = (e, dest)
@@ -129,5 +129,5 @@ def _retreat_location(
         if coast in coasts:
             e.error = Problem("retreat_coast", {"unit": str(unit), "place": name(gm, written)})
         else:
-            e.error = str(why)  # a coast missing or out of reach: coasts.py's words
+            e.error = why.problem  # a coast missing or out of reach: coasts.py's reason
         return None

@@ -18,12 +18,10 @@ from .legality import IllegalOrder, MovementLegality
 from .notation import NotationError, parse_order
 from .orders import Waive, order_text
 from .phase import ADJUSTMENTS, MOVEMENT, RETREATS
-from .problems import Reason
-from .results import Entry
+from .problems import Problem, Reason
+from .results import REPLACED, Entry
 from .retreats import resolve_retreats
 from .rules import DEFAULT_RULES, Rules
-
-REPLACED = "A later order for the same unit replaces this one."
 
 
 @dataclass(frozen=True)
@@ -32,16 +30,14 @@ class CheckedOrder:
     order: str | None  # canonical short form, when the judge understood the line
     error: Reason | None  # why it will not be used (None: it will be)
     key: str | None  # what it orders (a unit's province, a build site, "WAIVE n")
-    notes: tuple[str, ...] = ()  # how a misspelling was read
+    notes: tuple[Reason, ...] = ()  # how a misspelling was read, what a rule made of it
+    # Legal, but a later order for the same unit replaces it (a warning). Kept apart
+    # from `error`, which the reply turns into words.
+    replaced: bool = False
 
     @property
     def accepted(self) -> bool:
         return self.error is None and self.order is not None
-
-    @property
-    def replaced(self) -> bool:
-        """Legal, but a later order for the same unit replaces it (a warning)."""
-        return self.error == REPLACED
 
 
 def check_orders(
@@ -61,7 +57,7 @@ def check_orders(
         try:
             e.parsed, e.notes = parse_order(line, position.game_map, kind, paths)
         except NotationError as err:
-            e.error = str(err)
+            e.error = err.problem
         entries.append(e)
     if kind == MOVEMENT and order_sets.applies(rules):  # 4.E.1 a-c, 4.E.5 b (order_sets.py)
         order_sets.check_for_reply(position, entries, MovementLegality(position, rules), rules)
@@ -74,7 +70,7 @@ def check_orders(
             try:
                 e.legal = legality.check(e.parsed, power)
             except IllegalOrder as err:
-                e.error = str(err)
+                e.error = err.problem
                 continue
             prov = e.legal.unit.province
             if prov in latest:
@@ -97,9 +93,10 @@ def check_orders(
                 key = e.legal.unit.location.partition("/")[0]
         error = e.error if (e.error or e.legal is None) else None
         if e.legal is None and error is None:
-            error = "This order cannot be used in this phase."
+            error = Problem("wrong_phase")
         text = order_text(shown) if shown is not None else None
-        out.append(CheckedOrder(e.given, text, error, key, tuple(e.notes)))
+        replaced = error == REPLACED
+        out.append(CheckedOrder(e.given, text, error, key, tuple(e.notes), replaced))
     return out
 
 

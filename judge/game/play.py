@@ -270,7 +270,7 @@ def submit_orders(
     if rules_of(game).proxy_orders == "notified":  # DATC 4.E.5 a: only units handed over
         checked = proxies.screen(game, position, power, checked)
     # The reasons in words, as the order set is stored and the reply shows them.
-    checked = [replace(c, error=reason_text(c.error)) if c.error else c for c in checked]
+    checked = [_in_words(c) for c in checked]
     if clear or lines:
         record_mode = "clear" if clear and not lines else mode
         games.add_order_set(
@@ -287,6 +287,12 @@ def submit_orders(
         games.set_effective_orders(db, game, power, combined)
     status = order_status(db, config, game, seat, position)
     return replace(status, checked=tuple(checked), cleared=clear)
+
+
+def _in_words(c: CheckedOrder) -> CheckedOrder:
+    """The checked order with its reason and notes in words (templates/problems/)."""
+    error = reason_text(c.error) if c.error is not None else None
+    return replace(c, error=error, notes=tuple(reason_text(n) for n in c.notes))
 
 
 def _combine(

@@ -20,7 +20,7 @@ from judge.paths import data_dir
 def _environment() -> jinja2.Environment:
     # As the mail templates' environment (judge/mail/compose.py): a tag alone on its
     # line leaves nothing behind, a missing value is an error rather than a blank.
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(data_dir("templates")),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
@@ -28,11 +28,17 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
         autoescape=False,  # plain text
     )
+    # `reason`: the words of a Problem wrapped as a value (DATC 4.E.1's sentences wrap
+    # the reason the order cannot be valid). `quoted`: a word as the player wrote it,
+    # quoted as Python quotes it (single quotes unless the word holds one).
+    env.filters["reason"] = reason_text
+    env.filters["quoted"] = repr
+    return env
 
 
 def reason_text(reason: Reason) -> str:
     """The reason in words: a Problem's template rendered (one line, no newline at the
-    end), or the sentence of a reason not yet given a code, as it is."""
+    end; a Problem among its values rendered the same way), or a sentence as it is."""
     if isinstance(reason, str):
         return reason
     template = _environment().get_template(f"problems/{reason.code}.txt")
