@@ -12,7 +12,7 @@ from judge.commands.powers import sender_name
 from judge.commands.run import Run, refuse
 from judge.engine.phase import Phase
 from judge.engine.rules import describe
-from judge.game.report import format_deadline, phase_kind_title, phase_title, results_by_power
+from judge.game.report import format_deadline, results_by_power
 from judge.game.rules import end_rules, end_rules_text, rules_of, score_lines
 from judge.mail.message import reply_address
 from judge.replies import Reply
@@ -31,7 +31,7 @@ def list_games(run: Run, cmd: Command) -> None:
                 {
                     "name": game.name,
                     "state": game.state,
-                    "phase": f"{phase_kind_title(phase)}, {phase_title(phase)}" if phase else "",
+                    "phase": str(phase) if phase else "",
                     "players": len(games.seats(db, game, games.PLAYER)),
                 }
             )
@@ -51,7 +51,7 @@ def list_games(run: Run, cmd: Command) -> None:
         game=game.name,
         variant=gm.title,
         state=game.state,
-        phase=f"{phase_kind_title(phase)}, {phase_title(phase)}" if phase else "not started",
+        phase=str(phase) if phase else "",
         deadline=format_deadline(game.deadline, zone),
         press=settings.press,
         map="on" if settings.map else "off",
@@ -139,7 +139,7 @@ def history(run: Run, cmd: Command) -> None:
         p = Phase.parse(phase)
         phases.append(
             {
-                "title": f"{phase_kind_title(p)} results for {phase_title(p)}",
+                "phase": phase,
                 "at": format_deadline(at, zone),
                 "orders": results_by_power(gm, results["results"], p),
             }

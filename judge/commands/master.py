@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from judge.commands.blocks import close_block
 from judge.commands.ending import end_game
 from judge.commands.language import Command
-from judge.commands.phases import arrived_during, phase_named, phase_words
+from judge.commands.phases import arrived_during, phase_named
 from judge.commands.powers import power_key, seat_of
 from judge.commands.run import Block, Run, active, everyone, need_master, refuse
 from judge.engine.adjudication import adjudicate
@@ -20,7 +20,7 @@ from judge.game.dates import format_moment
 from judge.game.outgoing import public_copy
 from judge.game.passwords import hash_password
 from judge.game.pictures import of_prediction
-from judge.game.report import format_deadline, phase_kind_title, phase_title, results_by_power
+from judge.game.report import format_deadline, results_by_power
 from judge.game.rules import rules_of
 from judge.replies import Reply
 from judge.store import games
@@ -54,8 +54,8 @@ def process(run: Run, cmd: Command) -> None:
                 "process_refused",
                 cmd,
                 game=game.name,
-                now=phase_words(phase),
-                named=phase_words(named),
+                now=phase,
+                named=named,
                 code=phase,
             )
             return
@@ -66,8 +66,8 @@ def process(run: Run, cmd: Command) -> None:
                 "process_refused",
                 cmd,
                 game=game.name,
-                now=phase_words(phase),
-                arrived=phase_words(arrived) if arrived else None,
+                now=phase,
+                arrived=arrived,
                 code=phase,
             )
             return
@@ -130,8 +130,7 @@ def predict(run: Run, cmd: Command) -> None:
     gm = position.game_map
     context = {
         "game": game.name,
-        "done_title": phase_title(position.phase),
-        "done_kind": phase_kind_title(position.phase),
+        "done": str(position.phase),  # the phase predicted, by its code
         "orders": results_by_power(gm, results["results"], position.phase),
     }
     picture = of_prediction(game, raw, results)  # None with SET MAP OFF
@@ -256,8 +255,8 @@ def rollback(run: Run, cmd: Command) -> None:
             "rollback_refused",
             cmd,
             game=game.name,
-            now=phase_words(game.phase),
-            arrived=phase_words(arrived) if arrived else "the game's start",
+            now=game.phase,
+            arrived=arrived,
             code=names[max(back, 0)],
         )
         return
@@ -273,8 +272,7 @@ def rollback(run: Run, cmd: Command) -> None:
     everyone = tuple(dict.fromkeys(s.address for s in games.seats(db, game)))
     context = {
         "game": game.name,
-        "phase_title": phase_title(phase),
-        "phase_kind": phase_kind_title(phase),
+        "phase": target,
         "deadline": format_deadline(deadline, run.ctx.config.timezone),
     }
     notice = Reply(everyone, "rolled_back", context, "notice", False)
@@ -282,6 +280,4 @@ def rollback(run: Run, cmd: Command) -> None:
         notice,
         *public_copy(run.ctx.config, game.name, game.settings.list, notice),
     ]
-    run.event(
-        "rolled_back", cmd, game=game.name, phase=f"{phase_kind_title(phase)}, {phase_title(phase)}"
-    )
+    run.event("rolled_back", cmd, game=game.name, phase=target)

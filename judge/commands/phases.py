@@ -1,4 +1,5 @@
-"""Phases as masters name them in PROCESS and ROLLBACK, and as replies name them."""
+"""Phases as masters name them in PROCESS and ROLLBACK (replies name them by their codes,
+worded by templates/words.txt)."""
 
 from __future__ import annotations
 
@@ -53,8 +54,3 @@ def arrived_during(run: Run, game: games.Game) -> str | None:
         if datetime.fromisoformat(mark.started_at) < received
     ]
     return max(before)[1] if before else ""
-
-
-def phase_words(phase: str) -> str:
-    """`Spring 1901 Movement (S1901M)`, for replies that name a phase."""
-    return f"{Phase.parse(phase).long_name} ({phase})"

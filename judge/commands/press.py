@@ -13,10 +13,8 @@ from sqlite_utils import Database
 from judge.commands.language import Command
 from judge.commands.powers import powers_named, sender_name
 from judge.commands.run import Run, need_block, refuse
-from judge.engine.phase import Phase
 from judge.game.errors import CommandError
 from judge.game.outgoing import public_copy
-from judge.game.report import phase_title
 from judge.replies import Reply
 from judge.store import games
 from judge.variants.maps import load_map
@@ -59,7 +57,6 @@ def press(run: Run, cmd: Command) -> None:
     names = [gm.powers[p].name for p in powers]
     context = {
         "game": game.name,
-        "phase_title": phase_title(Phase.parse(game.phase)) if game.phase else "",
         "sender": None if grey else sender,
         "to": names,
         "broadcast": broadcast,

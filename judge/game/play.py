@@ -38,8 +38,6 @@ from judge.game.report import (
     format_deadline,
     free_home_centres,
     ownership,
-    phase_kind_title,
-    phase_title,
     results_by_power,
     retreat_options,
     unit_name,
@@ -214,13 +212,10 @@ def _start_mails(
 
 
 def _game_context(config: Config, game: games.Game, gm: GameMap) -> dict[str, Any]:
-    phase = Phase.parse(game.phase) if game.phase else None
     return {
         "game": game.name,
         "variant": gm.title,
-        "phase": phase,
-        "phase_title": phase_title(phase) if phase else "",
-        "phase_kind": phase_kind_title(phase) if phase else "",
+        "phase": game.phase or "",  # its code; templates/words.txt says it
         "deadline": format_deadline(game.deadline, config.timezone),
         "rules": describe(rules_of(game)),
     }
@@ -235,8 +230,7 @@ class OrderStatus:
 
     game: str
     power: str  # the power's name
-    phase_title: str
-    phase_kind: str
+    phase: str  # its code, e.g. F1901M (templates/words.txt phase_title, phase_kind)
     checked: tuple[CheckedOrder, ...]  # this mail's lines, as checked
     effective: tuple[OrderWords, ...]  # the orders now on file (templates/words.txt order)
     missing: tuple[UnitWords, ...]  # units still without orders
@@ -345,8 +339,7 @@ def order_status(
     return OrderStatus(
         game=game.name,
         power=gm.powers[power].name if power in gm.powers else power,
-        phase_title=phase_title(phase),
-        phase_kind=phase_kind_title(phase),
+        phase=str(phase),
         checked=(),
         effective=tuple(describe_text(gm, o, phase.kind) for o in effective),
         missing=tuple(missing),
@@ -571,8 +564,7 @@ def _results_context(
     context = _game_context(config, saved.game, gm)
     context.update(
         {
-            "done_title": phase_title(position.phase),
-            "done_kind": phase_kind_title(position.phase),
+            "done": str(position.phase),  # the phase processed, by its code
             "orders": results_by_power(gm, results["results"], position.phase),
             "retreats": retreat_options(gm, results["retreats"]),
             "destroyed": destroyed_units(

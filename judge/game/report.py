@@ -29,9 +29,6 @@ from judge.engine.orders import (
 from judge.engine.phase import ADJUSTMENTS, RETREATS, Phase
 from judge.game.dates import format_moment
 
-_SEASON = {"S": "Spring", "F": "Fall", "W": "Winter"}
-_KIND_TITLE = {"M": "Movement", "R": "Retreat", "A": "Adjustment"}
-
 
 @dataclass(frozen=True)
 class PlaceWords:
@@ -104,15 +101,6 @@ def describe_text(gm: GameMap, text: str, phase_kind: str | None = None) -> Orde
     if phase_kind == ADJUSTMENTS and isinstance(order, Disband):
         return OrderWords("remove", unit_name(gm, order.unit))
     return describe(gm, order)
-
-
-def phase_title(phase: Phase) -> str:
-    """`Movement results for Spring of 1901` style: `Spring of 1901` plus the kind."""
-    return f"{_SEASON[phase.season]} of {phase.year}"
-
-
-def phase_kind_title(phase: Phase) -> str:
-    return _KIND_TITLE[phase.kind]
 
 
 def format_deadline(deadline: str | None, zone: str) -> str:

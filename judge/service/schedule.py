@@ -28,7 +28,7 @@ from judge.failures import failure_reason, is_transient
 from judge.game import play
 from judge.game.failure import pause_failed
 from judge.game.outgoing import queue_reply
-from judge.game.report import format_deadline, phase_kind_title, phase_title
+from judge.game.report import format_deadline
 from judge.game.rules import rules_of
 from judge.replies import Reply
 from judge.store import games
@@ -162,11 +162,10 @@ def _reminder_time(
 
 
 def _context(config: Config, game: games.Game) -> dict[str, Any]:
-    phase = Phase.parse(game.phase or "")
     return {
         "game": game.name,
-        "phase_title": phase_title(phase),
-        "phase_kind": phase_kind_title(phase),
+        # Its code (templates/words.txt says it); parsed, as only a game in a phase has one.
+        "phase": str(Phase.parse(game.phase or "")),
         "deadline": format_deadline(game.deadline, config.timezone),
         "nmr": bool(game.settings.nmr),
     }
