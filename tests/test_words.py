@@ -1,6 +1,7 @@
-"""templates/words.txt: the words the mails use for the plain values of
+"""templates/words.txt: the words the mails use for phases and for the plain values of
 judge/game/report.py, end.py and rules.py, exactly as players read them (the mail
-snapshots show only some of them: every order form, tag, adjustment and ending is here)."""
+snapshots show only some of them: every phase kind, order form, tag, adjustment and
+ending is here)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,44 @@ def words() -> Any:
         lstrip_blocks=True,
     )
     return env.get_template("words.txt").module
+
+
+@pytest.mark.parametrize(
+    ("code", "title", "kind", "full", "long"),
+    [
+        (
+            "S1901M",
+            "Spring of 1901",
+            "Movement",
+            "Movement, Spring of 1901",
+            "Spring 1901 Movement",
+        ),
+        ("S1901R", "Spring of 1901", "Retreat", "Retreat, Spring of 1901", "Spring 1901 Retreats"),
+        ("F1905M", "Fall of 1905", "Movement", "Movement, Fall of 1905", "Fall 1905 Movement"),
+        ("F1905R", "Fall of 1905", "Retreat", "Retreat, Fall of 1905", "Fall 1905 Retreats"),
+        (
+            "W1910A",
+            "Winter of 1910",
+            "Adjustment",
+            "Adjustment, Winter of 1910",
+            "Winter 1910 Adjustments",
+        ),
+    ],
+)
+def test_a_phase(code: str, title: str, kind: str, full: str, long: str) -> None:
+    w = words()
+    for phase in (code, Phase.parse(code)):  # its code, or the Phase itself
+        assert w.phase_title(phase) == title
+        assert w.phase_kind(phase) == kind
+        assert w.phase_full(phase) == full
+        assert w.phase_long(phase) == long
+        assert w.phase_named(phase) == f"{long} ({code})"
+
+
+def test_no_phase_is_said_as_nothing() -> None:
+    w = words()
+    said = [w.phase_title(""), w.phase_kind(""), w.phase_full(None), w.phase_named("")]
+    assert said == ["", "", "", ""]
 
 
 @pytest.mark.parametrize(
