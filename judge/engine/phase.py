@@ -33,7 +33,8 @@ class Phase:
 
     @property
     def long_name(self) -> str:
-        """`Spring 1901 Movement`."""
+        """`Spring 1901 Movement`: the picture's caption (judge/render/legend.py) and the
+        operator's console say it so; mails say a phase by templates/words.txt."""
         return f"{_SEASON_NAMES[self.season]} {self.year} {_KIND_NAMES[self.kind]}"
 
     @property
