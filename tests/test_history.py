@@ -511,3 +511,16 @@ def test_dates_far_away_give_an_empty_or_whole_history(judge: Judge) -> None:
         _window("Monday 1 January 1900 00:00 UTC", "Tuesday 31 December 8999 23:59 UTC")
         + EVERYTHING
     )
+
+
+def test_a_game_without_a_processed_phase(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.start_game()
+    ack, body = _ask(judge, "HISTORY war1")
+    assert ack == (
+        "Line 1: HISTORY war1\n  The history of war1 (0 phases) is in a separate mail.\n"
+    )
+    assert body == (
+        "The history of war1\n  from Saturday 14 November 2026 12:09 UTC\n"
+        "  through Saturday 21 November 2026 12:09 UTC.\n\nNo phase has been processed yet.\n"
+    )
