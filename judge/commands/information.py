@@ -3,6 +3,7 @@ the command table's own, in judge/commands/table.py)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -126,40 +127,49 @@ def history(run: Run, cmd: Command) -> None:
     """HISTORY: everything an observer saw in a window (the last 7 days, unless the
     command says which dates or which turns): each processed phase's results and the
     broadcasts, at most the window's number of lines, in a mail of its own."""
-    db, zone = run.ctx.db, run.ctx.config.timezone
+    db, zone, clock_zone = run.ctx.db, run.ctx.config.timezone, run.ctx.config.zone
     game = _history_game(run, cmd)
     if game is None:
         return
     clauses = dict(zip(cmd.args[1::2], cmd.args[2::2], strict=True))
     try:
-        window = read_window(clauses, run.ctx.now, run.ctx.config.zone)
+        window = read_window(clauses, run.ctx.now, clock_zone)
     except CommandError as e:
         refuse(run, cmd, e.code, **e.values)
         return
     processed = games.processed_phases(db, game)
     phases = _history_phases(game, processed, window, zone)
     broadcasts = _history_broadcasts(db, game, processed, window, zone)
-    entries = sorted(phases + broadcasts, key=lambda entry: entry[0])
-    shown = entries[: within_lines([size for _, size, _ in entries], window.lines)]
-    left_out = entries[len(shown) :]
-    shown_phases = [e for _, _, e in shown if "orders" in e]
+    # The limit takes whole entries in the order they happened; each part of the mail
+    # keeps the store's order.
+    timeline = sorted(phases + broadcasts, key=lambda entry: entry.moment)
+    fit = within_lines([entry.lines for entry in timeline], window.lines)
+    kept = {id(entry) for entry in timeline[:fit]}
+    shown_phases = [entry.shown for entry in phases if id(entry) in kept]
     context = {
         "game": game.name,
         "phases": shown_phases,
-        "broadcasts": [e for _, _, e in shown if "sender" in e],
+        "broadcasts": [entry.shown for entry in broadcasts if id(entry) in kept],
         "processed_any": bool(processed),
-        "start": format_moment(window.start, run.ctx.config.zone) if window.start else "",
-        "end": format_moment(window.end, run.ctx.config.zone) if window.end else "",
+        "start": format_moment(window.start, clock_zone) if window.start else "",
+        "end": format_moment(window.end, clock_zone) if window.end else "",
         "turns": list(window.turns),
         "limit": window.lines,
-        "resume": format_moment(left_out[0][0], run.ctx.config.zone) if left_out else "",
+        "resume": format_moment(timeline[fit].moment, clock_zone) if fit < len(timeline) else "",
     }
     run.mails.append(Reply((reply_address(run.sub),), "history", context, "reply"))
     run.event("history_sent", cmd, game=game.name, count=len(shown_phases))
 
 
-# An entry of a history: (when it happened, its lines, what the template shows of it).
-_Entry = tuple[datetime, int, dict[str, Any]]
+@dataclass(frozen=True)
+class _Entry:
+    """A processed phase or a broadcast in a history."""
+
+    moment: datetime  # when it happened
+    lines: int  # the lines it takes in the mail (its heading and its text)
+    shown: dict[str, Any]  # what templates/history.txt shows of it
+
+
 # A processed phase as the store gives it: (phase, position, results, processed at).
 _Processed = tuple[str, games.JsonObject, games.JsonObject, str]
 
@@ -193,7 +203,7 @@ def _history_phases(
             "at": format_deadline(at, zone),
             "orders": orders,
         }
-        out.append((moment, 1 + sum(len(o["lines"]) for o in orders), entry))
+        out.append(_Entry(moment, 1 + sum(len(o["lines"]) for o in orders), entry))
     return out
 
 
@@ -215,5 +225,5 @@ def _history_broadcasts(
         seat = games.get_seat(db, press.seat_id)
         sender = "anonymous" if press.grey else sender_name(gm, seat)
         entry = {"at": format_deadline(press.sent_at, zone), "sender": sender, "text": press.text}
-        out.append((moment, 1 + len(press.text.splitlines()), entry))
+        out.append(_Entry(moment, 1 + len(press.text.splitlines()), entry))
     return out
