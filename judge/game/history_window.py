@@ -12,8 +12,9 @@ has already sorted into clauses:
   game played (S2999M keeps the whole game). BROAD adds njudge's notices, which this
   judge does not keep in a game's history: it changes nothing.
 
-Either form shows at most MAX_LINES lines (LINES n lowers that; a larger n is MAX_LINES).
-Pure: the clock and the zone are passed in.
+Either form shows at most MAX_LINES lines, whole entries (a phase's or a broadcast's
+heading and lines), in the order they happened; the date form's LINES n lowers that (a
+larger n is MAX_LINES). Pure: the clock and the zone are passed in.
 """
 
 from __future__ import annotations
