@@ -42,9 +42,36 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "Only the first 100 command lines of a mail are read; this line and the rest were not.",
     ),
     "not_understood": ({}, "I don't understand this line."),
-    "history_date": (
-        {"message": "Invalid isoformat string: 'soon'"},
-        "Invalid isoformat string: 'soon'",
+    # HISTORY (judge/commands/language.py and judge/game/history_window.py): new words;
+    # history_date, which passed Python's own message through, is no more.
+    "history_word": (
+        {"word": "since"},
+        "I don't know 'since' here; write HISTORY [name] [FROM date] [TO date] [LINES n], "
+        "or HISTORY [name] EXCLSTART turn [EXCLEND turn] [BROAD].",
+    ),
+    "history_twice": ({"word": "FROM"}, "FROM is given twice; write it once."),
+    "history_forms": (
+        {"dates": "FROM", "turns": "EXCLSTART"},
+        "FROM and EXCLSTART belong to two forms of HISTORY; write HISTORY [name] [FROM date] "
+        "[TO date] [LINES n], or HISTORY [name] EXCLSTART turn [EXCLEND turn] [BROAD].",
+    ),
+    "history_value": ({"word": "LINES"}, "Expected LINES followed by a number, e.g. LINES 200."),
+    "lines_unreadable": (
+        {"written": "many", "limit": 1000},
+        "Expected LINES followed by a number of lines from 1 to 1000, not 'many'.",
+    ),
+    "turn_unreadable": (
+        {"written": "S1902"},
+        "I could not read 'S1902' as a turn; write it like S1902M, F1902R, F1902B or W1902A.",
+    ),
+    "past_date_unreadable": (
+        {"written": "soon"},
+        "I could not read 'soon' as a date; write it like Jan 1 2026, 1 Jan 2026 23:59, Mon, "
+        "Dec 31 or 2026-01-01.",
+    ),
+    "year_out_of_range": (
+        {"year": 9999, "first": 1900, "last": 8999},
+        "The year 9999 is too far away; write a year from 1900 to 8999.",
     ),
     # judge/game/rules.py
     "rules_missing": (
@@ -228,8 +255,6 @@ def test_the_words_that_depend_on_the_values() -> None:
     assert _line("unknown_power", power="O'Neil") == (
         "Line 3: THE LINE\n  ERROR: I don't know the power \"O'Neil\".\n"
     )
-    # A HISTORY window's error has no line of its own.
-    assert _line("history_date", with_line=False, message="Bad date.") == "  ERROR: Bad date.\n"
     # A day of a month in a given year.
     assert _line("no_such_day", day=29, month="February", year=2027) == (
         "Line 3: THE LINE\n  ERROR: There is no 29 February 2027; check the day and the month.\n"

@@ -3,15 +3,20 @@ the command table's own, in judge/commands/table.py)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlite_utils import Database
 
 from judge.commands.language import Command
 from judge.commands.powers import sender_name
-from judge.commands.run import Run, refuse
+from judge.commands.run import Run, need_block, refuse
 from judge.engine.phase import Phase
 from judge.engine.rules import describe
+from judge.game.dates import format_moment
+from judge.game.errors import CommandError
+from judge.game.history_window import Window, read_window, within_lines
 from judge.game.report import format_deadline, results_by_power
 from judge.game.rules import end_rules, end_rules_text, rules_of, score_lines
 from judge.mail.message import reply_address
@@ -119,72 +124,106 @@ def summary(run: Run, cmd: Command) -> None:
 
 
 def history(run: Run, cmd: Command) -> None:
-    """Everything an observer saw: each processed phase's results and the broadcasts."""
-    db, zone = run.ctx.db, run.ctx.config.timezone
-    name, window = cmd.args
-    game = games.find_game(db, name)
+    """HISTORY: everything an observer saw in a window (the last 7 days, unless the
+    command says which dates or which turns): each processed phase's results and the
+    broadcasts, at most the window's number of lines, in a mail of its own."""
+    db, zone, clock_zone = run.ctx.db, run.ctx.config.timezone, run.ctx.config.zone
+    game = _history_game(run, cmd)
+    if game is None:
+        return
+    clauses = dict(zip(cmd.args[1::2], cmd.args[2::2], strict=True))
+    try:
+        window = read_window(clauses, run.ctx.now, clock_zone)
+    except CommandError as e:
+        refuse(run, cmd, e.code, **e.values)
+        return
+    processed = games.processed_phases(db, game)
+    phases = _history_phases(game, processed, window, zone)
+    broadcasts = _history_broadcasts(db, game, processed, window, zone)
+    # The limit takes whole entries in the order they happened; each part of the mail
+    # keeps the store's order.
+    timeline = sorted(phases + broadcasts, key=lambda entry: entry.moment)
+    fit = within_lines([entry.lines for entry in timeline], window.lines)
+    kept = {id(entry) for entry in timeline[:fit]}
+    shown_phases = [entry.shown for entry in phases if id(entry) in kept]
+    context = {
+        "game": game.name,
+        "phases": shown_phases,
+        "broadcasts": [entry.shown for entry in broadcasts if id(entry) in kept],
+        "processed_any": bool(processed),
+        "start": format_moment(window.start, clock_zone) if window.start else "",
+        "end": format_moment(window.end, clock_zone) if window.end else "",
+        "turns": list(window.turns),
+        "limit": window.lines,
+        "resume": format_moment(timeline[fit].moment, clock_zone) if fit < len(timeline) else "",
+    }
+    run.mails.append(Reply((reply_address(run.sub),), "history", context, "reply"))
+    run.event("history_sent", cmd, game=game.name, count=len(shown_phases))
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A processed phase or a broadcast in a history."""
+
+    moment: datetime  # when it happened
+    lines: int  # the lines it takes in the mail (its heading and its text)
+    shown: dict[str, Any]  # what templates/history.txt shows of it
+
+
+# A processed phase as the store gives it: (phase, position, results, processed at).
+_Processed = tuple[str, games.JsonObject, games.JsonObject, str]
+
+
+def _history_game(run: Run, cmd: Command) -> games.Game | None:
+    """The game HISTORY names, or the signed-on one; None, and an error, if there is none."""
+    name = cmd.args[0]
+    if not name:  # only after a SIGNON (judge/commands/language.py)
+        block = need_block(run, cmd)
+        return block.game if block else None
+    game = games.find_game(run.ctx.db, name)
     if game is None:
         refuse(run, cmd, "no_game", game=name)
-        return
-    dates = _window(window, run)
-    if dates is None:
-        return
-    start, end = dates
+    return game
+
+
+def _history_phases(
+    game: games.Game, processed: list[_Processed], window: Window, zone: str
+) -> list[_Entry]:
+    """The processed phases in the window, with their results."""
     gm = load_map(game.variant)
-    phases = []
-    for phase, _position, results, at in games.processed_phases(db, game):
+    out: list[_Entry] = []
+    for phase, _position, results, at in processed:
         moment = datetime.fromisoformat(at)
-        if (start and moment < start) or (end and moment > end):
-            continue
         p = Phase.parse(phase)
-        phases.append(
-            {
-                "phase": phase,
-                "at": format_deadline(at, zone),
-                "orders": results_by_power(gm, results["results"], p),
-            }
-        )
-    broadcasts = []
+        if not (window.keeps_moment(moment) and window.keeps_phase(p)):
+            continue
+        orders = results_by_power(gm, results["results"], p)
+        entry = {
+            "phase": p,
+            "at": format_deadline(at, zone),
+            "orders": orders,
+        }
+        out.append(_Entry(moment, 1 + sum(len(o["lines"]) for o in orders), entry))
+    return out
+
+
+def _history_broadcasts(
+    db: Database, game: games.Game, processed: list[_Processed], window: Window, zone: str
+) -> list[_Entry]:
+    """The broadcasts in the window (in the turn form: sent during a phase outside the
+    turns left out), with who sent them."""
+    gm = load_map(game.variant)
+    ends = [(datetime.fromisoformat(at), Phase.parse(phase)) for phase, _, _, at in processed]
+    current = Phase.parse(game.phase) if game.phase else None
+    out: list[_Entry] = []
     for press in games.broadcasts(db, game):
         moment = datetime.fromisoformat(press.sent_at)
-        if (start and moment < start) or (end and moment > end):
+        # A broadcast belongs to the phase it was sent in: the first processed after it.
+        phase = next((p for end, p in ends if moment <= end), current)
+        if not (window.keeps_moment(moment) and window.keeps_phase(phase)):
             continue
         seat = games.get_seat(db, press.seat_id)
         sender = "anonymous" if press.grey else sender_name(gm, seat)
-        at = format_deadline(press.sent_at, zone)
-        broadcasts.append({"at": at, "sender": sender, "text": press.text})
-    run.mails.append(
-        Reply(
-            (reply_address(run.sub),),
-            "history",
-            {"game": game.name, "phases": phases, "broadcasts": broadcasts},
-            "reply",
-        )
-    )
-    run.event("history_sent", cmd, game=game.name, count=len(phases))
-
-
-def _window(text: str, run: Run) -> tuple[datetime | None, datetime | None] | None:
-    """HISTORY's FROM and TO dates (None where not given); None, and an error, if one
-    cannot be read."""
-    start: datetime | None = None
-    end: datetime | None = None
-    words = text.split()
-    try:
-        upper = [w.upper() for w in words]
-        if "FROM" in upper:
-            i = upper.index("FROM")
-            j = upper.index("TO") if "TO" in upper else len(words)
-            start = _past_moment(" ".join(words[i + 1 : j]), run)
-        if "TO" in upper:
-            end = _past_moment(" ".join(words[upper.index("TO") + 1 :]), run)
-    except ValueError as e:  # datetime.fromisoformat's own words
-        refuse(run, None, "history_date", message=str(e))
-        return None
-    return start, end
-
-
-def _past_moment(text: str, run: Run) -> datetime:
-    """A date in a HISTORY window (it may lie in the past)."""
-    value = datetime.fromisoformat(text.strip().replace(" ", "T"))
-    return value if value.tzinfo else value.replace(tzinfo=run.ctx.config.zone)
+        entry = {"at": format_deadline(press.sent_at, zone), "sender": sender, "text": press.text}
+        out.append(_Entry(moment, 1 + len(press.text.splitlines()), entry))
+    return out

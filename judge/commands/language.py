@@ -167,6 +167,8 @@ def read_commands(body: str) -> list[Command]:
                 opened = None
             else:
                 press = []
+        elif first == "HISTORY":
+            out.append(_history(number, text, words[1:], any(c.name in _OPENS for c in out)))
         elif first in _SIMPLE:
             out.append(_simple(number, text, first, words[1:]))
         elif first == "SET":
@@ -315,10 +317,6 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         if not need[0] <= len(args) <= need[1]:
             return _error(number, text, "usage", name=name)
         return Command(number, text, name, tuple(a.lower() if name != "EJECT" else a for a in args))
-    if name == "HISTORY":
-        if not args:
-            return _error(number, text, "usage", name="HISTORY")
-        return Command(number, text, name, (args[0].lower(), " ".join(args[1:])))
     if name == "ENDPRESS":  # a press block's end is read in read_commands: none is open
         return _error(number, text, "usage", name="ENDPRESS")
     if name == "ROLLBACK":
@@ -335,6 +333,63 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
     ):
         return _error(number, text, "alone_on_line", name=name)
     return Command(number, text, name, tuple(args))
+
+
+# The commands after which a HISTORY may leave out its game (the game signed on to).
+_OPENS = frozenset({"SIGNON", "JOIN", "CREATE", "OBSERVE"})
+# HISTORY's keywords: njudge's two forms, FROM/TO/LINES and EXCLSTART/EXCLEND/BROAD.
+_HISTORY_DATES = ("FROM", "TO", "LINES")
+_HISTORY_TURNS = ("EXCLSTART", "EXCLEND", "BROAD")
+_HISTORY_ONE_WORD = frozenset({"LINES", "EXCLSTART", "EXCLEND"})
+
+
+def _history(number: int, text: str, args: list[str], signed_on: bool) -> Command:
+    """HISTORY [name] [FROM date] [TO date] [LINES n], or HISTORY [name] EXCLSTART turn
+    [EXCLEND turn] [BROAD]: args (name, keyword, its words, keyword, ...), the name ""
+    where it is left out after a SIGNON. The values are read by the handler."""
+    keywords = (*_HISTORY_DATES, *_HISTORY_TURNS)
+    game = ""
+    if args and args[0].upper() not in keywords:
+        game, args = args[0].lower(), args[1:]
+    if not game and not signed_on:
+        return _error(number, text, "usage", name="HISTORY")
+    clauses: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for word in args:
+        key = word.upper()
+        if key in keywords:
+            if key in clauses:
+                return _error(number, text, "history_twice", word=key)
+            current = clauses[key] = []
+        elif current is None:
+            return _error(number, text, "history_word", word=_short(word))
+        else:
+            current.append(word)
+    refused = _history_refused(number, text, clauses)
+    if refused is not None:
+        return refused
+    flat = [part for key, words in clauses.items() for part in (key, " ".join(words))]
+    return Command(number, text, "HISTORY", (game, *flat))
+
+
+def _history_refused(number: int, text: str, clauses: dict[str, list[str]]) -> Command | None:
+    """An ERROR saying why HISTORY's clauses do not make one of its two forms, if not."""
+    for key, words in clauses.items():
+        wrong = bool(words) if key == "BROAD" else not words
+        if wrong or (key in _HISTORY_ONE_WORD and len(words) > 1):
+            return _error(number, text, "history_value", word=key)
+    dates = [k for k in clauses if k in _HISTORY_DATES]
+    turns = [k for k in clauses if k in _HISTORY_TURNS]
+    if dates and turns:
+        return _error(number, text, "history_forms", dates=dates[0], turns=turns[0])
+    if turns and "EXCLSTART" not in clauses:
+        return _error(number, text, "history_value", word="EXCLSTART")
+    return None
+
+
+def _short(word: str) -> str:
+    """A word as written, shortened to fit a line."""
+    return word if len(word) <= 40 else word[:37] + "..."
 
 
 def _create(number: int, text: str, args: list[str]) -> Command:

@@ -51,12 +51,14 @@ __all__ = [
     "DEFAULT_TIME",
     "MAX_AHEAD",
     "MAX_DURATION",
+    "PAST_YEARS",
     "DateError",
     "check_within_reach",
     "format_moment",
     "next_deadline",
     "parse_duration",
     "parse_moment",
+    "parse_past_moment",
     "parse_time_of_day",
     "parse_weekdays",
     "push_past_absence",
@@ -74,6 +76,9 @@ MAX_DURATION = timedelta(days=30)
 # enough for any game, near enough that the deadline plus a grace, a reminder or an
 # absence never leaves the calendar (year 9999 would overflow).
 MAX_AHEAD = timedelta(days=366)
+# The years a date of the past (parse_past_moment) may name: any a game's history can
+# reach, and far enough from year 1 and 9999 that a day in any zone stays a date.
+PAST_YEARS = range(1900, 9000)
 
 WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTH_NAMES = (
@@ -151,6 +156,66 @@ def parse_moment(text: str, now: datetime, zone: ZoneInfo) -> datetime:
         return _resolve(parts, now, zone, text)
     except OverflowError:  # a year near 1 or 9999
         raise _unreadable(text) from None
+
+
+def parse_past_moment(text: str, now: datetime, zone: ZoneInfo) -> datetime:
+    """A date in a window of the past (HISTORY's FROM and TO), as aware UTC.
+
+    njudge's forms: a weekday (`Mon`), a day and month (`Dec 31`, `31 Dec`), a day,
+    month and 4-digit year (`Jan 1, 2003`), in any order, each with an optional time
+    (`1 Jan 2003 23:59`), and ISO dates (`2003-01-01 23:59`). Unlike a deadline, a date
+    without a time is the start of that day (00:00), as in njudge; a weekday or a date
+    without a year is its latest occurrence not after today; a time alone is today. The
+    year must lie in PAST_YEARS. Raises DateError for anything else."""
+    _require_aware(now, "now")
+    s = _normalize(text)
+    try:
+        if not s:
+            raise _unreadable(text)
+        parts = _classify(s.split(), text)
+        _check_combination(parts, text)
+    except DateError as e:
+        if e.code != "moment_unreadable":
+            raise
+        raise DateError("past_date_unreadable", written=_quote(text)) from None
+    if parts.clock is None:
+        parts.clock = (time(0), False)
+    year = parts.date.year if parts.date else parts.year
+    if year is not None and year not in PAST_YEARS:
+        raise DateError("year_out_of_range", year=year, first=PAST_YEARS[0], last=PAST_YEARS[-1])
+    target = _Target(parts, now, zone, text)
+    return target.instants(_past_day(parts, _wall(now, zone).date()))[0]
+
+
+def _past_day(parts: _Parts, today: date) -> date:
+    """The day the words `parts` name, looking back from `today`."""
+    if parts.date is not None:
+        day = parts.date
+    elif parts.relday is not None:
+        day = today + timedelta(days=parts.relday)
+    elif parts.day is not None and parts.month is not None:
+        if parts.year is not None:
+            day = _full_date(parts.year, parts.month, parts.day)
+        else:
+            day = _latest_day_of_month(parts.day, parts.month, today)
+    elif parts.weekday is not None:
+        return today - timedelta(days=(today.weekday() - parts.weekday) % 7)
+    else:
+        return today
+    _check_weekday(day, parts.weekday)
+    return day
+
+
+def _latest_day_of_month(day: int, month: int, today: date) -> date:
+    """A day and month without a year: its latest occurrence not after `today`."""
+    for year in range(today.year, today.year - 9, -1):
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            continue
+        if found <= today:
+            return found
+    raise DateError("no_such_day", day=day, month=MONTH_NAMES[month - 1], year=None)
 
 
 def check_within_reach(moment: datetime, now: datetime, zone: ZoneInfo) -> datetime:
