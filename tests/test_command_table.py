@@ -51,8 +51,8 @@ HELP = (
     "    LIST [name]                 the games here, or one game in full\n"
     "    WHOGAME name                who plays which power\n"
     "    SUMMARY name                centres by year, who played each power\n"
-    "    HISTORY name                a game's results and broadcasts so far,\n"
-    "      [FROM date] [TO date]       or between two dates\n"
+    "    HISTORY [name] [FROM date]  a game's results and broadcasts, the last\n"
+    "      [TO date] [LINES n]         7 days unless you say (or EXCLSTART S1902M)\n"
     "    HELP                        this list\n"
     '    SIGNOFF                     end of commands (so does a "-- " signature)\n'
     "  The master also has:\n"

@@ -215,8 +215,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "HISTORY",
         ANYONE,
         information.history,
-        "HISTORY name\n  [FROM date] [TO date]",
-        help="a game's results and broadcasts so far,\n  or between two dates",
+        "HISTORY [name] [FROM date]\n  [TO date] [LINES n]",
+        help="a game's results and broadcasts, the last\n"
+        "  7 days unless you say (or EXCLSTART S1902M)",
         section=PLAYERS,
     ),
     CommandSpec("HELP", ANYONE, send_help, "HELP", help="this list", section=PLAYERS),
