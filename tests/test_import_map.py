@@ -1,0 +1,350 @@
+"""`judge import-map FILE --format dpjudge --name NAME [--maps DIR]` (issue 19, part 2): a
+DPjudge map file written into the operator's map folder, then played there; a malformed
+file refused with its line and the reason, and nothing written."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cli_harness import run, write_config
+from judge_harness import Judge
+
+from judge.engine.geography import build_map
+from judge.variants import maps
+from judge.variants.map_import import MAX_FILE_BYTES, MAX_LINE_CHARS
+
+SOURCES = Path(__file__).parent / "maps_import" / "dpjudge"
+TRI = (SOURCES / "tri.map").read_text()
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Iterator[Path]:
+    """An empty operator's map folder; the bundled maps only after the test."""
+    where = tmp_path / "operator-maps"
+    where.mkdir()
+    yield where
+    maps.use_operator_folder(None)
+
+
+def _import(capsys, source: Path, folder: Path, name: str = "tri", *more: str):
+    return run(
+        capsys, "import-map", str(source), "--format", "dpjudge", "--name", name,
+        "--maps", str(folder), *more,
+    )  # fmt: skip
+
+
+def test_a_dpjudge_map_is_written_with_its_names_year_and_victory(capsys, folder: Path) -> None:
+    status, out, err = _import(capsys, SOURCES / "tri.map", folder)
+    assert (status, err) == (0, "")
+    assert out == [
+        f"wrote {folder / 'tri.toml'}: 10 provinces, 3 powers, 6 supply centres, 4 to win, "
+        "first year 2001"
+    ]
+    assert sorted(p.name for p in folder.iterdir()) == ["tri.toml"]
+    maps.use_operator_folder(folder)
+    gm = maps.load_map("tri")
+    data = _toml(folder / "tri.toml")
+    assert build_map(data).provinces == gm.provinces  # the engine builds the map from it
+    assert data["name"] == "tri" and gm.first_year == 2001
+    assert gm.victory_centers == 4  # no VICTORY line: more than half of the 6 centres
+    assert list(gm.powers) == ["RED", "GREEN", "BLUE"]
+    red = gm.powers["RED"]
+    assert (red.name, red.adjective, red.initial) == ("Red", "Reddish", "R")
+    assert red.units == ("F BAY", "A ALP") and red.home_centers == {"BAY", "ALP"}
+    assert gm.powers["GREEN"].initial == "G"  # the adjective's initial when none is given
+    assert gm.supply_centers == {"ALP", "BAY", "CAP", "DUN", "ELM", "HAV"}
+    assert gm.provinces["CAP"].coasts == ("NC", "SC")
+    assert gm.provinces["GAP"].kind == "impassable" and gm.provinces["FEN"].kind == "land"
+    assert gm.army_moves["DUN"] == {"CAP", "FEN", "HAV"}  # `hav`: an army move only
+    assert gm.fleet_moves["DUN"] == {"CAP/NC", "NOS"}
+    assert gm.fleet_moves["CAP/SC"] == {"ELM", "HAV", "SOS"}
+    assert gm.names["capepoint"] == "CAP" and "tip" not in gm.names  # `tip?` is ambiguous
+
+
+def _toml(path: Path) -> dict:
+    import tomllib
+
+    return tomllib.loads(path.read_text())
+
+
+def test_the_imported_map_is_adjudicated_by_judge_adjudicate(capsys, folder: Path) -> None:
+    assert _import(capsys, SOURCES / "tri.map", folder)[0] == 0
+    line = {
+        "map": "tri",
+        "phase": "S2001M",
+        "units": {"RED": ["F BAY", "A ALP"], "GREEN": ["F DUN"], "BLUE": ["F HAV"]},
+        "centers": {"RED": ["BAY", "ALP"], "GREEN": ["DUN"], "BLUE": ["HAV"]},
+        "orders": {
+            "RED": ["A Alps - Cape", "F Bay - NOS"],
+            "GREEN": ["F Dunes - Cape Point"],
+            "BLUE": ["F Haven - CAP/SC"],
+        },
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "judge.ops.cli", "adjudicate", "--maps", str(folder)],
+        input=json.dumps(line) + "\n",
+        capture_output=True,
+        text=True,
+    )
+    assert (proc.returncode, proc.stderr) == (0, "")
+    outcome = json.loads(proc.stdout)
+    assert outcome["results"] == {
+        "RED": [
+            {"order": "A ALP - CAP", "given": "A Alps - Cape", "result": "bounce"},
+            {"order": "F BAY - NOS", "given": "F Bay - NOS", "result": "ok"},
+        ],
+        "GREEN": [{"order": "F DUN - CAP/NC", "given": "F Dunes - Cape Point", "result": "bounce"}],
+        "BLUE": [{"order": "F HAV - CAP/SC", "given": "F Haven - CAP/SC", "result": "bounce"}],
+    }
+    assert outcome["units"] == {"BLUE": ["F HAV"], "GREEN": ["F DUN"], "RED": ["A ALP", "F NOS"]}
+    assert outcome["next_phase"] == "F2001M"
+
+
+def test_create_by_mail_plays_the_imported_map(capsys, tmp_path: Path, folder: Path) -> None:
+    assert _import(capsys, SOURCES / "tri.map", folder)[0] == 0
+    maps.use_operator_folder(folder)
+    judge = Judge(tmp_path)
+    judge.send("gm@example.org", "CREATE ?trio masterpw tri")
+    game = judge.game("trio")
+    assert game is not None and game.variant == "tri"
+
+
+def test_the_victory_line_starting_centres_and_build_anywhere(capsys, folder: Path) -> None:
+    status, out, err = _import(capsys, SOURCES / "isle.map", folder, "Isle")
+    assert (status, err) == (0, "")
+    maps.use_operator_folder(folder)
+    gm = maps.load_map("isle")
+    assert gm.victory_centers == 2 and gm.first_year == 1901 and gm.build_anywhere
+    north = gm.powers["NORTHMEN"]  # `__+north+men`: `_` left out, `+` a capital
+    assert (north.name, north.adjective, north.initial) == ("NorthMen", "Norse", "N")
+    assert north.starting_centers == {"MAI", "ISL"} and north.home_centers == {"MAI"}
+    assert gm.powers["SOUTHFOLK"].name == "Southfolk"
+    assert gm.army_moves["ISL"] == frozenset()  # `Isl`, `Mai`: no army move, only by sea
+    assert gm.fleet_moves["ISL"] == {"MAI", "OPN", "POR", "STR"}
+
+
+# Each malformed file: the tri map with one line replaced, the line, and the reason.
+MALFORMED = [
+    (
+        "WATER NOS ABUTS BAY CAP/NC DUN",
+        "WATER NOS ABUTS BAY CAP/NC",
+        23,
+        "DUN abuts NOS for a fleet, but NOS does not abut DUN",
+    ),
+    (
+        "LAND FEN ABUTS DUN HAV",
+        "LAND FEN ABUTS DUN",
+        25,
+        "HAV abuts FEN for an army, but FEN does not abut HAV",
+    ),
+    (
+        "LAND FEN ABUTS DUN HAV",
+        "LAND FEN ABUTS DUN HAV XYZ",
+        27,
+        "FEN abuts XYZ, which has no line",
+    ),
+    (
+        "WATER NOS ABUTS BAY CAP/NC DUN",
+        "WATER NOS ABUTS BAY CAP DUN",
+        17,
+        "NOS abuts CAP: name its coast",
+    ),
+    (
+        "LAND FEN ABUTS DUN HAV",
+        "LAND FEN BORDERS DUN HAV",
+        27,
+        "a terrain line is `LAND ABB ABUTS place...`",
+    ),
+    (
+        "LAND FEN ABUTS DUN HAV",
+        "LAND FEN ABUTS DUN hAv",
+        27,
+        "'hAv': upper, lower or capitalised case only",
+    ),
+    (
+        "COAST cap ABUTS bay dun elm hav alp",
+        "COAST CAP ABUTS bay dun elm hav alp",
+        21,
+        "CAP has coasts: its line is `COAST cap` (lower case) and each coast's `COAST CAP/NC`",
+    ),
+    (
+        "COAST CAP/SC ABUTS SOS ELM HAV",
+        "COAST CAQ/SC ABUTS SOS ELM HAV",
+        20,
+        "CAQ/SC is a coast of CAQ, which has no line",
+    ),
+    ("Fen = fen", "Fen = fen fenland\nMarsh = fen", 13, "FEN is named twice (first on line 12)"),
+    ("Fen = fen", "Fen = fen\nMarsh = msh", 13, "MSH is named but has no terrain line"),
+    ("Fen = fen", "Fen = fen\nFen = grn\nLAND GRN", 13, "the name 'Fen' is also FEN's"),
+    ("Fen = fen", "Fen = ", 12, "a place line is `Full Name = abbreviation alias...`"),
+    ("Fen = fen", "Fen = ../etc", 12, "'../etc' is not a place's abbreviation"),
+    ("  F BAY", "  F FEN", 32, "the unit F FEN cannot stand there"),
+    ("  A ALP", "  A BAY", 33, "a second unit in BAY"),
+    ("  A ALP", "  A CAP/NC", 33, "the unit A CAP/NC cannot stand there"),
+    (
+        "RED (REDDISH:R) BAY ALP",
+        "  A ALP\nRED (REDDISH:R) BAY ALP",
+        31,
+        "a unit before the power it belongs to",
+    ),
+    ("BLUE (BLUISH:U) HAV", "BLUE (BLUISH:R) HAV", 36, "BLUE and RED have one initial"),
+    (
+        "BLUE (BLUISH:U) HAV",
+        "BLUE (BLUISH:U) HAV XYZ",
+        36,
+        "the supply centre XYZ is no province of the map",
+    ),
+    (
+        "UNOWNED CAP ELM",
+        "UNOWNED CAP ELM GAP",
+        38,
+        "the supply centre GAP is no province of the map",
+    ),
+    (
+        "UNOWNED CAP ELM",
+        "UNOWNED CAP ELM\nGREEN\nOWNS BAY",
+        40,
+        "BAY is a starting centre of RED too",
+    ),
+    (
+        "BEGIN SPRING 2001 MOVEMENT",
+        "BEGIN WINTER 2000 ADJUSTMENTS",
+        40,
+        "a game that begins other than in Spring movement",
+    ),
+    (
+        "BEGIN SPRING 2001 MOVEMENT",
+        "BEGIN SPRING MMI MOVEMENT",
+        40,
+        "BEGIN is `BEGIN SPRING year MOVEMENT`",
+    ),
+    (
+        "BEGIN SPRING 2001 MOVEMENT",
+        "VICTORY 3 4",
+        40,
+        "a victory count that changes by year is not supported",
+    ),
+    ("BEGIN SPRING 2001 MOVEMENT", "VICTORY many", 40, "VICTORY takes a number of centres"),
+    (
+        "BEGIN SPRING 2001 MOVEMENT",
+        "RULE BUILD_ANY PAYOLA",
+        40,
+        "the rule 'PAYOLA' is not supported",
+    ),
+    (
+        "BEGIN SPRING 2001 MOVEMENT",
+        "USES standard.geography",
+        40,
+        "a map that reads another file (USES) is not supported: import a whole map",
+    ),
+    (
+        "WATER SOS ABUTS ELM CAP/SC HAV",
+        "PORT SOS ABUTS ELM CAP/SC HAV",
+        18,
+        "PORT spaces (fleets there convoy as at sea) are not supported",
+    ),
+    ("BEGIN SPRING 2001 MOVEMENT", "DUMMY ALL", 40, "dummy powers are not supported"),
+    (
+        "BEGIN SPRING 2001 MOVEMENT",
+        "FLOW? (what) is $this",
+        40,
+        "not a line of a map file: 'FLOW? (what) is $this'",
+    ),
+    (
+        "BEGIN SPRING 2001 MOVEMENT",
+        "UNITS everywhere",
+        40,
+        "UNITS takes nothing: the units follow one a line",
+    ),
+    ("BEGIN SPRING 2001 MOVEMENT", "Bad\x07 = bel", 40, "the line has control characters"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "line", "reason"), MALFORMED)
+def test_a_malformed_file_is_refused_with_its_line_and_nothing_is_written(
+    capsys, tmp_path: Path, folder: Path, old: str, new: str, line: int, reason: str
+) -> None:
+    assert old in TRI
+    source = tmp_path / "bad.map"
+    source.write_text(TRI.replace(old, new, 1))
+    status, out, err = _import(capsys, source, folder)
+    assert (status, out) == (1, [])
+    assert err == f"judge: {source}: line {line}: {reason}\n"
+    assert list(folder.iterdir()) == []
+
+
+def test_a_huge_file_a_huge_line_and_bytes_not_utf8_are_refused(
+    capsys, tmp_path: Path, folder: Path
+) -> None:
+    source = tmp_path / "big.map"
+    source.write_text(TRI + ("# padding\n" * (MAX_FILE_BYTES // 10)))
+    status, out, err = _import(capsys, source, folder)
+    assert (status, err) == (1, f"judge: {source}: the file is over {MAX_FILE_BYTES} bytes\n")
+    source.write_text(TRI + "Fen = fen " + "x" * 100_000 + "\n")
+    status, out, err = _import(capsys, source, folder)
+    assert (status, err) == (
+        1,
+        f"judge: {source}: line 41: the line is over {MAX_LINE_CHARS} characters\n",
+    )
+    source.write_bytes(TRI.encode() + b"Caf\xe9 = caf\n")
+    status, out, err = _import(capsys, source, folder)
+    assert (status, err) == (1, f"judge: {source}: line 41: not UTF-8 text\n")
+    status, out, err = _import(capsys, tmp_path / "nowhere.map", folder)
+    assert (status, err) == (
+        1,
+        f"judge: {tmp_path / 'nowhere.map'}: cannot read the file: No such file or directory\n",
+    )
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("../evil", "--name '../evil': letters, digits, - and _ (at most 100)"),
+        ("/etc/passwd", "--name '/etc/passwd': letters, digits, - and _ (at most 100)"),
+        ("tri_drawing", "--name 'tri_drawing': letters, digits, - and _ (at most 100)"),
+        ("x" * 101, f"--name '{'x' * 100}': letters, digits, - and _ (at most 100)"),
+        ("standard", "standard is a bundled map: choose another name"),
+    ],
+)
+def test_a_name_outside_the_folder_or_of_a_bundled_map_is_refused(
+    capsys, tmp_path: Path, folder: Path, name: str, reason: str
+) -> None:
+    status, out, err = _import(capsys, SOURCES / "tri.map", folder, name)
+    assert (status, out, err) == (1, [], f"judge: {reason}\n")
+    assert list(folder.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == [
+        "operator-maps"
+    ]
+
+
+def test_an_imported_map_is_replaced_only_with_force(capsys, folder: Path) -> None:
+    assert _import(capsys, SOURCES / "tri.map", folder)[0] == 0
+    before = (folder / "tri.toml").read_text()
+    status, out, err = _import(capsys, SOURCES / "isle.map", folder)
+    assert (status, err) == (1, f"judge: {folder / 'tri.toml'} exists: --force to replace it\n")
+    assert (folder / "tri.toml").read_text() == before
+    status, out, err = _import(capsys, SOURCES / "isle.map", folder, "tri", "--force")
+    assert status == 0 and 'initial = "N"' in (folder / "tri.toml").read_text()
+    assert sorted(p.name for p in folder.iterdir()) == ["tri.toml"]  # no temporary file left
+
+
+def test_the_folder_is_the_configurations_unless_given(capsys, tmp_path: Path) -> None:
+    config = write_config(tmp_path)
+    argv = ["--config", str(config), "import-map", str(SOURCES / "tri.map")]
+    status, out, err = run(capsys, *argv, "--format", "dpjudge", "--name", "tri")
+    assert (status, err) == (
+        1,
+        "judge: no map folder: give --maps DIR or set judge.maps in the configuration\n",
+    )
+    config = write_config(tmp_path, 'maps = "my-maps"\n')
+    status, out, err = run(capsys, *argv, "--format", "dpjudge", "--name", "tri")
+    assert (status, err) == (1, f"judge: the map folder {tmp_path / 'my-maps'} is no folder\n")
+    (tmp_path / "my-maps").mkdir()
+    status, out, err = run(capsys, *argv, "--format", "dpjudge", "--name", "tri")
+    assert status == 0 and (tmp_path / "my-maps" / "tri.toml").is_file()
+    maps.use_operator_folder(None)
