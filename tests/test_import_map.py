@@ -4,6 +4,7 @@ file refused with its line and the reason, and nothing written."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -348,3 +349,70 @@ def test_the_folder_is_the_configurations_unless_given(capsys, tmp_path: Path) -
     status, out, err = run(capsys, *argv, "--format", "dpjudge", "--name", "tri")
     assert status == 0 and (tmp_path / "my-maps" / "tri.toml").is_file()
     maps.use_operator_folder(None)
+
+
+def _package_maps() -> Path:
+    """The map files of the `diplomacy` package (a test dependency), found without
+    importing it."""
+    spec = importlib.util.find_spec("diplomacy")
+    assert spec is not None and spec.submodule_search_locations
+    return Path(next(iter(spec.submodule_search_locations))) / "maps"
+
+
+def test_the_diplomacy_packages_standard_map_is_the_bundled_standard_board(
+    capsys, folder: Path
+) -> None:
+    assert _import(capsys, _package_maps() / "standard.map", folder, "mila")[0] == 0
+    maps.use_operator_folder(folder)
+    mila, ours = maps.load_map("mila"), maps.load_map("standard")
+    assert mila.army_moves == ours.army_moves and mila.fleet_moves == ours.fleet_moves
+    assert {k: (p.kind, p.supply_center, p.coasts) for k, p in mila.provinces.items()} == {
+        k: (p.kind, p.supply_center, p.coasts) for k, p in ours.provinces.items()
+    }
+    for key, power in ours.powers.items():
+        theirs = mila.powers[key]
+        assert (theirs.name, theirs.adjective, theirs.initial) == (
+            power.name,
+            power.adjective,
+            power.initial,
+        )
+        assert sorted(theirs.units) == sorted(power.units)
+        assert theirs.home_centers == power.home_centers
+    assert (mila.victory_centers, mila.first_year) == (18, 1901)
+
+
+# What each map file of the package gives: the map written, or the reason it is refused.
+PACKAGE_MAPS = {
+    "standard": "76 provinces, 7 powers, 34 supply centres, 18 to win, first year 1901",
+    "pure": "7 provinces, 7 powers, 7 supply centres, 4 to win, first year 1901",
+    "modern": "141 provinces, 10 powers, 64 supply centres, 33 to win, first year 1994",
+    "empire": "161 provinces, 10 powers, 58 supply centres, 30 to win, first year 1999",
+    "world": "192 provinces, 17 powers, 86 supply centres, 44 to win, first year 2000",
+    "colonial": "119 provinces, 7 powers, 58 supply centres, 30 to win, first year 1870",
+    "ancmed": "line 121: PORT spaces (fleets there convoy as at sea) are not supported",
+    "known_world_901": "line 95: dummy powers are not supported",
+}
+
+
+@pytest.mark.parametrize(("stem", "said"), sorted(PACKAGE_MAPS.items()))
+def test_each_full_map_of_the_diplomacy_package_imports_or_is_refused_for_a_feature(
+    capsys, folder: Path, stem: str, said: str
+) -> None:
+    source = _package_maps() / f"{stem}.map"
+    name = "mila-" + stem.replace("_", "-")
+    status, out, err = _import(capsys, source, folder, name)
+    if status == 0:
+        assert out == [f"wrote {folder / name}.toml: {said}"]
+    else:
+        assert err == f"judge: {source}: {said}\n"
+
+
+def test_the_packages_variants_that_read_another_map_are_refused(capsys, folder: Path) -> None:
+    for source in sorted(_package_maps().glob("*.map")):
+        if source.stem in PACKAGE_MAPS:
+            continue
+        status, out, err = _import(capsys, source, folder, "variant")
+        assert status == 1 and err.endswith(
+            ": a map that reads another file (MAP) is not supported: import a whole map\n"
+        )
+    assert list(folder.iterdir()) == []
