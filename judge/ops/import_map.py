@@ -1,24 +1,25 @@
-"""`judge import-map FILE --format dpjudge --name NAME [--maps DIR]`: another judge's map
-file written into the operator's map folder as `NAME.toml`, in the project's format."""
+"""`judge import-map FILE --format dpjudge|njudge --name NAME [--maps DIR]`: another
+judge's map file written into the operator's map folder as `NAME.toml`, in the project's
+format."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from judge.ops.console import fail, load, out
 from judge.variants import maps
 from judge.variants.import_dpjudge import read_dpjudge
+from judge.variants.import_njudge import STANDARD_POWERS, read_njudge
 from judge.variants.map_import import MapFileError, checked_toml, read_source
 
-# Each source format: its reader (text, map name -> the map's tables) and its name in words.
-READERS: dict[str, tuple[Callable[[str, str], dict[str, Any]], str]] = {
-    "dpjudge": (read_dpjudge, "a DPjudge map file"),
-}
+# Each source format in words, for the written file's first line.
+SOURCES = {"dpjudge": "a DPjudge map file", "njudge": "an njudge map file"}
+_POWER_NAMES = re.compile(r"([0-9A-Z])=([A-Za-z][A-Za-z' -]{0,39}):([A-Za-z][A-Za-z' -]{0,39})")
 
 
 def import_map(args: argparse.Namespace) -> int:
@@ -42,12 +43,13 @@ def import_map(args: argparse.Namespace) -> int:
         return fail(f"{name} is a bundled map: choose another name")
     if target.exists() and not args.force:
         return fail(f"{target} exists: --force to replace it")
-    reader, source = READERS[args.format]
+    source = f"{SOURCES[args.format]}, {Path(args.file).name}"
     try:
-        data = reader(read_source(Path(args.file)), name)
-        text = checked_toml(data, f"{name}: imported from {source}, {Path(args.file).name}")
+        text = checked_toml(_read(args, name), f"{name}: imported from {source}")
     except MapFileError as e:
-        return fail(f"{args.file}: {e}")
+        return fail(f"{_seed_file(args) if e.source == 'seed' else args.file}: {e}")
+    except ValueError as e:  # --powers
+        return fail(str(e))
     _write(target, text)
     maps.use_operator_folder(folder)  # read again from the folder the map is in
     game_map = maps.load_map(name)
@@ -57,6 +59,38 @@ def import_map(args: argparse.Namespace) -> int:
         f"first year {game_map.first_year}"
     )
     return 0
+
+
+def _read(args: argparse.Namespace, name: str) -> dict[str, Any]:
+    """The map's tables, read from FILE (and for njudge its seed file)."""
+    text = read_source(Path(args.file))
+    if args.format == "dpjudge":
+        return read_dpjudge(text, name)
+    seed = _seed_file(args)
+    names = STANDARD_POWERS | _power_names(args.powers or [])
+    return read_njudge(text, name, None if seed is None else read_source(seed), names)
+
+
+def _seed_file(args: argparse.Namespace) -> Path | None:
+    """njudge's seed file: --seed, else `seed.X` beside a FILE named `map.X`."""
+    if args.seed is not None:
+        return Path(args.seed)
+    source = Path(args.file)
+    if source.name.startswith("map."):
+        beside = source.with_name("seed." + source.name[4:])
+        return beside if beside.is_file() else None
+    return None
+
+
+def _power_names(given: list[str]) -> dict[str, tuple[str, str]]:
+    """The powers' names given as `L=Name:Adjective` (comma-separated, or repeated)."""
+    names = {}
+    for item in (i.strip() for g in given for i in g.split(",")):
+        match = _POWER_NAMES.fullmatch(item)
+        if match is None:
+            raise ValueError(f"--powers {item[:60]!r}: L=Name:Adjective, L a power's letter")
+        names[match[1]] = (match[2].strip(), match[3].strip())
+    return names
 
 
 def _write(target: Path, text: str) -> None:

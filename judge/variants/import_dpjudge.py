@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine.geography import squash
-from judge.variants.map_import import MAX_POWERS, MAX_PROVINCES, MapFileError, numbered_lines
+from judge.variants.map_import import (
+    MAX_POWERS,
+    MAX_PROVINCES,
+    MapFileError,
+    both_ways,
+    checked_unit,
+    numbered_lines,
+)
 
 _TERRAINS = {"WATER": "sea", "LAND": "land", "COAST": "coast", "SHUT": "impassable"}
 # Directives of the format whose effect the project's maps cannot state.
@@ -398,17 +405,7 @@ def _moves(
                     fleet[(location, target)] = terrain.line
                 elif target in coasts:
                     raise MapFileError(terrain.line, f"{location} abuts {target}: name its coast")
-    return _both_ways(army, "an army"), _both_ways(fleet, "a fleet")
-
-
-def _both_ways(pairs: dict[tuple[str, str], int], unit: str) -> dict[str, set[str]]:
-    """The moves of `pairs` by where they start, once each is listed from both ends."""
-    moves: dict[str, set[str]] = {}
-    for (a, b), number in pairs.items():
-        if (b, a) not in pairs:
-            raise MapFileError(number, f"{a} abuts {b} for {unit}, but {b} does not abut {a}")
-        moves.setdefault(a, set()).add(b)
-    return moves
+    return both_ways(army, "an army"), both_ways(fleet, "a fleet")
 
 
 @dataclass
@@ -447,7 +444,7 @@ def _powers(reading: _Reading, provinces: dict[str, dict[str, Any]]) -> dict[str
             "adjective": power.adjective,
             "initial": power.initial,
             "home_centers": homes,
-            "units": [_unit_checked(u, n, provinces, standing) for u, n in power.units],
+            "units": [checked_unit(u, n, provinces, standing) for u, n in power.units],
         }
         starting = power.homes if power.owns is None else power.owns
         for centre, number in starting:
@@ -457,22 +454,3 @@ def _powers(reading: _Reading, provinces: dict[str, dict[str, Any]]) -> dict[str
             table["starting_centers"] = list(dict.fromkeys(c for c, _ in power.owns))
         tables[key] = table
     return tables
-
-
-def _unit_checked(
-    unit: str, number: int, provinces: dict[str, dict[str, Any]], standing: set[str]
-) -> str:
-    """A starting unit, once it can stand where it is and stands there alone."""
-    kind, _, location = unit.partition(" ")
-    province, _, coast = location.partition("/")
-    table = provinces.get(province, {})
-    if kind == "A":
-        fits = not coast and "army" in table
-    else:
-        fits = coast in table.get("coasts", {}) if coast else "fleet" in table
-    if not fits:
-        raise MapFileError(number, f"the unit {unit} cannot stand there")
-    if province in standing:
-        raise MapFileError(number, f"a second unit in {province}")
-    standing.add(province)
-    return unit

@@ -23,12 +23,13 @@ MAX_POWERS = 34
 
 class MapFileError(Exception):
     """A source map file that cannot be imported: where (1-based line, None for the whole
-    file) and why."""
+    file) and why; `source`, the file when it is not the one named on the command line."""
 
-    def __init__(self, line: int | None, reason: str) -> None:
+    def __init__(self, line: int | None, reason: str, source: str | None = None) -> None:
         super().__init__(line, reason)
         self.line = line
         self.reason = reason
+        self.source = source
 
     def __str__(self) -> str:
         return self.reason if self.line is None else f"line {self.line}: {self.reason}"
@@ -114,3 +115,32 @@ def checked_toml(data: Mapping[str, Any], header: str) -> str:
     except MapError as e:
         raise MapFileError(None, f"the map is inconsistent: {e}") from None
     return text
+
+
+def both_ways(pairs: dict[tuple[str, str], int], unit: str) -> dict[str, set[str]]:
+    """The moves of `pairs` by where they start, once each is listed from both ends."""
+    moves: dict[str, set[str]] = {}
+    for (a, b), number in pairs.items():
+        if (b, a) not in pairs:
+            raise MapFileError(number, f"{a} abuts {b} for {unit}, but {b} does not abut {a}")
+        moves.setdefault(a, set()).add(b)
+    return moves
+
+
+def checked_unit(
+    unit: str, number: int, provinces: dict[str, dict[str, Any]], standing: set[str]
+) -> str:
+    """A starting unit, once it can stand where it is and stands there alone."""
+    kind, _, location = unit.partition(" ")
+    province, _, coast = location.partition("/")
+    table = provinces.get(province, {})
+    if kind == "A":
+        fits = not coast and "army" in table
+    else:
+        fits = coast in table.get("coasts", {}) if coast else "fleet" in table
+    if not fits:
+        raise MapFileError(number, f"the unit {unit} cannot stand there")
+    if province in standing:
+        raise MapFileError(number, f"a second unit in {province}")
+    standing.add(province)
+    return unit
