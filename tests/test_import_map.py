@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -250,6 +251,7 @@ MALFORMED = [
         "PORT spaces (fleets there convoy as at sea) are not supported",
     ),
     ("BEGIN SPRING 2001 MOVEMENT", "DUMMY ALL", 40, "dummy powers are not supported"),
+    ("BEGIN SPRING 2001 MOVEMENT", "VICTROY", 40, "VICTROY: a power with no centres and no units"),
     (
         "BEGIN SPRING 2001 MOVEMENT",
         "FLOW? (what) is $this",
@@ -332,6 +334,9 @@ def test_an_imported_map_is_replaced_only_with_force(capsys, folder: Path) -> No
     status, out, err = _import(capsys, SOURCES / "isle.map", folder, "tri", "--force")
     assert status == 0 and 'initial = "N"' in (folder / "tri.toml").read_text()
     assert sorted(p.name for p in folder.iterdir()) == ["tri.toml"]  # no temporary file left
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (folder / "tri.toml").stat().st_mode & 0o777 == 0o666 & ~umask  # readable as usual
 
 
 def test_the_folder_is_the_configurations_unless_given(capsys, tmp_path: Path) -> None:

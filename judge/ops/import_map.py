@@ -96,7 +96,10 @@ def _power_names(given: list[str]) -> dict[str, tuple[str, str]]:
 def _write(target: Path, text: str) -> None:
     """`text` into `target` whole or not at all: written beside it, then renamed."""
     fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".import-", suffix=".tmp")
+    umask = os.umask(0)
+    os.umask(umask)
     try:
+        os.fchmod(fd, 0o666 & ~umask)  # as any file the operator writes, not mkstemp's 0600
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(temporary, target)

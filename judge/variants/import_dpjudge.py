@@ -438,6 +438,8 @@ def _powers(reading: _Reading, provinces: dict[str, dict[str, Any]]) -> dict[str
     for key, power in reading.powers.items():
         if initials.setdefault(power.initial, key) != key:
             raise MapFileError(power.line, f"{key} and {initials[power.initial]} have one initial")
+        if not (power.homes or power.owns or power.units):
+            raise MapFileError(power.line, f"{key}: a power with no centres and no units")
         homes = list(dict.fromkeys(c for c, _ in power.homes))
         table: dict[str, Any] = {
             "name": power.name,
