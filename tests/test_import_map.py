@@ -421,3 +421,53 @@ def test_the_packages_variants_that_read_another_map_are_refused(capsys, folder:
             ": a map that reads another file (MAP) is not supported: import a whole map\n"
         )
     assert list(folder.iterdir()) == []
+
+
+def _orders(game, step: int) -> dict[str, list[str]]:
+    """Orders for every power of the package's `game`: for each unit or site, one of its
+    possible orders picked by a fixed rule (no convoys, no waived builds: the two
+    programs read those differently, which is not the map's doing)."""
+    possible = game.get_all_possible_orders()
+    orders = {}
+    for power in game.powers:
+        chosen = []
+        for i, location in enumerate(sorted(game.get_orderable_locations(power))):
+            options = sorted(o for o in possible[location] if " VIA" not in o and " C " not in o)
+            options = [o for o in options if o != "WAIVE"]
+            if options:
+                chosen.append(options[(i * 7 + step * 3) % len(options)])
+        orders[power] = chosen
+    return orders
+
+
+@pytest.mark.parametrize("stem", ["standard", "modern"])
+def test_an_imported_map_plays_as_the_diplomacy_package_plays_it(
+    capsys, folder: Path, stem: str
+) -> None:
+    from diplomacy import Game
+
+    from judge.variants.json_contract import adjudicate_line
+
+    assert _import(capsys, _package_maps() / f"{stem}.map", folder, f"mila-{stem}")[0] == 0
+    maps.use_operator_folder(folder)
+    game = Game(map_name=stem)
+    for step in range(18):  # some six years: movement, retreats (F1906R, S1998R), builds
+        line = {
+            "map": f"mila-{stem}",
+            "phase": game.get_current_phase(),
+            "units": {p: list(pw.units) for p, pw in game.powers.items() if pw.units},
+            "centers": {p: list(pw.centers) for p, pw in game.powers.items() if pw.centers},
+            "retreats": {p: pw.retreats for p, pw in game.powers.items() if pw.retreats},
+            "orders": _orders(game, step),
+        }
+        for power, orders in line["orders"].items():
+            game.set_orders(power, orders)
+        outcome = adjudicate_line(json.dumps(line))
+        game.process()
+        assert outcome["next_phase"] == game.get_current_phase()
+        assert {p: sorted(u) for p, u in outcome["units"].items() if u} == {
+            p: sorted(pw.units) for p, pw in game.powers.items() if pw.units
+        }
+        assert {p: sorted(c) for p, c in outcome["centers"].items() if c} == {
+            p: sorted(pw.centers) for p, pw in game.powers.items() if pw.centers
+        }
