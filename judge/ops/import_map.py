@@ -8,6 +8,7 @@ import argparse
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,10 @@ def import_map(args: argparse.Namespace) -> int:
     try:
         text = checked_toml(_read(args, name), f"{name}: imported from {source}")
     except MapFileError as e:
-        return fail(f"{_seed_file(args) if e.source == 'seed' else args.file}: {e}")
+        where = args.file if e.source is None else Path(args.file).parent / e.source
+        if e.source == "seed":
+            where = _seed_file(args)
+        return fail(f"{where}: {e}")
     except ValueError as e:  # --powers
         return fail(str(e))
     _write(target, text)
@@ -65,10 +69,20 @@ def _read(args: argparse.Namespace, name: str) -> dict[str, Any]:
     """The map's tables, read from FILE (and for njudge its seed file)."""
     text = read_source(Path(args.file))
     if args.format == "dpjudge":
-        return read_dpjudge(text, name)
+        return read_dpjudge(text, name, _beside(Path(args.file).parent))
     seed = _seed_file(args)
     names = STANDARD_POWERS | _power_names(args.powers or [])
     return read_njudge(text, name, None if seed is None else read_source(seed), names)
+
+
+def _beside(folder: Path) -> Callable[[str], str]:
+    """What reads a file a DPjudge map USEs: by its name, in the map file's folder only
+    (the reader has checked the name is a plain file name)."""
+
+    def read(file: str) -> str:
+        return read_source(folder / file)
+
+    return read
 
 
 def _seed_file(args: argparse.Namespace) -> Path | None:

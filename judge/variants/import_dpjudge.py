@@ -9,11 +9,13 @@ one coast of a multi-coast province); `POWER [(Adjective[:L])] centre...` starts
 with its home centres, followed by its units (`A BUD`, `F STP/SC`) and optionally `OWNS`,
 `CENTERS`, `HOME`/`INHABITS`, `UNITS`; `UNOWNED`/`NEUTRAL` list the other supply centres;
 `VICTORY n` and `BEGIN SPRING year MOVEMENT` are the game's; `RULE BUILD_ANY` builds
-anywhere. `# ...` lines are comments."""
+anywhere; `USE file`, `MAP name` read another file beside this one first, `UNPLAYED`
+forgets powers. `# ...` lines are comments."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,18 +32,19 @@ from judge.variants.map_import import (
 _TERRAINS = {"WATER": "sea", "LAND": "land", "COAST": "coast", "SHUT": "impassable"}
 # Directives of the format whose effect the project's maps cannot state.
 _REFUSED = {
-    "USE": "a map that reads another file (USE) is not supported: import a whole map",
-    "USES": "a map that reads another file (USES) is not supported: import a whole map",
-    "MAP": "a map that reads another file (MAP) is not supported: import a whole map",
     "DROP": "DROP is not supported: import a map without the dropped places",
     "PORT": "PORT spaces (fleets there convoy as at sea) are not supported",
     "DUMMY": "dummy powers are not supported",
     "DUMMIES": "dummy powers are not supported",
-    "UNPLAYED": "UNPLAYED is not supported: import a map without those powers",
     "DIRECTIVE": "DIRECTIVE stanzas are not supported",
     "END": "DIRECTIVE stanzas are not supported",
 }
 _ABBREVIATION = re.compile(r"[A-Za-z0-9]{1,8}(/[A-Za-z]{1,3})?")
+_INCLUDED = re.compile(r"[A-Za-z0-9_-]{1,100}(\.[A-Za-z]{1,10})?")  # a file beside this one
+MAX_FILES = 10  # the map file and those it reads (USE, MAP)
+# An included file's line N is numbered N + its index * _STRIDE while the files are read,
+# so that a refusal made once all are read still says which file the line is in.
+_STRIDE = 10_000_000
 _POWER = re.compile(r"(_*[A-Za-z+][A-Za-z0-9_+-]{0,39})\s*(?:\(([^()]*)\))?(?:\s+(.*))?")
 
 
@@ -80,15 +83,93 @@ class _Reading:
     victory: int | None = None
     first_year: int = 1901
     build_anywhere: bool = False
+    not_centres: set[str] = field(default_factory=set)  # `UNOWNED -WAR`
+    include: Include | None = None
+    files: list[str] = field(default_factory=lambda: [""])  # index 0: the file itself
+    open: list[str] = field(default_factory=list)  # the files being read, outermost first
 
 
-def read_dpjudge(text: str, name: str) -> dict[str, Any]:
-    """The map data (as `maps/<name>.toml` holds it) of the DPjudge map file `text`;
-    MapFileError, with the line, for anything malformed or not supported."""
-    reading = _Reading()
-    for number, line in numbered_lines(text):
-        _read_line(reading, number, line)
-    return _map_data(reading, name)
+# A file named in USE or MAP -> its text (MapFileError if it cannot be read): the command
+# line's, which reads only files beside the one imported.
+Include = Callable[[str], str]
+
+
+def read_dpjudge(text: str, name: str, include: Include | None = None) -> dict[str, Any]:
+    """The map data (as `maps/<name>.toml` holds it) of the DPjudge map file `text`, the
+    files it USEs read by `include` (None: refused); MapFileError, with the line (and the
+    file, when it is another), for anything malformed or not supported."""
+    reading = _Reading(include=include)
+    try:
+        _read_file(reading, text, 0)
+        return _map_data(reading, name)
+    except MapFileError as e:
+        if e.line is None or e.line < _STRIDE:
+            raise
+        index, line = divmod(e.line, _STRIDE)
+        raise MapFileError(line, e.reason, reading.files[index]) from None
+
+
+def _read_file(reading: _Reading, text: str, index: int) -> None:
+    """Take the lines of file number `index` (0: the imported file) into `reading`."""
+    try:
+        lines = list(numbered_lines(text))
+    except MapFileError as e:
+        raise MapFileError((e.line or 0) + index * _STRIDE, e.reason) from None
+    for number, line in lines:
+        _read_line(reading, number + index * _STRIDE, line)
+
+
+def _use(reading: _Reading, number: int, words: list[str]) -> None:
+    """`USE file...`, `MAP name`: the lines of those files (beside this one) read here."""
+    if reading.include is None:
+        raise MapFileError(number, "a map that reads another file (USE, MAP) is not supported")
+    for word in words:
+        if not _INCLUDED.fullmatch(word):
+            raise MapFileError(number, f"{word[:40]!r}: name a file beside this one")
+        file = word if "." in word else f"{word}.map"
+        if file in reading.open or len(reading.files) == MAX_FILES:
+            raise MapFileError(number, f"{file}: a file read twice, or more than {MAX_FILES}")
+        try:
+            text = reading.include(file)
+        except MapFileError as e:
+            raise MapFileError(number, f"{file}: {e}") from None
+        reading.files.append(file)
+        reading.open.append(file)
+        _read_file(reading, text, len(reading.files) - 1)
+        reading.open.pop()
+        reading.current = None  # the included file's last power is not this file's
+
+
+def _unplayed(reading: _Reading, number: int, words: list[str]) -> None:
+    """`UNPLAYED [ALL [EXCEPT]] power...`: powers forgotten, with their centres and units
+    (a centre stays one if UNOWNED lists it)."""
+    names = [_power_key(w) for w in " ".join(words).replace(",", " ").split()]
+    everyone = names[:1] == ["ALL"]
+    if everyone:
+        names = names[2:] if names[1:2] == ["EXCEPT"] else names[1:]
+    elif not names and reading.current is not None:
+        names = [reading.current]
+    for key in names:
+        if key not in reading.powers:
+            raise MapFileError(number, f"UNPLAYED: no power {key[:40]}")
+    gone = [k for k in reading.powers if (k not in names) == everyone]
+    for key in gone:
+        del reading.powers[key]
+    if reading.current in gone:
+        reading.current = None
+
+
+def _unowned(reading: _Reading, number: int, words: list[str]) -> None:
+    """`UNOWNED centre...`: supply centres of no power; `-WAR`: WAR is no centre."""
+    reading.current = None
+    for word in words:
+        key = _location(word.removeprefix("-"), number)
+        if word.startswith("-"):
+            reading.unowned = [(c, n) for c, n in reading.unowned if c != key]
+            reading.not_centres.add(key)
+        else:
+            reading.unowned.append((key, number))
+            reading.not_centres.discard(key)
 
 
 def _read_line(reading: _Reading, number: int, line: str) -> None:
@@ -97,6 +178,10 @@ def _read_line(reading: _Reading, number: int, line: str) -> None:
     word = words[0].upper()
     if "=" in line:
         _place(reading, number, line)
+    elif word in ("USE", "USES", "MAP"):
+        _use(reading, number, words[1:])
+    elif word == "UNPLAYED":
+        _unplayed(reading, number, words[1:])
     elif word in _REFUSED:
         raise MapFileError(number, _REFUSED[word])
     elif word in _TERRAINS:
@@ -104,8 +189,7 @@ def _read_line(reading: _Reading, number: int, line: str) -> None:
     elif word in _POWER_DIRECTIVES:
         _POWER_DIRECTIVES[word](reading, number, words[1:])
     elif word in ("UNOWNED", "NEUTRAL") or (word == "CENTERS" and reading.current is None):
-        reading.current = None
-        reading.unowned += [(_location(w, number), number) for w in words[1:]]
+        _unowned(reading, number, words[1:])
     elif word == "VICTORY":
         _victory(reading, number, words[1:])
     elif word == "BEGIN":
@@ -203,8 +287,7 @@ def _power(reading: _Reading, number: int, line: str) -> None:
     if match is None:
         raise MapFileError(number, f"not a line of a map file: {line[:60]!r}")
     raw, own, centres = match.groups()
-    # `_` only orders the powers; `+` makes the next letter a capital
-    shown = re.sub(r"\+(.)", lambda m: m.group(1).upper(), raw.lstrip("_")).replace("+", "")
+    shown = _shown(raw)
     key = shown.upper()
     adjective, _, initial = (own or "").partition(":")
     adjective = adjective.replace("+", " ").strip() or shown
@@ -219,8 +302,24 @@ def _power(reading: _Reading, number: int, line: str) -> None:
             line=number,
         )
         reading.powers[key] = power
-    power.homes += [(_location(c, number), number) for c in (centres or "").split()]
+    for word in (centres or "").split():
+        centre = _location(word.removeprefix("-"), number)
+        if word.startswith("-"):  # no home centre of this power any more, but a centre
+            power.homes = [(c, n) for c, n in power.homes if c != centre]
+            reading.unowned.append((centre, number))
+        else:
+            power.homes.append((centre, number))
     reading.current = key
+
+
+def _shown(raw: str) -> str:
+    """A power's name as shown: `_` only orders the powers; `+` makes the next letter a
+    capital."""
+    return re.sub(r"\+(.)", lambda m: m.group(1).upper(), raw.lstrip("_")).replace("+", "")
+
+
+def _power_key(word: str) -> str:
+    return _shown(word).upper()
 
 
 def _current(reading: _Reading, number: int, what: str) -> _Power:
@@ -303,6 +402,8 @@ def _supply_centres(reading: _Reading, provinces: dict[str, Any]) -> list[str]:
     for key, number in listed:
         if key not in provinces or provinces[key]["kind"] == "impassable":
             raise MapFileError(number, f"the supply centre {key} is no province of the map")
+        if key in reading.not_centres:
+            raise MapFileError(number, f"{key} is a centre here, but `UNOWNED -{key}` says not")
     return sorted({key for key, _ in listed})
 
 
