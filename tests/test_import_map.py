@@ -378,6 +378,15 @@ def test_an_imported_map_is_replaced_only_with_force(capsys, folder: Path) -> No
     assert (folder / "tri.toml").stat().st_mode & 0o777 == 0o666 & ~umask  # readable as usual
 
 
+def test_a_folder_in_the_way_is_refused_and_left_alone(capsys, folder: Path) -> None:
+    (folder / "tri.toml").mkdir()
+    status, out, err = _import(capsys, SOURCES / "tri.map", folder, "tri", "--force")
+    assert (status, out) == (1, [])
+    assert err == f"judge: cannot write {folder / 'tri.toml'}: Is a directory\n"
+    assert sorted(p.name for p in folder.iterdir()) == ["tri.toml"]  # no temporary file left
+    assert (folder / "tri.toml").is_dir()
+
+
 def test_the_folder_is_the_configurations_unless_given(capsys, tmp_path: Path) -> None:
     config = write_config(tmp_path)
     argv = ["--config", str(config), "import-map", str(SOURCES / "tri.map")]

@@ -54,7 +54,10 @@ def import_map(args: argparse.Namespace) -> int:
         return fail(f"{where}: {e}")
     except ValueError as e:  # --powers
         return fail(str(e))
-    _write(target, text)
+    try:
+        _write(target, text)
+    except OSError as e:  # a read-only folder, or a folder where the file would go
+        return fail(f"cannot write {target}: {e.strerror}")
     maps.use_operator_folder(folder)  # read again from the folder the map is in
     game_map = maps.load_map(name)
     out(
