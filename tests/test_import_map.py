@@ -156,9 +156,20 @@ def test_a_file_read_by_another_is_refused_in_its_own_words(
     (tmp_path / "tri.map").write_text(TRI + "USE duo\n")
     status, out, err = _import(capsys, tmp_path / "duo.map", folder, "duo")
     assert err == (  # duo.map, read by tri.map, would read tri.map again
-        f"judge: {tmp_path / 'duo.map'}: line 2: tri.map: a file read twice, or more than 10\n"
+        f"judge: {tmp_path / 'duo.map'}: line 2: tri.map would read itself, round about\n"
     )
     assert list(folder.iterdir()) == []
+
+
+def test_a_chain_of_more_than_ten_files_is_refused(capsys, tmp_path: Path, folder: Path) -> None:
+    for i in range(11):
+        (tmp_path / f"f{i}.map").write_text(f"# file {i}\nUSE f{i + 1}\n")
+    (tmp_path / "f11.map").write_text(TRI)
+    status, out, err = _import(capsys, tmp_path / "f0.map", folder, "chain")
+    assert (status, out) == (1, [])
+    assert err == f"judge: {tmp_path / 'f9.map'}: line 2: f10.map: more than 10 files\n"
+    (tmp_path / "f9.map").write_text(TRI)  # ten files in all: read
+    assert _import(capsys, tmp_path / "f0.map", folder, "chain")[0] == 0
 
 
 # Each malformed file: the tri map with one line replaced, the line, and the reason.

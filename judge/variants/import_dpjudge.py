@@ -127,8 +127,10 @@ def _use(reading: _Reading, number: int, words: list[str]) -> None:
         if not _INCLUDED.fullmatch(word):
             raise MapFileError(number, f"{word[:40]!r}: name a file beside this one")
         file = word if "." in word else f"{word}.map"
-        if file in reading.open or len(reading.files) == MAX_FILES:
-            raise MapFileError(number, f"{file}: a file read twice, or more than {MAX_FILES}")
+        if file in reading.open:
+            raise MapFileError(number, f"{file} would read itself, round about")
+        if len(reading.files) == MAX_FILES:
+            raise MapFileError(number, f"{file}: more than {MAX_FILES} files")
         try:
             text = reading.include(file)
         except MapFileError as e:
