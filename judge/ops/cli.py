@@ -120,6 +120,7 @@ _OPERATOR_COMMANDS = {
     "replay": ("replay", "replay"),
     "export": ("export", "export"),
     "map": ("draw_map", "draw_map"),
+    "import-map": ("import_map", "import_map"),
 }
 
 
@@ -216,7 +217,7 @@ def _add_mail_commands(sub: Subparsers) -> None:
 
 
 def _add_history_commands(sub: Subparsers) -> None:
-    """`backup`, `replay`, `export` and `map`."""
+    """`backup`, `replay`, `export`, `map` and `import-map`."""
     backup = sub.add_parser(
         "backup",
         help="copy the database to PATH, safely while the judge runs",
@@ -257,6 +258,38 @@ def _add_history_commands(sub: Subparsers) -> None:
         "-o", "--output", metavar="FILE", help="FILE.png or FILE.svg (default: NAME-PHASE.png)"
     )
     board.set_defaults(operator="map")
+    _add_import_map(sub)
+
+
+def _add_import_map(sub: Subparsers) -> None:
+    """`import-map FILE --format F --name NAME [--maps DIR] [--force] [--seed S] [--powers P]`."""
+    importing = sub.add_parser(
+        "import-map",
+        help="write another judge's map file into the operator's map folder",
+        description="Read FILE, a map file of another judge (--format dpjudge: DPjudge's "
+        "or the MILA diplomacy package's .map; --format njudge: the classic judge's map.X "
+        "with its seed.X), and write it as NAME.toml into the "
+        "operator's map folder, where `CREATE ?game password NAME` and judge adjudicate's "
+        '"map": NAME find it. A malformed file is refused with its line and the reason '
+        "(exit status 1), and nothing is written.",
+    )
+    importing.add_argument("file", metavar="FILE")
+    importing.add_argument("--format", required=True, choices=["dpjudge", "njudge"])
+    importing.add_argument("--name", required=True, metavar="NAME", help="the map's name")
+    importing.add_argument(
+        "--maps", type=Path, metavar="DIR", help="the map folder (default: judge.maps)"
+    )
+    importing.add_argument("--force", action="store_true", help="replace NAME.toml there")
+    importing.add_argument(
+        "--seed", metavar="SEED", help="njudge: the seed file (default: seed.X beside map.X)"
+    )
+    importing.add_argument(
+        "--powers",
+        action="append",
+        metavar="L=Name:Adjective,...",
+        help="njudge: the powers' names by letter (the standard seven's are known)",
+    )
+    importing.set_defaults(operator="import-map")
 
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

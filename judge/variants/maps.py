@@ -71,6 +71,14 @@ def map_names() -> list[str]:
 
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,99}")  # at most 100: a file name has room
+
+
+def valid_name(name: str) -> bool:
+    """Whether `name` (lower case) may name a map: letters, digits, - and _, not a
+    drawing's (so that `<name>.toml` is a file of the map folder, never elsewhere)."""
+    return bool(_NAME.fullmatch(name)) and not name.endswith("_drawing")
+
+
 # Keys a variant may not take from its base: it names and describes itself.
 _OWN_KEYS = ("name", "title", "base")
 
