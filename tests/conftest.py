@@ -13,6 +13,7 @@ from smtp_sink import SmtpSink
 
 from judge.config import Config
 from judge.service.daemon import real_clock
+from judge.variants import maps
 
 
 @pytest.fixture
@@ -42,3 +43,13 @@ def smtp_judge(tmp_path: Path) -> Iterator[Config]:
     config = smtp_config(tmp_path, max_message_bytes=20_000, rate_limit_per_hour=5)
     with running_judge(config, real_clock):
         yield config
+
+
+@pytest.fixture
+def map_folder(tmp_path: Path) -> Iterator[Path]:
+    """An empty operator's map folder (the test may make the judge use it, with
+    maps.use_operator_folder); the bundled maps only again after the test."""
+    where = tmp_path / "operator-maps"
+    where.mkdir()
+    yield where
+    maps.use_operator_folder(None)

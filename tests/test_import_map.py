@@ -9,7 +9,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,12 +24,9 @@ TRI = (SOURCES / "tri.map").read_text()
 
 
 @pytest.fixture
-def folder(tmp_path: Path) -> Iterator[Path]:
-    """An empty operator's map folder; the bundled maps only after the test."""
-    where = tmp_path / "operator-maps"
-    where.mkdir()
-    yield where
-    maps.use_operator_folder(None)
+def folder(map_folder: Path) -> Path:
+    """An empty operator's map folder (conftest's map_folder)."""
+    return map_folder
 
 
 def _import(capsys, source: Path, folder: Path, name: str = "tri", *more: str):

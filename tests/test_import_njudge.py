@@ -4,7 +4,6 @@ file refused with its line and the reason, and nothing written."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,12 +18,9 @@ TRI_POWERS = ["--powers", "R=Red:Reddish,G=Green:Greenish", "--powers", "U=Blue:
 
 
 @pytest.fixture
-def folder(tmp_path: Path) -> Iterator[Path]:
-    """An empty operator's map folder; the bundled maps only after the test."""
-    where = tmp_path / "operator-maps"
-    where.mkdir()
-    yield where
-    maps.use_operator_folder(None)
+def folder(map_folder: Path) -> Path:
+    """An empty operator's map folder (conftest's map_folder)."""
+    return map_folder
 
 
 def _import(capsys, source: Path, folder: Path, name: str, *more: str):

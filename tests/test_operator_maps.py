@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,13 +30,10 @@ BUILD_IN_SPAIN = {
 
 
 @pytest.fixture
-def folder(tmp_path: Path) -> Iterator[Path]:
-    """An operator's map folder with the Fortress variant; the bundled maps only after."""
-    where = tmp_path / "operator-maps"
-    where.mkdir()
-    (where / "fortress.toml").write_text(FORTRESS)
-    yield where
-    maps.use_operator_folder(None)
+def folder(map_folder: Path) -> Path:
+    """An operator's map folder (conftest's map_folder) with the Fortress variant."""
+    (map_folder / "fortress.toml").write_text(FORTRESS)
+    return map_folder
 
 
 def _adjudicate(*argv: str, line: str) -> subprocess.CompletedProcess[str]:
