@@ -12,8 +12,10 @@ import pytest
 from judge_harness import Judge, Mail
 
 from judge.commands.files import FILES, FILES_PER_MAIL
+from judge.commands.language import read_commands
 from judge.commands.table import COMMANDS
-from judge.variants.maps import map_names
+from judge.engine.notation import parse_order
+from judge.variants.maps import load_map, map_names
 
 ASKER = "newcomer@example.org"
 
@@ -310,3 +312,41 @@ def test_index_and_help_name_every_command_of_the_table_and_no_other(judge: Judg
     assert pieces - syntaxes == {"SIGNOFF"}  # not a command: it ends them
     assert {"VERSION", "GET name (or SEND name)"} <= pieces
     assert {"VERSION", "GET name (or SEND name, SEND ME name)"} <= set(index)
+
+
+# -- the files say what the judge does ----------------------------------------------------
+
+
+def test_the_order_examples_are_orders_the_judge_reads(judge: Judge) -> None:
+    gm = load_map("standard")
+    syntax = _get(judge, "syntax").splitlines()
+    examples = [line[2:29].strip() for line in syntax if line.startswith("  ") and line[2] != " "]
+    orders = [o.strip() for example in examples for o in example.split(",")]
+    orders += ["A Lon - Bel", "A Par - Bur", "F Bre - Mao"]  # in the text and the guide
+    assert "F Bre - Mao" in _get(judge, "guide")
+    phase_of = {"Build": "A", "Remove": "A", "Waive": "A", "A Bul - Gre": "R", "A Bul D": "R"}
+    assert len(orders) == 15
+    for order in orders:
+        phase = next((k for w, k in phase_of.items() if order.startswith(w)), "M")
+        parse_order(order, gm, phase)  # raises if the judge cannot read it
+
+
+def test_the_history_examples_are_commands_the_judge_reads(judge: Judge) -> None:
+    lines = [line.strip() for line in _get(judge, "history").splitlines()]
+    examples = [line.split("   ")[0] for line in lines if line.startswith("HISTORY name")]
+    assert len(examples) == 5
+    for example in examples:
+        (command,) = read_commands(example.replace("name", "war1"))
+        assert command.name == "HISTORY", (example, command.error)
+        (command,) = read_commands(example.replace("name", "war1") + " BROAD")
+        assert command.name == ("HISTORY" if "EXCLSTART" in example else "ERROR"), example
+
+
+def test_the_press_examples_are_commands_the_judge_reads(judge: Judge) -> None:
+    text = _get(judge, "press")
+    assert "  PRESS TO FG" in text and "  BROADCAST" in text and "  ENDPRESS" in text
+    body = "PRESS TO FG\nthe lines of the message\nENDPRESS\nBROADCAST\nhello\nENDPRESS"
+    assert [(c.name, c.args) for c in read_commands(body)] == [
+        ("PRESS", ("FG", "the lines of the message")),
+        ("PRESS", ("*", "hello")),
+    ]
