@@ -42,6 +42,12 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "Only the first 100 command lines of a mail are read; this line and the rest were not.",
     ),
     "not_understood": ({}, "I don't understand this line."),
+    # GET (judge/commands/files.py): new words, njudge's for an unknown file.
+    "no_file": ({"name": "nosuch"}, "Sorry, there is no file nosuch available."),
+    "files_limit": (
+        {"limit": 5},
+        "Only 5 files are sent for one mail; ask for this one in another.",
+    ),
     # HISTORY (judge/commands/language.py and judge/game/history_window.py): new words;
     # history_date, which passed Python's own message through, is no more.
     "history_word": (
@@ -325,6 +331,16 @@ READER_ERRORS = [
     ("RESUME x", "Expected RESUME on its own line."),
     ("PREDICT x", "Expected PREDICT on its own line."),
     ("TERMINATE x", "Expected TERMINATE on its own line."),
+    ("VERSION x", "Expected VERSION on its own line."),
+    ("GET", "Expected GET followed by a file's name, e.g. GET info (GET index lists them all)."),
+    (
+        "SEND ME",
+        "Expected GET followed by a file's name, e.g. GET info (GET index lists them all).",
+    ),
+    (
+        "GET info guide",
+        "Expected GET followed by a file's name, e.g. GET info (GET index lists them all).",
+    ),
     ("CREATE ?g", "Expected CREATE ?name password [variant], e.g. CREATE ?game1 secret."),
     (
         "CREATE ?g pw nosuch",

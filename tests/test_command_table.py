@@ -53,6 +53,8 @@ HELP = (
     "    SUMMARY name                centres by year, who played each power\n"
     "    HISTORY [name] [FROM date]  a game's results and broadcasts, the last\n"
     "      [TO date] [LINES n]         7 days unless you say (or EXCLSTART S1902M)\n"
+    "    VERSION                     this judge's software, users and games\n"
+    "    GET name (or SEND name)     mail the help file name (GET index: all)\n"
     "    HELP                        this list\n"
     '    SIGNOFF                     end of commands (so does a "-- " signature)\n'
     "  The master also has:\n"
@@ -104,7 +106,7 @@ def test_the_table_has_every_command_the_language_reads() -> None:
     words = ["CREATE", "SIGNON", "CLEAR", "RESIGN", "HELP", "MERGE", "REPLACE", "PROCESS"]
     words += ["PAUSE", "RESUME", "PREDICT", "TERMINATE", "EJECT", "ROLLBACK", "FORCE"]
     words += ["PROMOTE", "BECOME", "OBSERVE", "LIST", "WHOGAME", "SUMMARY", "HISTORY"]
-    words += ["PRESS", "BROADCAST", "ENDPRESS"]
+    words += ["PRESS", "BROADCAST", "ENDPRESS", "VERSION", "GET", "SEND", "SEND ME"]
     words += [f"SET {name.removeprefix('SET ')}" for name in BY_NAME if name.startswith("SET ")]
     read = set()
     for word in words:

@@ -51,6 +51,9 @@ _SIMPLE = {
     "PRESS",
     "BROADCAST",
     "ENDPRESS",
+    "VERSION",
+    "GET",
+    "SEND",
 }
 _SET = {
     "PREFERENCE": "SET PREFERENCE",
@@ -125,9 +128,10 @@ KNOWN = sorted(
 
 # Every command name read_commands gives besides ERROR: judge/commands/table.py has one
 # entry for each. SIGNOFF and ENDPRESS end things and are no commands; BROADCAST is a
-# PRESS; SIGNON ?name is JOIN; REPLACE with arguments the master's REPLACE POWER.
+# PRESS; SIGNON ?name is JOIN; REPLACE with arguments the master's REPLACE POWER; SEND
+# [ME] name is GET name.
 NAMES = frozenset(
-    (_SIMPLE - {"SIGNOFF", "ENDPRESS", "BROADCAST", "FORCE"})
+    (_SIMPLE - {"SIGNOFF", "ENDPRESS", "BROADCAST", "FORCE", "SEND"})
     | set(_SET.values())
     | {"JOIN", "ORDER", "REPLACE POWER", "FORCE BEGIN"}
 )
@@ -317,6 +321,8 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         if not need[0] <= len(args) <= need[1]:
             return _error(number, text, "usage", name=name)
         return Command(number, text, name, tuple(a.lower() if name != "EJECT" else a for a in args))
+    if name in ("GET", "SEND"):
+        return _get(number, text, name, args)
     if name == "ENDPRESS":  # a press block's end is read in read_commands: none is open
         return _error(number, text, "usage", name="ENDPRESS")
     if name == "ROLLBACK":
@@ -330,9 +336,20 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         "PREDICT",
         "TERMINATE",
         "ENDPRESS",
+        "VERSION",
     ):
         return _error(number, text, "alone_on_line", name=name)
     return Command(number, text, name, tuple(args))
+
+
+def _get(number: int, text: str, first: str, args: list[str]) -> Command:
+    """GET name, SEND name or SEND ME name (njudge's three spellings): GET with the file's
+    name in lower case (the handler looks it up in a fixed set of names)."""
+    if first == "SEND" and args and args[0].upper() == "ME":
+        args = args[1:]
+    if len(args) != 1:
+        return _error(number, text, "usage", name="GET")
+    return Command(number, text, "GET", (args[0].lower(),))
 
 
 # The commands after which a HISTORY may leave out its game (the game signed on to).

@@ -11,7 +11,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import zip_longest
 
-from judge.commands import house_rules, information, master, master_settings, player, press
+from judge.commands import (
+    files,
+    house_rules,
+    information,
+    master,
+    master_settings,
+    player,
+    press,
+)
 from judge.commands.language import Command
 from judge.commands.run import Run
 
@@ -42,11 +50,17 @@ class CommandSpec:
     line: int = 0  # the masters' section: which of its lines the syntax is on
     joined: bool = False  # HELP writes the syntax after the one before, with " / "
     password: bool = False  # checks or hashes a password (the mail's budget pays)
+    full: str = ""  # the syntax in full, for the index file, where `syntax` is HELP's short form
 
 
 def send_help(run: Run, cmd: Command) -> None:
     """HELP: the table's commands, in templates/help_text.txt's layout."""
     run.event("help", cmd, players=help_rows(), masters=help_lines())
+
+
+def send_file(run: Run, cmd: Command) -> None:
+    """GET name: the help file, its index built from this table."""
+    files.get_file(run, cmd, index_entries())
 
 
 # In the order HELP lists them: every command is in HELP.
@@ -56,6 +70,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         ANYONE,
         player.create,
         "CREATE ?name password",
+        full="CREATE ?name password [variant]",
         help="create a game; you become its master",
         section=PLAYERS,
         password=True,
@@ -100,6 +115,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         PLAYER,
         player.order,
         "A Par - Bur\nF Nth C A Lon - Bel",
+        full="orders, one a line: A Par - Bur, F Nth C A Lon - Bel, Build A Par",
         help="orders, one per line, after SIGNON, e.g. also\n"
         "  A Mun S A Par - Bur, A Mun H, Build A Par",
         section=PLAYERS,
@@ -132,6 +148,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         SIGNED_ON,
         press.press,
         "PRESS [TO powers]\nBROADCAST",
+        full="PRESS [TO powers] or BROADCAST, the press, then ENDPRESS",
         help="press to the powers named, or to all:\n  the lines after it, up to ENDPRESS",
         section=PLAYERS,
     ),
@@ -185,7 +202,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
         help="concede the game to power X, or withdraw",
         section=PLAYERS,
     ),
-    CommandSpec("SET NOCONCEDE", PLAYER, player.concede, "NOCONCEDE", section=PLAYERS, joined=True),
+    CommandSpec(
+        "SET NOCONCEDE",
+        PLAYER,
+        player.concede,
+        "NOCONCEDE",
+        section=PLAYERS,
+        joined=True,
+        full="SET NOCONCEDE",
+    ),
     CommandSpec("RESIGN", PLAYER, player.resign, "RESIGN", help="leave the game", section=PLAYERS),
     CommandSpec(
         "LIST",
@@ -216,9 +241,28 @@ COMMANDS: tuple[CommandSpec, ...] = (
         ANYONE,
         information.history,
         "HISTORY [name] [FROM date]\n  [TO date] [LINES n]",
+        full="HISTORY [name] [FROM date] [TO date] [LINES n]\n"
+        "HISTORY [name] EXCLSTART turn [EXCLEND turn] [BROAD]",
         help="a game's results and broadcasts, the last\n"
         "  7 days unless you say (or EXCLSTART S1902M)",
         section=PLAYERS,
+    ),
+    CommandSpec(
+        "VERSION",
+        ANYONE,
+        files.version,
+        "VERSION",
+        help="this judge's software, users and games",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "GET",
+        ANYONE,
+        send_file,
+        "GET name (or SEND name)",
+        help="mail the help file name (GET index: all)",
+        section=PLAYERS,
+        full="GET name (or SEND name, SEND ME name)",
     ),
     CommandSpec("HELP", ANYONE, send_help, "HELP", help="this list", section=PLAYERS),
     CommandSpec("PROCESS", MASTER, master.process, "PROCESS [phase]", section=MASTERS, line=1),
@@ -241,7 +285,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
         line=2,
     ),
     CommandSpec(
-        "SET MOVE LENGTH", MASTER, master_settings.setting, "SET MOVE", section=MASTERS, line=2
+        "SET MOVE LENGTH",
+        MASTER,
+        master_settings.setting,
+        "SET MOVE",
+        section=MASTERS,
+        line=2,
+        full="SET MOVE LENGTH 48h",
     ),
     CommandSpec(
         "SET RETREAT LENGTH",
@@ -251,6 +301,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         section=MASTERS,
         line=2,
         joined=True,
+        full="SET RETREAT LENGTH 24h",
     ),
     CommandSpec(
         "SET ADJUST LENGTH",
@@ -260,6 +311,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         section=MASTERS,
         line=2,
         joined=True,
+        full="SET ADJUST LENGTH 24h",
     ),
     CommandSpec(
         "SET GRACE", MASTER, master_settings.setting, "SET GRACE 24h", section=MASTERS, line=3
@@ -389,6 +441,19 @@ def help_rows() -> list[tuple[str, str]]:
     for syntax, what in entries:
         rows += zip_longest(syntax.split("\n"), what.split("\n"), fillvalue="")
     return rows
+
+
+# The index file's groups, in its order: who may use the commands listed under each.
+_INDEX_GROUPS = (ANYONE, SIGNED_ON, PLAYER, MASTER)
+
+
+def index_entries() -> list[tuple[str, list[str]]]:
+    """The index file's list: for each kind of user, the full syntax of every command
+    they may use, in the table's order (every command of the table, once)."""
+    return [
+        (who, [spec.full or spec.syntax for spec in COMMANDS if spec.who == who])
+        for who in _INDEX_GROUPS
+    ]
 
 
 def help_lines() -> list[list[str]]:
