@@ -113,8 +113,8 @@ def main() -> None:
     rest = passes[1:]
     due, wake_ms, sync = (statistics.median(p[i] for p in rest) * 1000 for i in range(3))
     print(
-        f"next passes (median of {len(rest)}): run_due {due:.1f} ms, wake {wake_ms:.1f} ms, "
-        f"Timers.sync {sync:.1f} ms; one pass {due + wake_ms + sync:.1f} ms "
+        f"next passes (median of {len(rest)}): run_due {due:.3f} ms, wake {wake_ms:.3f} ms, "
+        f"Timers.sync {sync:.3f} ms; one pass {due + wake_ms + sync:.3f} ms "
         f"({rest[-1][3]} timer jobs)"
     )
 
