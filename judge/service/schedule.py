@@ -98,18 +98,20 @@ def _pause_failed(
 def _game_due(db: sqlite_utils.Database, config: Config, game_id: int, now: datetime) -> int:
     with transaction(db):
         game = games.get_game(db, game_id)  # re-read inside the transaction
-        games.set_next_event(db, game, None)  # a change from here on sets it to 0 again
         if game.state != games.ACTIVE or not game.phase or not game.deadline:
+            games.set_next_event(db, game, None)  # nothing timed until it changes
             return 0
+        changes = db.conn.total_changes  # rows written by this connection, triggers' too
         # The timers' moments too: a stored value out of range (a deadline in year 9999)
         # raises here, and the game is paused, rather than in next_events on every pass.
         _moments(db, game)
         mails, what = _due(db, config, game, now)
         for mail in mails:
             queue_reply(db, config, now, mail)
-        # Changed (a notice, a phase processed): left at 0, looked at again on the next
-        # pass. Unchanged: nothing can fall due before its next moment.
-        if not games.next_event_changed(db, game):
+        # Something done (a notice, a phase processed): the moment is left as it is, due,
+        # so the game is looked at again on the next pass. Nothing done: nothing can fall
+        # due before its next moment (no write, so no fsync, when it is kept already).
+        if db.conn.total_changes == changes:
             games.set_next_event(db, game, _next_moment(db, game, now))
     if what:
         log.info("game %s, phase %s: %s", game.name, game.phase, what)

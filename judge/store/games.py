@@ -301,13 +301,6 @@ def due_games(db: sqlite_utils.Database, now: datetime) -> list[Game]:
     return [_game(r) for r in rows]
 
 
-def next_event_changed(db: sqlite_utils.Database, game: Game) -> bool:
-    """Whether a change since `set_next_event` made the game due at once (its triggers
-    set next_event_at to 0 in the same transaction)."""
-    row = db.execute("SELECT next_event_at FROM games WHERE id = ?", [game.id]).fetchone()
-    return row is not None and row[0] == 0
-
-
 def set_next_event(db: sqlite_utils.Database, game: Game, moment: datetime | None) -> None:
     """Keep the moment the game next needs the judge (None: none until it changes). Only
     this column is written, so the triggers that mark a changed game do not fire."""
