@@ -103,7 +103,7 @@ def _game_due(db: sqlite_utils.Database, config: Config, game_id: int, now: date
             return 0
         changes = db.conn.total_changes  # rows written by this connection, triggers' too
         # The timers' moments too: a stored value out of range (a deadline in year 9999)
-        # raises here, and the game is paused, rather than in next_events on every pass.
+        # raises here, and the game is paused, rather than in _next_moment on every look.
         _moments(db, game)
         mails, what = _due(db, config, game, now)
         for mail in mails:
