@@ -226,7 +226,7 @@ def _loop(
                 config = _reloaded(config)
             handle_waiting(db, config, clock, stopping=stopping)
             schedule.run_due(db, config, clock, stopping=stopping)
-            timers.sync(schedule.next_events(db))
+            timers.sync(schedule.next_wake(db))
             sender.drain(db, delivery, clock, attach_picture=pictures.finish)
             failures = 0
             # Wake for new mail, a retry falling due, or (within a second) a stop.

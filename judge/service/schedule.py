@@ -1,12 +1,16 @@
 """Deadlines: reminders, processing, late notices, grace and civil disorder.
 
-The database is the source of truth. `run_due` looks at every active game and does what
-is due by the clock it is given, each game in one transaction that re-reads the game,
-acts, and advances it (a game whose processing raises is rolled back and paused, and the
-others go on): a timer that fires twice, or a judge restarted between a deadline
-and its processing, processes a phase exactly once. `Timers` keeps one APScheduler job
-per pending event, rebuilt from the store, so the daemon wakes exactly when something is
-due; the work itself always runs in the daemon's main loop.
+The database is the source of truth. `run_due` looks at the active games whose next
+event is due (games.next_event_at, indexed) and does what is due by the clock it is
+given, each game in one transaction that re-reads the game, acts, and advances it (a
+game whose processing raises is rolled back and paused, and the others go on): a timer
+that fires twice, or a judge restarted between a deadline and its processing, processes
+a phase exactly once. Each look at a game keeps its next moment (`_next_moment`) in the
+same transaction; any change to what the look reads (the game, its seats, phases,
+orders, notices) sets the column to 0 by trigger, in the change's own transaction, so
+the game is looked at again on the next pass, as every game was on every pass before.
+`Timers` wakes the daemon at the earliest moment kept (`next_wake`); the work itself
+always runs in the daemon's main loop.
 """
 
 from __future__ import annotations
@@ -43,12 +47,12 @@ def run_due(
     clock: Callable[[], datetime],
     stopping: Callable[[], bool] = lambda: False,
 ) -> int:
-    """Do everything due by now in every active game (until `stopping()` says the daemon
-    is stopping); returns how many mails were queued. A game whose processing raises is
-    rolled back and paused, its master told, and the other games go on (a locked
-    database is only logged: the next pass tries again)."""
+    """Do everything due by now in every active game whose next event is due (until
+    `stopping()` says the daemon is stopping); returns how many mails were queued. A game
+    whose processing raises is rolled back and paused, its master told, and the other
+    games go on (a locked database is only logged: the next pass tries again)."""
     queued = 0
-    for game in games.active_games(db):
+    for game in games.due_games(db, clock()):
         if stopping():  # the rest are due still at the next start
             break
         try:
@@ -95,13 +99,20 @@ def _game_due(db: sqlite_utils.Database, config: Config, game_id: int, now: date
     with transaction(db):
         game = games.get_game(db, game_id)  # re-read inside the transaction
         if game.state != games.ACTIVE or not game.phase or not game.deadline:
+            games.set_next_event(db, game, None)  # nothing timed until it changes
             return 0
+        changes = db.conn.total_changes  # rows written by this connection, triggers' too
         # The timers' moments too: a stored value out of range (a deadline in year 9999)
-        # raises here, and the game is paused, rather than in next_events on every pass.
+        # raises here, and the game is paused, rather than in _next_moment on every look.
         _moments(db, game)
         mails, what = _due(db, config, game, now)
         for mail in mails:
             queue_reply(db, config, now, mail)
+        # Something done (a notice, a phase processed): the moment is left as it is, due,
+        # so the game is looked at again on the next pass. Nothing done: nothing can fall
+        # due before its next moment (no write, so no fsync, when it is kept already).
+        if db.conn.total_changes == changes:
+            games.set_next_event(db, game, _next_moment(db, game, now))
     if what:
         log.info("game %s, phase %s: %s", game.name, game.phase, what)
     return len(mails)
@@ -150,6 +161,17 @@ def _due(
                 )
             )
     return mails, "waiting for the master (NONMR)"
+
+
+def _next_moment(db: sqlite_utils.Database, game: games.Game, now: datetime) -> datetime | None:
+    """The first moment after `now` at which `_due` may act on the unchanged game: the
+    reminder, the timers' moments (deadline, end of grace, early processing); None when
+    only a change can (a NONMR game waiting for its master)."""
+    moments = _moments(db, game)
+    remind_at = _reminder_time(db, game, datetime.fromisoformat(game.deadline or ""))
+    if remind_at is not None:
+        moments.append(remind_at)
+    return min((m for m in moments if m > now), default=None)
 
 
 def _reminder_time(
@@ -230,8 +252,16 @@ def _waiting_notices(
 # -- timers ---------------------------------------------------------------------------------
 
 
+def next_wake(db: sqlite_utils.Database) -> dict[str, datetime]:
+    """What the daemon's Timers wake for: the earliest next event of any active game, as
+    kept by run_due (one index read); empty when no game waits for a moment."""
+    earliest = games.earliest_event(db)
+    return {} if earliest is None else {f"wake:{earliest.isoformat()}": earliest}
+
+
 def next_events(db: sqlite_utils.Database) -> dict[str, datetime]:
-    """The next moment each active game needs the judge: key -> UTC time."""
+    """Every moment each active game needs the judge: key -> UTC time. Reads every
+    game: for inspection; the daemon wakes by `next_wake`."""
     out: dict[str, datetime] = {}
     for game in games.active_games(db):
         if not game.deadline:
@@ -265,7 +295,8 @@ def _moments(db: sqlite_utils.Database, game: games.Game) -> list[datetime]:
 
 
 class Timers:
-    """One APScheduler job per pending event; each job only wakes the daemon.
+    """One APScheduler job per pending event; each job only wakes the daemon, which
+    hands it one event (`next_wake`), the earliest.
 
     Events are moments on the judge's clock, which a test or `--now` may set apart from
     the wall clock APScheduler runs on: each job is set to fire after the same delay

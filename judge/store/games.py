@@ -7,7 +7,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlite_utils
@@ -281,6 +281,43 @@ def active_games(db: sqlite_utils.Database) -> list[Game]:
         f"SELECT {_GAME_COLUMNS} FROM games WHERE state = ? ORDER BY id", [ACTIVE]
     ).fetchall()
     return [_game(r) for r in rows]
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _micros(moment: datetime) -> int:
+    """A moment as games.next_event_at holds it: whole microseconds since the epoch."""
+    return (moment - _EPOCH) // timedelta(microseconds=1)
+
+
+def due_games(db: sqlite_utils.Database, now: datetime) -> list[Game]:
+    """The active games whose next event (next_event_at) is due by `now`, by id; a game
+    changed since it was last looked at is due at once (its triggers set 0)."""
+    rows = db.execute(
+        f"SELECT {_GAME_COLUMNS} FROM games WHERE state = ? AND next_event_at <= ? ORDER BY id",
+        [ACTIVE, _micros(now)],
+    ).fetchall()
+    return [_game(r) for r in rows]
+
+
+def set_next_event(db: sqlite_utils.Database, game: Game, moment: datetime | None) -> None:
+    """Keep the moment the game next needs the judge (None: none until it changes). Only
+    this column is written, so the triggers that mark a changed game do not fire."""
+    value = None if moment is None else _micros(moment)
+    db.execute(
+        "UPDATE games SET next_event_at = ? WHERE id = ? AND next_event_at IS NOT ?",
+        [value, game.id, value],
+    )
+
+
+def earliest_event(db: sqlite_utils.Database) -> datetime | None:
+    """The earliest next event kept for an active game, a changed game's aside; None
+    when no game waits for a moment."""
+    row = db.execute(
+        "SELECT MIN(next_event_at) FROM games WHERE state = ? AND next_event_at > 0", [ACTIVE]
+    ).fetchone()
+    return None if row[0] is None else _EPOCH + timedelta(microseconds=row[0])
 
 
 def notice_sent(db: sqlite_utils.Database, game: Game, kind: str) -> bool:

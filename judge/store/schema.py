@@ -293,6 +293,39 @@ def _v12_handovers(db: sqlite_utils.Database) -> None:
         )
 
 
+# The tables whose rows the deadline check (judge/service/schedule.py) reads, besides
+# `games` itself: a change to any of them may make a game's next event due sooner.
+_NEXT_EVENT_SOURCES = ("seats", "phases", "order_sets", "orders", "notices")
+
+
+def _v13_next_event(db: sqlite_utils.Database) -> None:
+    # Each game's next event (judge/service/schedule.py), in microseconds since the epoch
+    # (UTC), indexed, so that a pass of the daemon reads only the games that are due.
+    # NULL: nothing timed until the game changes; 0: to be looked at on the next pass.
+    # Triggers set 0 in the transaction of every change the deadline check depends on
+    # (the game's row, its seats, phases, orders and notices), whoever makes it; the check
+    # then puts the true moment back. Existing games start at 0: looked at once.
+    db.table("games").add_column("next_event_at", int)
+    db.execute("UPDATE games SET next_event_at = 0")
+    db.table("games").create_index(["state", "next_event_at"])
+    db.execute(
+        "CREATE TRIGGER games_insert_next_event AFTER INSERT ON games "
+        "BEGIN UPDATE games SET next_event_at = 0 WHERE id = NEW.id; END"
+    )
+    db.execute(
+        "CREATE TRIGGER games_next_event AFTER UPDATE ON games "
+        "WHEN NEW.next_event_at IS OLD.next_event_at AND OLD.next_event_at IS NOT 0 "
+        "BEGIN UPDATE games SET next_event_at = 0 WHERE id = NEW.id; END"
+    )
+    for table in _NEXT_EVENT_SOURCES:
+        for change, row in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")):
+            db.execute(
+                f"CREATE TRIGGER {table}_{change.lower()}_next_event AFTER {change} ON {table} "
+                f"BEGIN UPDATE games SET next_event_at = 0 WHERE id = {row}.game_id "
+                "AND next_event_at IS NOT 0; END"
+            )
+
+
 def _json_or_null(value: object) -> str | None:
     """A moved value as its column holds it: NULL for none or an empty object."""
     return json.dumps(value) if value else None
@@ -311,4 +344,5 @@ MIGRATIONS = [
     _v10_signon_keys,
     _v11_result,
     _v12_handovers,
+    _v13_next_event,
 ]

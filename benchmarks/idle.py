@@ -1,0 +1,123 @@
+"""Idle speed: the cost of one daemon pass over 10,000 active games with nothing due.
+
+Builds the games in a temporary store on disk with the judge's own functions: one game is
+started for real (judge.game.play.start_game), the others are copies of it made with
+judge.store.games (a master, seven players, the same first position), each with its own
+deadline two to three days ahead, so no reminder, deadline or grace is due. Then times
+what the daemon's loop does on each pass between events: `schedule.run_due` (with
+nothing due) and the wake computation handed to `schedule.Timers.sync`. The first pass
+is timed apart (it may do the start-up's work); the figure is the median of the next
+passes. Prints figures; asserts nothing.
+
+    python benchmarks/idle.py [--games 10000] [--passes 5] [--dir PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from judge.config import Config  # noqa: E402
+from judge.game import play  # noqa: E402
+from judge.game.passwords import hash_password  # noqa: E402
+from judge.service import schedule  # noqa: E402
+from judge.store import games  # noqa: E402
+from judge.store.audit import iso  # noqa: E402
+from judge.store.db import open_db, transaction  # noqa: E402
+
+START = datetime(2030, 3, 11, 9, 0, tzinfo=UTC)
+
+
+def build(db, config: Config, count: int) -> None:
+    """`count` active games in Spring 1901, deadlines spread over a day, two days ahead."""
+    password = hash_password("secret")  # one scrypt hash for every seat: setup speed only
+    with transaction(db):
+        first = games.create_game(db, "idle0", "standard", START)
+        _seats(db, first, 0, password)
+        play.start_game(db, config, first, START, seed=1901)
+        first = games.get_game(db, first.id)
+        position = games.phase_position(db, first, first.phase or "")
+        for i in range(1, count):
+            game = games.create_game(db, f"idle{i}", "standard", START)
+            _seats(db, game, i, password)
+            deadline = iso(START + timedelta(days=2, seconds=(i * 8.64) // 1))
+            game = games.update_game(
+                db, game, START, state=games.ACTIVE, phase=first.phase, deadline=deadline
+            )
+            games.add_phase(db, game, first.phase or "", position, deadline, START)
+
+
+def _seats(db, game: games.Game, i: int, password: str) -> None:
+    games.add_seat(db, game, games.MASTER, f"gm{i}@example.org", password, START)
+    for p in range(7):
+        games.add_seat(db, game, games.PLAYER, f"p{p}.g{i}@example.org", password, START)
+
+
+def _wake_events() -> Callable[..., dict[str, datetime]]:
+    """What the daemon hands to Timers.sync after run_due."""
+    return getattr(schedule, "next_wake", schedule.next_events)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--passes", type=int, default=5)
+    parser.add_argument("--dir", default=None, help="where to put the temporary database")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(dir=args.dir, prefix="judge-bench-") as tmp:
+        config = Config(
+            name="BENCH",
+            address="judge@example.org",
+            database=Path(tmp) / "judge.db",
+            maildir=Path(tmp) / "outbox",
+        )
+        db = open_db(config.database)
+        start = time.perf_counter()
+        build(db, config, args.games)
+        setup = time.perf_counter() - start
+        now = START + timedelta(hours=1)
+        wake = _wake_events()
+        timers = schedule.Timers(lambda: None, lambda: now, lambda: START)
+        timers.start()
+        try:
+            passes = []
+            for _ in range(args.passes + 1):
+                t0 = time.perf_counter()
+                schedule.run_due(db, config, lambda: now)
+                t1 = time.perf_counter()
+                events = wake(db)
+                t2 = time.perf_counter()
+                timers.sync(events)
+                t3 = time.perf_counter()
+                passes.append((t1 - t0, t2 - t1, t3 - t2, len(timers.pending())))
+        finally:
+            timers.stop()
+        db.conn.close()
+
+    print(f"games: {args.games} active, nothing due (setup {setup:.1f} s, not in the figures)")
+    print(f"wake computation: schedule.{wake.__name__}")
+    first = passes[0]
+    print(
+        f"first pass: run_due {first[0] * 1000:.1f} ms, wake {first[1] * 1000:.1f} ms, "
+        f"Timers.sync {first[2] * 1000:.1f} ms ({first[3]} timer jobs)"
+    )
+    rest = passes[1:]
+    due, wake_ms, sync = (statistics.median(p[i] for p in rest) * 1000 for i in range(3))
+    print(
+        f"next passes (median of {len(rest)}): run_due {due:.3f} ms, wake {wake_ms:.3f} ms, "
+        f"Timers.sync {sync:.3f} ms; one pass {due + wake_ms + sync:.3f} ms "
+        f"({rest[-1][3]} timer jobs)"
+    )
+
+
+if __name__ == "__main__":
+    main()

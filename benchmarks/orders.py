@@ -1,0 +1,136 @@
+"""Real order mails: messages per second from SMTP accept to the acknowledgement queued.
+
+Unlike benchmarks/mail.py, whose mails sign on to a game that does not exist, every mail
+here signs on to a running game with the power's right password and gives a full order
+set (every unit holds): the password is checked and the orders are stored. The games
+are built with the judge's own functions (judge.store.games, judge.game.play.start_game),
+each player with a password of their own; six of the seven powers of each game send
+mails (the seventh never does, so no phase is processed early), round after round, as
+players revising their orders do. Starts the judge's daemon (embedded SMTP receiver,
+database on disk, replies into a Maildir) and sends the mails from several client
+threads; the clock stops when the last acknowledgement is queued. Prints figures,
+asserts nothing.
+
+    python benchmarks/orders.py [--games 10] [--rounds 10] [--clients 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import smtplib
+import sys
+import tempfile
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from judge_harness import HOLDS  # noqa: E402
+from smtp_sink import free_port  # noqa: E402
+
+from judge.config import Config, SmtpInConfig  # noqa: E402
+from judge.game import play  # noqa: E402
+from judge.game.passwords import hash_password  # noqa: E402
+from judge.service.daemon import run_forever  # noqa: E402
+from judge.store import games  # noqa: E402
+from judge.store.db import open_db, transaction  # noqa: E402
+from judge.variants.maps import load_map  # noqa: E402
+
+START = datetime.now(UTC)  # the daemon runs on the wall clock: deadlines ahead of it
+
+
+def build(config: Config, count: int) -> list[tuple[str, str, str]]:
+    """`count` started games; returns (address, SIGNON line, orders) for six powers of each."""
+    db = open_db(config.database)
+    initials = {k: p.initial for k, p in load_map("standard").powers.items()}
+    senders = []
+    with transaction(db):
+        for g in range(count):
+            game = games.create_game(db, f"game{g}", "standard", START)
+            games.add_seat(db, game, games.MASTER, f"gm{g}@example.org", hash_password("gm"), START)
+            for p in range(7):
+                address = f"p{p}.g{g}@example.org"
+                password = f"pw{p}x{g}"
+                games.add_seat(db, game, games.PLAYER, address, hash_password(password), START)
+            play.start_game(db, config, game, START, seed=g)  # start mails not queued
+            seats = games.seats(db, game, games.PLAYER)
+            for seat in seats[:6]:
+                initial = initials[seat.power or ""]
+                password = f"pw{seat.address[1]}x{g}"
+                signon = f"SIGNON {initial}game{g} {password}"
+                senders.append((seat.address, signon, HOLDS[initial]))
+    db.conn.close()
+    return senders
+
+
+def _mail(i: int, address: str, signon: str, orders: str) -> bytes:
+    body = "\r\n".join([signon, *orders.splitlines(), "SIGNOFF"])
+    return (
+        f"From: {address}\r\nTo: judge@example.org\r\nSubject: orders {i}\r\n"
+        f"Message-ID: <orders-{i}@example.org>\r\n\r\n{body}\r\n"
+    ).encode()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=10, help="mails from each sender")
+    parser.add_argument("--clients", type=int, default=4)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Config(
+            name="BENCH",
+            address="judge@example.org",
+            database=Path(tmp) / "judge.db",
+            maildir=Path(tmp) / "outbox",
+            smtp_in=SmtpInConfig(port=free_port()),
+            rate_limit_per_hour=10**9,
+            replies_per_hour=10**9,
+        )
+        senders = build(config, args.games)
+        mails = [_mail(i, *senders[i % len(senders)]) for i in range(len(senders) * args.rounds)]
+        stop, ready = threading.Event(), threading.Event()
+        daemon = threading.Thread(
+            target=run_forever, args=(config,), kwargs={"stop": stop, "ready": ready.set}
+        )
+        daemon.start()
+        ready.wait(10)
+        db = open_db(config.database)
+        before = db.execute("SELECT COUNT(*) FROM outbound").fetchone()[0]
+
+        def client(numbers: range) -> None:
+            with smtplib.SMTP("127.0.0.1", config.smtp_in.port) as smtp:
+                for i in numbers:
+                    smtp.sendmail("bench@example.org", ["judge@example.org"], mails[i])
+
+        n, k = len(mails), args.clients
+        start = time.perf_counter()
+        clients = [threading.Thread(target=client, args=(range(c, n, k),)) for c in range(k)]
+        for c in clients:
+            c.start()
+        for c in clients:
+            c.join()
+        while db.execute("SELECT COUNT(*) FROM outbound").fetchone()[0] < before + n:
+            time.sleep(0.01)
+        queued = time.perf_counter()
+        stored = db.execute("SELECT COUNT(*) FROM order_sets").fetchone()[0]
+        refused = db.execute(
+            "SELECT COUNT(*) FROM outbound WHERE CAST(raw AS TEXT) LIKE '%ERROR%'"
+        ).fetchone()[0]
+        stop.set()
+        daemon.join()
+        db.conn.close()
+    print(
+        f"order mails: {n} over SMTP from {k} clients ({len(senders)} players of "
+        f"{args.games} games, {args.rounds} mails each), database on disk"
+    )
+    print(f"order sets stored: {stored}; acknowledgements with an ERROR: {refused}")
+    print(f"SMTP accept to acknowledgement queued: {n / (queued - start):,.1f} mails/second")
+
+
+if __name__ == "__main__":
+    main()
