@@ -55,6 +55,8 @@ bench: $(STAMP)
 	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/mail.py
 	$(PY) benchmarks/flood.py
+	$(PY) benchmarks/idle.py
+	$(PY) benchmarks/orders.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
