@@ -1,0 +1,86 @@
+"""Maps the team wrote for issue 19 (maps/duel.toml: two powers; maps/decapolis.toml: ten;
+maps/archipelago.toml: a province of three coasts and a chain of seas), played through
+their DATC-style case files (tests/datc/<map>.toml) by the engine and by Contract 1."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from datc_cases import DATC_DIR, load_cases, play
+
+from judge.engine.board import Position, parse_unit, starting_position
+from judge.engine.phase import Phase
+from judge.variants.json_contract import adjudicate_line
+from judge.variants.maps import load_map
+
+TEAM_MAPS = ["duel", "archipelago", "decapolis"]
+CASES = [case for name in TEAM_MAPS for case in load_cases(DATC_DIR, f"{name}.toml")]
+IDS = [c["id"] for c in CASES]
+
+
+def _start(case: dict) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The case's units and centres before its first phase, by power (the map's start
+    where the case leaves them out)."""
+    gm = load_map(case["map"])
+    start = starting_position(gm)
+    if "units" in case:
+        units = {p: list(us) for p, us in case["units"].items()}
+    else:
+        units = {}
+        for u in start.units:
+            units.setdefault(u.power, []).append(str(u))
+    if "centers" in case:
+        centers = {p: list(cs) for p, cs in case["centers"].items()}
+    else:
+        centers = {p: sorted(cs) for p, cs in start.centers.items() if cs}
+    return units, centers
+
+
+def _position(case: dict) -> Position:
+    gm = load_map(case["map"])
+    units, centers = _start(case)
+    parsed = tuple(parse_unit(gm, p, text) for p, texts in units.items() for text in texts)
+    owned = {p: frozenset(cs) for p, cs in centers.items()}
+    return Position(gm, Phase.parse(case["phase"][0]["phase"]), parsed, owned)
+
+
+def test_each_team_map_has_its_cases() -> None:
+    assert {c["map"] for c in CASES} == set(TEAM_MAPS)
+    assert len(IDS) == len(set(IDS))
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_case_by_the_engine(case: dict) -> None:
+    play(case, _position(case))
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_case_by_contract_1(case: dict) -> None:
+    """The same case line by line through `judge adjudicate`'s JSON, each phase's output
+    (units, centres, retreats) the next phase's input."""
+    units, centers = _start(case)
+    state: dict = {"map": case["map"], "units": units, "centers": centers, "retreats": {}}
+    steps = case["phase"]
+    for step, after in zip(steps, [*steps[1:], None], strict=True):
+        orders = {p: [text for text, _ in lines] for p, lines in step.get("orders", {}).items()}
+        out = adjudicate_line(json.dumps({**state, "phase": step["phase"], "orders": orders}))
+        assert "error" not in out, out
+        for power, lines in step.get("orders", {}).items():
+            got = [(r["given"], r["result"]) for r in out["results"][power] if r["given"]]
+            assert got == [tuple(x) for x in lines]
+        expect = step["expect"]
+        assert out["units"] == {p: sorted(us) for p, us in expect["units"].items() if us}
+        retreats = {
+            u: places for by_unit in out["retreats"].values() for u, places in by_unit.items()
+        }
+        if "dislodged" in expect:  # Contract 1 lists a dislodged unit only with a place to go
+            nowhere = {u for u, places in expect.get("retreats", {}).items() if not places}
+            assert sorted(retreats) == sorted(set(expect["dislodged"]) - nowhere)
+        for unit, places in expect.get("retreats", {}).items():
+            assert retreats.get(unit, []) == sorted(places)
+        if after is not None:  # the engine's next phase, and the builds due in it
+            assert out["next_phase"] == after["phase"]
+            if "builds" in after["expect"]:
+                assert out["builds"] == after["expect"]["builds"]
+        state = {"map": case["map"], **{k: out[k] for k in ("units", "centers", "retreats")}}
