@@ -5,14 +5,19 @@ their DATC-style case files (tests/datc/<map>.toml) by the engine and by Contrac
 from __future__ import annotations
 
 import json
+import tomllib
 
 import pytest
 from datc_cases import DATC_DIR, load_cases, play
 
+from judge.engine.adjudication import adjudicate
 from judge.engine.board import Position, parse_unit, starting_position
+from judge.engine.geography import GameMap, build_map
+from judge.engine.notation import parse_order
+from judge.engine.orders import order_text
 from judge.engine.phase import Phase
 from judge.variants.json_contract import adjudicate_line
-from judge.variants.maps import load_map
+from judge.variants.maps import MAPS_DIR, load_map
 
 TEAM_MAPS = ["duel", "archipelago", "decapolis"]
 CASES = [case for name in TEAM_MAPS for case in load_cases(DATC_DIR, f"{name}.toml")]
@@ -84,3 +89,56 @@ def test_case_by_contract_1(case: dict) -> None:
             if "builds" in after["expect"]:
                 assert out["builds"] == after["expect"]["builds"]
         state = {"map": case["map"], **{k: out[k] for k in ("units", "centers", "retreats")}}
+
+
+# -- coasts of the map's own naming ---------------------------------------------------------
+
+
+def _renamed_coasts() -> GameMap:
+    """The archipelago with Tridentia's west and east coasts named SW and SE, as a map
+    may name them (nothing in the format says a coast is north, south, east or west)."""
+    with (MAPS_DIR / "archipelago.toml").open("rb") as f:
+        data = tomllib.load(f)
+    tri = data["provinces"]["TRD"]
+    tri["coasts"] = {"NC": tri["coasts"]["NC"], "SW": {"fleet": ["STR"]}, "SE": {"fleet": ["DEP"]}}
+    data["provinces"]["STR"]["fleet"] = ["WAP", "DEP", "TRD/SW", "MRK"]
+    data["provinces"]["DEP"]["fleet"] = ["STR", "EAP", "TRD/SE", "MRK"]
+    data["powers"]["BOREAS"]["units"] = ["F TRD/SW", "A NOR", "F NPT"]
+    data["name"] = "archipelago-coasts"
+    return build_map(data)
+
+
+@pytest.mark.parametrize(
+    "text, order",
+    [
+        ("F Trd/sw - Str", "F TRD/SW - STR"),
+        ("F Tridentia (SW) - The Strait", "F TRD/SW - STR"),
+        ("F Tridentia sw coast - Strait", "F TRD/SW - STR"),
+        ("F Deep - Tridentia se", "F DEP - TRD/SE"),
+        ("F Strait S F Deep - Trident (se)", "F STR S F DEP - TRD/SE"),
+        ("F Npt - Trd nc", "F NPT - TRD/NC"),
+    ],
+)
+def test_a_coast_the_map_names_itself_is_read(text: str, order: str) -> None:
+    assert order_text(parse_order(text, _renamed_coasts(), "M").order) == order
+
+
+def test_a_move_to_a_coast_the_map_names_itself_is_adjudicated() -> None:
+    """Archipelago.4 on the renamed coasts: the supported fleet (2) reaches the SE coast
+    and dislodges the fleet on the SW coast, whose move cannot be made from there (void:
+    it holds, with 1)."""
+    gm = _renamed_coasts()
+    units = (parse_unit(gm, "LEVANT", "F DEP"), parse_unit(gm, "HESPER", "F STR"))
+    units += (parse_unit(gm, "BOREAS", "F TRD/SW"),)
+    position = Position(gm, Phase.parse("S1901M"), units, {})
+    orders = {
+        "LEVANT": ["F Open Deep - Tridentia (se)"],
+        "HESPER": ["F Strait S F Deep - Tridentia"],
+        "BOREAS": ["F Tridentia sw - Open Deep"],
+    }
+    outcome = adjudicate(position, orders)
+    assert [(r.power, r.order, r.result) for r in outcome.results] == [
+        ("LEVANT", "F DEP - TRD/SE", "ok"),
+        ("HESPER", "F STR S F DEP - TRD", "ok"),
+        ("BOREAS", "F TRD/SW - DEP", "dislodged"),
+    ]
