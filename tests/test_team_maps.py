@@ -12,7 +12,7 @@ from datc_cases import DATC_DIR, load_cases, play
 
 from judge.engine.adjudication import adjudicate
 from judge.engine.board import Position, parse_unit, starting_position
-from judge.engine.geography import GameMap, build_map
+from judge.engine.geography import GameMap, MapError, build_map
 from judge.engine.notation import parse_order
 from judge.engine.orders import order_text
 from judge.engine.phase import Phase
@@ -94,11 +94,15 @@ def test_case_by_contract_1(case: dict) -> None:
 # -- coasts of the map's own naming ---------------------------------------------------------
 
 
+def _map_data(name: str) -> dict:
+    with (MAPS_DIR / f"{name}.toml").open("rb") as f:
+        return tomllib.load(f)
+
+
 def _renamed_coasts() -> GameMap:
     """The archipelago with Tridentia's west and east coasts named SW and SE, as a map
     may name them (nothing in the format says a coast is north, south, east or west)."""
-    with (MAPS_DIR / "archipelago.toml").open("rb") as f:
-        data = tomllib.load(f)
+    data = _map_data("archipelago")
     tri = data["provinces"]["TRD"]
     tri["coasts"] = {"NC": tri["coasts"]["NC"], "SW": {"fleet": ["STR"]}, "SE": {"fleet": ["DEP"]}}
     data["provinces"]["STR"]["fleet"] = ["WAP", "DEP", "TRD/SW", "MRK"]
@@ -142,3 +146,30 @@ def test_a_move_to_a_coast_the_map_names_itself_is_adjudicated() -> None:
         ("HESPER", "F STR S F DEP - TRD", "ok"),
         ("BOREAS", "F TRD/SW - DEP", "dislodged"),
     ]
+
+
+@pytest.mark.parametrize("initial", ["A", "a"])
+def test_two_powers_with_one_initial_are_refused(initial: str) -> None:
+    """With ten powers initials run close: SIGNON by initial must name one power."""
+    data = _map_data("decapolis")
+    data["powers"]["JORVIK"]["initial"] = initial
+    with pytest.raises(MapError, match="ASTRA and JORVIK have one initial 'A'"):
+        build_map(data)
+
+
+@pytest.mark.parametrize("name", TEAM_MAPS)
+def test_a_team_map_starts_balanced_and_holds_a_year_without_orders(name: str) -> None:
+    """Every power starts with as many units as centres, the victory count is more than
+    half the centres, and a year in which nobody orders changes no unit (neutral centres
+    under a unit are taken in the Fall, as Violet's Eastfold is)."""
+    gm = load_map(name)
+    start = starting_position(gm)
+    assert len(gm.powers) == {"duel": 2, "archipelago": 3, "decapolis": 10}[name]
+    for power in gm.powers.values():
+        assert len(power.units) == len(power.starting_centers)
+    assert len(gm.supply_centers) // 2 < gm.victory_centers <= len(gm.supply_centers)
+    position = start
+    for phase in ("S1901M", "F1901M"):
+        assert str(position.phase) == phase
+        position = adjudicate(position, {}).position
+    assert sorted(map(str, position.units)) == sorted(map(str, start.units))
