@@ -5,6 +5,8 @@ their DATC-style case files (tests/datc/<map>.toml) by the engine and by Contrac
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import tomllib
 
 import pytest
@@ -173,3 +175,26 @@ def test_a_team_map_starts_balanced_and_holds_a_year_without_orders(name: str) -
         assert str(position.phase) == phase
         position = adjudicate(position, {}).position
     assert sorted(map(str, position.units)) == sorted(map(str, start.units))
+
+
+def test_the_judge_adjudicate_command_gives_the_same_answers() -> None:
+    """The first phase of every case, as lines to the real `judge adjudicate` command:
+    each answer is the one Contract 1 gave in test_case_by_contract_1."""
+    lines = []
+    for case in CASES:
+        units, centers = _start(case)
+        step = case["phase"][0]
+        orders = {p: [text for text, _ in ls] for p, ls in step.get("orders", {}).items()}
+        data = {"map": case["map"], "phase": step["phase"], "units": units}
+        lines.append(json.dumps({**data, "centers": centers, "orders": orders}))
+    proc = subprocess.run(
+        [sys.executable, "-m", "judge.ops.cli", "adjudicate"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert [json.loads(out) for out in proc.stdout.splitlines()] == [
+        adjudicate_line(line) for line in lines
+    ]
+    assert proc.stderr == ""
