@@ -20,6 +20,7 @@ from judge.engine.orders import order_text
 from judge.engine.phase import Phase
 from judge.variants.json_contract import adjudicate_line
 from judge.variants.maps import MAPS_DIR, load_map
+from judge.variants.problem_text import reason_text
 
 TEAM_MAPS = ["duel", "archipelago", "decapolis"]
 CASES = [case for name in TEAM_MAPS for case in load_cases(DATC_DIR, f"{name}.toml")]
@@ -198,3 +199,22 @@ def test_the_judge_adjudicate_command_gives_the_same_answers() -> None:
         adjudicate_line(line) for line in lines
     ]
     assert proc.stderr == ""
+
+
+def test_a_fleet_built_in_three_coast_province_needs_its_coast() -> None:
+    """DATC 4.B.7 a (the preferred choice) on Tridentia: the reason names all three."""
+    gm = load_map("archipelago")
+    position = Position(gm, Phase.parse("W1901A"), (), {"BOREAS": frozenset({"TRD"})})
+    outcome = adjudicate(position, {"BOREAS": ["Build F Tridentia", "Build F Tridentia wc"]})
+    [bare, west] = outcome.results
+    assert (bare.order, bare.result, west.order, west.result) == (
+        "F TRD B",
+        "void",
+        "F TRD/WC B",
+        "ok",
+    )
+    assert bare.error is not None
+    assert reason_text(bare.error) == (
+        "Say on which coast to build the fleet: Tridentia (east coast), "
+        "Tridentia (north coast) or Tridentia (west coast)."
+    )
