@@ -218,3 +218,28 @@ def test_a_fleet_built_in_three_coast_province_needs_its_coast() -> None:
         "Say on which coast to build the fleet: Tridentia (east coast), "
         "Tridentia (north coast) or Tridentia (west coast)."
     )
+
+
+def _capital_named_violet() -> GameMap:
+    """The duel with Viohaven renamed Violet, as many maps name a power's capital after
+    it (Egypt, Spain, Rome)."""
+    data = _map_data("duel")
+    data["provinces"]["VHA"]["name"] = "Violet"
+    data["name"] = "duel-violet"
+    return build_map(data)
+
+
+@pytest.mark.parametrize(
+    "text, order",
+    [
+        ("Violet: A Violet - Midmarch", "A VHA - MID"),
+        ("Violet F Violet - South Bay", "F VHA - SBY"),
+        ("A Violet - Midmarch", "A VHA - MID"),
+        ("Violet - Midmarch", "VHA - MID"),
+        ("Violet H", "VHA H"),
+        ("Orange: A Orport S A Violet - Midmarch", "A OPO S A VHA - MID"),
+        ("Violet: Build A Violet", "A VHA B"),
+    ],
+)
+def test_a_place_named_like_a_power_is_read_after_the_powers_name(text: str, order: str) -> None:
+    assert order_text(parse_order(text, _capital_named_violet()).order) == order

@@ -124,6 +124,11 @@ _KEYWORDS = {
 }
 _UNIT_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
 _FILLERS = {"the", "an", "in", "at", "from", "unit", "of", "s'", "'s"}
+# After these a first word that names both a power and a place is the power's name
+# (`Egypt: A Egypt - Libya`): no order starts with a place and then a unit or a build.
+_AFTER_POWER = frozenset(
+    [*_UNIT_WORDS, *(w for w, k in _KEYWORDS.items() if k in (BUILD, REMOVE, WAIVE))]
+)
 _COASTS = {"nc": "NC", "sc": "SC", "ec": "EC", "wc": "WC"}
 _COAST_WORDS = {"north": "NC", "south": "SC", "east": "EC", "west": "WC"}
 _COAST_LETTERS = {"n": "NC", "s": "SC", "e": "EC", "w": "WC"}
@@ -326,6 +331,9 @@ def _scan(text: str, t: _Tables, notes: list[Reason]) -> list[_Item]:
     i, n = 0, len(tokens)
     while i < n:
         tok = tokens[i]
+        if not items and tok in t.power_words and i + 1 < n and tokens[i + 1] in _AFTER_POWER:
+            i += 1  # the power the order is for, though a place has its name too
+            continue
         # Multi-word names first ("north sea", "st petersburg", "gulf of lyon").
         if tok in t.first_words:
             found = _multi_word_name(tokens, i, t)
