@@ -243,3 +243,22 @@ def _capital_named_violet() -> GameMap:
 )
 def test_a_place_named_like_a_power_is_read_after_the_powers_name(text: str, order: str) -> None:
     assert order_text(parse_order(text, _capital_named_violet()).order) == order
+
+
+def test_victory_is_the_maps_own_count() -> None:
+    """Decapolis: 21 of 40 centres win; Astra has 20 and takes Amberlea in the Fall."""
+    gm = load_map("decapolis")
+    twenty = sorted(gm.supply_centers - {"NAT"})[:20]
+    assert "NAT" not in twenty and "ASB" in twenty
+    line = {
+        "map": "decapolis",
+        "phase": "F1901M",
+        "units": {"ASTRA": ["A ASB"]},
+        "centers": {"ASTRA": twenty},
+        "orders": {"ASTRA": ["A Asterby - Amberlea"]},
+    }
+    out = adjudicate_line(json.dumps(line))
+    assert (len(out["centers"]["ASTRA"]), out["winner"]) == (21, "ASTRA")
+    line["orders"] = {"ASTRA": ["A Asterby H"]}
+    out = adjudicate_line(json.dumps(line))
+    assert (len(out["centers"]["ASTRA"]), out["winner"]) == (20, None)
