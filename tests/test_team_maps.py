@@ -18,6 +18,7 @@ from judge.engine.geography import GameMap, MapError, build_map
 from judge.engine.notation import parse_order
 from judge.engine.orders import order_text
 from judge.engine.phase import Phase
+from judge.engine.rules import Rules
 from judge.variants.json_contract import adjudicate_line
 from judge.variants.maps import MAPS_DIR, load_map
 from judge.variants.problem_text import reason_text
@@ -60,7 +61,7 @@ def test_each_team_map_has_its_cases() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_case_by_the_engine(case: dict) -> None:
-    play(case, _position(case))
+    play(case, _position(case), Rules.from_json(case.get("rules")))
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -68,7 +69,8 @@ def test_case_by_contract_1(case: dict) -> None:
     """The same case line by line through `judge adjudicate`'s JSON, each phase's output
     (units, centres, retreats) the next phase's input."""
     units, centers = _start(case)
-    state: dict = {"map": case["map"], "units": units, "centers": centers, "retreats": {}}
+    fixed = {"map": case["map"], "rules": case.get("rules", {})}  # the same in every phase
+    state: dict = {**fixed, "units": units, "centers": centers, "retreats": {}}
     steps = case["phase"]
     for step, after in zip(steps, [*steps[1:], None], strict=True):
         orders = {p: [text for text, _ in lines] for p, lines in step.get("orders", {}).items()}
@@ -91,7 +93,7 @@ def test_case_by_contract_1(case: dict) -> None:
             assert out["next_phase"] == after["phase"]
             if "builds" in after["expect"]:
                 assert out["builds"] == after["expect"]["builds"]
-        state = {"map": case["map"], **{k: out[k] for k in ("units", "centers", "retreats")}}
+        state = {**fixed, **{k: out[k] for k in ("units", "centers", "retreats")}}
 
 
 # -- coasts of the map's own naming ---------------------------------------------------------
