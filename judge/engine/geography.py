@@ -268,7 +268,12 @@ def _powers(
     powers: dict[str, Power] = {}
     power_names: dict[str, str] = {}
     owned_at_start: dict[str, str] = {}
+    by_initial: dict[str, str] = {}
     for key, p in data.items():
+        # A player signs on by initial (SIGNON Ename): one initial, one power.
+        initial = str(p["initial"]).upper()
+        if by_initial.setdefault(initial, key) != key:
+            raise MapError(f"{by_initial[initial]} and {key} have one initial {initial!r}")
         homes = frozenset(p["home_centers"])
         for h in homes:
             if h not in provinces or not provinces[h].supply_center:

@@ -124,6 +124,11 @@ _KEYWORDS = {
 }
 _UNIT_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
 _FILLERS = {"the", "an", "in", "at", "from", "unit", "of", "s'", "'s"}
+# After these a first word that names both a power and a place is the power's name
+# (`Egypt: A Egypt - Libya`): no order starts with a place and then a unit or a build.
+_AFTER_POWER = frozenset(
+    [*_UNIT_WORDS, *(w for w, k in _KEYWORDS.items() if k in (BUILD, REMOVE, WAIVE))]
+)
 _COASTS = {"nc": "NC", "sc": "SC", "ec": "EC", "wc": "WC"}
 _COAST_WORDS = {"north": "NC", "south": "SC", "east": "EC", "west": "WC"}
 _COAST_LETTERS = {"n": "NC", "s": "SC", "e": "EC", "w": "WC"}
@@ -158,6 +163,8 @@ class _Tables:
     hyphenated: tuple[tuple[str, str], ...]  # "mid-atlantic" -> "midatlantic"
     power_words: frozenset[str]
     multi_coast: frozenset[str]
+    coasts: dict[str, str]  # a coast's abbreviation -> its key: nc sc ec wc, and the map's own
+    coastish: frozenset[str]  # words that may follow a place as (part of) its coast
     display: dict[str, str]  # province -> full name
     fuzzy: _FuzzyIndex  # what a misspelt word may stand for
 
@@ -188,6 +195,7 @@ def _tables(game_map: GameMap) -> _Tables:
         words[w] = (_KEY, key, None)
     for w, kind in _UNIT_WORDS.items():
         words[w] = (_UNIT, kind, None)
+    coasts = _map_coasts(game_map, words)
     plain_places = {
         name: prov
         for name, prov in game_map.names.items()
@@ -203,9 +211,22 @@ def _tables(game_map: GameMap) -> _Tables:
         hyphenated=tuple(sorted(hyphenated)),
         power_words=frozenset(power_words),
         multi_coast=frozenset(k for k, p in game_map.provinces.items() if p.coasts),
+        coasts=coasts,
+        coastish=_COASTISH | frozenset(coasts),
         display={k: p.name for k, p in game_map.provinces.items()},
         fuzzy=_fuzzy_index(game_map.names),
     )
+
+
+def _map_coasts(game_map: GameMap, words: dict[str, _Item]) -> dict[str, str]:
+    """The coast abbreviations a player may write: the usual four, and any other coast
+    key the map gives (`TRD/SW`) that is not already a word of the map's orders."""
+    coasts = dict(_COASTS)
+    for province in game_map.provinces.values():
+        for c in province.coasts:
+            if c.lower() not in coasts and c.lower() not in words:
+                coasts[c.lower()] = c
+    return coasts
 
 
 def parse_order(
@@ -310,6 +331,9 @@ def _scan(text: str, t: _Tables, notes: list[Reason]) -> list[_Item]:
     i, n = 0, len(tokens)
     while i < n:
         tok = tokens[i]
+        if not items and tok in t.power_words and i + 1 < n and tokens[i + 1] in _AFTER_POWER:
+            i += 1  # the power the order is for, though a place has its name too
+            continue
         # Multi-word names first ("north sea", "st petersburg", "gulf of lyon").
         if tok in t.first_words:
             found = _multi_word_name(tokens, i, t)
@@ -327,7 +351,7 @@ def _scan(text: str, t: _Tables, notes: list[Reason]) -> list[_Item]:
         if tok.endswith("'s"):
             i += 1
             continue
-        if tok in _COASTS or tok == "coast":
+        if tok in t.coasts or tok == "coast":
             i += 1  # a coast with nothing before it to belong to: ignore (DATC 4.B.6)
             continue
         i, guesses = _misspelling(items, notes, tokens, i, t, text, guesses)
@@ -368,7 +392,7 @@ def _known_word(items: list[_Item], item: _Item, tokens: list[str], i: int, t: _
         return i
     n = len(tokens)
     if item[0] == _PLACE:
-        if i < n and tokens[i] in _COASTISH:
+        if i < n and tokens[i] in t.coastish:
             return _place(items, item[1], tokens, i, t)
         items.append(item)
         return i
@@ -446,8 +470,8 @@ def _place(items: list[_Item], prov: str, tokens: list[str], i: int, t: _Tables)
     if i < n:
         tok = tokens[i]
         nxt = tokens[i + 1] if i + 1 < n else None
-        if tok in _COASTS:
-            coast, i = _COASTS[tok], i + 1
+        if tok in t.coasts:
+            coast, i = t.coasts[tok], i + 1
         elif tok in _COAST_WORDS and nxt == "coast":
             coast, i = _COAST_WORDS[tok], i + 2
         elif prov in t.multi_coast and (
