@@ -26,17 +26,20 @@ import sqlite_utils
 
 from judge.crashpoints import crash_point
 from judge.mail import compose
+from judge.render.drawing import has_drawing
 from judge.render.png import PngUnavailable, png_available, render_png
 from judge.replies import Picture
 from judge.store import games, outbox
-from judge.store.settings import GameSettings
+from judge.variants.maps import load_map
 
 log = logging.getLogger("judge.game.pictures")
 
 
-def wanted(settings: GameSettings) -> bool:
-    """Whether a game's mail carries pictures: its "map" setting, and the means to draw."""
-    return settings.map and png_available()
+def wanted(game: games.Game) -> bool:
+    """Whether a game's mail carries pictures: its "map" setting, the means to draw, and a
+    drawing of its map (a map with none gets mails without a picture, whose text then
+    says nothing of one)."""
+    return game.settings.map and png_available() and has_drawing(load_map(game.variant))
 
 
 def after_of(position: dict[str, Any], results: dict[str, Any]) -> dict[str, Any] | None:
@@ -92,7 +95,7 @@ def of_results(
     after: dict[str, Any] | None = None,
 ) -> Picture | None:
     """The results mail's picture: the board the phase led to, with its orders."""
-    if not wanted(game.settings):
+    if not wanted(game):
         return None
     return Picture(
         f"board-{results['phase']}.png",
@@ -105,7 +108,7 @@ def of_results(
 
 def of_start(game: games.Game, position: dict[str, Any]) -> Picture | None:
     """The start mail's picture: the opening position."""
-    if not wanted(game.settings):
+    if not wanted(game):
         return None
     return Picture(f"board-{position['phase']}.png", position, None, None, f"Game {game.name}")
 
@@ -114,7 +117,7 @@ def of_prediction(
     game: games.Game, position: dict[str, Any], results: dict[str, Any]
 ) -> Picture | None:
     """PREDICT's picture: the board the orders on file would lead to, with those orders."""
-    if not wanted(game.settings):
+    if not wanted(game):
         return None
     return Picture(
         f"prediction-{results['phase']}.png",

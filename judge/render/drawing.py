@@ -89,6 +89,12 @@ def _point(value: Sequence[float]) -> Point:
     return (float(value[0]), float(value[1]))
 
 
+def has_drawing(game_map: GameMap) -> bool:
+    """Whether `drawing_for(game_map)` finds a drawing."""
+    names = (game_map.name, getattr(game_map, "base", None))
+    return any(name and _path(name).exists() for name in names)
+
+
 def drawing_for(game_map: GameMap) -> Drawing:
     """The drawing of a loaded map: its own drawing file or, for a variant that has none
     (maps/standard-6.toml), the drawing of the full map it is built on (its `base`)."""
