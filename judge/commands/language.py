@@ -137,6 +137,46 @@ NAMES = frozenset(
 )
 
 
+# njudge's spellings (its general parsing rules): first words
+# that are synonyms of ours, and multi-word keywords whose spaces are optional. Only a
+# whole first word (or first two) is read so: no bundled map has a province or a power
+# named by one of these words (tests/test_njudge_spellings.py checks every map).
+_SYNONYMS = {
+    "HELLO": "SIGNON",
+    "LOGIN": "SIGNON",
+    "WATCH": "OBSERVE",
+    "WITHDRAW": "RESIGN",
+    "STATUS": "SUMMARY",
+    "SUSPEND": "PAUSE",
+}
+_JOINED = {
+    ("SIGN", "ON"): "SIGNON",
+    ("SIGN", "OFF"): "SIGNOFF",
+    ("WHO", "GAME"): "WHOGAME",
+    ("ROLL", "BACK"): "ROLLBACK",
+    ("END", "PRESS"): "ENDPRESS",
+}
+_SPLIT = {"FORCEBEGIN": ("FORCE", "BEGIN")}
+
+
+def spelled(words: list[str]) -> list[str]:
+    """The line's words with njudge's spellings of a command read as ours (`SIGN ON` ->
+    `SIGNON`, `WATCH` -> `OBSERVE`, `SET NO WAIT` -> `SET NOWAIT`); other words as
+    written. A line that starts with no such spelling comes back unchanged."""
+    first = words[0].upper()
+    if len(words) > 1 and (first, words[1].upper()) in _JOINED:
+        return [_JOINED[first, words[1].upper()], *words[2:]]
+    if first in _SYNONYMS:
+        return [_SYNONYMS[first], *words[1:]]
+    if first in _SPLIT:
+        return [*_SPLIT[first], *words[1:]]
+    if first == "SET" and len(words) > 2 and words[1].upper() == "NO":
+        joined = "NO" + words[2].upper()
+        if joined in _SET:  # SET NO WAIT, SET NO DRAW, SET NO CONCEDE, SET NO NMR
+            return [words[0], joined, *words[3:]]
+    return words
+
+
 MAX_COMMANDS = 100  # command and order lines read from one mail (press lines not counted)
 _GUESSABLE = 25  # a longer word is near no command name: difflib is not asked
 
@@ -159,9 +199,10 @@ def read_commands(body: str) -> list[Command]:
             continue
         if not text:
             continue
-        words = text.split()
+        written = text.split()
+        text = _masked(written) or text  # masked as written, before any synonym is read
+        words = spelled(written)
         first = words[0].upper()
-        text = _masked(words) or text
         if first == "SIGNOFF":
             break
         if first in ("PRESS", "BROADCAST"):
