@@ -140,3 +140,52 @@ def test_no_map_word_is_taken_for_an_njudge_spelling() -> None:
         words |= {_letters(w) for w in re.findall(r"[A-Za-z][A-Za-z'.-]*", text)}
     assert len(words) > 400
     assert sorted(spellings & words) == []
+
+
+# -- F1901B and W1901A: one adjustment phase ---------------------------------------------------
+
+MASTER = "gm@example.org"
+SIGNED_ON = "Line 1: SIGNON Mwar1 ****\n  Signed on to war1 as master.\n"
+NO_ORDERS = (
+    "\nOrders on file in war1, power by power:\n"
+    + "".join(f"  {p}: none\n" for p in ("Austria", "England", "France", "Germany"))
+    + "".join(f"  {p}: none\n" for p in ("Italy", "Russia", "Turkey"))
+)
+
+
+def _to_winter(judge: Judge) -> None:
+    """war1 played to Winter 1901 (France takes Spain and Belgium): its phases so far are
+    S1901M (turn 1), F1901M (turn 2) and W1901A (turn 3), the current one."""
+    players = judge.start_game()
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Bur\nA Mar-Spa")
+    judge.send(MASTER, "SIGNON Mwar1 masterpw\nPROCESS S1901M")
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Bur-Bel\nA Spa H")
+    judge.send(MASTER, "SIGNON Mwar1 masterpw\nPROCESS F1901M")
+    assert judge.game().phase == "W1901A"
+
+
+def test_process_and_rollback_read_f1901b_as_w1901a(judge: Judge) -> None:
+    _to_winter(judge)
+    [ack, *_] = judge.send(MASTER, "SIGNON Mwar1 masterpw\nPROCESS F1901B")
+    assert ack.body == (
+        SIGNED_ON
+        + NO_ORDERS
+        + "Line 2: PROCESS F1901B\n\nwar1 has been processed; the results are mailed to everyone.\n"
+    )
+    assert judge.game().phase == "S1902M"
+    [ack, *_] = judge.send(MASTER, "SIGNON Mwar1 masterpw\nROLLBACK F1901B")
+    assert ack.body == (
+        SIGNED_ON
+        + "Line 2: ROLLBACK F1901B\n"
+        + "  war1 is back at Adjustment, Winter of 1901. Everyone is told.\n"
+        + NO_ORDERS
+    )
+    assert judge.game().phase == "W1901A"
+
+
+def test_rollback_reads_w1901a_as_before(judge: Judge) -> None:
+    _to_winter(judge)
+    judge.send(MASTER, "SIGNON Mwar1 masterpw\nPROCESS W1901A")
+    [ack, *_] = judge.send(MASTER, "SIGNON Mwar1 masterpw\nrollback w1901a")
+    assert "Line 2: rollback w1901a\n  war1 is back at Adjustment, Winter of 1901." in ack.body
+    assert judge.game().phase == "W1901A"

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from judge.commands.blocks import close_block
 from judge.commands.ending import end_game
 from judge.commands.language import Command
-from judge.commands.phases import arrived_during, phase_named
+from judge.commands.phases import arrived_during, phase_named, rollback_target
 from judge.commands.powers import power_key, seat_of
 from judge.commands.run import Block, Run, active, everyone, need_master, refuse
 from judge.engine.adjudication import adjudicate
@@ -260,7 +260,8 @@ def rollback(run: Run, cmd: Command) -> None:
             code=names[max(back, 0)],
         )
         return
-    target = cmd.args[0] if cmd.args else (names[-2] if len(names) > 1 else None)
+    before = names[-2] if len(names) > 1 else None
+    target = rollback_target(cmd.args[0], names) if cmd.args else before
     if target not in names or target == game.phase:
         refuse(run, cmd, "no_earlier_phase", game=game.name, phase=target or "")
         return

@@ -4,6 +4,7 @@ worded by templates/words.txt)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
 
 from judge.commands.run import Run
@@ -34,6 +35,13 @@ def phase_named(text: str) -> str | None:
         return str(Phase.parse(f"{season}{year}{kind}"))
     except ValueError:
         return None
+
+
+def rollback_target(written: str, names: Sequence[str]) -> str:
+    """The phase `ROLLBACK written` names, given the game's phases so far (oldest first):
+    a phase as phase_named reads it (`F1901B` = `W1901A`), else the text as written,
+    which the caller refuses as no earlier phase of the game."""
+    return phase_named(written) or written
 
 
 def arrived_during(run: Run, game: games.Game) -> str | None:
