@@ -126,6 +126,11 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     "replace_syntax": ({}, "Expected REPLACE power address, e.g. REPLACE F new@example.org."),
     "not_an_address": ({"address": "nobody"}, "nobody is not a mail address."),
     "no_earlier_phase": ({"game": "war1", "phase": "F1901M"}, "war1 has no earlier phase F1901M."),
+    "no_such_turn": (
+        {"game": "war1", "turn": "3", "current": 3, "phase": "W1901A"},
+        "war1 has no turn 3 to go back to: it is at turn 3 (W1901A); write ROLLBACK 1 to"
+        " ROLLBACK 2.",
+    ),
     "press_value": ({}, "Expected SET PRESS WHITE, GREY or NONE."),
     "map_value": ({}, "Expected SET MAP ON or OFF."),
     "partial_value": ({}, "Expected SET PARTIAL YES or NO."),

@@ -189,3 +189,50 @@ def test_rollback_reads_w1901a_as_before(judge: Judge) -> None:
     [ack, *_] = judge.send(MASTER, "SIGNON Mwar1 masterpw\nrollback w1901a")
     assert "Line 2: rollback w1901a\n  war1 is back at Adjustment, Winter of 1901." in ack.body
     assert judge.game().phase == "W1901A"
+
+
+# -- ROLLBACK n: njudge's turn numbers ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("turn", "phase", "words"),
+    [
+        ("1", "S1901M", "Movement, Spring of 1901"),
+        ("2", "F1901M", "Movement, Fall of 1901"),
+        ("002", "F1901M", "Movement, Fall of 1901"),
+    ],
+)
+def test_rollback_by_turn_number(judge: Judge, turn: str, phase: str, words: str) -> None:
+    _to_winter(judge)
+    [ack, *_] = judge.send(MASTER, f"SIGNON Mwar1 masterpw\nROLLBACK {turn}")
+    assert ack.body.startswith(
+        SIGNED_ON + f"Line 2: ROLLBACK {turn}\n  war1 is back at {words}. Everyone is told.\n"
+    )
+    assert judge.game().phase == phase
+
+
+@pytest.mark.parametrize("turn", ["0", "3", "4", "99", "1234567"])
+def test_a_turn_number_that_is_no_earlier_turn_is_refused(judge: Judge, turn: str) -> None:
+    _to_winter(judge)
+    [ack] = judge.send(MASTER, f"SIGNON Mwar1 masterpw\nROLLBACK {turn}")
+    shown = turn if len(turn) <= 6 else turn[:6] + "..."
+    assert ack.subject == "[TEST] Re: orders (ERRORS)"
+    assert ack.body == (
+        SIGNED_ON
+        + f"Line 2: ROLLBACK {turn}\n"
+        + f"  ERROR: war1 has no turn {shown} to go back to: it is at turn 3 (W1901A);"
+        + " write ROLLBACK 1 to ROLLBACK 2.\n"
+        + NO_ORDERS
+    )
+    assert judge.game().phase == "W1901A"
+
+
+def test_rollback_1_in_the_first_phase_is_refused(judge: Judge) -> None:
+    judge.start_game()
+    [ack] = judge.send(MASTER, "SIGNON Mwar1 masterpw\nROLLBACK 1")
+    assert ack.body == (
+        SIGNED_ON
+        + "Line 2: ROLLBACK 1\n"
+        + "  ERROR: war1 has no turn 1 to go back to: it is at turn 1 (S1901M).\n"
+        + NO_ORDERS
+    )

@@ -17,6 +17,7 @@ from judge.engine.adjudication import adjudicate
 from judge.engine.phase import Phase
 from judge.game import play, proxies
 from judge.game.dates import format_moment
+from judge.game.errors import CommandError
 from judge.game.outgoing import public_copy
 from judge.game.passwords import hash_password
 from judge.game.pictures import of_prediction
@@ -261,7 +262,11 @@ def rollback(run: Run, cmd: Command) -> None:
         )
         return
     before = names[-2] if len(names) > 1 else None
-    target = rollback_target(cmd.args[0], names) if cmd.args else before
+    try:
+        target = rollback_target(cmd.args[0], names) if cmd.args else before
+    except CommandError as e:
+        refuse(run, cmd, e.code, game=game.name, **e.values)
+        return
     if target not in names or target == game.phase:
         refuse(run, cmd, "no_earlier_phase", game=game.name, phase=target or "")
         return

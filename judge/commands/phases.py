@@ -9,11 +9,14 @@ from datetime import datetime
 
 from judge.commands.run import Run
 from judge.engine.phase import Phase
+from judge.game.errors import CommandError
 from judge.store import games, inbox
 
 _PHASE_CODE = re.compile(r"([SFWU])(\d{4})([MRAB])", re.IGNORECASE)
 
 
+_TURN_NUMBER = re.compile(r"[0-9]+")  # ASCII digits only: int() reads them all
+_TURN_DIGITS = 6  # a longer number is no turn of any game (and int() need not read it)
 _PHASE_WORDS = re.compile(r"([a-z]+)\s+(\d{4})\s+([a-z]+)", re.IGNORECASE)
 
 
@@ -38,9 +41,18 @@ def phase_named(text: str) -> str | None:
 
 
 def rollback_target(written: str, names: Sequence[str]) -> str:
-    """The phase `ROLLBACK written` names, given the game's phases so far (oldest first):
-    a phase as phase_named reads it (`F1901B` = `W1901A`), else the text as written,
-    which the caller refuses as no earlier phase of the game."""
+    """The phase `ROLLBACK written` names, given the game's phases so far (oldest first,
+    the last the current one). A number is njudge's turn number: each stored phase is one
+    played (skipped ones are not stored), so turn n is the n-th, the game as it was before
+    turn n was processed (`ROLLBACK 1`: the start). Raises CommandError("no_such_turn")
+    for a number that is no earlier turn. Else a phase as phase_named reads it (`F1901B`
+    = `W1901A`), or the text as written, which the caller refuses as no earlier phase."""
+    if _TURN_NUMBER.fullmatch(written):
+        turn = int(written) if len(written) <= _TURN_DIGITS else 0
+        if not 1 <= turn < len(names):
+            shown = written if len(written) <= _TURN_DIGITS else written[:_TURN_DIGITS] + "..."
+            raise CommandError("no_such_turn", turn=shown, current=len(names), phase=names[-1])
+        return names[turn - 1]
     return phase_named(written) or written
 
 
