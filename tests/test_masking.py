@@ -98,6 +98,16 @@ def test_the_well_formed_commands_keep_their_game_in_the_echo() -> None:
     ]
 
 
+def test_a_misspelt_short_sign_on_word_before_a_game_is_masked() -> None:
+    # One typo from HELLO, LOGIN, WATCH: masked when a game follows (? or a digit), as a
+    # sign-on has; a province one typo away (HELGO) keeps its order.
+    texts = [c.text for c in read_commands("HELO Awar1 secret\nWACTH ?war1 secret")]
+    assert texts == ["HELO ****", "WACTH ****"]
+    assert masked_line("LOGN Fgame1 secret") == "LOGN ****"
+    assert masked_line("Helgo S Kie - Hol") == "Helgo S Kie - Hol"
+    assert masked_line("HELO there friend") == "HELO there friend"
+
+
 def test_no_word_of_any_map_is_taken_for_a_password_command() -> None:
     """A line masked by mistake would lose its order: no province, coast or power name of
     any bundled map, nor an order word, looks like SIGNON, CREATE, PASSWORD, ..."""

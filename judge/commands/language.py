@@ -287,7 +287,7 @@ def _masked(words: list[str]) -> str | None:
             if start + width > len(words):
                 break
             joined = "".join(_letters(w) for w in words[start : start + width])
-            if _carries_password(joined):
+            if _carries_password(joined) or _signon_typo(words, start + width, joined):
                 kept = words[: start + width]
                 rest = words[start + width :]
                 return " ".join([*kept, _MASK]) if rest else None
@@ -320,6 +320,19 @@ def _carries_password(word: str) -> bool:
         if abs(len(word) - len(target)) <= allowed and _typos(word, target) <= allowed:
             return True
     return False
+
+
+def _signon_typo(words: list[str], after: int, word: str) -> bool:
+    """Whether `word`, one typo from a short password word (HELO, LOGN, WACTH), is
+    followed by a game and more, as a sign-on is: the game marked by ? or holding a
+    digit (?war1, Awar1), which no province name does, so no order loses its echo."""
+    if len(words) < after + 2 or word in _OTHER_WORDS:
+        return False
+    game = words[after]
+    if not (game.startswith("?") or any(c.isdigit() for c in game)):
+        return False
+    short = (w for w in _SECRET_WORDS if len(w) < 6)
+    return any(abs(len(word) - len(w)) <= 1 and _typos(word, w) <= 1 for w in short)
 
 
 def _typos(a: str, b: str) -> int:
