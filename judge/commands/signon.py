@@ -111,6 +111,21 @@ def sign_on(
     return Outcome(None, game, "wrong", checks=checks, notices=tuple(notices))
 
 
+def first_check(ctx: Context, sender: str, who: str, name: str) -> str | None:
+    """The stored hash sign_on would check a SIGNON as `who` of game `name` from `sender`
+    against first, or None if it would check none: no such game or seat, or a lock on
+    wrong passwords holds (a mail answering a notice may pass it: sign_on decides)."""
+    game = games.find_game(ctx.db, name)
+    if game is None:
+        return None
+    keys = [guesses.power_key(name, who), guesses.sender_key(sender)]
+    limit = ctx.config.wrong_passwords_per_hour
+    if guesses.locked_until(ctx.db, keys, limit, ctx.now, WINDOW) is not None:
+        return None
+    candidates = _candidates(ctx, game, who, sender)
+    return candidates[0].password_hash if candidates else None
+
+
 def _candidates(ctx: Context, game: games.Game, who: str, sender: str) -> list[games.Seat]:
     """The seats a SIGNON as `who` may mean, the sender's own first (an observer writing
     from their address is found with one check however many observers there are)."""

@@ -5,9 +5,14 @@ the phase costs no scrypt (about 40 ms of CPU, inside the write transaction). Wh
 remembered is an HMAC-SHA256, under a key drawn at random when the process starts, of
 the stored hash and the password: no password is held, the entry cannot be checked
 against a guess without that key, and a changed password (a new hash, with its new
-salt) finds no entry, so the old password is checked with scrypt and refused. A wrong
-password is never remembered: each one costs its scrypt and is counted by the limits on
-wrong passwords (commands/signon.py, store/guesses.py).
+salt) finds no entry, so the old password is checked with scrypt and refused.
+
+The daemon checks the passwords of the mails waiting to be handled before it handles
+them, in worker processes, outside the write transaction (service/prechecks.py); it
+hands the answers over with `remember`. A right one joins the pairs above; a wrong one
+is remembered for the one check that follows (`check_password` forgets it as it answers),
+so each wrong password still costs its scrypt once and is counted by the limits on wrong
+passwords (commands/signon.py, store/guesses.py) when its mail is handled.
 """
 
 from __future__ import annotations
@@ -24,9 +29,13 @@ _N, _R, _P = 2**14, 8, 1
 # How many verified (hash, password) pairs are remembered, the least recently used
 # forgotten first: 32 bytes each, under 2 MB in all; ten thousand players' worth.
 VERIFIED_LIMIT = 10_000
+# Wrong pairs checked ahead of their mail's handling, waiting for it: a handling pass
+# reads at most a hundred mails of five passwords each (store/inbox.due).
+REFUTED_LIMIT = 1_000
 
 _KEY = os.urandom(32)  # this process's own: the entries mean nothing outside it
 _verified: OrderedDict[bytes, None] = OrderedDict()
+_refuted: OrderedDict[bytes, None] = OrderedDict()
 _lock = threading.Lock()  # the SMTP receiver's thread and the main loop may both check
 
 
@@ -45,20 +54,43 @@ def check_password(password: str, stored: str) -> bool:
         if key in _verified:
             _verified.move_to_end(key)
             return True
-    if not _scrypt_matches(password, stored):
-        return False
+        if key in _refuted:  # checked ahead, wrong: answered once
+            del _refuted[key]
+            return False
+    matches = scrypt_matches(password, stored)
+    if matches:
+        _remember(_verified, key, VERIFIED_LIMIT)
+    return matches
+
+
+def known(password: str, stored: str) -> bool:
+    """Whether check_password would answer without scrypt (the pair checked already)."""
+    key = _entry(password, stored)
     with _lock:
-        _verified[key] = None
-        _verified.move_to_end(key)
-        while len(_verified) > VERIFIED_LIMIT:
-            _verified.popitem(last=False)
-    return True
+        return key in _verified or key in _refuted
+
+
+def remember(password: str, stored: str, matches: bool) -> None:
+    """Take the answer of a check made elsewhere (scrypt_matches in a worker process):
+    a right pair is remembered as check_password remembers it; a wrong one until the
+    next check_password of the same pair."""
+    key = _entry(password, stored)
+    _remember(_verified if matches else _refuted, key, VERIFIED_LIMIT if matches else REFUTED_LIMIT)
+
+
+def _remember(entries: OrderedDict[bytes, None], key: bytes, limit: int) -> None:
+    with _lock:
+        entries[key] = None
+        entries.move_to_end(key)
+        while len(entries) > limit:
+            entries.popitem(last=False)
 
 
 def forget_verified() -> None:
     """Forget every verified password (the next check of each runs scrypt)."""
     with _lock:
         _verified.clear()
+        _refuted.clear()
 
 
 def verified_count() -> int:
@@ -75,7 +107,9 @@ def _entry(password: str, stored: str) -> bytes:
     return hmac.new(_KEY, message, hashlib.sha256).digest()
 
 
-def _scrypt_matches(password: str, stored: str) -> bool:
+def scrypt_matches(password: str, stored: str) -> bool:
+    """Whether scrypt, with the parameters and salt `stored` names, makes its digest from
+    `password`. Remembers nothing: a worker process may run it (service/prechecks.py)."""
     try:
         scheme, n, r, p, salt, digest = stored.split("$")
         if scheme != "scrypt":

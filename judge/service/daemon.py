@@ -27,6 +27,7 @@ from judge.game import pictures
 from judge.mail import outbox as sender
 from judge.service import schedule
 from judge.service.handling import handle_waiting
+from judge.service.prechecks import PasswordPool
 from judge.store import inbox
 from judge.store.db import open_db
 from judge.variants.maps import use_operator_folder
@@ -171,6 +172,7 @@ def run_forever(
     receiver = None
     imap_thread = None
     timers = schedule.Timers(wakeup.set, clock)
+    checker = PasswordPool()
     use_operator_folder(config.maps)
     try:
         db = open_db(config.database)
@@ -190,7 +192,7 @@ def run_forever(
             )
             imap_thread.start()
         ready()
-        _loop(db, config, clock, delivery, timers, wakeup, signals, stopping)
+        _loop(db, config, clock, delivery, timers, wakeup, signals, stopping, checker)
     finally:
         signals.release()
         stop.set()  # the IMAP thread watches it; never called from a signal handler
@@ -202,6 +204,7 @@ def run_forever(
             imap_thread.join(timeout=STOP_JOIN_SECONDS)
         if db is not None:
             db.conn.close()
+        checker.close()
         wakeup.close()
         log.info("stopped")
 
@@ -215,6 +218,7 @@ def _loop(
     wakeup: _Wakeup,
     signals: _Signals,
     stopping: Callable[[], bool],
+    checker: PasswordPool,
 ) -> None:
     """The daemon's passes until `stopping()`: reload on SIGHUP, handle the stored mail,
     send the deadlines' mail, drain the outbox, then sleep until something is to do."""
@@ -224,7 +228,7 @@ def _loop(
             if signals.reload:
                 signals.reload = False
                 config = _reloaded(config)
-            handle_waiting(db, config, clock, stopping=stopping)
+            handle_waiting(db, config, clock, stopping=stopping, checker=checker)
             schedule.run_due(db, config, clock, stopping=stopping)
             timers.sync(schedule.next_wake(db))
             sender.drain(db, delivery, clock, attach_picture=pictures.finish)

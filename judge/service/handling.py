@@ -28,6 +28,7 @@ from judge.game.outgoing import LIMIT, REPLY, queue_reply, within_reply_cap
 from judge.mail.guards import reason_not_to_answer
 from judge.mail.message import Submission, parse_submission, reply_address
 from judge.replies import Reply
+from judge.service.prechecks import Ahead, Checker, check_ahead, check_here
 from judge.store import inbox, limits
 from judge.store.audit import iso
 from judge.store.db import transaction
@@ -49,21 +50,67 @@ def handle_waiting(
     clock: Callable[[], datetime],
     dispatcher: Dispatcher = dispatch,
     stopping: Callable[[], bool] = lambda: False,
+    checker: Checker = check_here,
 ) -> int:
     """Handle every stored message that is due (new, and not waiting out a back-off),
     oldest first, until `stopping()` says the daemon is stopping; returns how many were
     tried. Each message is tried at most once per call, so one whose failure cannot even
-    be recorded never makes this spin."""
+    be recorded never makes this spin. The passwords of each batch are checked first,
+    with `checker`, outside any transaction (service/prechecks.py)."""
     done = 0
-    last = 0
-    while not stopping() and (batch := inbox.due(db, clock(), after_id=last)):
-        for item in batch:
+    batch = inbox.due(db, clock())
+    ahead = _check_ahead(db, config, clock(), batch, checker)
+    while batch and not stopping():
+        subs = _remembered(ahead)
+        # The next batch's passwords are checked in the workers while this one is handled.
+        upcoming = inbox.due(db, clock(), after_id=batch[-1].id)
+        ahead = _check_ahead(db, config, clock(), upcoming, checker)
+        for item, sub in zip(batch, subs, strict=True):
             if stopping():  # the rest wait, stored, for the next start
                 break
-            handle_one(db, config, item, clock(), dispatcher)
-            last = item.id
+            handle_one(db, config, item, clock(), dispatcher, sub)
             done += 1
+        batch = upcoming
     return done
+
+
+_Ahead = tuple[list[Submission | None], Ahead | None]
+
+
+def _check_ahead(
+    db: sqlite_utils.Database,
+    config: Config,
+    now: datetime,
+    batch: list[inbox.Inbound],
+    checker: Checker,
+) -> _Ahead:
+    """The batch's messages read (None where reading raises: handle_one tries again and
+    keeps the message), and their passwords being checked ahead (None if that raised:
+    the handling checks them itself)."""
+    subs = [_parsed(item, config) for item in batch]
+    try:
+        return subs, check_ahead(db, config, now, [s for s in subs if s is not None], checker)
+    except Exception as e:
+        log.warning("passwords not checked ahead (%s)", failure_reason(e))
+        return subs, None
+
+
+def _remembered(ahead: _Ahead) -> list[Submission | None]:
+    """Wait for the answers of the checks ahead and remember them; the messages read."""
+    subs, pending = ahead
+    if pending is not None:
+        try:
+            pending.remember()
+        except Exception as e:
+            log.warning("passwords not checked ahead (%s)", failure_reason(e))
+    return subs
+
+
+def _parsed(item: inbox.Inbound, config: Config) -> Submission | None:
+    try:
+        return parse_submission(item.raw, config.max_message_bytes)
+    except Exception:
+        return None
 
 
 def handle_one(
@@ -72,14 +119,17 @@ def handle_one(
     item: inbox.Inbound,
     now: datetime,
     dispatcher: Dispatcher = dispatch,
+    parsed: Submission | None = None,
 ) -> None:
-    """Handle one stored message in one transaction: its commands, its replies, its new
-    state. If that raises, nothing of it is kept and the message is tried again later;
-    after MAX_ATTEMPTS it is set aside as failed and the sender told once. Never raises
-    an Exception: the daemon goes on with the next message whatever this one does."""
-    sub: Submission | None = None
+    """Handle one stored message (`parsed`: as already read) in one transaction: its
+    commands, its replies, its new state. If that raises, nothing of it is kept and the
+    message is tried again later; after MAX_ATTEMPTS it is set aside as failed and the
+    sender told once. Never raises an Exception: the daemon goes on with the next message
+    whatever this one does."""
+    sub: Submission | None = parsed
     try:
-        sub = parse_submission(item.raw, config.max_message_bytes)
+        if sub is None:
+            sub = parse_submission(item.raw, config.max_message_bytes)
         with transaction(db):
             outcome = _handle(db, config, item, sub, now, dispatcher)
             crash_point("handle-queued")

@@ -1,0 +1,144 @@
+"""Passwords checked ahead: the SIGNONs of the mails about to be handled, checked in
+worker processes before their handling, outside the write transaction.
+
+A password check is scrypt, about 40 ms of CPU. Made while a mail is handled, it holds
+the database's write lock and the daemon's loop, and one core does them all. Checked
+ahead, the passwords of a batch of mails are checked on every core at once while no
+lock is held; the handling then finds each answer remembered (game/passwords.py) and
+decides as before: the limits on wrong passwords, the mail's budget of checks and the
+locks are all the handling's (commands/signon.py). A check ahead decides nothing: if it
+is skipped or fails, the handling checks the password itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+import sqlite_utils
+
+from judge.commands.context import Context
+from judge.commands.language import read_commands
+from judge.commands.signon import first_check
+from judge.config import Config
+from judge.game.passwords import known, remember, scrypt_matches
+from judge.mail.guards import reason_not_to_answer
+from judge.mail.message import Submission
+
+log = logging.getLogger("judge.service.prechecks")
+
+Pair = tuple[str, str]  # (password, stored hash)
+
+
+class Checker(Protocol):
+    """Checks pairs of (password, stored hash); the answers, in order, when done."""
+
+    def __call__(self, pairs: Sequence[Pair]) -> Future[list[bool]]: ...
+
+
+def check_here(pairs: Sequence[Pair]) -> Future[list[bool]]:
+    """Check each pair in this process, one after another, now."""
+    done: Future[list[bool]] = Future()
+    done.set_result(check_here_now(pairs))
+    return done
+
+
+class PasswordPool:
+    """A Checker on worker processes, one per core: the daemon's, for its life. The
+    answers come while the daemon goes on (with the mail before).
+
+    The workers are started by a fork server, not forked from the daemon, whose threads
+    (the SMTP receiver, the timers) a fork would copy mid-step."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or os.cpu_count() or 1
+        context = multiprocessing.get_context("forkserver")
+        self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+
+    def __call__(self, pairs: Sequence[Pair]) -> Future[list[bool]]:
+        if not pairs:
+            return check_here(pairs)
+        # One task per worker, not per pair: a round trip costs more than it shares out.
+        share = -(-len(pairs) // self.workers)
+        parts = [
+            self._pool.submit(check_here_now, pairs[i : i + share])
+            for i in range(0, len(pairs), share)
+        ]
+        return _joined(parts)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def check_here_now(pairs: Sequence[Pair]) -> list[bool]:
+    """The answers for `pairs`, checked in this process (a worker's task)."""
+    return [scrypt_matches(password, stored) for password, stored in pairs]
+
+
+def _joined(parts: list[Future[list[bool]]]) -> Future[list[bool]]:
+    """One future for the answers of `parts`, in order, once all are done."""
+    joined: Future[list[bool]] = Future()
+    left = [len(parts)]
+    lock = threading.Lock()
+
+    def one_done(_: Future[list[bool]]) -> None:
+        with lock:
+            left[0] -= 1
+            if left[0]:
+                return
+        try:
+            joined.set_result([answer for part in parts for answer in part.result()])
+        except Exception as e:  # a worker died: the handling checks them itself
+            joined.set_exception(e)
+
+    for part in parts:
+        part.add_done_callback(one_done)
+    return joined
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """Passwords being checked ahead of their mails' handling."""
+
+    pairs: tuple[Pair, ...]
+    answers: Future[list[bool]]
+
+    def remember(self) -> int:
+        """Wait for the answers and remember them; how many. Raises what the check
+        raised (the handling then checks the passwords itself)."""
+        for (password, stored), matches in zip(self.pairs, self.answers.result(), strict=True):
+            remember(password, stored, matches)
+        return len(self.pairs)
+
+
+def check_ahead(
+    db: sqlite_utils.Database,
+    config: Config,
+    now: datetime,
+    subs: Sequence[Submission],
+    checker: Checker,
+) -> Ahead:
+    """Start checking with `checker` the password each SIGNON of `subs` would be checked
+    against first, where this process has no answer yet. Mail the judge does not answer
+    or read (too large) is skipped, and so are SIGNONs past a mail's budget of checks and
+    those a lock would refuse unchecked, so a check ahead never costs more scrypt than
+    the handling would."""
+    pairs: dict[Pair, None] = {}  # in order, once each
+    ctx = Context(db, config, now, None)
+    for sub in subs:
+        if sub.too_large or reason_not_to_answer(sub, config.address) is not None:
+            continue
+        signons = [c for c in read_commands(sub.body) if c.name == "SIGNON"]
+        for command in signons[: config.passwords_per_mail]:
+            who, name, password = command.args
+            stored = first_check(ctx, sub.sender, who, name)
+            if stored is not None and not known(password, stored):
+                pairs[(password, stored)] = None
+    return Ahead(tuple(pairs), checker(list(pairs)) if pairs else check_here(()))

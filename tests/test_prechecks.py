@@ -1,0 +1,184 @@
+"""Passwords checked ahead (issue 16): the daemon checks the SIGNONs of the mails waiting
+to be handled, in worker processes, before it handles them; the handling then decides
+exactly as before, with each password checked by scrypt once."""
+
+from __future__ import annotations
+
+import email
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
+from email.policy import default
+from pathlib import Path
+from typing import Any
+
+import pytest
+from judge_harness import HOLDS, Judge
+
+from judge.commands.signon import WINDOW
+from judge.game import passwords
+from judge.mail.message import parse_submission
+from judge.service import prechecks
+from judge.service.handling import handle_waiting
+from judge.service.prechecks import Pair, PasswordPool, check_ahead, check_here
+from judge.store import games, guesses, inbox
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> Iterator[None]:
+    passwords.forget_verified()
+    yield
+    passwords.forget_verified()
+
+
+@pytest.fixture
+def scrypt_calls(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """The passwords scrypt is run on in this process from now on."""
+    calls: list[bytes] = []
+    real: Callable[..., bytes] = passwords.hashlib.scrypt
+
+    def counting(password: bytes, **kwargs: Any) -> bytes:
+        calls.append(password)
+        return real(password, **kwargs)
+
+    monkeypatch.setattr(passwords.hashlib, "scrypt", counting)
+    return calls
+
+
+class Recording:
+    """A Checker that checks here and records what it was given."""
+
+    def __init__(self) -> None:
+        self.given: list[list[str]] = []
+
+    def __call__(self, pairs: Sequence[Pair]) -> Future[list[bool]]:
+        self.given.append([password for password, _ in pairs])
+        return check_here(pairs)
+
+
+def _store(judge: Judge, sender: str, body: str, head: str = "") -> None:
+    n = next(judge.serial)
+    raw = (
+        f"From: {sender}\r\nTo: judge@example.org\r\nSubject: orders\r\n"
+        f"Message-ID: <ahead{n}@example.org>\r\n{head}\r\n{body}\r\n"
+    ).encode()
+    inbox.ingest(judge.db, raw, "smtp", judge.now)
+
+
+def _acks(judge: Judge, since: int) -> dict[str, str]:
+    rows = judge.db.execute(
+        "SELECT recipients, raw FROM outbound WHERE id > ? ORDER BY id", [since]
+    ).fetchall()
+    out = {}
+    for recipients, raw in rows:
+        msg = email.message_from_bytes(raw, policy=default)
+        out[recipients] = msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
+    return out
+
+
+def _last(judge: Judge) -> int:
+    return int(judge.db.execute("SELECT COALESCE(MAX(id), 0) FROM outbound").fetchone()[0])
+
+
+def test_a_batch_is_checked_ahead_once_and_handled_as_before(
+    tmp_path: Path, scrypt_calls: list[bytes]
+) -> None:
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    passwords.forget_verified()
+    _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
+    _store(judge, players["G"], f"SIGNON Gwar1 wrong\n{HOLDS['G']}")
+    _store(judge, players["E"], f"SIGNON Ewar1 pw1\n{HOLDS['E']}")
+    checker, before = Recording(), _last(judge)
+    scrypt_calls.clear()
+    assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=checker) == 3
+    # One call for the batch of three, each password once; the handling ran no scrypt.
+    assert checker.given == [["pw2", "wrong", "pw1"]]
+    assert scrypt_calls == [b"pw2", b"wrong", b"pw1"]
+    acks = _acks(judge, before)
+    france, germany = acks[f'["{players["F"]}"]'], acks[f'["{players["G"]}"]']
+    assert france.startswith("Line 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n")
+    assert germany.startswith(
+        "Line 1: SIGNON Gwar1 ****\n"
+        "  ERROR: signon refused: the game name, the power or the password is wrong.\n"
+    )
+    assert judge.effective("war1", "FRANCE") == ["A PAR H", "A MAR H", "F BRE H"]
+    # The wrong one was counted, as when the handling checks it itself, and forgotten.
+    assert guesses.count(judge.db, guesses.power_key("war1", "G"), judge.now, WINDOW) == 1
+    [germany_seat] = [s for s in games.seats(judge.db, judge.game()) if s.power == "GERMANY"]
+    assert not passwords.known("wrong", germany_seat.password_hash)
+    assert passwords.verified_count() == 2
+
+
+def test_a_wrong_password_checked_ahead_is_answered_once(scrypt_calls: list[bytes]) -> None:
+    stored = passwords.hash_password("secret")
+    passwords.remember("guess", stored, False)
+    scrypt_calls.clear()
+    assert passwords.known("guess", stored)
+    assert passwords.check_password("guess", stored) is False
+    assert scrypt_calls == []
+    assert not passwords.known("guess", stored)
+    assert passwords.check_password("guess", stored) is False  # checked again, here
+    assert scrypt_calls == [b"guess"]
+
+
+def test_mail_not_answered_too_many_signons_and_locks_are_not_checked_ahead(
+    tmp_path: Path,
+) -> None:
+    judge = Judge(tmp_path, wrong_passwords_per_hour=2, passwords_per_mail=2)
+    players = judge.start_game()
+    for n in range(2):  # Germany's power reaches the limit on wrong passwords
+        judge.send(players["G"], f"SIGNON Gwar1 wrong{n}")
+    passwords.forget_verified()
+    _store(judge, players["F"], "SIGNON Fwar1 pw2", head="Auto-Submitted: auto-replied\r\n")
+    _store(judge, players["E"], "SIGNON Ewar1 pw1\nSIGNON Ewar1 x1\nSIGNON Ewar1 x2")
+    _store(judge, players["I"], "SIGNON Gwar1 pw3")  # locked: never checked
+    _store(judge, players["A"], "SIGNON Anowhere pw1")  # no such game: nothing to check
+    checker = Recording()
+    handle_waiting(judge.db, judge.config, lambda: judge.now, checker=checker)
+    assert checker.given == [["pw1", "x1"]]
+
+
+def test_a_checker_that_fails_leaves_the_checks_to_the_handling(
+    tmp_path: Path, scrypt_calls: list[bytes]
+) -> None:
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    passwords.forget_verified()
+
+    def broken(pairs: Sequence[Pair]) -> Future[list[bool]]:
+        failed: Future[list[bool]] = Future()
+        failed.set_exception(RuntimeError("worker died"))
+        return failed
+
+    _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
+    before = _last(judge)
+    scrypt_calls.clear()
+    assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=broken) == 1
+    assert scrypt_calls == [b"pw2"]  # checked by the handling
+    [ack] = _acks(judge, before).values()
+    assert ack.startswith("Line 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n")
+
+
+def test_the_pool_checks_in_workers_and_answers_in_order(tmp_path: Path) -> None:
+    stored = {pw: passwords.hash_password(pw) for pw in ("a", "b", "c")}
+    pairs = [("a", stored["a"]), ("x", stored["b"]), ("c", stored["c"]), ("b", stored["c"])]
+    pool = PasswordPool(workers=2)
+    try:
+        assert pool(pairs).result(timeout=60) == [True, False, True, False]
+        assert pool([]).result() == []
+    finally:
+        pool.close()
+
+
+def test_check_ahead_reads_the_signons_of_each_mail(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    passwords.forget_verified()
+    _store(judge, players["F"], "SIGNON Fwar1 pw2\nA Par H\nSIGNOFF\nSIGNON Ewar1 pw0")
+    [item] = inbox.due(judge.db, judge.now)
+    sub = parse_submission(item.raw, judge.config.max_message_bytes)
+    ahead = check_ahead(judge.db, judge.config, judge.now, [sub], Recording())
+    assert [password for password, _ in ahead.pairs] == ["pw2"]  # SIGNOFF ends the mail
+    assert ahead.remember() == 1
+    assert passwords.verified_count() == 1
+    assert prechecks.check_here([]).result() == []
