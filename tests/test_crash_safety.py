@@ -34,6 +34,8 @@ PLANS = [
     ("send-delivered", 2),
     ("smtp-received", 4),
     ("handle-committed", 3),
+    ("group-committed", 1),
+    ("group-committed", 2),
 ]
 
 

@@ -1,0 +1,92 @@
+"""Mail handled in groups (issue 16): messages waiting together share one commit, each in
+a savepoint of its own, so one that raises is rolled back alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from judge_harness import HOLDS, Judge
+
+from judge.commands.context import Context
+from judge.commands.dispatch import dispatch
+from judge.mail.message import Submission
+from judge.replies import Reply
+from judge.service import handling
+from judge.service.handling import handle_waiting
+from judge.store import inbox
+
+
+def _store(judge: Judge, sender: str, body: str) -> None:
+    n = next(judge.serial)
+    raw = (
+        f"From: {sender}\r\nTo: judge@example.org\r\nSubject: orders\r\n"
+        f"Message-ID: <group{n}@example.org>\r\n\r\n{body}\r\n"
+    ).encode()
+    inbox.ingest(judge.db, raw, "smtp", judge.now)
+
+
+def _commits(judge: Judge) -> list[str]:
+    seen: list[str] = []
+    judge.db.conn.set_trace_callback(
+        lambda sql: seen.append(sql) if sql.strip().upper() == "COMMIT" else None
+    )
+    return seen
+
+
+def test_mail_waiting_together_shares_one_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(handling, "GROUP_SECONDS", 3600.0)  # one group, however slow
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    for initial, number in (("A", 0), ("E", 1), ("F", 2), ("G", 3)):
+        _store(judge, players[initial], f"SIGNON {initial}war1 pw{number}\n{HOLDS[initial]}")
+    commits = _commits(judge)
+    assert handle_waiting(judge.db, judge.config, lambda: judge.now) == 4
+    judge.db.conn.set_trace_callback(None)
+    assert commits == ["COMMIT"]
+    states = judge.db.execute("SELECT state FROM inbound ORDER BY id DESC LIMIT 4").fetchall()
+    assert states == [("handled",)] * 4
+    assert judge.effective("war1", "GERMANY") == ["F KIE H", "A BER H", "A MUN H"]
+
+
+def test_a_group_ends_after_group_seconds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(handling, "GROUP_SECONDS", -1.0)  # every message its own group
+    judge = Judge(tmp_path)
+    for n in range(3):
+        _store(judge, f"p{n}@example.org", "LIST")
+    commits = _commits(judge)
+    assert handle_waiting(judge.db, judge.config, lambda: judge.now) == 3
+    judge.db.conn.set_trace_callback(None)
+    assert commits == ["COMMIT"] * 3
+
+
+def test_a_message_that_raises_is_rolled_back_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(handling, "GROUP_SECONDS", 3600.0)
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+
+    def failing_for_germany(sub: Submission, ctx: Context) -> list[Reply]:
+        replies = dispatch(sub, ctx)  # its orders are stored, then it raises
+        if sub.sender == players["G"]:
+            raise RuntimeError("a bug of ours")
+        return replies
+
+    _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
+    _store(judge, players["G"], f"SIGNON Gwar1 pw3\n{HOLDS['G']}")
+    _store(judge, players["E"], f"SIGNON Ewar1 pw1\n{HOLDS['E']}")
+    before = judge.db.execute("SELECT MAX(id) FROM outbound").fetchone()[0]
+    handle_waiting(judge.db, judge.config, lambda: judge.now, failing_for_germany)
+    rows = judge.db.execute(
+        "SELECT state, attempts FROM inbound ORDER BY id DESC LIMIT 3"
+    ).fetchall()
+    assert rows == [("handled", 0), ("new", 1), ("handled", 0)]  # E, G (retried), F
+    assert judge.effective("war1", "GERMANY") == []  # rolled back with its message
+    assert judge.effective("war1", "FRANCE") == ["A PAR H", "A MAR H", "F BRE H"]
+    replies = judge.db.execute(
+        "SELECT recipients FROM outbound WHERE id > ? ORDER BY id", [before]
+    ).fetchall()
+    assert replies == [(f'["{players["F"]}"]',), (f'["{players["E"]}"]',)]
