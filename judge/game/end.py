@@ -94,14 +94,19 @@ def _stale(
     centres: dict[str, Any],
     years: int,
 ) -> bool:
-    owners = []  # centre ownership at the end of each year, latest last
-    for phase, _pos, res, _at in games.processed_phases(db, game):
-        p = Phase.parse(phase)
-        if p.season != "S":
-            owners.append((p.year, json.dumps(res["centers"], sort_keys=True)))
-    owners.append((before.phase.year, json.dumps(centres, sort_keys=True)))
-    by_year = dict(owners)  # the last state of each year
-    ordered = sorted(by_year)
-    if len(ordered) <= years:
+    """Whether the centres have stood still for `years` years: the ownership at the end
+    of each of the last `years` + 1 years the same. Reads those years' phases only."""
+    since = before.phase.year - years
+    by_year = {
+        year: _canonical(owners)
+        for year, owners in games.year_end_centres(db, game, since).items()
+        if year < before.phase.year
+    }
+    by_year[before.phase.year] = _canonical(centres)
+    if len(by_year) <= years:
         return False
-    return len({by_year[y] for y in ordered[-(years + 1) :]}) == 1
+    return len(set(by_year.values())) == 1
+
+
+def _canonical(centres: dict[str, Any]) -> str:
+    return json.dumps(centres, sort_keys=True)

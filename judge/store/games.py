@@ -417,6 +417,21 @@ def processed_phases(
     return [(p, json.loads(pos), json.loads(res), at) for p, pos, res, at in rows]
 
 
+def year_end_centres(
+    db: sqlite_utils.Database, game: Game, since: int
+) -> dict[int, dict[str, Any]]:
+    """Year -> the supply centres' owners (Contract 1's "centers") as the last processed
+    phase of that year after its Spring left them, for the years from `since` on. Reads
+    only those phases' centres, however long the game's history."""
+    rows = db.execute(
+        "SELECT phase, json_extract(results, '$.centers') FROM phases "
+        "WHERE game_id = ? AND processed_at IS NOT NULL AND substr(phase, 1, 1) != 'S' "
+        "AND CAST(substr(phase, 2, 4) AS INTEGER) >= ? ORDER BY id",
+        [game.id, since],
+    ).fetchall()
+    return {int(phase[1:5]): json.loads(centres) for phase, centres in rows if centres}
+
+
 def set_concede(db: sqlite_utils.Database, seat: Seat, power: str | None) -> None:
     db.execute("UPDATE seats SET concede = ? WHERE id = ?", [power, seat.id])
 
