@@ -16,7 +16,7 @@ import sqlite_utils
 
 from judge.engine.board import Position
 from judge.engine.geography import GameMap
-from judge.engine.phase import ADJUSTMENTS, RETREATS, Phase
+from judge.engine.phase import ADJUSTMENTS, RETREATS
 from judge.game.player_groups import groups_of
 from judge.game.rules import EndRules
 from judge.store import games

@@ -27,7 +27,7 @@ from judge.game import pictures
 from judge.mail import outbox as sender
 from judge.service import schedule
 from judge.service.handling import handle_waiting
-from judge.service.prechecks import PasswordPool
+from judge.service.prechecks import Checker, PasswordPool, check_here
 from judge.store import inbox
 from judge.store.db import open_db
 from judge.variants.maps import use_operator_folder
@@ -228,11 +228,11 @@ def _loop(
             if signals.reload:
                 signals.reload = False
                 config = _reloaded(config)
-            handle_waiting(db, config, clock, stopping=stopping, checker=checker)
-            schedule.run_due(db, config, clock, stopping=stopping)
+            more = one_pass(db, config, clock, delivery, stopping, checker)
             timers.sync(schedule.next_wake(db))
-            sender.drain(db, delivery, clock, attach_picture=pictures.finish)
             failures = 0
+            if more and not stopping():
+                continue  # the mail waiting first, then the next slice
             # Wake for new mail, a retry falling due, or (within a second) a stop.
             wakeup.wait(min(1.0, _seconds_until_next_send(db, clock)))
         except Exception as e:
@@ -246,6 +246,48 @@ def _loop(
                 "".join(traceback.format_tb(e.__traceback__)).rstrip(),
             )
             _sleep(backoff, wakeup, stopping)
+
+
+# Many games due at once (a shared deadline) are processed, and their mail sent, in slices
+# with the waiting mail handled in between: a player's acknowledgement never waits for a
+# thousand games' results.
+DUE_SLICE_SECONDS = 0.5
+SEND_SLICE = 20  # mails sent per pass; each may first have its picture drawn
+
+
+def one_pass(
+    db: sqlite_utils.Database,
+    config: Config,
+    clock: Callable[[], datetime],
+    delivery: sender.MaildirDelivery | sender.SmtpDelivery,
+    stopping: Callable[[], bool],
+    checker: Checker = check_here,
+) -> bool:
+    """One pass of the daemon's work: handle the waiting mail, process the games due for
+    up to DUE_SLICE_SECONDS, send up to SEND_SLICE mails. Whether work was left for the
+    next pass (games still due, mail still to send)."""
+    handle_waiting(db, config, clock, stopping=stopping, checker=checker)
+    cut = _Slice(DUE_SLICE_SECONDS, stopping)
+    schedule.run_due(db, config, clock, stopping=cut)
+    sent = sender.drain(db, delivery, clock, limit=SEND_SLICE, attach_picture=pictures.finish)
+    return cut.told or sent >= SEND_SLICE
+
+
+class _Slice:
+    """A `stopping` that also says stop once `seconds` have passed since it was made."""
+
+    def __init__(self, seconds: float, stopping: Callable[[], bool]) -> None:
+        self.ends = time.monotonic() + seconds
+        self.stopping = stopping
+        self.told = False  # told to stop for the time: what is left is due still
+        self.first = True
+
+    def __call__(self) -> bool:
+        if self.first:  # the first game of a slice is always done: every pass gets on
+            self.first = False
+            return self.stopping()
+        self.told = self.told or time.monotonic() > self.ends
+        return self.told or self.stopping()
 
 
 def _sleep(seconds: float, wakeup: _Wakeup, stopping: Callable[[], bool]) -> None:

@@ -1,0 +1,89 @@
+"""Many games due at once are processed in slices, with the waiting mail handled and the
+outbox drained in between (issue 16): a player's acknowledgement never waits for every
+game's results."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from judge_harness import HOLDS, Judge
+
+from judge.mail import outbox
+from judge.service import daemon
+from judge.store import inbox
+
+
+def _due_together(tmp_path: Path) -> Judge:
+    """Three started games whose deadlines have all passed, and a mail waiting."""
+    judge = Judge(tmp_path)
+    players = {name: judge.start_game(name) for name in ("war1", "war2", "war3")}
+    judge.now += timedelta(days=4)
+    raw = (
+        f"From: {players['war3']['F']}\r\nTo: judge@example.org\r\nSubject: orders\r\n"
+        f"Message-ID: <slice@example.org>\r\n\r\nSIGNON Fwar3 pw2\r\n{HOLDS['F']}\r\n"
+    ).encode()
+    inbox.ingest(judge.db, raw, "smtp", judge.now)
+    return judge
+
+
+def _phases(judge: Judge) -> list[str | None]:
+    return [judge.game(name).phase for name in ("war1", "war2", "war3")]
+
+
+def test_each_slice_processes_the_games_due_until_its_time_is_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(daemon, "DUE_SLICE_SECONDS", -1.0)  # a slice ends after one game
+    monkeypatch.setattr(daemon, "SEND_SLICE", 1000)
+    judge = _due_together(tmp_path)
+    delivery = outbox.MaildirDelivery(tmp_path / "sent")
+
+    def one_pass() -> bool:
+        return daemon.one_pass(judge.db, judge.config, lambda: judge.now, delivery, lambda: False)
+
+    assert one_pass() is True
+    # The waiting mail was handled first, then one game processed; the rest are due still.
+    [state] = judge.db.execute("SELECT state FROM inbound ORDER BY id DESC LIMIT 1").fetchone()
+    assert state == "handled"
+    assert _phases(judge) == ["F1901M", "S1901M", "S1901M"]
+    # Each later pass does one game's due work (a processed game's next event is found
+    # by the pass after), in order, until nothing is left.
+    seen = [_phases(judge)]
+    while one_pass():
+        seen.append(_phases(judge))
+        assert len(seen) < 20
+    seen.append(_phases(judge))
+    assert [phases.count("F1901M") for phases in seen] == [1, 1, 2, 2, 3]
+
+
+def test_a_slice_with_time_left_processes_every_game_due(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(daemon, "DUE_SLICE_SECONDS", 3600.0)
+    monkeypatch.setattr(daemon, "SEND_SLICE", 1000)
+    judge = _due_together(tmp_path)
+    delivery = outbox.MaildirDelivery(tmp_path / "sent")
+    assert (
+        daemon.one_pass(judge.db, judge.config, lambda: judge.now, delivery, lambda: False) is False
+    )
+    assert _phases(judge) == ["F1901M", "F1901M", "F1901M"]
+
+
+def test_a_pass_sends_at_most_send_slice_mails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(daemon, "SEND_SLICE", 2)
+    judge = _due_together(tmp_path)
+    delivery = outbox.MaildirDelivery(tmp_path / "sent")
+    counts = []
+    more = True
+    while more:
+        more = daemon.one_pass(judge.db, judge.config, lambda: judge.now, delivery, lambda: False)
+        counts.append(len(list((tmp_path / "sent" / "new").iterdir())))
+        assert len(counts) < 1000
+    total = judge.db.execute("SELECT COUNT(*) FROM outbound").fetchone()[0]
+    assert counts[-1] == total  # everything sent, the results included
+    steps = [b - a for a, b in zip([0, *counts], counts, strict=False)]
+    assert set(steps[:-1]) == {2} and steps[-1] in (0, 1, 2)
