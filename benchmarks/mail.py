@@ -1,47 +1,162 @@
-"""Mail path speed: messages per second from SMTP accept to reply queued.
+"""Mail path speed with real order mails: throughput, and the time from SMTP accept to the
+acknowledgement queued (p50, p99), alone and while many games reach their deadline.
 
-Starts the judge's daemon (embedded SMTP receiver, database on disk, replies into a
-Maildir) and sends N messages over SMTP from several client threads; the clock stops
-when the last reply is queued in the outbox table. Prints figures; asserts nothing.
+Every mail signs on to a running game as one of its powers and gives a full order set
+(every unit holds); one in ten (`--wrong`) carries a wrong password and is refused, as a
+mistyped or guessed password is. The players' games are built with the judge's own
+functions, each player with a password of their own (hashed in worker processes: setup
+speed only), so the first mail of each player makes the daemon check a password it has
+never seen. With `--burst N`, N more games (benchmarks/deadlines.py's: random orders
+from five of seven powers, grace 0) reach their deadline a few seconds after the mails
+start: the figures then show what a player's acknowledgement waits while those games are
+adjudicated and their results (pictures drawn) handed to the relay (a Maildir).
 
-    python benchmarks/mail.py [--messages 2000] [--clients 4]
+The daemon (`judge run`'s loop: embedded SMTP receiver, database on disk with
+synchronous=FULL) runs on a clock that starts just before the burst's deadline and moves
+with real time. A mail's latency is its reply's `created_at` minus its `received_at`
+(both the daemon's clock). Prints figures; asserts nothing.
+
+    python benchmarks/mail.py [--games 40] [--rounds 3] [--clients 4] [--wrong 0.1]
+                              [--burst 0] [--paced] [--dir PATH]
+
+Without --paced the clients send as fast as the judge takes mail (throughput; the
+latencies then include the queue); with it each client waits for a mail's reply before
+sending its next, as players do (latency).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import smtplib
+import statistics
 import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
+from datetime import datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import deadlines  # noqa: E402  (the burst's games)
+from judge_harness import HOLDS  # noqa: E402
 from smtp_sink import free_port  # noqa: E402
 
 from judge.config import Config, SmtpInConfig  # noqa: E402
+from judge.game import play  # noqa: E402
+from judge.game.passwords import hash_password  # noqa: E402
 from judge.service.daemon import run_forever  # noqa: E402
-from judge.store.db import open_db  # noqa: E402
+from judge.store import games  # noqa: E402
+from judge.store.db import open_db, transaction  # noqa: E402
+from judge.variants.maps import load_map  # noqa: E402
+
+LEAD = 3.0  # seconds of mail before the burst's deadline
 
 
-def _mail(i: int) -> bytes:
+def build_players(db, config: Config, count: int, start: datetime) -> list[tuple[str, str, str]]:
+    """`count` started games (deadlines two days after `start`); (address, game's SIGNON
+    word, password) for six powers of each: the seventh never sends, so no game is
+    processed early."""
+    initials = {k: p.initial for k, p in load_map("standard").powers.items()}
+    passwords = [f"pw{p}x{g}" for g in range(count) for p in range(8)]
+    with ProcessPoolExecutor() as pool:
+        hashed = dict(zip(passwords, pool.map(hash_password, passwords, chunksize=16), strict=True))
+    players = []
+    with transaction(db):
+        for g in range(count):
+            game = games.create_game(db, f"game{g}", "standard", start)
+            gm = hashed[f"pw7x{g}"]
+            games.add_seat(db, game, games.MASTER, f"gm{g}@example.org", gm, start)
+            for p in range(7):
+                address, password = f"p{p}.g{g}@example.org", f"pw{p}x{g}"
+                games.add_seat(db, game, games.PLAYER, address, hashed[password], start)
+            play.start_game(db, config, game, start, seed=g)  # start mails not queued
+            for seat in games.seats(db, game, games.PLAYER)[:6]:
+                word = f"{initials[seat.power or '']}game{g}"
+                players.append((seat.address, word, f"pw{seat.address[1]}x{g}"))
+    return players
+
+
+def _mail(i: int, address: str, word: str, password: str, wrong: bool) -> bytes:
+    initial = word[0]
+    given = f"{password}-typo" if wrong else password
+    body = "\r\n".join([f"SIGNON {word} {given}", *HOLDS[initial].splitlines(), "SIGNOFF"])
     return (
-        f"From: Player {i % 50} <player{i % 50}@example.org>\r\nTo: judge@example.org\r\n"
-        f"Subject: orders {i}\r\nMessage-ID: <bench-{i}@example.org>\r\n\r\n"
-        "SIGNON Fgame1 secret\r\nA Par-Bur\r\nF Bre - MAO\r\nA Mar S A Par - Bur\r\nSIGNOFF\r\n"
+        f"From: {address}\r\nTo: judge@example.org\r\nSubject: orders {i}\r\n"
+        f"Message-ID: <mail-{i}@example.org>\r\n\r\n{body}\r\n"
     ).encode()
+
+
+def _send(port: int, mails: list[bytes], clients: int, paced: str | None) -> None:
+    """Send `mails` from `clients` SMTP clients at once; `paced` (the database), each
+    client waits for a mail's reply before it sends the next, as a player does."""
+
+    def client(numbers: range) -> None:
+        db = open_db(paced) if paced else None
+        with smtplib.SMTP("127.0.0.1", port) as smtp:
+            for i in numbers:
+                smtp.sendmail("bench@example.org", ["judge@example.org"], mails[i])
+                while db is not None and not _answered(db, f"<mail-{i}@example.org>"):
+                    time.sleep(0.005)
+
+    n = len(mails)
+    threads = [
+        threading.Thread(target=client, args=(range(c, n, clients),)) for c in range(clients)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def _answered(db, message_id: str) -> bool:
+    row = db.execute(
+        "SELECT 1 FROM inbound i JOIN outbound o ON o.inbound_id = i.id "
+        "WHERE i.message_id = ? LIMIT 1",
+        [message_id],
+    ).fetchone()
+    return row is not None
+
+
+def _latencies(db) -> list[tuple[datetime, float]]:
+    """(received, seconds to the reply queued) of every answered mail."""
+    rows = db.execute(
+        "SELECT i.received_at, MIN(o.created_at) FROM inbound i "
+        "JOIN outbound o ON o.inbound_id = i.id GROUP BY i.id"
+    ).fetchall()
+    out = []
+    for received, replied in rows:
+        got = datetime.fromisoformat(received)
+        out.append((got, (datetime.fromisoformat(replied) - got).total_seconds()))
+    return out
+
+
+def _quantiles(values: list[float]) -> str:
+    if len(values) < 2:
+        return "too few"
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
+    p50, p99, top = cuts[49] * 1000, cuts[98] * 1000, max(values) * 1000
+    return f"p50 {p50:,.0f} ms, p99 {p99:,.0f} ms, max {top:,.0f} ms"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--messages", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=40, help="games whose players mail")
+    parser.add_argument("--rounds", type=int, default=3, help="mails from each player")
     parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--wrong", type=float, default=0.1, help="share of wrong passwords")
+    parser.add_argument("--burst", type=int, default=0, help="games at one deadline meanwhile")
+    parser.add_argument("--dir", default=None, help="where to put the temporary database")
+    parser.add_argument(
+        "--paced", action="store_true", help="each client waits for its reply (latency)"
+    )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=args.dir, prefix="judge-bench-") as tmp:
         config = Config(
             name="BENCH",
             address="judge@example.org",
@@ -51,35 +166,81 @@ def main() -> None:
             rate_limit_per_hour=10**9,
             replies_per_hour=10**9,
         )
+        db = open_db(config.database)
+        setup = time.perf_counter()
+        minute, _ = deadlines.build(db, config, args.burst, 2, 1901)
+        # Two days later: no deadline or reminder of theirs falls in the burst's minute.
+        players = build_players(db, config, args.games, deadlines.START + timedelta(days=2))
+        setup = time.perf_counter() - setup
+        every = round(1 / args.wrong) if args.wrong > 0 else 0
+        mails = [
+            _mail(i, *players[i % len(players)], wrong=bool(every) and i % every == every - 1)
+            for i in range(len(players) * args.rounds)
+        ]
+        # The burst's deadlines fall within `minute`: the daemon's clock starts LEAD s before.
+        origin, zero = minute - timedelta(seconds=LEAD), time.monotonic()
+
+        def clock() -> datetime:
+            return origin + timedelta(seconds=time.monotonic() - zero)
+
         stop, ready = threading.Event(), threading.Event()
         daemon = threading.Thread(
-            target=run_forever, args=(config,), kwargs={"stop": stop, "ready": ready.set}
+            target=run_forever, args=(config, clock), kwargs={"stop": stop, "ready": ready.set}
         )
         daemon.start()
-        ready.wait(10)
-
-        def client(numbers: range) -> None:
-            with smtplib.SMTP("127.0.0.1", config.smtp_in.port) as smtp:
-                for i in numbers:
-                    smtp.sendmail("bench@example.org", ["judge@example.org"], _mail(i))
-
-        n, k = args.messages, args.clients
-        start = time.perf_counter()
-        clients = [threading.Thread(target=client, args=(range(c, n, k),)) for c in range(k)]
-        for c in clients:
-            c.start()
-        for c in clients:
-            c.join()
-        accepted = time.perf_counter()
-        db = open_db(config.database)
-        while db.execute("SELECT COUNT(*) FROM outbound").fetchone()[0] < n:
+        ready.wait(30)
+        started = time.perf_counter()
+        _send(
+            config.smtp_in.port, mails, args.clients, str(config.database) if args.paced else None
+        )
+        answered = "SELECT COUNT(DISTINCT inbound_id) FROM outbound WHERE inbound_id IS NOT NULL"
+        while db.execute(answered).fetchone()[0] < len(mails):
             time.sleep(0.01)
-        queued = time.perf_counter()
+        elapsed = time.perf_counter() - started
+        burst_done = _wait_for_burst(db, args.burst, minute)
         stop.set()
         daemon.join()
-    print(f"messages: {n} over SMTP from {k} clients, database on disk (WAL, synchronous=FULL)")
-    print(f"accepted (stored, 250 sent): {n / (accepted - start):,.0f} messages/second")
-    print(f"SMTP accept to reply queued: {n / (queued - start):,.0f} messages/second")
+        latencies = _latencies(db)
+        refused = db.execute(
+            "SELECT COUNT(*) FROM outbound WHERE inbound_id IS NOT NULL "
+            "AND CAST(raw AS TEXT) LIKE '%ERROR: signon refused%'"
+        ).fetchone()[0]
+        stored = db.execute("SELECT COUNT(*) FROM order_sets WHERE inbound_id IS NOT NULL")
+        stored = stored.fetchone()[0]
+        db.conn.close()
+    print(
+        f"order mails: {len(mails)} over SMTP from {args.clients} clients"
+        f"{' each waiting for its reply' if args.paced else ''} ({len(players)} "
+        f"players of {args.games} games, {args.rounds} mails each, one in {every or 'no'} with "
+        f"a wrong password), database on disk (setup {setup:.0f} s, not in the figures)"
+    )
+    print(f"order sets stored: {stored}; signons refused: {refused}")
+    print(f"throughput, SMTP accept to acknowledgement queued: {len(mails) / elapsed:,.1f} mails/s")
+    print(f"latency, all mails: {_quantiles([s for _, s in latencies])}")
+    cores = os.cpu_count() or 1
+    print(f"machine: {cores} cores")
+    if args.burst:
+        during = [
+            s for got, s in latencies if minute <= got <= minute + timedelta(seconds=burst_done)
+        ]
+        print(
+            f"burst: {args.burst} games at one deadline; the last results mail (picture drawn) "
+            f"handed to the relay {burst_done:.1f} s after the deadline"
+        )
+        print(f"latency of the {len(during)} mails received during the burst: {_quantiles(during)}")
+
+
+def _wait_for_burst(db, count: int, minute: datetime) -> float:
+    """Wait until every burst game is in Fall 1901 and its results mails are sent;
+    seconds from `minute` (the deadline) to the last one sent."""
+    if not count:
+        return 0.0
+    moved = "SELECT COUNT(*) FROM games WHERE name LIKE 'bench%' AND phase = 'F1901M'"
+    waiting = "SELECT COUNT(*) FROM outbound WHERE kind = 'results' AND state != 'sent'"
+    while db.execute(moved).fetchone()[0] < count or db.execute(waiting).fetchone()[0]:
+        time.sleep(0.05)
+    [last] = db.execute("SELECT MAX(sent_at) FROM outbound WHERE kind = 'results'").fetchone()
+    return (datetime.fromisoformat(last) - minute).total_seconds()
 
 
 if __name__ == "__main__":

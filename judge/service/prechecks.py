@@ -61,6 +61,9 @@ class PasswordPool:
         self.workers = workers or os.cpu_count() or 1
         context = multiprocessing.get_context("forkserver")
         self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        # Start the workers now, in the background: the first mail need not wait for them.
+        for _ in range(self.workers):
+            self._pool.submit(check_here_now, ())
 
     def __call__(self, pairs: Sequence[Pair]) -> Future[list[bool]]:
         if not pairs:
