@@ -1,0 +1,204 @@
+"""Where the provinces of a map with no drawing go: a stress layout of its adjacency graph.
+
+Pure and deterministic (no randomness, no clock): the same graph and the same footprints
+give the same points, float for float. Three steps:
+
+1. graph distances (breadth-first, every edge one step);
+2. a start by classical multidimensional scaling (the two leading eigenvectors of the
+   double-centred squared distances, by power iteration from a fixed vector), refined
+   by stress majorization (SMACOF with weights 1/d^2, the Kamada-Kawai energy);
+3. scaled so an edge is about `spacing` long, then the nodes' footprints (each node's
+   box with its label) pushed apart until no two overlap, and the whole moved to the
+   margin.
+
+The work of step 2 is bounded by `PAIR_BUDGET`: a map of 1,000 provinces (the importer's
+limit) gets fewer refining rounds, not a picture that takes minutes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from operator import mul
+
+Point = tuple[float, float]
+# A footprint: (left, top, right, bottom) from the node's point (left and top negative).
+Box = tuple[float, float, float, float]
+
+PAIR_BUDGET = 400_000  # node pairs visited by the refining rounds, all rounds together
+MAX_ROUNDS = 60  # refining rounds for a small map
+MIN_ROUNDS = 2
+POWER_ROUNDS = 60  # power-iteration rounds per eigenvector
+SEPARATE_PASSES = 40  # overlap-removal passes before the layout is spread a little wider
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The nodes' points (in the order given) and the size of the picture they fill."""
+
+    points: tuple[Point, ...]
+    width: float
+    height: float
+
+
+def distances(n: int, edges: Sequence[tuple[int, int]]) -> list[list[float]]:
+    """Graph distances between all nodes; nodes in different parts are one step further
+    apart than the farthest connected pair, so each part keeps its own place."""
+    adjacent: list[list[int]] = [[] for _ in range(n)]
+    for a, b in edges:
+        if a != b:
+            adjacent[a].append(b)
+            adjacent[b].append(a)
+    rows = []
+    for source in range(n):
+        row = [-1.0] * n
+        row[source] = 0.0
+        queue = deque([source])
+        while queue:
+            here = queue.popleft()
+            for there in adjacent[here]:
+                if row[there] < 0:
+                    row[there] = row[here] + 1
+                    queue.append(there)
+        rows.append(row)
+    far = max((d for row in rows for d in row), default=0.0) + 1
+    return [[d if d >= 0 else far for d in row] for row in rows]
+
+
+def _leading(matrix: list[list[float]], against: list[float] | None) -> tuple[list[float], float]:
+    """The leading unit eigenvector of a symmetric matrix (orthogonal to `against`) and
+    its eigenvalue, by power iteration from a fixed start."""
+    n = len(matrix)
+    v = [math.sin(1.0 + 1.7 * i + (0.9 if against else 0.0)) for i in range(n)]
+    value = 0.0
+    for _ in range(POWER_ROUNDS):
+        if against is not None:
+            dot = sum(map(mul, v, against))
+            v = [x - dot * a for x, a in zip(v, against, strict=True)]
+        w = [sum(map(mul, row, v)) for row in matrix]
+        norm = math.sqrt(sum(map(mul, w, w)))
+        if norm == 0:
+            return v, 0.0
+        value = sum(map(mul, w, v)) / (sum(map(mul, v, v)) or 1.0)
+        v = [x / norm for x in w]
+    return v, value
+
+
+def classical_mds(dist: list[list[float]]) -> list[Point]:
+    """Points whose distances approximate `dist` (classical scaling); the wider spread
+    along x. A graph that is a path gets a small fixed wave, so the next step can bend it."""
+    n = len(dist)
+    sq = [[d * d for d in row] for row in dist]
+    row_mean = [sum(row) / n for row in sq]
+    grand = sum(row_mean) / n
+    b = [
+        [-0.5 * (sq[i][j] - row_mean[i] - row_mean[j] + grand) for j in range(n)] for i in range(n)
+    ]
+    v1, l1 = _leading(b, None)
+    v2, l2 = _leading(b, v1)
+    s1, s2 = math.sqrt(max(l1, 0.0)), math.sqrt(max(l2, 0.0))
+    return [
+        (v1[i] * s1 + 0.05 * math.cos(2.3 * i), v2[i] * s2 + 0.05 * math.sin(2.3 * i))
+        for i in range(n)
+    ]
+
+
+def refine(dist: list[list[float]], points: list[Point]) -> list[Point]:
+    """Stress majorization: each node moved to where its distances to all others best
+    match the graph's, node after node, for as many rounds as the budget allows."""
+    n = len(points)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    rounds = max(MIN_ROUNDS, min(MAX_ROUNDS, PAIR_BUDGET // max(1, n * n)))
+    weights = [[1.0 / (d * d) if d > 0 else 0.0 for d in row] for row in dist]
+    for _ in range(rounds):
+        for i in range(n):
+            xi, yi, di, wi = xs[i], ys[i], dist[i], weights[i]
+            sx = sy = sw = 0.0
+            for j in range(n):
+                w = wi[j]
+                if w == 0.0:
+                    continue
+                dx, dy = xi - xs[j], yi - ys[j]
+                length = math.hypot(dx, dy) or 1e-9
+                reach = di[j] / length
+                sx += w * (xs[j] + reach * dx)
+                sy += w * (ys[j] + reach * dy)
+                sw += w
+            if sw:
+                xs[i], ys[i] = sx / sw, sy / sw
+    return list(zip(xs, ys, strict=True))
+
+
+def _overlap(a: Box, b: Box, gap: float) -> tuple[float, float]:
+    """How far boxes a and b (absolute) overlap along x and along y, `gap` included."""
+    return min(a[2], b[2]) - max(a[0], b[0]) + gap, min(a[3], b[3]) - max(a[1], b[1]) + gap
+
+
+def _separate_pass(points: list[Point], boxes: Sequence[Box], gap: float) -> bool:
+    """One pass pushing apart every overlapping pair along its lesser overlap; whether
+    anything moved. Pairs are found by sweeping the boxes in order of their left edge."""
+    n = len(points)
+    moved = False
+    order = sorted(range(n), key=lambda k: (points[k][0] + boxes[k][0], k))
+    for pos, i in enumerate(order):
+        for j in order[pos + 1 :]:
+            (xi, yi), (xj, yj) = points[i], points[j]
+            a = (xi + boxes[i][0], yi + boxes[i][1], xi + boxes[i][2], yi + boxes[i][3])
+            b = (xj + boxes[j][0], yj + boxes[j][1], xj + boxes[j][2], yj + boxes[j][3])
+            if b[0] >= a[2] + gap:
+                break  # sorted by left edge: no later box overlaps (exact when none moved)
+            ox, oy = _overlap(a, b, gap)
+            if ox <= 0 or oy <= 0:
+                continue
+            moved = True
+            if ox <= oy:
+                sign = 1.0 if (xj, j) >= (xi, i) else -1.0
+                push = ox / 2 + 0.01
+                points[i], points[j] = (xi - sign * push, yi), (xj + sign * push, yj)
+            else:
+                sign = 1.0 if (yj, j) >= (yi, i) else -1.0
+                push = oy / 2 + 0.01
+                points[i], points[j] = (xi, yi - sign * push), (xj, yj + sign * push)
+    return moved
+
+
+def separate(points: list[Point], boxes: Sequence[Box], gap: float) -> list[Point]:
+    """The points moved until no two footprints (plus `gap`) overlap: passes of pushing
+    apart, and where they do not settle, the whole spread 10% wider and pushed again."""
+    points = list(points)
+    while True:
+        for _ in range(SEPARATE_PASSES):
+            if not _separate_pass(points, boxes, gap):
+                return points
+        cx = sum(p[0] for p in points) / len(points)
+        cy = sum(p[1] for p in points) / len(points)
+        points = [(cx + (x - cx) * 1.1, cy + (y - cy) * 1.1) for x, y in points]
+
+
+def lay_out(
+    n: int,
+    edges: Sequence[tuple[int, int]],
+    boxes: Sequence[Box],
+    spacing: float,
+    margin: float,
+) -> Layout:
+    """The points of `n` nodes joined by `edges`, each with its footprint `boxes[i]`: an
+    edge about `spacing` long, no footprints overlapping, all within `margin` of the
+    picture's edge (see the module's docstring)."""
+    if n == 0:
+        return Layout((), 2 * margin, 2 * margin)
+    dist = distances(n, edges)
+    points = refine(dist, classical_mds(dist)) if n > 1 else [(0.0, 0.0)]
+    lengths = [math.dist(points[a], points[b]) for a, b in edges if a != b]
+    mean = sum(lengths) / len(lengths) if lengths else 1.0
+    scale = spacing / (mean or 1.0)
+    points = separate([(x * scale, y * scale) for x, y in points], boxes, 6.0)
+    left = min(p[0] + b[0] for p, b in zip(points, boxes, strict=True))
+    top = min(p[1] + b[1] for p, b in zip(points, boxes, strict=True))
+    right = max(p[0] + b[2] for p, b in zip(points, boxes, strict=True))
+    bottom = max(p[1] + b[3] for p, b in zip(points, boxes, strict=True))
+    dx, dy = margin - left, margin - top
+    moved = tuple((round(x + dx, 2), round(y + dy, 2)) for x, y in points)
+    return Layout(moved, math.ceil(right - left + 2 * margin), math.ceil(bottom - top + 2 * margin))

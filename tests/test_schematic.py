@@ -1,0 +1,197 @@
+"""The schematic board (judge/render/schematic.py, issue 19 item 5): a picture for every map
+with no drawing file, laid out from the map's adjacency by judge/render/layout.py.
+
+Every bundled map's schematic and an imported map's are checked for what a reader needs:
+each province's name inside the picture and clear of every other name (the boxes measured
+with Cairo in the board's font), land and sea told apart, coasts marked, centres and home
+centres shown; and the picture is the same bytes however often, in whichever process, it
+is drawn.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import cairocffi as cairo
+import pytest
+from PIL import Image
+
+from judge.engine.board import starting_position
+from judge.engine.geography import SEA, GameMap, build_map
+from judge.render.canvas import FONT
+from judge.render.drawing import Drawing, Mark, Word, has_drawing
+from judge.render.layout import distances, lay_out
+from judge.render.png import PNG_SIGNATURE, render_png
+from judge.render.schematic import (
+    FLEET_LINK,
+    LABEL_SIZE,
+    SEA_FILL,
+    picture_drawing,
+    schematic_drawing,
+)
+from judge.variants.import_dpjudge import read_dpjudge
+from judge.variants.maps import MAPS_DIR, load_map
+
+ROOT = Path(__file__).resolve().parent.parent
+BUNDLED = sorted(p.stem for p in MAPS_DIR.glob("*.toml") if not p.stem.endswith("_drawing"))
+TRI = (Path(__file__).parent / "maps_import" / "dpjudge" / "tri.map").read_text()
+
+Box = tuple[float, float, float, float]
+
+
+def imported() -> GameMap:
+    """The team's DPjudge test map, read as `judge import-map` reads it."""
+    return build_map(read_dpjudge(TRI, "tri"))
+
+
+def measured(at: tuple[float, float], text: str, size: float, italic: bool = False) -> Box:
+    """The ink of a centred word as Cairo draws it in the board's font, halo included."""
+    ctx = cairo.Context(cairo.ImageSurface(cairo.FORMAT_RGB24, 1, 1))
+    slant = cairo.FONT_SLANT_ITALIC if italic else cairo.FONT_SLANT_NORMAL
+    ctx.select_font_face(FONT, slant, cairo.FONT_WEIGHT_NORMAL)
+    ctx.set_font_size(size)
+    xb, yb, w, h, advance, _ = ctx.text_extents(text)
+    x, y = at[0] - advance / 2, at[1]
+    return (x + xb - 1.3, y + yb - 1.3, x + xb + w + 1.3, y + yb + h + 1.3)
+
+
+def label_boxes(gm: GameMap, dr: Drawing) -> dict[str, Box]:
+    """Every name on the schematic: each province's, and each coast's (as KEY/nc)."""
+    boxes = {}
+    for key, pd in dr.provinces.items():
+        text = pd.label_text or key
+        boxes[key] = measured(pd.label, text, LABEL_SIZE, gm.provinces[key].kind == SEA)
+    words = [m for m in dr.over if isinstance(m, Word)]
+    coasts = [f"{k}/{c}" for k in sorted(dr.provinces) for c in sorted(dr.provinces[k].coasts)]
+    assert len(words) == len(coasts)
+    for where, w in zip(coasts, words, strict=True):
+        boxes[where] = measured(w.at, w.text, w.size)
+    return boxes
+
+
+def overlapping(boxes: dict[str, Box]) -> list[tuple[str, str]]:
+    items = sorted(boxes.items())
+    return [
+        (a, b)
+        for n, (a, p) in enumerate(items)
+        for b, q in items[n + 1 :]
+        if p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]
+    ]
+
+
+def maps_to_check() -> list[tuple[str, GameMap]]:
+    return [(name, load_map(name)) for name in BUNDLED] + [("imported tri", imported())]
+
+
+@pytest.mark.parametrize(
+    ("name", "gm"), maps_to_check(), ids=lambda v: v if isinstance(v, str) else ""
+)
+def test_every_name_is_inside_the_picture_and_clear_of_every_other(name: str, gm: GameMap) -> None:
+    dr = schematic_drawing(gm)
+    boxes = label_boxes(gm, dr)
+    assert set(gm.provinces) <= set(boxes)
+    for where, (left, top, right, bottom) in boxes.items():
+        assert 0 <= left < right <= dr.width and 0 <= top < bottom <= dr.height, (where, dr.width)
+    assert overlapping(boxes) == []
+    # The nodes themselves keep apart too: no two provinces' points closer than a node.
+    points = sorted(pd.unit for pd in dr.provinces.values())
+    for n, p in enumerate(points):
+        for q in points[n + 1 :]:
+            assert abs(p[0] - q[0]) >= 42 or abs(p[1] - q[1]) >= 42, (p, q)
+
+
+def test_land_sea_coasts_centres_and_home_centres_are_marked() -> None:
+    gm = load_map("archipelago")
+    dr = schematic_drawing(gm)
+    # Seas are circles (many points), land rounded squares (eight).
+    for key, prov in gm.provinces.items():
+        assert len(dr.provinces[key].rings[0]) == (28 if prov.kind == SEA else 8), key
+    assert {k for k, pd in dr.provinces.items() if pd.center} == set(gm.supply_centers)
+    # TRD's three coasts: three marks, apart from each other and from the node's point.
+    trd = dr.provinces["TRD"]
+    assert sorted(trd.coasts) == ["EC", "NC", "WC"]
+    marks = set(trd.coasts.values())
+    assert len(marks) == 3 and trd.unit not in marks
+    assert dr.point("TRD/NC") == trd.coasts["NC"] and dr.point("TRD") == trd.unit
+    assert sorted(w.text for w in dr.over if isinstance(w, Word)) == ["ec", "nc", "wc"]
+    dots = [m for m in dr.over if isinstance(m, Mark) and m.fill == SEA_FILL]
+    assert len(dots) == 3
+    # Each home centre is ringed in its power's colour, nothing else is.
+    rings = {m.rings[0][0]: m.stroke for m in dr.over if isinstance(m, Mark) and m.fill is None}
+    expected = {
+        dr.provinces[c].rings[0][0]: dr.powers[key].color
+        for key, power in gm.powers.items()
+        for c in power.home_centers
+    }
+    assert rings == expected
+    # A fleet's move from a coast starts at its mark: TRD/NC's line to NSE.
+    fleet_lines = {m.rings[0] for m in dr.under if m.stroke == FLEET_LINK}
+    nse = dr.provinces["NSE"].unit
+    assert tuple(sorted((trd.coasts["NC"], nse))) in fleet_lines
+
+
+def test_a_map_with_a_drawing_keeps_it() -> None:
+    standard = load_map("standard")
+    assert has_drawing(standard) and picture_drawing(standard).name == "standard"
+    duel = load_map("duel")
+    assert not has_drawing(duel) and picture_drawing(duel) is schematic_drawing(duel)
+
+
+def test_the_layout_keeps_boxes_apart_and_parts_of_the_graph_apart() -> None:
+    # Two triangles not joined, one node alone, boxes 40 wide: none overlap (6 apart).
+    edges = [(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3)]
+    assert distances(7, edges)[0][3] == 2.0  # one further than the farthest pair
+    box = (-20.0, -20.0, 20.0, 20.0)
+    layout = lay_out(7, edges, [box] * 7, 60.0, 10.0)
+    pts = layout.points
+    for n, p in enumerate(pts):
+        assert 30 <= p[0] <= layout.width - 30 and 30 <= p[1] <= layout.height - 30
+        for q in pts[n + 1 :]:
+            assert abs(p[0] - q[0]) >= 46 or abs(p[1] - q[1]) >= 46
+    assert lay_out(7, edges, [box] * 7, 60.0, 10.0) == layout
+    assert lay_out(0, [], [], 60.0, 10.0).points == ()
+    assert len(lay_out(1, [], [box], 60.0, 10.0).points) == 1
+
+
+def decoded(png: bytes) -> Image.Image:
+    assert png.startswith(PNG_SIGNATURE)
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.convert("RGB")
+
+
+@pytest.mark.parametrize(
+    ("name", "gm"), maps_to_check(), ids=lambda v: v if isinstance(v, str) else ""
+)
+def test_every_map_renders_a_png_that_decodes(name: str, gm: GameMap) -> None:
+    dr = picture_drawing(gm)
+    png = render_png(starting_position(gm), caption="Game x")
+    image = decoded(png)
+    assert image.size == (dr.width + 220, dr.height)
+    colours = image.getcolors(1 << 16)
+    assert colours is not None and len(colours) > 20  # not blank: many colours drawn
+    # Not blank: more than a twentieth of the picture is drawn on.
+    background = image.getpixel((1, 1))
+    plain = sum(n for n, c in colours if c == background)
+    assert plain < 0.95 * image.size[0] * image.size[1]
+
+
+def test_the_schematic_is_the_same_bytes_each_time_and_in_each_process() -> None:
+    gm = load_map("decapolis")
+    first = render_png(starting_position(gm))
+    schematic_drawing.cache_clear()
+    assert render_png(starting_position(gm)) == first
+    script = (
+        "import sys; from judge.engine.board import starting_position;"
+        "from judge.variants.maps import load_map; from judge.render.png import render_png;"
+        "sys.stdout.buffer.write(render_png(starting_position(load_map('decapolis'))))"
+    )
+    env = dict(os.environ, PYTHONHASHSEED="12345")
+    other = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, check=True, env=env, cwd=ROOT
+    ).stdout
+    assert other == first
