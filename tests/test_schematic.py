@@ -11,9 +11,12 @@ is drawn.
 from __future__ import annotations
 
 import io
+import json
+import math
 import os
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import cairocffi as cairo
@@ -22,6 +25,8 @@ from PIL import Image
 
 from judge.engine.board import starting_position
 from judge.engine.geography import SEA, GameMap, build_map
+from judge.game.pictures import after_of
+from judge.render.board import render_svg
 from judge.render.canvas import FONT
 from judge.render.drawing import Drawing, Mark, Word, has_drawing
 from judge.render.layout import distances, lay_out
@@ -34,6 +39,7 @@ from judge.render.schematic import (
     schematic_drawing,
 )
 from judge.variants.import_dpjudge import read_dpjudge
+from judge.variants.json_contract import adjudicate_line
 from judge.variants.maps import MAPS_DIR, load_map
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -195,3 +201,97 @@ def test_the_schematic_is_the_same_bytes_each_time_and_in_each_process() -> None
         [sys.executable, "-c", script], capture_output=True, check=True, env=env, cwd=ROOT
     ).stdout
     assert other == first
+
+
+# -- units and orders, drawn by judge/render/board.py on the schematic's points ----------
+
+SVG = "{http://www.w3.org/2000/svg}"
+ARCHIPELAGO = {
+    "map": "archipelago",
+    "phase": "S1901M",
+    "units": {
+        "BOREAS": ["F TRD/WC", "A NOR", "F NPT"],
+        "LEVANT": ["F DEP", "A EHL", "F EBY"],
+        "HESPER": ["F WBY", "A WHL", "A WPT"],
+    },
+    "centers": {
+        "BOREAS": ["NOR", "NPT", "TRD"],
+        "LEVANT": ["EBY", "EHL", "EPT"],
+        "HESPER": ["WBY", "WHL", "WPT"],
+    },
+}
+
+
+def adjudicated(position: dict, orders: dict) -> dict:
+    out = adjudicate_line(json.dumps({**position, "orders": orders}))
+    assert "error" not in out, out
+    return out
+
+
+def by_attr(root: ET.Element, name: str) -> dict[str, ET.Element]:
+    return {e.get(name): e for e in root.iter() if name in e.attrib}
+
+
+def first_point(element: ET.Element) -> tuple[float, float]:
+    """Where the first path of an order's group starts ("M x,y ...")."""
+    path = next(element.iter(SVG + "path"))
+    x, y = path.get("d", "")[1:].split()[0].split(",")
+    return float(x), float(y)
+
+
+def test_moves_supports_holds_and_bounces_are_drawn_from_the_schematic_points() -> None:
+    orders = {
+        "BOREAS": ["F TRD/WC - STR", "A NOR - EBY", "F NPT - NSE"],
+        "LEVANT": ["F EBY H", "A EHL S F EBY", "F DEP - TRD/EC"],
+        "HESPER": ["F WBY - NSE", "A WPT - WBY", "A WHL H"],
+    }
+    out = adjudicated(ARCHIPELAGO, orders)
+    dr = schematic_drawing(load_map("archipelago"))
+    root = ET.fromstring(render_svg(ARCHIPELAGO, out, after=after_of(ARCHIPELAGO, out)))
+    drawn = by_attr(root, "data-order")
+    assert set(drawn) == {o for os in orders.values() for o in os}
+    for text, element in drawn.items():  # each drawn, not only listed
+        assert list(element.iter(SVG + "path")) or list(element.iter(SVG + "circle")), text
+    assert drawn["A NOR - EBY"].get("data-failed") == "true"  # bounced: crossed out
+    assert drawn["F TRD/WC - STR"].get("data-result") == "ok"
+    # The fleet's arrow leaves from its coast's mark, towards the Strait.
+    x, y = first_point(drawn["F TRD/WC - STR"])
+    wc, strait = dr.point("TRD/WC"), dr.point("STR")
+    assert math.dist((x, y), wc) <= 12.5
+    assert math.dist((x, y), strait) < math.dist(wc, strait)
+    # The board after: the fleet that moved to TRD's east coast stands on that coast.
+    units = by_attr(root, "data-unit")
+    assert sorted(units) == sorted(u for us in out["units"].values() for u in us)
+    assert units["F TRD/EC"].get("data-power") == "LEVANT"
+    # PNG too, through the same drawing.
+    assert decoded(render_png(ARCHIPELAGO, out, after=after_of(ARCHIPELAGO, out))).size == (
+        dr.width + 220,
+        dr.height,
+    )
+
+
+def test_retreats_disbands_and_builds_are_drawn_on_the_schematic() -> None:
+    retreat = {
+        **ARCHIPELAGO,
+        "phase": "S1901R",
+        "units": {"BOREAS": ["F WBY", "A NOR"], "LEVANT": ["F DEP"]},
+        "retreats": {"HESPER": {"F WBY": ["WAP", "WPT"], "A WHL": ["WPT"]}},
+    }
+    out = adjudicated(retreat, {"HESPER": ["F WBY R WAP", "A WHL D"]})
+    root = ET.fromstring(render_svg(retreat, out))
+    units = by_attr(root, "data-unit")
+    assert units["F WBY"].get("data-dislodged") == "true"  # Hesper's, beside Boreas's
+    assert set(by_attr(root, "data-order")) == {"F WBY R WAP", "A WHL D"}
+    winter = {
+        **ARCHIPELAGO,
+        "phase": "W1901A",
+        "units": {"BOREAS": ["A NOR", "F NPT"], "LEVANT": ["F DEP", "A EHL", "F EBY"]},
+    }
+    out = adjudicated(winter, {"BOREAS": ["F TRD/NC B"], "LEVANT": ["WAIVE"]})
+    root = ET.fromstring(render_svg(winter, out, after=after_of(winter, out)))
+    assert set(by_attr(root, "data-order")) == {"F TRD/NC B", "WAIVE"}
+    build = by_attr(root, "data-order")["F TRD/NC B"]
+    [ring] = [c for c in build.iter(SVG + "circle") if c.get("stroke-dasharray")]
+    nc = schematic_drawing(load_map("archipelago")).point("TRD/NC")
+    assert (float(ring.get("cx", 0)), float(ring.get("cy", 0))) == pytest.approx(nc, abs=0.06)
+    assert "F TRD/NC" in by_attr(root, "data-unit")
