@@ -21,6 +21,7 @@ from pathlib import Path
 
 import cairocffi as cairo
 import pytest
+from judge_harness import Judge
 from PIL import Image
 
 from judge.engine.board import starting_position
@@ -295,3 +296,41 @@ def test_retreats_disbands_and_builds_are_drawn_on_the_schematic() -> None:
     nc = schematic_drawing(load_map("archipelago")).point("TRD/NC")
     assert (float(ring.get("cx", 0)), float(ring.get("cy", 0))) == pytest.approx(nc, abs=0.06)
     assert "F TRD/NC" in by_attr(root, "data-unit")
+
+
+# -- by mail: a duel game's mails carry its schematic board ---------------------------------
+
+
+def test_a_duel_games_results_mail_carries_its_schematic_board(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send("gm@example.org", "CREATE ?duel1 masterpw duel")
+    judge.send("p0@example.org", "SIGNON ?duel1 pw0\nSET PREFERENCE O")
+    judge.send("p1@example.org", "SIGNON ?duel1 pw1\nSET PREFERENCE V")
+    judge.deliver()  # the start mails
+    judge.send("p0@example.org", "SIGNON Oduel1 pw0\nA Orport - Westfold\nF Orhaven - North Bay")
+    judge.send("p1@example.org", "SIGNON Vduel1 pw1\nA Eastfold H\nF Viohaven - South Bay")
+    judge.send("gm@example.org", "SIGNON Mduel1 masterpw\nPROCESS")
+    subject = "[TEST] duel1: Movement results for Spring of 1901"
+    [results] = [m for m in judge.deliver() if m["Subject"] == subject]
+    assert results.get_content_type() == "multipart/mixed"
+    text, image = results.iter_parts()
+    assert text.get_content_type() == "text/plain"
+    body = " ".join(text.get_content().split())
+    assert body.endswith("is in the attached picture board-S1901M.png.")
+    assert image.get_content_type() == "image/png"
+    assert image.get_filename() == "board-S1901M.png"
+    assert image.get_content_disposition() == "inline"
+    dr = schematic_drawing(load_map("duel"))
+    png = image.get_content()
+    assert decoded(png).size == (dr.width + 220, dr.height)
+    # The picture is the board the phase led to with its orders, on the duel's schematic.
+    spring = {
+        "map": "duel",
+        "phase": "S1901M",
+        "units": {"ORANGE": ["F OHA", "A OPO", "A ORI"], "VIOLET": ["F VHA", "A VRI", "A EAS"]},
+        "centers": {"ORANGE": ["OHA", "OPO", "ORI"], "VIOLET": ["VHA", "VPO", "VRI"]},
+    }
+    orders = {"ORANGE": ["A OPO - WES", "F OHA - NBY"], "VIOLET": ["A EAS H", "F VHA - SBY"]}
+    out = adjudicated(spring, orders)
+    drawn = render_png(spring, out, after=after_of(spring, out), caption="Game duel1")
+    assert png == drawn
