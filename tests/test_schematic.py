@@ -25,7 +25,7 @@ from judge_harness import Judge
 from PIL import Image
 
 from judge.engine.board import starting_position
-from judge.engine.geography import SEA, GameMap, build_map
+from judge.engine.geography import IMPASSABLE, SEA, GameMap, build_map
 from judge.game.pictures import after_of
 from judge.render.board import render_svg
 from judge.render.canvas import FONT
@@ -74,9 +74,13 @@ def label_boxes(gm: GameMap, dr: Drawing) -> dict[str, Box]:
         boxes[key] = measured(pd.label, text, LABEL_SIZE, gm.provinces[key].kind == SEA)
     words = [m for m in dr.over if isinstance(m, Word)]
     coasts = [f"{k}/{c}" for k in sorted(dr.provinces) for c in sorted(dr.provinces[k].coasts)]
-    assert len(words) == len(coasts)
-    for where, w in zip(coasts, words, strict=True):
+    rocks = sorted(k for k, p in gm.provinces.items() if p.kind == IMPASSABLE)
+    assert len(words) == len(coasts) + len(rocks)
+    for where, w in zip(coasts, words, strict=False):
         boxes[where] = measured(w.at, w.text, w.size)
+    # The board leaves impassable provinces unnamed; the schematic names them itself.
+    named = {(w.at, w.text) for w in words[len(coasts) :]}
+    assert named == {(dr.provinces[k].label, dr.provinces[k].label_text) for k in rocks}
     return boxes
 
 
@@ -151,7 +155,8 @@ def test_a_map_with_a_drawing_keeps_it() -> None:
 def test_the_layout_keeps_boxes_apart_and_parts_of_the_graph_apart() -> None:
     # Two triangles not joined, one node alone, boxes 40 wide: none overlap (6 apart).
     edges = [(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3)]
-    assert distances(7, edges)[0][3] == 2.0  # one further than the farthest pair
+    dist, part = distances(7, edges)
+    assert dist[0][3] == 2.0 and part == [0, 0, 0, 1, 1, 1, 2]  # one past the farthest pair
     box = (-20.0, -20.0, 20.0, 20.0)
     layout = lay_out(7, edges, [box] * 7, 60.0, 10.0)
     pts = layout.points

@@ -43,15 +43,16 @@ class Layout:
     height: float
 
 
-def distances(n: int, edges: Sequence[tuple[int, int]]) -> list[list[float]]:
-    """Graph distances between all nodes; nodes in different parts are one step further
-    apart than the farthest connected pair, so each part keeps its own place."""
+def distances(n: int, edges: Sequence[tuple[int, int]]) -> tuple[list[list[float]], list[int]]:
+    """Graph distances between all nodes, and the part of the graph each node is in
+    (numbered from 0). Nodes of different parts are given one step more than the
+    farthest connected pair: for the start only, the parts are then laid out apart."""
     adjacent: list[list[int]] = [[] for _ in range(n)]
     for a, b in edges:
         if a != b:
             adjacent[a].append(b)
             adjacent[b].append(a)
-    rows = []
+    rows, part = [], [-1] * n
     for source in range(n):
         row = [-1.0] * n
         row[source] = 0.0
@@ -63,8 +64,11 @@ def distances(n: int, edges: Sequence[tuple[int, int]]) -> list[list[float]]:
                     row[there] = row[here] + 1
                     queue.append(there)
         rows.append(row)
+        if part[source] < 0:
+            label = max(part) + 1
+            part = [label if d >= 0 else p for d, p in zip(row, part, strict=True)]
     far = max((d for row in rows for d in row), default=0.0) + 1
-    return [[d if d >= 0 else far for d in row] for row in rows]
+    return [[d if d >= 0 else far for d in row] for row in rows], part
 
 
 def _leading(matrix: list[list[float]], against: list[float] | None) -> tuple[list[float], float]:
@@ -105,13 +109,17 @@ def classical_mds(dist: list[list[float]]) -> list[Point]:
     ]
 
 
-def refine(dist: list[list[float]], points: list[Point]) -> list[Point]:
+def refine(dist: list[list[float]], part: list[int], points: list[Point]) -> list[Point]:
     """Stress majorization: each node moved to where its distances to all others best
     match the graph's, node after node, for as many rounds as the budget allows."""
     n = len(points)
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     rounds = max(MIN_ROUNDS, min(MAX_ROUNDS, PAIR_BUDGET // max(1, n * n)))
-    weights = [[1.0 / (d * d) if d > 0 else 0.0 for d in row] for row in dist]
+    # Nodes of different parts do not pull on each other: their distance is made up.
+    weights = [
+        [1.0 / (d * d) if d > 0 and part[i] == part[j] else 0.0 for j, d in enumerate(row)]
+        for i, row in enumerate(dist)
+    ]
     for _ in range(rounds):
         for i in range(n):
             xi, yi, di, wi = xs[i], ys[i], dist[i], weights[i]
@@ -129,6 +137,32 @@ def refine(dist: list[list[float]], points: list[Point]) -> list[Point]:
             if sw:
                 xs[i], ys[i] = sx / sw, sy / sw
     return list(zip(xs, ys, strict=True))
+
+
+def parts(part: list[int]) -> list[list[int]]:
+    """The nodes of each part of the graph, largest part first (then in node order)."""
+    groups: dict[int, list[int]] = {}
+    for i, label in enumerate(part):
+        groups.setdefault(label, []).append(i)
+    return sorted(groups.values(), key=lambda g: (-len(g), g[0]))
+
+
+def arrange_parts(points: list[Point], groups: list[list[int]], spacing: float) -> list[Point]:
+    """The first (largest) part where it is; each other part moved under it, side by
+    side from its left, `spacing` apart."""
+    points = list(points)
+    if len(groups) < 2:
+        return points
+    main = groups[0]
+    x = min(points[i][0] for i in main)
+    y = max(points[i][1] for i in main) + spacing
+    for part in groups[1:]:
+        left = min(points[i][0] for i in part)
+        top = min(points[i][1] for i in part)
+        for i in part:
+            points[i] = (points[i][0] - left + x, points[i][1] - top + y)
+        x += max(points[i][0] for i in part) - min(points[i][0] for i in part) + spacing
+    return points
 
 
 def _overlap(a: Box, b: Box, gap: float) -> tuple[float, float]:
@@ -189,12 +223,13 @@ def lay_out(
     picture's edge (see the module's docstring)."""
     if n == 0:
         return Layout((), 2 * margin, 2 * margin)
-    dist = distances(n, edges)
-    points = refine(dist, classical_mds(dist)) if n > 1 else [(0.0, 0.0)]
+    dist, part = distances(n, edges)
+    points = refine(dist, part, classical_mds(dist)) if n > 1 else [(0.0, 0.0)]
     lengths = [math.dist(points[a], points[b]) for a, b in edges if a != b]
     mean = sum(lengths) / len(lengths) if lengths else 1.0
     scale = spacing / (mean or 1.0)
-    points = separate([(x * scale, y * scale) for x, y in points], boxes, 6.0)
+    points = arrange_parts([(x * scale, y * scale) for x, y in points], parts(part), spacing)
+    points = separate(points, boxes, 6.0)
     left = min(p[0] + b[0] for p, b in zip(points, boxes, strict=True))
     top = min(p[1] + b[1] for p, b in zip(points, boxes, strict=True))
     right = max(p[0] + b[2] for p, b in zip(points, boxes, strict=True))

@@ -97,7 +97,9 @@ def schematic_drawing(game_map: GameMap) -> Drawing:
         decor=(),
         background="#fbfbf8",
         under=_links(game_map, provinces),
-        over=_home_rings(game_map, at, powers) + _coast_marks(game_map, provinces),
+        over=_home_rings(game_map, at, powers)
+        + _coast_marks(game_map, provinces)
+        + _impassable_names(game_map, provinces),
     )
 
 
@@ -234,6 +236,15 @@ def _coast_marks(
             )
             marks.append(Mark((ring,), SEA_FILL, FLEET_LINK, 1.5))
     return tuple(marks) + tuple(coast_words(game_map, provinces))
+
+
+def _impassable_names(game_map: GameMap, provinces: dict[str, ProvinceDrawing]) -> tuple[Word, ...]:
+    """The names of impassable provinces (the board names only those units may enter)."""
+    return tuple(
+        Word(pd.label, pd.label_text or key, LABEL_SIZE, "#555")
+        for key, pd in sorted(provinces.items())
+        if game_map.provinces[key].kind == IMPASSABLE
+    )
 
 
 def _links(game_map: GameMap, provinces: dict[str, ProvinceDrawing]) -> tuple[Mark, ...]:
