@@ -339,3 +339,27 @@ def test_a_duel_games_results_mail_carries_its_schematic_board(tmp_path: Path) -
     out = adjudicated(spring, orders)
     drawn = render_png(spring, out, after=after_of(spring, out), caption="Game duel1")
     assert png == drawn
+
+
+def test_long_and_non_ascii_names_are_cut_and_kept_apart() -> None:
+    """An imported map may name its places as it likes: long keys are cut with "…", and
+    names in other scripts are measured wide enough to stay clear of each other."""
+    long = "ZUIDERZEEKUSTGEBIED"
+    provinces = {
+        long: {"name": "Zuiderzee", "kind": "coast", "army": ["ÅRHUS", "Ωμέγα"], "fleet": ["MER"]},
+        "ÅRHUS": {"name": "Aarhus", "kind": "land", "supply_center": True, "army": [long, "Ωμέγα"]},
+        "Ωμέγα": {"name": "Omega", "kind": "land", "army": [long, "ÅRHUS"]},
+        "MER": {"name": "Mer", "kind": "sea", "fleet": [long]},
+    }
+    powers = {
+        "NORD": {"name": "Nord", "adjective": "Nordic", "initial": "N", "home_centers": ["ÅRHUS"],
+                 "units": ["A ÅRHUS"]},
+    }  # fmt: skip
+    gm = build_map({"name": "odd", "victory_centers": 1, "powers": powers, "provinces": provinces})
+    dr = schematic_drawing(gm)
+    assert dr.provinces[long].label_text == "ZUIDERZEE…"  # 10 characters
+    assert dr.provinces["Ωμέγα"].label_text == "Ωμέγα"
+    boxes = label_boxes(gm, dr)
+    assert overlapping(boxes) == []
+    assert all(b[0] >= 0 and b[2] <= dr.width for b in boxes.values())
+    assert decoded(render_png(starting_position(gm))).size == (dr.width + 220, dr.height)

@@ -4,8 +4,9 @@ Pure: a position (a `Position`, or the Contract 1 position JSON), optionally the
 results (the Contract 1 output, or only its `results` mapping, or plain order strings per
 power) and optionally the position the phase led to, in; a picture out, drawn through a
 canvas (judge/render/canvas.py): SVG text by `render_svg`, PNG bytes by
-judge/render/png.py `render_png`. The drawing data comes from `maps/<map>_drawing.toml`;
-nothing here names a province.
+judge/render/png.py `render_png`. The drawing data comes from `maps/<map>_drawing.toml`,
+or for a map with none from its schematic board (judge/render/schematic.py); nothing here
+names a province.
 
 Two views of a phase, with the same orders drawn from the order texts:
 - without `after`: the board as the phase began (the orders given on it);
