@@ -31,6 +31,7 @@ PAIR_BUDGET = 400_000  # node pairs visited by the refining rounds, all rounds t
 MAX_ROUNDS = 60  # refining rounds for a small map
 MIN_ROUNDS = 2
 POWER_ROUNDS = 60  # power-iteration rounds per eigenvector
+CLEAR_PASSES = 8  # passes moving nodes off the edges that do not join them
 SEPARATE_PASSES = 40  # overlap-removal passes before the layout is spread a little wider
 
 
@@ -211,6 +212,49 @@ def separate(points: list[Point], boxes: Sequence[Box], gap: float) -> list[Poin
         points = [(cx + (x - cx) * 1.1, cy + (y - cy) * 1.1) for x, y in points]
 
 
+def _off_segment(p: Point, a: Point, b: Point) -> tuple[float, float, float]:
+    """How far `p` is from the segment a-b, and the unit vector from the segment's
+    nearest point to `p` (a fixed sideways one when `p` lies on it); inf past its ends."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    if length2 == 0:
+        return math.inf, 0.0, 0.0
+    t = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2
+    if not 0.1 < t < 0.9:
+        return math.inf, 0.0, 0.0
+    ox, oy = p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy)
+    d = math.hypot(ox, oy)
+    if d == 0:
+        n = math.sqrt(length2)
+        return 0.0, -dy / n, dx / n
+    return d, ox / d, oy / d
+
+
+def clear_edges(
+    points: list[Point], edges: Sequence[tuple[int, int]], clearance: float
+) -> list[Point]:
+    """The points moved so that no edge passes within `clearance` of a node it does not
+    join (an order's arrow along that edge would cross the node), a few passes at most."""
+    points = list(points)
+    for _ in range(CLEAR_PASSES):
+        moved = False
+        for a, b in edges:
+            (ax, ay), (bx, by) = points[a], points[b]
+            left, right = min(ax, bx) - clearance, max(ax, bx) + clearance
+            top, bottom = min(ay, by) - clearance, max(ay, by) + clearance
+            for c, (cx, cy) in enumerate(points):
+                if not (left < cx < right and top < cy < bottom) or c in (a, b):
+                    continue  # far from the edge's box: cheaper to skip than to measure
+                d, ux, uy = _off_segment(points[c], points[a], points[b])
+                if d < clearance:
+                    push = clearance - d + 0.5
+                    points[c] = (points[c][0] + ux * push, points[c][1] + uy * push)
+                    moved = True
+        if not moved:
+            break
+    return points
+
+
 def lay_out(
     n: int,
     edges: Sequence[tuple[int, int]],
@@ -230,6 +274,9 @@ def lay_out(
     scale = spacing / (mean or 1.0)
     points = arrange_parts([(x * scale, y * scale) for x, y in points], parts(part), spacing)
     points = separate(points, boxes, 6.0)
+    if n * len(edges) <= PAIR_BUDGET:  # not worth minutes on the largest maps
+        for _ in range(3):  # moving a node off an edge may bring boxes together again
+            points = separate(clear_edges(points, edges, spacing * 0.3), boxes, 6.0)
     left = min(p[0] + b[0] for p, b in zip(points, boxes, strict=True))
     top = min(p[1] + b[1] for p, b in zip(points, boxes, strict=True))
     right = max(p[0] + b[2] for p, b in zip(points, boxes, strict=True))
