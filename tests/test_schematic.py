@@ -30,7 +30,7 @@ from judge.game.pictures import after_of
 from judge.render.board import render_svg
 from judge.render.canvas import FONT
 from judge.render.drawing import Drawing, Mark, Word, has_drawing
-from judge.render.layout import distances, lay_out
+from judge.render.layout import clear_edges, distances, lay_out
 from judge.render.png import PNG_SIGNATURE, render_png
 from judge.render.schematic import (
     FLEET_LINK,
@@ -363,3 +363,11 @@ def test_long_and_non_ascii_names_are_cut_and_kept_apart() -> None:
     assert overlapping(boxes) == []
     assert all(b[0] >= 0 and b[2] <= dr.width for b in boxes.values())
     assert decoded(render_png(starting_position(gm))).size == (dr.width + 220, dr.height)
+
+
+def test_a_node_on_an_edge_it_is_not_on_is_moved_off_it() -> None:
+    # 0 - 2 is an edge; 1 lies on it, 2 and 3 are joined to it: 1 moves sideways only.
+    points = [(0.0, 0.0), (50.0, 0.0), (100.0, 0.0), (50.0, 200.0)]
+    moved = clear_edges(points, [(0, 2), (1, 3)], 30.0)
+    assert moved[0] == (0.0, 0.0) and moved[2] == (100.0, 0.0) and moved[3] == (50.0, 200.0)
+    assert moved[1][0] == 50.0 and abs(moved[1][1]) >= 30.0

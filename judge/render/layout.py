@@ -32,6 +32,7 @@ MAX_ROUNDS = 60  # refining rounds for a small map
 MIN_ROUNDS = 2
 POWER_ROUNDS = 60  # power-iteration rounds per eigenvector
 CLEAR_PASSES = 8  # passes moving nodes off the edges that do not join them
+CLEAR_ROUNDS = 6  # rounds of moving nodes off edges and boxes apart again
 SEPARATE_PASSES = 40  # overlap-removal passes before the layout is spread a little wider
 
 
@@ -275,7 +276,7 @@ def lay_out(
     points = arrange_parts([(x * scale, y * scale) for x, y in points], parts(part), spacing)
     points = separate(points, boxes, 6.0)
     if n * len(edges) <= PAIR_BUDGET:  # not worth minutes on the largest maps
-        for _ in range(3):  # moving a node off an edge may bring boxes together again
+        for _ in range(CLEAR_ROUNDS):  # moving a node off an edge may bring boxes together again
             points = separate(clear_edges(points, edges, spacing * 0.3), boxes, 6.0)
     left = min(p[0] + b[0] for p, b in zip(points, boxes, strict=True))
     top = min(p[1] + b[1] for p, b in zip(points, boxes, strict=True))
