@@ -11,7 +11,8 @@ the stored bytes, so a resend after a crash is the same mail byte for byte.
 
 The text of the mail says the picture is attached, by name, for clients that hide
 images; the template gets the name as `picture` (None when there is none). A game's
-master turns pictures off with SET MAP OFF (setting "map").
+master turns pictures off with SET MAP OFF (setting "map"). A map with no drawing file
+is drawn as a schematic board (judge/render/schematic.py, chosen by render_png).
 """
 
 from __future__ import annotations
@@ -26,20 +27,18 @@ import sqlite_utils
 
 from judge.crashpoints import crash_point
 from judge.mail import compose
-from judge.render.drawing import has_drawing
 from judge.render.png import PngUnavailable, png_available, render_png
 from judge.replies import Picture
 from judge.store import games, outbox
-from judge.variants.maps import load_map
 
 log = logging.getLogger("judge.game.pictures")
 
 
 def wanted(game: games.Game) -> bool:
-    """Whether a game's mail carries pictures: its "map" setting, the means to draw, and a
-    drawing of its map (a map with none gets mails without a picture, whose text then
-    says nothing of one)."""
-    return game.settings.map and png_available() and has_drawing(load_map(game.variant))
+    """Whether a game's mail carries pictures: its "map" setting and the means to draw.
+    Every map has a picture: its drawing file's (or its base map's), or else the
+    schematic board computed from the map (judge/render/schematic.py)."""
+    return game.settings.map and png_available()
 
 
 def after_of(position: dict[str, Any], results: dict[str, Any]) -> dict[str, Any] | None:

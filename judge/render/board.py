@@ -4,8 +4,9 @@ Pure: a position (a `Position`, or the Contract 1 position JSON), optionally the
 results (the Contract 1 output, or only its `results` mapping, or plain order strings per
 power) and optionally the position the phase led to, in; a picture out, drawn through a
 canvas (judge/render/canvas.py): SVG text by `render_svg`, PNG bytes by
-judge/render/png.py `render_png`. The drawing data comes from `maps/<map>_drawing.toml`;
-nothing here names a province.
+judge/render/png.py `render_png`. The drawing data comes from `maps/<map>_drawing.toml`,
+or for a map with none from its schematic board (judge/render/schematic.py); nothing here
+names a province.
 
 Two views of a phase, with the same orders drawn from the order texts:
 - without `after`: the board as the phase began (the orders given on it);
@@ -29,9 +30,10 @@ from typing import Any
 from judge.engine.board import Position
 from judge.engine.geography import IMPASSABLE, SEA, GameMap
 from judge.render.canvas import Canvas, Point, SvgCanvas
-from judge.render.drawing import Drawing, drawing_for
+from judge.render.drawing import Drawing, Mark, Word
 from judge.render.legend import LEGEND_WIDTH, draw_legend
 from judge.render.orders import Order, UnitKey, draw_order, orders_of
+from judge.render.schematic import picture_drawing
 from judge.render.symbols import FAIL, unit_symbol
 
 DISPLACE = (20.0, 17.0)  # where a dislodged unit is drawn, from its province's unit point
@@ -68,7 +70,7 @@ def draw_board(
     before = as_position(position)
     board = as_position(after) if after is not None else before
     gm = before.game_map
-    dr = drawing or drawing_for(gm)
+    dr = drawing or picture_drawing(gm)
     orders = orders_of(results)
     owner = {c: p for p, cs in board.centers.items() for c in cs}
     dislodged = _dislodged(before, board, dr, orders, after is not None)
@@ -121,7 +123,8 @@ def _draw_provinces(
     over the centres it owns, then the drawing's decor (lakes, impassable land)."""
     occupant = {u.province: u.power for u in board.units}
     W, H = dr.width, dr.height
-    canvas.shape([[(0, 0), (W, 0), (W, H), (0, H)]], dr.sea_color)
+    canvas.shape([[(0, 0), (W, 0), (W, H), (0, H)]], dr.background or dr.sea_color)
+    _draw_marks(canvas, dr.under, "links")
     canvas.begin({"id": "provinces"})
     # Seas first, then land: a coast drawn a little into a sea's outline stays land.
     for key, prov in sorted(gm.provinces.items(), key=lambda kv: kv[1].kind != SEA):
@@ -148,6 +151,20 @@ def _draw_provinces(
     for d in dr.decor:
         fill = dr.sea_color if d.kind == "lake" else dr.impassable_color
         canvas.shape(d.rings, fill, dr.border_color, 0.9, attrs={"data-decor": d.name}, data=d.path)
+    canvas.end()
+    _draw_marks(canvas, dr.over, "marks")
+
+
+def _draw_marks(canvas: Canvas, marks: tuple[Mark | Word, ...], group: str) -> None:
+    """A drawing's fixed marks and words (a schematic board's; none on a drawing file's)."""
+    if not marks:
+        return
+    canvas.begin({"id": group})
+    for m in marks:
+        if isinstance(m, Word):
+            canvas.text(m.at, m.text, m.size, m.color, halo="#fff")
+        else:
+            canvas.shape(m.rings, m.fill, m.stroke, m.width, m.dash, m.closed)
     canvas.end()
 
 
@@ -236,7 +253,7 @@ def render_svg(
 ) -> str:
     """The board as SVG text (see the module's docstring)."""
     before = as_position(position)
-    dr = drawing or drawing_for(before.game_map)
+    dr = drawing or picture_drawing(before.game_map)
     canvas = SvgCanvas(
         dr.width + LEGEND_WIDTH,
         dr.height,

@@ -48,6 +48,30 @@ class Decor:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """A fixed line or shape of a drawing beyond its provinces (a schematic board's
+    adjacency lines, coasts and home rings): drawn as `Canvas.shape` draws it."""
+
+    rings: tuple[tuple[Point, ...], ...]
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 1.0
+    dash: tuple[float, ...] | None = None
+    closed: bool = True
+
+
+@dataclass(frozen=True)
+class Word:
+    """A fixed word of a drawing beyond the provinces' names (a schematic coast's name),
+    centred on `at` (its baseline)."""
+
+    at: Point
+    text: str
+    size: float
+    color: str
+
+
+@dataclass(frozen=True)
 class Drawing:
     name: str
     width: int
@@ -59,6 +83,10 @@ class Drawing:
     powers: Mapping[str, PowerStyle]
     provinces: Mapping[str, ProvinceDrawing]
     decor: tuple[Decor, ...]
+    # A schematic board's (judge/render/schematic.py); a drawing file has none of these.
+    background: str | None = None  # behind everything; None: the sea colour
+    under: tuple[Mark, ...] = ()  # drawn under the provinces
+    over: tuple[Mark | Word, ...] = ()  # drawn over the provinces, under the centres
 
     def point(self, location: str) -> Point:
         """Where a unit at `location` (`PAR`, `STP/SC`) is drawn."""

@@ -48,14 +48,14 @@ def render_png(
     """The board as PNG bytes, `scale` times the drawing's size (arguments as
     judge.render.board.render_svg)."""
     from judge.render.board import as_position, draw_board
-    from judge.render.drawing import drawing_for
     from judge.render.legend import LEGEND_WIDTH
+    from judge.render.schematic import picture_drawing
 
     try:
         from judge.render.canvas import CairoCanvas
 
         before = as_position(position)
-        dr = drawing_for(before.game_map)
+        dr = picture_drawing(before.game_map)
         canvas = CairoCanvas(dr.width + LEGEND_WIDTH, dr.height, scale)
     except (ImportError, OSError) as e:  # OSError: libcairo2 missing
         raise PngUnavailable(f"PNG pictures need cairocffi and libcairo2: {e}") from None
