@@ -236,3 +236,54 @@ def test_rollback_1_in_the_first_phase_is_refused(judge: Judge) -> None:
         + "  ERROR: war1 has no turn 1 to go back to: it is at turn 1 (S1901M).\n"
         + NO_ORDERS
     )
+
+
+# -- several orders on one line ------------------------------------------------------------------
+
+
+def test_several_orders_on_one_line_are_read_as_if_on_lines_of_their_own(judge: Judge) -> None:
+    players = judge.start_game()
+    body = "SIGNON Fwar1 pw2\nA Par-Bur, F Bre-MAO; A Mar H;\nA Pic-Bel, Army Mar-Spa"
+    [ack] = judge.send(players["F"], body)
+    assert ack.body == (
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  Signed on to war1 as France.\n"
+        "\nFrance in war1, Movement for Spring of 1901:\n"
+        "  A PAR - BUR\n"
+        "  F BRE - MAO\n"
+        "  A MAR H                      (replaced by a later order for the same unit)\n"
+        "  A Pic-Bel                    ERROR: There is no unit in Picardy.\n"
+        "  A MAR - SPA\n"
+        "  Orders on file now:\n"
+        "    Army Paris -> Burgundy\n"
+        "    Fleet Brest -> Mid-Atlantic Ocean\n"
+        "    Army Marseilles -> Spain\n"
+        "  WAIT is not set. Deadline: Monday 23 November 2026 12:08 UTC.\n"
+    )
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR", "F BRE - MAO", "A MAR - SPA"]
+
+
+def test_a_comma_in_anything_but_a_list_of_orders_keeps_the_line_whole() -> None:
+    def read(line: str) -> list[tuple[str, tuple[str, ...]]]:
+        return [(c.name, c.args) for c in read_commands(line)]
+
+    assert read("A Par-Bur, F Bre-MAO") == [("ORDER", ("A Par-Bur",)), ("ORDER", ("F Bre-MAO",))]
+    assert read("Build A Par; build F Bre") == [
+        ("ORDER", ("Build A Par",)),
+        ("ORDER", ("build F Bre",)),
+    ]
+    assert read("A Par - Bur;") == [("ORDER", ("A Par - Bur;",))]  # one order: as before
+    assert read("A Par-Bur, Mar H") == [("ORDER", ("A Par-Bur, Mar H",))]
+    assert read("Dear all, A Par-Bur") == [("ORDER", ("Dear all, A Par-Bur",))]
+    assert read("SET DEADLINE Dec 1, 23:30") == [("SET DEADLINE", ("Dec 1, 23:30",))]
+    # A line carrying a password is never split: the pieces would be echoed.
+    assert read("A Par-Bur, Login Fwar1 secret")[0][0] == "ORDER"
+    [one] = read_commands("A Par-Bur, Login Fwar1 secret")
+    assert "secret" not in one.text and one.args == (one.text,)
+
+
+def test_a_list_of_orders_without_a_signon_is_refused_piece_by_piece(judge: Judge) -> None:
+    [ack] = judge.send("x@example.org", "A Par-Bur, F Bre-MAO")
+    needs = "  ERROR: this line needs a SIGNON line before it\n"
+    needs += "  (SIGNON Xgame password, X your power's initial).\n"
+    assert ack.body == f"Line 1: A Par-Bur\n{needs}Line 1: F Bre-MAO\n{needs}"

@@ -9,6 +9,7 @@ only reads; judge/commands/dispatch.py runs the commands against the store.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, replace
 
 from judge.game.errors import Refusal
@@ -200,7 +201,8 @@ def read_commands(body: str) -> list[Command]:
         if not text:
             continue
         written = text.split()
-        text = _masked(written) or text  # masked as written, before any synonym is read
+        masked = _masked(written)
+        text = masked or text  # masked as written, before any synonym is read
         words = spelled(written)
         first = words[0].upper()
         if first == "SIGNOFF":
@@ -218,8 +220,8 @@ def read_commands(body: str) -> list[Command]:
             out.append(_simple(number, text, first, words[1:]))
         elif first == "SET":
             out.append(_set(number, text, words[1:]))
-        else:
-            out.append(Command(number, text, "ORDER", (text,)))
+        else:  # a line carrying a password is never split (each piece would be echoed)
+            out += [Command(number, o, "ORDER", (o,)) for o in ([text] if masked else orders(text))]
         if len(out) > MAX_COMMANDS:  # bounds the work one mail can cause
             unread = out[MAX_COMMANDS]  # the first one not read (a press block's opening)
             out[MAX_COMMANDS:] = [
@@ -229,6 +231,27 @@ def read_commands(body: str) -> list[Command]:
     if press is not None and opened is not None:  # no ENDPRESS: the rest of the mail
         out.append(replace(opened, args=(*opened.args, "\n".join(press).strip("\n"))))
     return out
+
+
+# The first words of an order in a list of several on one line (njudge: `A Par-Bur, F
+# Bre-MAO; A Mar H`): a unit, or an adjustment's keyword. A line is split only when every
+# piece starts with one, so a comma in anything else (a sentence, a misread command) keeps
+# the line whole, read as before.
+_ORDER_STARTS = frozenset(
+    {"A", "ARMY", "F", "FLEET", "BUILD", "BUILDS", "REMOVE", "REMOVES", "DISBAND", "DISBANDS"}
+    | {"WAIVE", "WAIVES"}
+)
+_ORDER_SEPARATORS = re.compile(r"[,;]")
+
+
+def orders(text: str) -> list[str]:
+    """The orders of an order line: several where the line is a list of orders separated
+    by `,` or `;`, each piece stripped; otherwise the line alone."""
+    pieces = [p.strip() for p in _ORDER_SEPARATORS.split(text)]
+    pieces = [p for p in pieces if p]
+    if len(pieces) < 2 or not all(_letters(p.split()[0]) in _ORDER_STARTS for p in pieces):
+        return [text]
+    return pieces
 
 
 def _press(number: int, text: str, first: str, args: list[str]) -> Command:
