@@ -287,3 +287,77 @@ def test_a_list_of_orders_without_a_signon_is_refused_piece_by_piece(judge: Judg
     needs = "  ERROR: this line needs a SIGNON line before it\n"
     needs += "  (SIGNON Xgame password, X your power's initial).\n"
     assert ack.body == f"Line 1: A Par-Bur\n{needs}Line 1: F Bre-MAO\n{needs}"
+
+
+# -- several SET keywords on one line, SET [NO] CD, PRESS as filler, ENDBROADCAST -------------
+
+
+def test_several_set_keywords_on_one_line_each_answered(judge: Judge) -> None:
+    judge.start_game()
+    body = "SIGNON Mwar1 masterpw\nSET NO CD, PRESS GREY\nSET CD\nSET WHITE NONMR\nSET NO PRESS"
+    [ack] = judge.send("gm@example.org", body)
+    assert ack.body.startswith(
+        SIGNED_ON + "Line 2: SET NO CD\n"
+        "  war1: nonmr is now wait for you.\n"
+        "Line 2: SET GREY\n"
+        "  war1: press is now grey.\n"
+        "Line 3: SET CD\n"
+        "  war1: nmr is now processed with the orders on file.\n"
+        "Line 4: SET WHITE\n"
+        "  war1: press is now white.\n"
+        "Line 4: SET NONMR\n"
+        "  war1: nonmr is now wait for you.\n"
+        "Line 5: SET NO PRESS\n"
+        "  war1: press is now none.\n"
+        "\nOrders on file in war1, power by power:\n"
+    )
+    assert judge.game().settings.press == "none"
+
+
+def test_a_player_sets_two_keywords_and_ends_press_with_endbroadcast(judge: Judge) -> None:
+    players = judge.start_game()
+    body = "SIGNON Fwar1 pw2\nSET NO WAIT, DRAW\nPRESS TO G\nhello\nENDBROADCAST\nEND BROADCAST"
+    [ack, press, _copy] = judge.send(players["F"], body)
+    assert ack.body.startswith(
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  Signed on to war1 as France.\n"
+        "Line 2: SET NO WAIT\n"
+        "  WAIT is off: war1 is processed as soon as all orders are in.\n"
+        "Line 2: SET DRAW\n"
+        "  Your vote for a draw in war1 is recorded. The game ends in a draw when\n"
+        "  every surviving power has voted for it.\n"
+    )
+    assert (
+        "Line 3: PRESS TO G\n"
+        "  Press sent to Germany.\n"
+        "Line 6: END BROADCAST\n"
+        "  ERROR: Expected PRESS or BROADCAST, then the press, before ENDPRESS.\n"
+    ) in ack.body
+    assert press.to == [players["G"]]
+    assert press.body == "Press in war1 from France to Germany:\n\nhello\n"
+
+
+SET_LINES = [
+    ("SET NMR, NOWAIT", [("SET NMR", "SET NMR", ()), ("SET NOWAIT", "SET NOWAIT", ())]),
+    ("set no cd", [("SET NONMR", "set no cd", ())]),
+    ("SET NOCD", [("SET NONMR", "SET NOCD", ())]),
+    ("SET PRESS GREY", [("SET PRESS", "SET PRESS GREY", ("GREY",))]),
+    ("SET GRAY", [("SET PRESS", "SET GRAY", ("GREY",))]),
+    ("SET NONE", [("SET PRESS", "SET NONE", ("NONE",))]),
+    ("SET CD NO DRAW", [("SET NMR", "SET CD", ()), ("SET NODRAW", "SET NO DRAW", ())]),
+    # Not a list of keywords: read as today.
+    ("SET PRESS YES", [("SET PRESS", "SET PRESS YES", ("YES",))]),
+    (
+        "SET DEADLINE Dec 1, 23:30",
+        [("SET DEADLINE", "SET DEADLINE Dec 1, 23:30", ("Dec 1, 23:30",))],
+    ),
+    ("SET WAIT, PASSWORD Hunter7", [("ERROR", "SET WAIT, PASSWORD ****", ())]),
+    ("SET PRESS", [("ERROR", "SET PRESS", ())]),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), SET_LINES)
+def test_how_a_set_line_is_read(
+    line: str, expected: list[tuple[str, str, tuple[str, ...]]]
+) -> None:
+    assert [(c.name, c.text, c.args) for c in read_commands(line)] == expected

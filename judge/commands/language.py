@@ -149,6 +149,7 @@ _SYNONYMS = {
     "WITHDRAW": "RESIGN",
     "STATUS": "SUMMARY",
     "SUSPEND": "PAUSE",
+    "ENDBROADCAST": "ENDPRESS",
 }
 _JOINED = {
     ("SIGN", "ON"): "SIGNON",
@@ -156,6 +157,7 @@ _JOINED = {
     ("WHO", "GAME"): "WHOGAME",
     ("ROLL", "BACK"): "ROLLBACK",
     ("END", "PRESS"): "ENDPRESS",
+    ("END", "BROADCAST"): "ENDPRESS",
 }
 _SPLIT = {"FORCEBEGIN": ("FORCE", "BEGIN")}
 
@@ -178,6 +180,8 @@ def spelled(words: list[str]) -> list[str]:
     return words
 
 
+# The lines that end a press block: njudge's spellings too (ENDBROADCAST = ENDPRESS).
+_PRESS_ENDS = frozenset({"ENDPRESS", "END PRESS", "ENDBROADCAST", "END BROADCAST", "SIGNOFF"})
 MAX_COMMANDS = 100  # command and order lines read from one mail (press lines not counted)
 _GUESSABLE = 25  # a longer word is near no command name: difflib is not asked
 
@@ -190,7 +194,7 @@ def read_commands(body: str) -> list[Command]:
     for number, raw in enumerate(body.splitlines(), start=1):
         text = raw.strip()
         if press is not None and opened is not None:
-            if text.upper() in ("ENDPRESS", "END PRESS", "SIGNOFF"):
+            if " ".join(text.upper().split()) in _PRESS_ENDS:
                 out.append(replace(opened, args=(*opened.args, "\n".join(press).strip("\n"))))
                 press = opened = None
                 if text.upper() == "SIGNOFF":
@@ -219,7 +223,7 @@ def read_commands(body: str) -> list[Command]:
         elif first in _SIMPLE:
             out.append(_simple(number, text, first, words[1:]))
         elif first == "SET":
-            out.append(_set(number, text, words[1:]))
+            out += _set_line(number, text, words[1:])
         else:  # a line carrying a password is never split (each piece would be echoed)
             out += [Command(number, o, "ORDER", (o,)) for o in ([text] if masked else orders(text))]
         if len(out) > MAX_COMMANDS:  # bounds the work one mail can cause
@@ -506,6 +510,57 @@ def _signon(number: int, text: str, args: list[str]) -> Command:
     if who == "?":
         return Command(number, text, "JOIN", (game, args[1]))
     return Command(number, text, "SIGNON", (who, game, args[1]))
+
+
+# njudge's SET keywords that take no value: several may share a line, separated by spaces
+# or commas (`SET NMR, NOWAIT`), and PRESS among them is filler (`SET PRESS GREY` = `SET
+# GREY`). Each is the command (and value) of ours it stands for; CD is njudge's NMR.
+_SET_FLAGS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "WAIT": ("SET WAIT", ()),
+    "NOWAIT": ("SET NOWAIT", ()),
+    "NMR": ("SET NMR", ()),
+    "NONMR": ("SET NONMR", ()),
+    "CD": ("SET NMR", ()),
+    "NOCD": ("SET NONMR", ()),
+    "DRAW": ("SET DRAW", ()),
+    "NODRAW": ("SET NODRAW", ()),
+    "WHITE": ("SET PRESS", ("WHITE",)),
+    "GREY": ("SET PRESS", ("GREY",)),
+    "GRAY": ("SET PRESS", ("GREY",)),
+    "NONE": ("SET PRESS", ("NONE",)),
+    "NOPRESS": ("SET PRESS", ("NONE",)),
+}
+
+
+def _set_line(number: int, text: str, args: list[str]) -> list[Command]:
+    """The SET commands of a SET line: one for each of njudge's keywords where the line
+    is a list of them (each echoed as `SET keyword`), else the one SET command it is."""
+    flags = _set_flags(args)
+    if not flags:
+        return [_set(number, text, args)]
+    if len(flags) == 1:
+        return [Command(number, text, *flags[0][1:])]
+    return [Command(number, f"SET {shown}", name, values) for shown, name, values in flags]
+
+
+def _set_flags(args: list[str]) -> list[tuple[str, str, tuple[str, ...]]] | None:
+    """(the keyword as written, our command, its values) for each keyword of a SET line
+    made only of njudge's value-less keywords (NO X as one keyword, PRESS skipped); None
+    for any other line, read as today."""
+    words = " ".join(args).replace(",", " ").split()
+    out: list[tuple[str, str, tuple[str, ...]]] = []
+    at = 0
+    while at < len(words):
+        word = words[at].upper()
+        width = 2 if word == "NO" and at + 1 < len(words) else 1
+        key = "".join(w.upper() for w in words[at : at + width])
+        at += width
+        if key == "PRESS":
+            continue  # filler
+        if key not in _SET_FLAGS:
+            return None
+        out.append((" ".join(words[at - width : at]), *_SET_FLAGS[key]))
+    return out or None
 
 
 def _set(number: int, text: str, args: list[str]) -> Command:
