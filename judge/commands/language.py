@@ -55,6 +55,9 @@ _SIMPLE = {
     "VERSION",
     "GET",
     "SEND",
+    "REGISTER",
+    "WHOIS",
+    "IAMALSO",
 }
 _SET = {
     "PREFERENCE": "SET PREFERENCE",
@@ -167,6 +170,11 @@ def spelled(words: list[str]) -> list[str]:
     `SIGNON`, `WATCH` -> `OBSERVE`, `SET NO WAIT` -> `SET NOWAIT`); other words as
     written. A line that starts with no such spelling comes back unchanged."""
     first = words[0].upper()
+    for width in (3, 2):  # I AM ALSO, IAM ALSO, I AMALSO: spaces optional
+        if len(words) >= width and "".join(w.upper() for w in words[:width]) == "IAMALSO":
+            return ["IAMALSO", *words[width:]]
+    if len(words) > 1 and (first, words[1].upper()) == ("INFO", "PLAYER"):
+        return ["WHOIS", *words[2:]]  # one entry of the registry, as WHOIS shows it
     if len(words) > 1 and (first, words[1].upper()) in _JOINED:
         return [_JOINED[first, words[1].upper()], *words[2:]]
     if first in _SYNONYMS:
@@ -189,18 +197,18 @@ _GUESSABLE = 25  # a longer word is near no command name: difflib is not asked
 def read_commands(body: str) -> list[Command]:
     """Every command of a submission, with ERROR commands for lines that cannot be read."""
     out: list[Command] = []
-    press: list[str] | None = None  # lines of an open PRESS/BROADCAST block
+    block: list[str] | None = None  # lines of an open PRESS/BROADCAST or REGISTER block
     opened: Command | None = None
     for number, raw in enumerate(body.splitlines(), start=1):
         text = raw.strip()
-        if press is not None and opened is not None:
-            if " ".join(text.upper().split()) in _PRESS_ENDS:
-                out.append(replace(opened, args=(*opened.args, "\n".join(press).strip("\n"))))
-                press = opened = None
+        if block is not None and opened is not None:
+            if " ".join(text.upper().split()) in _BLOCK_ENDS[opened.name]:
+                out.append(replace(opened, args=(*opened.args, "\n".join(block).strip("\n"))))
+                block = opened = None
                 if text.upper() == "SIGNOFF":
                     break
             else:
-                press.append(raw.rstrip())
+                block.append(raw.rstrip())
             continue
         if not text:
             continue
@@ -211,13 +219,13 @@ def read_commands(body: str) -> list[Command]:
         first = words[0].upper()
         if first == "SIGNOFF":
             break
-        if first in ("PRESS", "BROADCAST"):
-            opened = _press(number, text, first, words[1:])
+        if first in ("PRESS", "BROADCAST", "REGISTER"):
+            opened = _opening(number, text, first, words[1:])
             if opened.name == "ERROR":
                 out.append(opened)
                 opened = None
             else:
-                press = []
+                block = []
         elif first == "HISTORY":
             out.append(_history(number, text, words[1:], any(c.name in _OPENS for c in out)))
         elif first in _SIMPLE:
@@ -232,9 +240,23 @@ def read_commands(body: str) -> list[Command]:
                 _error(unread.line, unread.text, "too_many_lines", limit=MAX_COMMANDS)
             ]
             return out
-    if press is not None and opened is not None:  # no ENDPRESS: the rest of the mail
-        out.append(replace(opened, args=(*opened.args, "\n".join(press).strip("\n"))))
+    if block is not None and opened is not None:  # no end line: the rest of the mail
+        out.append(replace(opened, args=(*opened.args, "\n".join(block).strip("\n"))))
     return out
+
+
+# The lines that end a block, by the command that opened it: REGISTER's form ends at END.
+_BLOCK_ENDS = {"PRESS": _PRESS_ENDS, "REGISTER": frozenset({"END", "SIGNOFF"})}
+
+
+def _opening(number: int, text: str, first: str, args: list[str]) -> Command:
+    """The command opening a block of lines: PRESS/BROADCAST, or REGISTER (alone on its
+    line: njudge's form follows it, one `Field: value` a line, up to END)."""
+    if first != "REGISTER":
+        return _press(number, text, first, args)
+    if args:
+        return _error(number, text, "alone_on_line", name="REGISTER")
+    return Command(number, text, "REGISTER")
 
 
 # The first words of an order in a list of several on one line (njudge: `A Par-Bur, F
@@ -330,6 +352,19 @@ def masked_line(text: str) -> str:
     return _masked(words) or text
 
 
+def masked_text(text: str) -> str:
+    """Any text with whatever follows a password-carrying word among its first words
+    masked, as a command line's echo is."""
+    words = text.split()
+    return (_masked(words) or text) if words else text
+
+
+def carries_password(text: str) -> bool:
+    """Whether any word of `text` is, or nearly is, a word a password follows (SIGNON,
+    PASSWORD, LOGIN ...): such text is kept out of what is stored and shown to others."""
+    return any(_carries_password(_letters(word)) for word in text.split())
+
+
 def _letters(word: str) -> str:
     """The word's letters, in capitals."""
     return "".join(c for c in word.upper() if c.isalpha())
@@ -404,6 +439,10 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         return Command(number, text, name, tuple(a.lower() if name != "EJECT" else a for a in args))
     if name in ("GET", "SEND"):
         return _get(number, text, name, args)
+    if name in ("WHOIS", "IAMALSO"):  # an address
+        if len(args) != 1:
+            return _error(number, text, "usage", name=name)
+        return Command(number, text, name, tuple(args))
     if name == "ENDPRESS":  # a press block's end is read in read_commands: none is open
         return _error(number, text, "usage", name="ENDPRESS")
     if name == "ROLLBACK":

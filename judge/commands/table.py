@@ -19,6 +19,7 @@ from judge.commands import (
     master_settings,
     player,
     press,
+    registry,
 )
 from judge.commands.language import Command
 from judge.commands.run import Run
@@ -263,6 +264,32 @@ COMMANDS: tuple[CommandSpec, ...] = (
         help="mail the help file name (GET index: all)",
         section=PLAYERS,
         full="GET name (or SEND name, SEND ME name)",
+    ),
+    CommandSpec(
+        "REGISTER",
+        ANYONE,
+        registry.register,
+        "REGISTER ... END",
+        full="REGISTER, then Name: ..., Country: ..., Level: ... one a line, then END",
+        help="register: Name:, Country:, Level: ... one\n  a line, then END",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "WHOIS",
+        ANYONE,
+        registry.whois,
+        "WHOIS address",
+        full="WHOIS address (or INFO PLAYER address)",
+        help="a registered player's entry",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "IAMALSO",
+        ANYONE,
+        registry.i_am_also,
+        "I AM ALSO address",
+        help="this address too is that registered player",
+        section=PLAYERS,
     ),
     CommandSpec("HELP", ANYONE, send_help, "HELP", help="this list", section=PLAYERS),
     CommandSpec("PROCESS", MASTER, master.process, "PROCESS [phase]", section=MASTERS, line=1),
