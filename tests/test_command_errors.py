@@ -25,6 +25,15 @@ ERRORS = ROOT / "templates" / "errors"
 
 # code -> (values, the line as the command wrote it before the templates)
 CASES: dict[str, tuple[dict[str, object], str]] = {
+    # judge/commands/fewer_players.py
+    "players_none": (
+        {"written": "9", "counts": [2, 3, 7]},
+        "No variant of this game's map is for 9 players.\n  It has games for 2, 3 or 7 players.",
+    ),
+    "players_joined": (
+        {"game": "war1", "joined": 5, "wanted": 4},
+        "war1 already has 5 players: SET PLAYERS 4 would\n  leave some without a power.",
+    ),
     # judge/commands/registry.py
     "register_lines": ({"limit": 30}, "Nothing registered: a form has at most 30 lines."),
     "register_field": (
@@ -382,6 +391,7 @@ READER_ERRORS = [
     ("VERSION x", "Expected VERSION on its own line."),
     ("GET", "Expected GET followed by a file's name, e.g. GET info (GET index lists them all)."),
     ("WHOIS", "Expected WHOIS address."),
+    ("SET PLAYERS", "Expected SET PLAYERS followed by a number of players, e.g. SET PLAYERS 6."),
     (
         "I AM ALSO a@example.org b@example.org",
         "Expected I AM ALSO address (an address that is registered).",

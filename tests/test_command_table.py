@@ -71,7 +71,8 @@ HELP = (
     "    PREDICT, EJECT X, REPLACE X address, BECOME X, PROMOTE address,\n"
     "    TERMINATE, ROLLBACK [phase], FORCE BEGIN (start short of players),\n"
     "    SET RULES [set] [option=choice ...] (alone: the list),\n"
-    "    SET VICTORY n, SET END year DRAW/MOST, SET STALE n, SET MAXYEARS n\n"
+    "    SET VICTORY n, SET END year DRAW/MOST, SET STALE n, SET MAXYEARS n,\n"
+    "    SET PLAYERS n (the map's variant for n players)\n"
     "  Dates: 2026-12-01 23:30, Tue 23:30, Dec 1 23:30, +36h (in the judge's zone).\n"
 )
 

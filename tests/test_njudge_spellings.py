@@ -361,3 +361,60 @@ def test_how_a_set_line_is_read(
     line: str, expected: list[tuple[str, str, tuple[str, ...]]]
 ) -> None:
     assert [(c.name, c.text, c.args) for c in read_commands(line)] == expected
+
+
+# -- SET PLAYERS n: the map's variant for n players -------------------------------------------
+
+
+def test_set_players_picks_the_variant_for_that_many_players(judge: Judge) -> None:
+    judge.send(MASTER, "CREATE ?war1 masterpw")
+    for i in range(3):
+        judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}")
+    body = "SIGNON Mwar1 masterpw\nSET PLAYERS 9\nSET PLAYERS 2\nSET PLAYERS six\nSET PLAYERS 4"
+    [ack] = judge.send(MASTER, body)
+    assert ack.body.startswith(
+        SIGNED_ON + "Line 2: SET PLAYERS 9\n"
+        "  ERROR: No variant of this game's map is for 9 players.\n"
+        "  It has games for 2, 3, 4, 5, 6 or 7 players.\n"
+        "Line 3: SET PLAYERS 2\n"
+        "  ERROR: war1 already has 3 players: SET PLAYERS 2 would\n"
+        "  leave some without a power.\n"
+        "Line 4: SET PLAYERS six\n"
+        "  ERROR: No variant of this game's map is for six players.\n"
+        "  It has games for 2, 3, 4, 5, 6 or 7 players.\n"
+        "Line 5: SET PLAYERS 4\n"
+        "  war1 is now standard-4, for 4 players.\n"
+    )
+    assert (judge.game().variant, judge.game().state) == ("standard-4", "forming")
+    # Three players: the rulebook's first pairing (the other is named); as many have
+    # joined, so the game starts.
+    [ack, *started] = judge.send(MASTER, "SIGNON Mwar1 masterpw\nSET PLAYERS 3")
+    assert ack.body.startswith(
+        SIGNED_ON + "Line 2: SET PLAYERS 3\n"
+        "  war1 is now standard-3a, for 3 players.\n"
+        "  Also for 3 players: standard-3b (CREATE a game with it).\n"
+        "\nThe game war1 is full and has started: every player gets a mail\n"
+    )
+    assert (judge.game().variant, judge.game().state) == ("standard-3a", "active")
+    assert len(started) == 4  # the three players and the master
+    [ack] = judge.send(MASTER, "SIGNON Mwar1 masterpw\nSET PLAYERS 7")
+    assert "Line 2: SET PLAYERS 7\n  ERROR: " in ack.body
+    assert judge.game().variant == "standard-3a"
+
+
+def test_set_players_on_a_map_with_no_variants_and_odd_numbers(judge: Judge) -> None:
+    judge.send(MASTER, "CREATE ?war1 masterpw standard-1898")
+    body = "SIGNON Mwar1 masterpw\nSET PLAYERS 6\nSET PLAYERS ²\nSET PLAYERS " + "9" * 5000
+    [ack] = judge.send(MASTER, body)
+    none = (
+        "  ERROR: No variant of this game's map is for {} players.\n  It has games for 7 players.\n"
+    )
+    assert ack.body.startswith(
+        SIGNED_ON
+        + "Line 2: SET PLAYERS 6\n"
+        + none.format("6")
+        + "Line 3: SET PLAYERS ²\n"
+        + none.format("²")
+    )
+    assert none.format("9" * 20) in ack.body
+    assert [c.name for c in read_commands("SET PLAYERS")] == ["ERROR"]

@@ -98,6 +98,7 @@ _SET = {
     "STALE": "SET STALE",
     "MAXYEARS": "SET MAXYEARS",
     "PROXY": "SET PROXY",
+    "PLAYERS": "SET PLAYERS",
 }
 # The SET commands that take text (templates/errors/usage.txt says what text each takes).
 _TAKES_TEXT = frozenset(
@@ -123,6 +124,7 @@ _TAKES_TEXT = frozenset(
         "SET STALE",
         "SET MAXYEARS",
         "SET PROXY",
+        "SET PLAYERS",
     }
 )
 KNOWN = sorted(

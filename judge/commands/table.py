@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from itertools import zip_longest
 
 from judge.commands import (
+    fewer_players,
     files,
     house_rules,
     information,
@@ -447,6 +448,14 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("SET STALE", MASTER, house_rules.set_end, "SET STALE n", section=MASTERS, line=10),
     CommandSpec(
         "SET MAXYEARS", MASTER, house_rules.set_end, "SET MAXYEARS n", section=MASTERS, line=10
+    ),
+    CommandSpec(
+        "SET PLAYERS",
+        MASTER,
+        fewer_players.set_players,
+        "SET PLAYERS n (the map's variant for n players)",
+        section=MASTERS,
+        line=11,
     ),
 )
 BY_NAME = {spec.name: spec for spec in COMMANDS}
