@@ -280,6 +280,12 @@ def test_a_comma_in_anything_but_a_list_of_orders_keeps_the_line_whole() -> None
     assert read("A Par-Bur, Login Fwar1 secret")[0][0] == "ORDER"
     [one] = read_commands("A Par-Bur, Login Fwar1 secret")
     assert "secret" not in one.text and one.args == (one.text,)
+    # Nor is a piece of a list: each is masked as a line of its own would be.
+    assert read("A Par-Bur, A Mar H, A signon Fwar1 secret") == [
+        ("ORDER", ("A Par-Bur",)),
+        ("ORDER", ("A Mar H",)),
+        ("ORDER", ("A signon ****",)),
+    ]
 
 
 def test_a_list_of_orders_without_a_signon_is_refused_piece_by_piece(judge: Judge) -> None:

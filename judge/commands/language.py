@@ -279,7 +279,7 @@ def orders(text: str) -> list[str]:
     pieces = [p for p in pieces if p]
     if len(pieces) < 2 or not all(_letters(p.split()[0]) in _ORDER_STARTS for p in pieces):
         return [text]
-    return pieces
+    return [masked_text(p) for p in pieces]  # a piece is echoed as a line of its own
 
 
 def _press(number: int, text: str, first: str, args: list[str]) -> Command:
