@@ -190,10 +190,12 @@ def test_a_password_in_the_form_is_never_stored_or_echoed(judge: Judge) -> None:
     mails = judge.send("y@example.org", "REGISTER\nName: Y\nSIGNON Fwar1 Hunter7Zq\nEND")
     mails += judge.send("y@example.org", "REGISTER\nName: Y\nSite: login Fwar1 Hunter7Zq\nEND")
     mails += judge.send("y@example.org", "REGISTER\nName: my password is Hunter7Zq\nEND")
+    mails += judge.send("y@example.org", "REGISTER\nName: Y\nxx yy zz password Hunter7Zq\nEND")
     assert [m.body.splitlines()[1] for m in mails] == [
-        '  ERROR: Nothing registered: "SIGNON Fwar1 ****" is not a field.',
+        '  ERROR: Nothing registered: "SIGNON ****" is not a field.',
         "  ERROR: Nothing registered: Site: has a word like SIGNON or PASSWORD in it,",
         "  ERROR: Nothing registered: Name: has a word like SIGNON or PASSWORD in it,",
+        '  ERROR: Nothing registered: "xx yy zz password ****" is not a field.',
     ]
     for mail in mails:
         assert "hunter7zq" not in (mail.subject + mail.body).lower()

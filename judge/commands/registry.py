@@ -102,7 +102,7 @@ def _read_form(run: Run, cmd: Command) -> list[tuple[str, str]] | None:
         key, colon, value = line.partition(":")
         name = next((f for f in FIELDS if f.lower() == key.strip().lower()), None)
         if not colon or name is None:
-            refuse(run, cmd, "register_field", written=_shown(masked_text(key), 24), fields=FIELDS)
+            refuse(run, cmd, "register_field", written=_shown_key(key), fields=FIELDS)
             return None
         value = " ".join(value.split())
         try:
@@ -124,7 +124,9 @@ def _check_value(name: str, value: str, before: dict[str, str]) -> None:
         raise CommandError("register_twice")
     if len(value) > MAX_FIELD_CHARS and name != "Email":  # Email: its addresses are capped
         raise CommandError("register_long", limit=MAX_FIELD_CHARS)
-    if carries_password(value):  # a SIGNON line pasted in: never stored, shown or echoed
+    # A SIGNON line pasted in: never stored, shown or echoed. (Email's words must each be
+    # an address, and only the first that is not is echoed.)
+    if name != "Email" and carries_password(value):
         raise CommandError("register_secret")
     if name == "Level" and value and value.capitalize() not in LEVELS:
         raise CommandError("register_value", allowed=LEVELS)
@@ -159,6 +161,17 @@ def _address(written: str) -> str:
     """The address as the registry keeps it, or "" when it is none."""
     address = deliverable(written)
     return address if isinstance(address, str) else ""
+
+
+def _shown_key(key: str) -> str:
+    """What came before a form line's colon, for the reply: masked as a command line
+    would be, and only up to a password-carrying word anywhere in it."""
+    words = masked_text(key).split()
+    for at, word in enumerate(words):
+        if carries_password(word):
+            words[at + 1 :] = ["****"] if words[at + 1 :] else []
+            break
+    return _shown(" ".join(words), 24)
 
 
 def _shown(written: str, width: int = 40) -> str:
