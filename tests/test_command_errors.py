@@ -25,6 +25,58 @@ ERRORS = ROOT / "templates" / "errors"
 
 # code -> (values, the line as the command wrote it before the templates)
 CASES: dict[str, tuple[dict[str, object], str]] = {
+    # judge/commands/fewer_players.py
+    "players_none": (
+        {"written": "9", "counts": [2, 3, 7]},
+        "No variant of this game's map is for 9 players.\n  It has games for 2, 3 or 7 players.",
+    ),
+    "players_joined": (
+        {"game": "war1", "joined": 5, "wanted": 4},
+        "war1 already has 5 players: SET PLAYERS 4 would\n  leave some without a power.",
+    ),
+    # judge/commands/registry.py
+    "register_lines": ({"limit": 30}, "Nothing registered: a form has at most 30 lines."),
+    "register_field": (
+        {"written": "Pasword", "fields": ("Name", "Phone", "Site", "Address", "Country", "Sex")},
+        'Nothing registered: "Pasword" is not a field.\n'
+        "  Write one Field: value a line. The fields: Name, Phone, Site, Address,\n"
+        "  Country, Sex.",
+    ),
+    "register_twice": ({"name": "Name"}, "Nothing registered: the form has Name: twice."),
+    "register_long": (
+        {"name": "Site", "limit": 100},
+        "Nothing registered: Site: is at most 100 characters.",
+    ),
+    "register_emails": (
+        {"limit": 10},
+        "Nothing registered: the Email: line lists at most 10 addresses.",
+    ),
+    "register_secret": (
+        {"name": "Name"},
+        "Nothing registered: Name: has a word like SIGNON or PASSWORD in it,\n"
+        "  and what follows such a word may be a password. Leave it out.",
+    ),
+    "register_value": (
+        {"name": "Package", "allowed": ("Yes", "No")},
+        "Nothing registered: Package: is one of\n  Yes, No.",
+    ),
+    "register_email": (
+        {"name": "Email", "address": "me@"},
+        "Nothing registered: me@ on the Email: line is not a mail address.",
+    ),
+    "register_name": ({}, "Nothing registered: the form needs a Name: line."),
+    "not_registered": ({"address": "x@example.org"}, "x@example.org is not registered here."),
+    "also_registered": (
+        {"address": "b@example.org"},
+        "b@example.org is registered on its own.\n"
+        "  Send I AM ALSO from an address that is not registered yet.",
+    ),
+    "also_not_listed": (
+        {"address": "a@example.org", "sender": "b@example.org"},
+        "The registration of a@example.org does not list b@example.org on its\n"
+        "  Email: line. Send REGISTER from a@example.org with b@example.org on that\n"
+        "  line first, then I AM ALSO again.",
+    ),
     # judge/commands/language.py
     "usage": ({"name": "FORCE"}, "Expected FORCE BEGIN."),
     "alone_on_line": ({"name": "CLEAR"}, "Expected CLEAR on its own line."),
@@ -338,6 +390,12 @@ READER_ERRORS = [
     ("TERMINATE x", "Expected TERMINATE on its own line."),
     ("VERSION x", "Expected VERSION on its own line."),
     ("GET", "Expected GET followed by a file's name, e.g. GET info (GET index lists them all)."),
+    ("WHOIS", "Expected WHOIS address."),
+    ("SET PLAYERS", "Expected SET PLAYERS followed by a number of players, e.g. SET PLAYERS 6."),
+    (
+        "I AM ALSO a@example.org b@example.org",
+        "Expected I AM ALSO address (an address that is registered).",
+    ),
     (
         "SEND ME",
         "Expected GET followed by a file's name, e.g. GET info (GET index lists them all).",

@@ -55,6 +55,10 @@ HELP = (
     "      [TO date] [LINES n]         7 days unless you say (or EXCLSTART S1902M)\n"
     "    VERSION                     this judge's software, users and games\n"
     "    GET name (or SEND name)     mail the help file name (GET index: all)\n"
+    "    REGISTER ... END            register: Name:, Country:, Level: ... one\n"
+    "                                  a line, then END\n"
+    "    WHOIS address               a registered player's entry\n"
+    "    I AM ALSO address           this address too is that registered player\n"
     "    HELP                        this list\n"
     '    SIGNOFF                     end of commands (so does a "-- " signature)\n'
     "  The master also has:\n"
@@ -67,7 +71,8 @@ HELP = (
     "    PREDICT, EJECT X, REPLACE X address, BECOME X, PROMOTE address,\n"
     "    TERMINATE, ROLLBACK [phase], FORCE BEGIN (start short of players),\n"
     "    SET RULES [set] [option=choice ...] (alone: the list),\n"
-    "    SET VICTORY n, SET END year DRAW/MOST, SET STALE n, SET MAXYEARS n\n"
+    "    SET VICTORY n, SET END year DRAW/MOST, SET STALE n, SET MAXYEARS n,\n"
+    "    SET PLAYERS n (the map's variant for n players)\n"
     "  Dates: 2026-12-01 23:30, Tue 23:30, Dec 1 23:30, +36h (in the judge's zone).\n"
 )
 
@@ -107,6 +112,7 @@ def test_the_table_has_every_command_the_language_reads() -> None:
     words += ["PAUSE", "RESUME", "PREDICT", "TERMINATE", "EJECT", "ROLLBACK", "FORCE"]
     words += ["PROMOTE", "BECOME", "OBSERVE", "LIST", "WHOGAME", "SUMMARY", "HISTORY"]
     words += ["PRESS", "BROADCAST", "ENDPRESS", "VERSION", "GET", "SEND", "SEND ME"]
+    words += ["REGISTER", "WHOIS", "I AM ALSO"]
     words += [f"SET {name.removeprefix('SET ')}" for name in BY_NAME if name.startswith("SET ")]
     read = set()
     for word in words:

@@ -236,3 +236,191 @@ def test_rollback_1_in_the_first_phase_is_refused(judge: Judge) -> None:
         + "  ERROR: war1 has no turn 1 to go back to: it is at turn 1 (S1901M).\n"
         + NO_ORDERS
     )
+
+
+# -- several orders on one line ------------------------------------------------------------------
+
+
+def test_several_orders_on_one_line_are_read_as_if_on_lines_of_their_own(judge: Judge) -> None:
+    players = judge.start_game()
+    body = "SIGNON Fwar1 pw2\nA Par-Bur, F Bre-MAO; A Mar H;\nA Pic-Bel, Army Mar-Spa"
+    [ack] = judge.send(players["F"], body)
+    assert ack.body == (
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  Signed on to war1 as France.\n"
+        "\nFrance in war1, Movement for Spring of 1901:\n"
+        "  A PAR - BUR\n"
+        "  F BRE - MAO\n"
+        "  A MAR H                      (replaced by a later order for the same unit)\n"
+        "  A Pic-Bel                    ERROR: There is no unit in Picardy.\n"
+        "  A MAR - SPA\n"
+        "  Orders on file now:\n"
+        "    Army Paris -> Burgundy\n"
+        "    Fleet Brest -> Mid-Atlantic Ocean\n"
+        "    Army Marseilles -> Spain\n"
+        "  WAIT is not set. Deadline: Monday 23 November 2026 12:08 UTC.\n"
+    )
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR", "F BRE - MAO", "A MAR - SPA"]
+
+
+def test_a_comma_in_anything_but_a_list_of_orders_keeps_the_line_whole() -> None:
+    def read(line: str) -> list[tuple[str, tuple[str, ...]]]:
+        return [(c.name, c.args) for c in read_commands(line)]
+
+    assert read("A Par-Bur, F Bre-MAO") == [("ORDER", ("A Par-Bur",)), ("ORDER", ("F Bre-MAO",))]
+    assert read("Build A Par; build F Bre") == [
+        ("ORDER", ("Build A Par",)),
+        ("ORDER", ("build F Bre",)),
+    ]
+    assert read("A Par - Bur;") == [("ORDER", ("A Par - Bur;",))]  # one order: as before
+    assert read("A Par-Bur, Mar H") == [("ORDER", ("A Par-Bur, Mar H",))]
+    assert read("Dear all, A Par-Bur") == [("ORDER", ("Dear all, A Par-Bur",))]
+    assert read("SET DEADLINE Dec 1, 23:30") == [("SET DEADLINE", ("Dec 1, 23:30",))]
+    # A line carrying a password is never split: the pieces would be echoed.
+    assert read("A Par-Bur, Login Fwar1 secret")[0][0] == "ORDER"
+    [one] = read_commands("A Par-Bur, Login Fwar1 secret")
+    assert "secret" not in one.text and one.args == (one.text,)
+    # Nor is a piece of a list: each is masked as a line of its own would be.
+    assert read("A Par-Bur, A Mar H, A signon Fwar1 secret") == [
+        ("ORDER", ("A Par-Bur",)),
+        ("ORDER", ("A Mar H",)),
+        ("ORDER", ("A signon ****",)),
+    ]
+
+
+def test_a_list_of_orders_without_a_signon_is_refused_piece_by_piece(judge: Judge) -> None:
+    [ack] = judge.send("x@example.org", "A Par-Bur, F Bre-MAO")
+    needs = "  ERROR: this line needs a SIGNON line before it\n"
+    needs += "  (SIGNON Xgame password, X your power's initial).\n"
+    assert ack.body == f"Line 1: A Par-Bur\n{needs}Line 1: F Bre-MAO\n{needs}"
+
+
+# -- several SET keywords on one line, SET [NO] CD, PRESS as filler, ENDBROADCAST -------------
+
+
+def test_several_set_keywords_on_one_line_each_answered(judge: Judge) -> None:
+    judge.start_game()
+    body = "SIGNON Mwar1 masterpw\nSET NO CD, PRESS GREY\nSET CD\nSET WHITE NONMR\nSET NO PRESS"
+    [ack] = judge.send("gm@example.org", body)
+    assert ack.body.startswith(
+        SIGNED_ON + "Line 2: SET NO CD\n"
+        "  war1: nonmr is now wait for you.\n"
+        "Line 2: SET GREY\n"
+        "  war1: press is now grey.\n"
+        "Line 3: SET CD\n"
+        "  war1: nmr is now processed with the orders on file.\n"
+        "Line 4: SET WHITE\n"
+        "  war1: press is now white.\n"
+        "Line 4: SET NONMR\n"
+        "  war1: nonmr is now wait for you.\n"
+        "Line 5: SET NO PRESS\n"
+        "  war1: press is now none.\n"
+        "\nOrders on file in war1, power by power:\n"
+    )
+    assert judge.game().settings.press == "none"
+
+
+def test_a_player_sets_two_keywords_and_ends_press_with_endbroadcast(judge: Judge) -> None:
+    players = judge.start_game()
+    body = "SIGNON Fwar1 pw2\nSET NO WAIT, DRAW\nPRESS TO G\nhello\nENDBROADCAST\nEND BROADCAST"
+    [ack, press, _copy] = judge.send(players["F"], body)
+    assert ack.body.startswith(
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  Signed on to war1 as France.\n"
+        "Line 2: SET NO WAIT\n"
+        "  WAIT is off: war1 is processed as soon as all orders are in.\n"
+        "Line 2: SET DRAW\n"
+        "  Your vote for a draw in war1 is recorded. The game ends in a draw when\n"
+        "  every surviving power has voted for it.\n"
+    )
+    assert (
+        "Line 3: PRESS TO G\n"
+        "  Press sent to Germany.\n"
+        "Line 6: END BROADCAST\n"
+        "  ERROR: Expected PRESS or BROADCAST, then the press, before ENDPRESS.\n"
+    ) in ack.body
+    assert press.to == [players["G"]]
+    assert press.body == "Press in war1 from France to Germany:\n\nhello\n"
+
+
+SET_LINES = [
+    ("SET NMR, NOWAIT", [("SET NMR", "SET NMR", ()), ("SET NOWAIT", "SET NOWAIT", ())]),
+    ("set no cd", [("SET NONMR", "set no cd", ())]),
+    ("SET NOCD", [("SET NONMR", "SET NOCD", ())]),
+    ("SET PRESS GREY", [("SET PRESS", "SET PRESS GREY", ("GREY",))]),
+    ("SET GRAY", [("SET PRESS", "SET GRAY", ("GREY",))]),
+    ("SET NONE", [("SET PRESS", "SET NONE", ("NONE",))]),
+    ("SET CD NO DRAW", [("SET NMR", "SET CD", ()), ("SET NODRAW", "SET NO DRAW", ())]),
+    # Not a list of keywords: read as today.
+    ("SET PRESS YES", [("SET PRESS", "SET PRESS YES", ("YES",))]),
+    (
+        "SET DEADLINE Dec 1, 23:30",
+        [("SET DEADLINE", "SET DEADLINE Dec 1, 23:30", ("Dec 1, 23:30",))],
+    ),
+    ("SET WAIT, PASSWORD Hunter7", [("ERROR", "SET WAIT, PASSWORD ****", ())]),
+    ("SET PRESS", [("ERROR", "SET PRESS", ())]),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), SET_LINES)
+def test_how_a_set_line_is_read(
+    line: str, expected: list[tuple[str, str, tuple[str, ...]]]
+) -> None:
+    assert [(c.name, c.text, c.args) for c in read_commands(line)] == expected
+
+
+# -- SET PLAYERS n: the map's variant for n players -------------------------------------------
+
+
+def test_set_players_picks_the_variant_for_that_many_players(judge: Judge) -> None:
+    judge.send(MASTER, "CREATE ?war1 masterpw")
+    for i in range(3):
+        judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}")
+    body = "SIGNON Mwar1 masterpw\nSET PLAYERS 9\nSET PLAYERS 2\nSET PLAYERS six\nSET PLAYERS 4"
+    [ack] = judge.send(MASTER, body)
+    assert ack.body.startswith(
+        SIGNED_ON + "Line 2: SET PLAYERS 9\n"
+        "  ERROR: No variant of this game's map is for 9 players.\n"
+        "  It has games for 2, 3, 4, 5, 6 or 7 players.\n"
+        "Line 3: SET PLAYERS 2\n"
+        "  ERROR: war1 already has 3 players: SET PLAYERS 2 would\n"
+        "  leave some without a power.\n"
+        "Line 4: SET PLAYERS six\n"
+        "  ERROR: No variant of this game's map is for six players.\n"
+        "  It has games for 2, 3, 4, 5, 6 or 7 players.\n"
+        "Line 5: SET PLAYERS 4\n"
+        "  war1 is now standard-4, for 4 players.\n"
+    )
+    assert (judge.game().variant, judge.game().state) == ("standard-4", "forming")
+    # Three players: the rulebook's first pairing (the other is named); as many have
+    # joined, so the game starts.
+    [ack, *started] = judge.send(MASTER, "SIGNON Mwar1 masterpw\nSET PLAYERS 3")
+    assert ack.body.startswith(
+        SIGNED_ON + "Line 2: SET PLAYERS 3\n"
+        "  war1 is now standard-3a, for 3 players.\n"
+        "  Also for 3 players: standard-3b (CREATE a game with it).\n"
+        "\nThe game war1 is full and has started: every player gets a mail\n"
+    )
+    assert (judge.game().variant, judge.game().state) == ("standard-3a", "active")
+    assert len(started) == 4  # the three players and the master
+    [ack] = judge.send(MASTER, "SIGNON Mwar1 masterpw\nSET PLAYERS 7")
+    assert "Line 2: SET PLAYERS 7\n  ERROR: " in ack.body
+    assert judge.game().variant == "standard-3a"
+
+
+def test_set_players_on_a_map_with_no_variants_and_odd_numbers(judge: Judge) -> None:
+    judge.send(MASTER, "CREATE ?war1 masterpw standard-1898")
+    body = "SIGNON Mwar1 masterpw\nSET PLAYERS 6\nSET PLAYERS ²\nSET PLAYERS " + "9" * 5000
+    [ack] = judge.send(MASTER, body)
+    none = (
+        "  ERROR: No variant of this game's map is for {} players.\n  It has games for 7 players.\n"
+    )
+    assert ack.body.startswith(
+        SIGNED_ON
+        + "Line 2: SET PLAYERS 6\n"
+        + none.format("6")
+        + "Line 3: SET PLAYERS ²\n"
+        + none.format("²")
+    )
+    assert none.format("9" * 20) in ack.body
+    assert [c.name for c in read_commands("SET PLAYERS")] == ["ERROR"]

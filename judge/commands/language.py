@@ -9,6 +9,7 @@ only reads; judge/commands/dispatch.py runs the commands against the store.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, replace
 
 from judge.game.errors import Refusal
@@ -54,6 +55,9 @@ _SIMPLE = {
     "VERSION",
     "GET",
     "SEND",
+    "REGISTER",
+    "WHOIS",
+    "IAMALSO",
 }
 _SET = {
     "PREFERENCE": "SET PREFERENCE",
@@ -94,6 +98,7 @@ _SET = {
     "STALE": "SET STALE",
     "MAXYEARS": "SET MAXYEARS",
     "PROXY": "SET PROXY",
+    "PLAYERS": "SET PLAYERS",
 }
 # The SET commands that take text (templates/errors/usage.txt says what text each takes).
 _TAKES_TEXT = frozenset(
@@ -119,6 +124,7 @@ _TAKES_TEXT = frozenset(
         "SET STALE",
         "SET MAXYEARS",
         "SET PROXY",
+        "SET PLAYERS",
     }
 )
 KNOWN = sorted(
@@ -148,6 +154,7 @@ _SYNONYMS = {
     "WITHDRAW": "RESIGN",
     "STATUS": "SUMMARY",
     "SUSPEND": "PAUSE",
+    "ENDBROADCAST": "ENDPRESS",
 }
 _JOINED = {
     ("SIGN", "ON"): "SIGNON",
@@ -155,6 +162,7 @@ _JOINED = {
     ("WHO", "GAME"): "WHOGAME",
     ("ROLL", "BACK"): "ROLLBACK",
     ("END", "PRESS"): "ENDPRESS",
+    ("END", "BROADCAST"): "ENDPRESS",
 }
 _SPLIT = {"FORCEBEGIN": ("FORCE", "BEGIN")}
 
@@ -164,6 +172,11 @@ def spelled(words: list[str]) -> list[str]:
     `SIGNON`, `WATCH` -> `OBSERVE`, `SET NO WAIT` -> `SET NOWAIT`); other words as
     written. A line that starts with no such spelling comes back unchanged."""
     first = words[0].upper()
+    for width in (3, 2):  # I AM ALSO, IAM ALSO, I AMALSO: spaces optional
+        if len(words) >= width and "".join(w.upper() for w in words[:width]) == "IAMALSO":
+            return ["IAMALSO", *words[width:]]
+    if len(words) > 1 and (first, words[1].upper()) == ("INFO", "PLAYER"):
+        return ["WHOIS", *words[2:]]  # one entry of the registry, as WHOIS shows it
     if len(words) > 1 and (first, words[1].upper()) in _JOINED:
         return [_JOINED[first, words[1].upper()], *words[2:]]
     if first in _SYNONYMS:
@@ -177,6 +190,8 @@ def spelled(words: list[str]) -> list[str]:
     return words
 
 
+# The lines that end a press block: njudge's spellings too (ENDBROADCAST = ENDPRESS).
+_PRESS_ENDS = frozenset({"ENDPRESS", "END PRESS", "ENDBROADCAST", "END BROADCAST", "SIGNOFF"})
 MAX_COMMANDS = 100  # command and order lines read from one mail (press lines not counted)
 _GUESSABLE = 25  # a longer word is near no command name: difflib is not asked
 
@@ -184,51 +199,87 @@ _GUESSABLE = 25  # a longer word is near no command name: difflib is not asked
 def read_commands(body: str) -> list[Command]:
     """Every command of a submission, with ERROR commands for lines that cannot be read."""
     out: list[Command] = []
-    press: list[str] | None = None  # lines of an open PRESS/BROADCAST block
+    block: list[str] | None = None  # lines of an open PRESS/BROADCAST or REGISTER block
     opened: Command | None = None
     for number, raw in enumerate(body.splitlines(), start=1):
         text = raw.strip()
-        if press is not None and opened is not None:
-            if text.upper() in ("ENDPRESS", "END PRESS", "SIGNOFF"):
-                out.append(replace(opened, args=(*opened.args, "\n".join(press).strip("\n"))))
-                press = opened = None
+        if block is not None and opened is not None:
+            if " ".join(text.upper().split()) in _BLOCK_ENDS[opened.name]:
+                out.append(replace(opened, args=(*opened.args, "\n".join(block).strip("\n"))))
+                block = opened = None
                 if text.upper() == "SIGNOFF":
                     break
             else:
-                press.append(raw.rstrip())
+                block.append(raw.rstrip())
             continue
         if not text:
             continue
         written = text.split()
-        text = _masked(written) or text  # masked as written, before any synonym is read
+        masked = _masked(written)
+        text = masked or text  # masked as written, before any synonym is read
         words = spelled(written)
         first = words[0].upper()
         if first == "SIGNOFF":
             break
-        if first in ("PRESS", "BROADCAST"):
-            opened = _press(number, text, first, words[1:])
+        if first in ("PRESS", "BROADCAST", "REGISTER"):
+            opened = _opening(number, text, first, words[1:])
             if opened.name == "ERROR":
                 out.append(opened)
                 opened = None
             else:
-                press = []
+                block = []
         elif first == "HISTORY":
             out.append(_history(number, text, words[1:], any(c.name in _OPENS for c in out)))
         elif first in _SIMPLE:
             out.append(_simple(number, text, first, words[1:]))
         elif first == "SET":
-            out.append(_set(number, text, words[1:]))
-        else:
-            out.append(Command(number, text, "ORDER", (text,)))
+            out += _set_line(number, text, words[1:])
+        else:  # a line carrying a password is never split (each piece would be echoed)
+            out += [Command(number, o, "ORDER", (o,)) for o in ([text] if masked else orders(text))]
         if len(out) > MAX_COMMANDS:  # bounds the work one mail can cause
             unread = out[MAX_COMMANDS]  # the first one not read (a press block's opening)
             out[MAX_COMMANDS:] = [
                 _error(unread.line, unread.text, "too_many_lines", limit=MAX_COMMANDS)
             ]
             return out
-    if press is not None and opened is not None:  # no ENDPRESS: the rest of the mail
-        out.append(replace(opened, args=(*opened.args, "\n".join(press).strip("\n"))))
+    if block is not None and opened is not None:  # no end line: the rest of the mail
+        out.append(replace(opened, args=(*opened.args, "\n".join(block).strip("\n"))))
     return out
+
+
+# The lines that end a block, by the command that opened it: REGISTER's form ends at END.
+_BLOCK_ENDS = {"PRESS": _PRESS_ENDS, "REGISTER": frozenset({"END", "SIGNOFF"})}
+
+
+def _opening(number: int, text: str, first: str, args: list[str]) -> Command:
+    """The command opening a block of lines: PRESS/BROADCAST, or REGISTER (alone on its
+    line: njudge's form follows it, one `Field: value` a line, up to END)."""
+    if first != "REGISTER":
+        return _press(number, text, first, args)
+    if args:
+        return _error(number, text, "alone_on_line", name="REGISTER")
+    return Command(number, text, "REGISTER")
+
+
+# The first words of an order in a list of several on one line (njudge: `A Par-Bur, F
+# Bre-MAO; A Mar H`): a unit, or an adjustment's keyword. A line is split only when every
+# piece starts with one, so a comma in anything else (a sentence, a misread command) keeps
+# the line whole, read as before.
+_ORDER_STARTS = frozenset(
+    {"A", "ARMY", "F", "FLEET", "BUILD", "BUILDS", "REMOVE", "REMOVES", "DISBAND", "DISBANDS"}
+    | {"WAIVE", "WAIVES"}
+)
+_ORDER_SEPARATORS = re.compile(r"[,;]")
+
+
+def orders(text: str) -> list[str]:
+    """The orders of an order line: several where the line is a list of orders separated
+    by `,` or `;`, each piece stripped; otherwise the line alone."""
+    pieces = [p.strip() for p in _ORDER_SEPARATORS.split(text)]
+    pieces = [p for p in pieces if p]
+    if len(pieces) < 2 or not all(_letters(p.split()[0]) in _ORDER_STARTS for p in pieces):
+        return [text]
+    return [masked_text(p) for p in pieces]  # a piece is echoed as a line of its own
 
 
 def _press(number: int, text: str, first: str, args: list[str]) -> Command:
@@ -301,6 +352,19 @@ def masked_line(text: str) -> str:
     if len(words) < 2 or (len(words) == 2 and _letters(words[0]) == "HELLO"):
         return text
     return _masked(words) or text
+
+
+def masked_text(text: str) -> str:
+    """Any text with whatever follows a password-carrying word among its first words
+    masked, as a command line's echo is."""
+    words = text.split()
+    return (_masked(words) or text) if words else text
+
+
+def carries_password(text: str) -> bool:
+    """Whether any word of `text` is, or nearly is, a word a password follows (SIGNON,
+    PASSWORD, LOGIN ...): such text is kept out of what is stored and shown to others."""
+    return any(_carries_password(_letters(word)) for word in text.split())
 
 
 def _letters(word: str) -> str:
@@ -377,6 +441,10 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         return Command(number, text, name, tuple(a.lower() if name != "EJECT" else a for a in args))
     if name in ("GET", "SEND"):
         return _get(number, text, name, args)
+    if name in ("WHOIS", "IAMALSO"):  # an address
+        if len(args) != 1:
+            return _error(number, text, "usage", name=name)
+        return Command(number, text, name, tuple(args))
     if name == "ENDPRESS":  # a press block's end is read in read_commands: none is open
         return _error(number, text, "usage", name="ENDPRESS")
     if name == "ROLLBACK":
@@ -483,6 +551,57 @@ def _signon(number: int, text: str, args: list[str]) -> Command:
     if who == "?":
         return Command(number, text, "JOIN", (game, args[1]))
     return Command(number, text, "SIGNON", (who, game, args[1]))
+
+
+# njudge's SET keywords that take no value: several may share a line, separated by spaces
+# or commas (`SET NMR, NOWAIT`), and PRESS among them is filler (`SET PRESS GREY` = `SET
+# GREY`). Each is the command (and value) of ours it stands for; CD is njudge's NMR.
+_SET_FLAGS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "WAIT": ("SET WAIT", ()),
+    "NOWAIT": ("SET NOWAIT", ()),
+    "NMR": ("SET NMR", ()),
+    "NONMR": ("SET NONMR", ()),
+    "CD": ("SET NMR", ()),
+    "NOCD": ("SET NONMR", ()),
+    "DRAW": ("SET DRAW", ()),
+    "NODRAW": ("SET NODRAW", ()),
+    "WHITE": ("SET PRESS", ("WHITE",)),
+    "GREY": ("SET PRESS", ("GREY",)),
+    "GRAY": ("SET PRESS", ("GREY",)),
+    "NONE": ("SET PRESS", ("NONE",)),
+    "NOPRESS": ("SET PRESS", ("NONE",)),
+}
+
+
+def _set_line(number: int, text: str, args: list[str]) -> list[Command]:
+    """The SET commands of a SET line: one for each of njudge's keywords where the line
+    is a list of them (each echoed as `SET keyword`), else the one SET command it is."""
+    flags = _set_flags(args)
+    if not flags:
+        return [_set(number, text, args)]
+    if len(flags) == 1:
+        return [Command(number, text, *flags[0][1:])]
+    return [Command(number, f"SET {shown}", name, values) for shown, name, values in flags]
+
+
+def _set_flags(args: list[str]) -> list[tuple[str, str, tuple[str, ...]]] | None:
+    """(the keyword as written, our command, its values) for each keyword of a SET line
+    made only of njudge's value-less keywords (NO X as one keyword, PRESS skipped); None
+    for any other line, read as today."""
+    words = " ".join(args).replace(",", " ").split()
+    out: list[tuple[str, str, tuple[str, ...]]] = []
+    at = 0
+    while at < len(words):
+        word = words[at].upper()
+        width = 2 if word == "NO" and at + 1 < len(words) else 1
+        key = "".join(w.upper() for w in words[at : at + width])
+        at += width
+        if key == "PRESS":
+            continue  # filler
+        if key not in _SET_FLAGS:
+            return None
+        out.append((" ".join(words[at - width : at]), *_SET_FLAGS[key]))
+    return out or None
 
 
 def _set(number: int, text: str, args: list[str]) -> Command:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from itertools import zip_longest
 
 from judge.commands import (
+    fewer_players,
     files,
     house_rules,
     information,
@@ -19,6 +20,7 @@ from judge.commands import (
     master_settings,
     player,
     press,
+    registry,
 )
 from judge.commands.language import Command
 from judge.commands.run import Run
@@ -264,6 +266,32 @@ COMMANDS: tuple[CommandSpec, ...] = (
         section=PLAYERS,
         full="GET name (or SEND name, SEND ME name)",
     ),
+    CommandSpec(
+        "REGISTER",
+        ANYONE,
+        registry.register,
+        "REGISTER ... END",
+        full="REGISTER, then Name: ..., Country: ..., Level: ... one a line, then END",
+        help="register: Name:, Country:, Level: ... one\n  a line, then END",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "WHOIS",
+        ANYONE,
+        registry.whois,
+        "WHOIS address",
+        full="WHOIS address (or INFO PLAYER address)",
+        help="a registered player's entry",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "IAMALSO",
+        ANYONE,
+        registry.i_am_also,
+        "I AM ALSO address",
+        help="this address too is that registered player",
+        section=PLAYERS,
+    ),
     CommandSpec("HELP", ANYONE, send_help, "HELP", help="this list", section=PLAYERS),
     CommandSpec("PROCESS", MASTER, master.process, "PROCESS [phase]", section=MASTERS, line=1),
     CommandSpec("PAUSE", MASTER, master.pause, "PAUSE", section=MASTERS, line=1),
@@ -420,6 +448,14 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("SET STALE", MASTER, house_rules.set_end, "SET STALE n", section=MASTERS, line=10),
     CommandSpec(
         "SET MAXYEARS", MASTER, house_rules.set_end, "SET MAXYEARS n", section=MASTERS, line=10
+    ),
+    CommandSpec(
+        "SET PLAYERS",
+        MASTER,
+        fewer_players.set_players,
+        "SET PLAYERS n (the map's variant for n players)",
+        section=MASTERS,
+        line=11,
     ),
 )
 BY_NAME = {spec.name: spec for spec in COMMANDS}

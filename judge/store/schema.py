@@ -326,6 +326,25 @@ def _v13_next_event(db: sqlite_utils.Database) -> None:
             )
 
 
+def _v15_registry(db: sqlite_utils.Database) -> None:
+    # The player registry of njudge's REGISTER form (judge/store/registry.py): one row per
+    # registered person, the form's fields as JSON, and the addresses that are that
+    # person: the one that sent the form and those joined by I AM ALSO. (Numbered 15:
+    # another branch adds 14; on its own, this step is version 14.)
+    db.table("registrations").create(
+        {"id": int, "fields": str, "created_at": str, "updated_at": str},
+        pk="id",
+        not_null={"fields", "created_at", "updated_at"},
+    )
+    db.table("registry_addresses").create(
+        {"address": str, "registration_id": int, "linked_at": str},
+        pk="address",
+        not_null={"registration_id", "linked_at"},
+        foreign_keys=[("registration_id", "registrations", "id")],
+    )
+    db.table("registry_addresses").create_index(["registration_id"])
+
+
 def _json_or_null(value: object) -> str | None:
     """A moved value as its column holds it: NULL for none or an empty object."""
     return json.dumps(value) if value else None
@@ -345,4 +364,5 @@ MIGRATIONS = [
     _v11_result,
     _v12_handovers,
     _v13_next_event,
+    _v15_registry,
 ]
