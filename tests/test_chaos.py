@@ -11,9 +11,11 @@ import tomllib
 import pytest
 
 from judge.commands.powers import power_key, powers_named
+from judge.engine.board import starting_position
 from judge.engine.geography import MapError, build_map, is_initial
 from judge.game.assignment import decode_preference, parse_preference
 from judge.game.errors import CommandError
+from judge.render import load_drawing, render_svg
 from judge.variants import maps
 from judge.variants.json_contract import adjudicate_line
 from judge.variants.maps import load_map
@@ -303,3 +305,16 @@ def test_chaos_civil_disorder_removes_the_unit_farthest_from_any_owned_centre() 
         "A GAL D",
     ]
     assert out["units"] == {"BERLIN": ["A BER", "A MUN"]}
+
+
+def test_chaos_is_drawn_with_a_style_for_each_of_its_34_powers() -> None:
+    """The standard board's provinces, and per power a colour and pattern no other power
+    has both of, and its letter: the results mails' pictures can be drawn."""
+    gm = load_map("chaos")
+    chaos, standard = load_drawing("chaos"), load_drawing("standard")
+    assert chaos.provinces == standard.provinces and chaos.decor == standard.decor
+    assert list(chaos.powers) == list(gm.powers)
+    assert [s.letter for s in chaos.powers.values()] == [p.initial for p in gm.powers.values()]
+    assert len({(s.color, s.pattern) for s in chaos.powers.values()}) == 34
+    svg = render_svg(starting_position(gm))
+    assert all(f">{p.initial}</text>" in svg for p in gm.powers.values())
