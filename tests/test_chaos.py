@@ -318,3 +318,38 @@ def test_chaos_is_drawn_with_a_style_for_each_of_its_34_powers() -> None:
     assert len({(s.color, s.pattern) for s in chaos.powers.values()}) == 34
     svg = render_svg(starting_position(gm))
     assert all(f">{p.initial}</text>" in svg for p in gm.powers.values())
+
+
+def test_eighteen_centres_win_chaos() -> None:
+    """Berlin owns 17 centres and walks into an 18th, Kiel, in the Fall: it wins."""
+    seventeen = sorted(load_map("chaos").supply_centers - {"KIE"})[:17]
+    assert "BER" in seventeen and "KIE" not in seventeen
+    line = {
+        "map": "chaos",
+        "phase": "F1901M",
+        "units": {"BERLIN": ["A BER"]},
+        "centers": {"BERLIN": seventeen},
+        "orders": {"BERLIN": ["A Ber - Kie"]},
+    }
+    out = adjudicate_line(json.dumps(line))
+    assert (len(out["centers"]["BERLIN"]), out["winner"]) == (18, "BERLIN")
+    line["orders"] = {"BERLIN": ["A Ber H"]}
+    out = adjudicate_line(json.dumps(line))
+    assert (len(out["centers"]["BERLIN"]), out["winner"]) == (17, None)
+
+
+def test_a_map_has_at_most_34_powers() -> None:
+    data = _standard_with({})
+    data["powers"] = {
+        f"P{i}": {**data["powers"]["ENGLAND"], "initial": "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[i]}
+        for i in range(35)
+    }
+    for power in data["powers"].values():
+        power["units"], power["home_centers"], power["starting_centers"] = [], [], []
+    with pytest.raises(MapError, match="a map has 1 to 34 powers, not 35"):
+        build_map(data)
+    data["powers"] = dict(list(data["powers"].items())[:34])
+    assert len(build_map(data).powers) == 34
+    data["powers"] = {}
+    with pytest.raises(MapError, match="a map has 1 to 34 powers, not 0"):
+        build_map(data)
