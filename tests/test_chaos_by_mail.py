@@ -10,6 +10,7 @@ from pathlib import Path
 
 from judge_harness import Judge
 
+from judge.render.png import PNG_SIGNATURE
 from judge.variants.maps import load_map
 
 GM = "gm@example.org"
@@ -122,7 +123,14 @@ def test_thirty_four_players_start_order_and_draw_by_mail(tmp_path: Path) -> Non
         if letter in SILENT:
             continue
         order = ORDERS.get(letter, f"{POWERS[i].units[0].replace('/SC', '')} H")
-        [ack] = judge.send(PLAYERS[i], f"SIGNON {letter}chaos1 pw{i}\n{order}")
+        signon = f"SIGNON {letter}chaos1 pw{i}"
+        if letter == "Z":  # as the judges' description has it: signon zfontenoy
+            signon = f"signon zchaos1 pw{i}"
+        [ack] = judge.send(PLAYERS[i], f"{signon}\n{order}")
+        if letter == "Z":
+            assert ack.body.startswith(
+                "Line 1: signon zchaos1 ****\n  Signed on to chaos1 as Serbia.\n"
+            )
         if letter == "3":
             assert ack.body == (
                 "Line 1: SIGNON 3chaos1 ****\n"
@@ -151,6 +159,11 @@ def test_thirty_four_players_start_order_and_draw_by_mail(tmp_path: Path) -> Non
     assert results.subject == "[TEST] chaos1: Movement results for Spring of 1901"
     assert results.to == [GM, *PLAYERS] and results.picture == "board-S1901M.png"
     assert results.body == SPRING
+    # Drawn and attached on the way out: a style for each of the 34 powers.
+    [sent] = [m for m in judge.deliver() if m["Subject"] == results.subject]
+    [picture] = list(sent.iter_attachments())
+    assert picture.get_filename() == "board-S1901M.png"
+    assert picture.get_content().startswith(PNG_SIGNATURE)
     [retreat] = [m for m in mails if m is not results]
     assert (retreat.to, retreat.subject) == (
         [PLAYERS[4]],
