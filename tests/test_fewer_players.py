@@ -50,7 +50,7 @@ def test_six_players_italy_neutral(judge: Judge) -> None:
     assert "Austria: Fleet Trieste -> Venice.  (*bounce*)" in results.body
     # Italy is neutral, not in civil disorder; the others simply sent nothing.
     assert (
-        "In civil disorder (no orders received): England, France, Germany, Russia,\nTurkey.\n"
+        "In civil disorder (no orders received): England, France, Germany, Russia, Turkey.\n"
     ) in results.body
     assert "Italy: Army Rome HOLD." in results.body
 
