@@ -112,6 +112,11 @@ def test_chaos_has_34_powers_one_home_centre_each() -> None:
     assert power_key(gm, "z") == "SERBIA" and power_key(gm, "3") == "ST_PETERSBURG"
     assert power_key(gm, "Nor") == "NORWAY" and power_key(gm, "St Petersburg") is None
     assert powers_named(gm, "Z05, Rome") == ["SERBIA", "SEVASTOPOL", "TRIESTE", "ROME"]
+    initials = {key: p.initial for key, p in gm.powers.items()}
+    assert parse_preference("9 z Ank [Nwy 3]", initials, names=gm.power_names) == "9ZA[U3]"
+    with pytest.raises(CommandError) as refused:
+        parse_preference("M", initials, names=gm.power_names)
+    assert refused.value.code == "preference_no_initial"
 
 
 def test_a_variant_replaces_a_table_whole_only_where_it_says_so(tmp_path, monkeypatch) -> None:
