@@ -224,7 +224,7 @@ def test_an_answer_to_a_reply_has_one_re(judge: Judge) -> None:
             "CREATE ?game2 pw chess",
             # The word is not echoed: "CREATE ?g my secret" would show half a password.
             "ERROR: Expected a variant after the password, one of: "
-            "archipelago, decapolis, duel, "
+            "archipelago, chaos, decapolis, duel, fleet_rome, "
             "standard, standard-1898, standard-2, standard-3a, standard-3b, standard-4, "
             "standard-5, standard-6, standard-anycenter.",
         ),

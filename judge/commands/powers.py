@@ -25,13 +25,13 @@ def seat_of(run: Run, game: games.Game, text: str) -> games.Seat | None:
 
 
 def powers_named(gm: GameMap, text: str) -> list[str]:
-    """PRESS TO's powers, by name or initials (`FGR`), each once; CommandError if one is
-    not the game's."""
+    """PRESS TO's powers, by name or initials (`FGR`; Chaos's digits too, `Z05`), each
+    once; CommandError if one is not the game's."""
     by_initial = {p.initial: k for k, p in gm.powers.items()}
     out: list[str] = []
     for word in text.replace(",", " ").split():
         key = gm.power_names.get(word.lower().replace("-", ""))
-        if key is None and word.isalpha() and all(c.upper() in by_initial for c in word):
+        if key is None and word.isalnum() and all(c.upper() in by_initial for c in word):
             out += [by_initial[c.upper()] for c in word]
             continue
         if key is None:

@@ -257,6 +257,16 @@ def _check_both_ways(what: str, moves: _Moves) -> None:
                 raise MapError(f"{what} move {src}-{d} is not listed both ways")
 
 
+# The most powers a map may have: Chaos's 34, each with an initial SIGNON reads as one
+# character, a letter or a digit other than the master's M and the observers' O.
+MAX_POWERS = 34
+
+
+def is_initial(text: str) -> bool:
+    """Whether `text` can be a power's initial: one ASCII letter or digit, either case."""
+    return len(text) == 1 and text.isascii() and text.isalnum()
+
+
 def _powers(
     data: Mapping[str, Any],
     provinces: Mapping[str, Province],
@@ -265,13 +275,19 @@ def _powers(
     names: _Names,
 ) -> tuple[dict[str, Power], dict[str, str]]:
     """The powers of the map's [powers] tables, and their names (squashed -> key)."""
+    if not 1 <= len(data) <= MAX_POWERS:
+        raise MapError(f"a map has 1 to {MAX_POWERS} powers, not {len(data)}")
     powers: dict[str, Power] = {}
     power_names: dict[str, str] = {}
     owned_at_start: dict[str, str] = {}
     by_initial: dict[str, str] = {}
     for key, p in data.items():
-        # A player signs on by initial (SIGNON Ename): one initial, one power.
+        # A player signs on by initial (SIGNON Ename): one initial, one power. It is one
+        # character, so that SIGNON's first character is the power whatever the game's
+        # name: a letter or a digit (njudge's Chaos: A-Z without M and O, then 0-9).
         initial = str(p["initial"]).upper()
+        if not is_initial(initial):
+            raise MapError(f"{key}: initial {p['initial']!r} is not one letter or digit")
         if by_initial.setdefault(initial, key) != key:
             raise MapError(f"{by_initial[initial]} and {key} have one initial {initial!r}")
         homes = frozenset(p["home_centers"])

@@ -26,6 +26,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from judge.engine.geography import is_initial
 from judge.game.errors import CommandError
 
 RANDOM = "?"  # the stored form of a Random Power request
@@ -46,12 +47,13 @@ def _squash(text: str) -> str:
 
 
 def _letters(initials: Mapping[str, str]) -> dict[str, str]:
-    """Upper-case initial -> power key, checking the initials are single distinct letters."""
+    """Upper-case initial -> power key, checking the initials are distinct single
+    characters, each a letter or a digit (Chaos's powers go on from Z to 0-9)."""
     by_letter: dict[str, str] = {}
     for key, initial in initials.items():
         letter = initial.upper()
-        if len(letter) != 1 or not letter.isalpha():
-            raise ValueError(f"The initial of {key} must be a single letter, not {initial!r}.")
+        if not is_initial(letter):
+            raise ValueError(f"The initial of {key} must be a letter or digit, not {initial!r}.")
         if letter in by_letter:
             raise ValueError(f"{by_letter[letter]} and {key} have the same initial {letter}.")
         by_letter[letter] = key

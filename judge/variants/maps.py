@@ -105,9 +105,27 @@ def _map_data(name: str, seen: tuple[str, ...]) -> dict[str, Any]:
     if "title" not in data:
         raise MapError(f"maps/{name}.toml: a variant needs its own title")
     parent = _map_data(base, (*seen, name))
-    merged = _overlay({k: v for k, v in parent.items() if k not in _OWN_KEYS}, data)
+    replaced = _replaced_tables(name, data)
+    kept = {k: v for k, v in parent.items() if k not in _OWN_KEYS and k not in replaced}
+    merged = _overlay(kept, {k: v for k, v in data.items() if k != "replace"})
     merged["base"] = parent.get("base", parent["name"])  # the full map at the root
     return merged
+
+
+# The base's tables a variant may replace whole (`replace = ["powers"]`): Chaos keeps the
+# standard board and puts 34 powers of its own in place of the seven.
+_REPLACEABLE = ("powers",)
+
+
+def _replaced_tables(name: str, data: dict[str, Any]) -> tuple[str, ...]:
+    """The tables the variant `data` replaces whole; MapError for any other `replace`."""
+    replace = data.get("replace", [])
+    if not isinstance(replace, list) or any(t not in _REPLACEABLE for t in replace):
+        raise MapError(f"maps/{name}.toml: replace may list only {list(_REPLACEABLE)}")
+    for table in replace:
+        if not isinstance(data.get(table), dict):
+            raise MapError(f"maps/{name}.toml: replace lists {table} but gives no [{table}]")
+    return tuple(replace)
 
 
 def _overlay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
