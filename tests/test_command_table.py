@@ -67,7 +67,8 @@ HELP = (
     "    PREDICT, EJECT X, REPLACE X address, BECOME X, PROMOTE address,\n"
     "    TERMINATE, ROLLBACK [phase], FORCE BEGIN (start short of players),\n"
     "    SET RULES [set] [option=choice ...] (alone: the list),\n"
-    "    SET VICTORY n, SET END year DRAW/MOST, SET STALE n, SET MAXYEARS n\n"
+    "    SET VICTORY n, SET END year DRAW/MOST, SET STALE n, SET MAXYEARS n,\n"
+    "    SET [NO] LIST, SET COMMENT [text] or BEGIN\n"
     "  Dates: 2026-12-01 23:30, Tue 23:30, Dec 1 23:30, +36h (in the judge's zone).\n"
 )
 
@@ -110,7 +111,8 @@ def test_the_table_has_every_command_the_language_reads() -> None:
     words += [f"SET {name.removeprefix('SET ')}" for name in BY_NAME if name.startswith("SET ")]
     read = set()
     for word in words:
-        for rest in ("", " ?g", " ?g pw", " Fg pw", " BEGIN", " F a@example.org", " MERGE", " x"):
+        rests = ("", " ?g", " ?g pw", " Fg pw", " BEGIN", " F a@example.org", " MERGE", " x")
+        for rest in (*rests, " a@example.org"):  # SET LIST address: one word (njudge's SET LIST)
             read |= {c.name for c in read_commands(f"{word}{rest}")}
     read |= {c.name for c in read_commands("A Par - Bur")}
     assert read - {"ERROR"} == set(BY_NAME)

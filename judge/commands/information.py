@@ -31,6 +31,8 @@ def list_games(run: Run, cmd: Command) -> None:
     if not cmd.args:
         rows = []
         for game in games.all_games(db):
+            if not game.settings.listed:  # SET NOLIST: only LIST name shows it
+                continue
             phase = Phase.parse(game.phase) if game.phase else None
             rows.append(
                 {
@@ -38,6 +40,7 @@ def list_games(run: Run, cmd: Command) -> None:
                     "state": game.state,
                     "phase": str(phase) if phase else "",
                     "players": len(games.seats(db, game, games.PLAYER)),
+                    "comment": game.settings.comment,
                 }
             )
         run.event("list", cmd, games=rows)
