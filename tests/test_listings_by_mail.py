@@ -3,6 +3,9 @@ SUMMARY and HISTORY): the replies' exact lines through the real handling path.""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from pathlib import Path
+
 from judge_harness import Judge
 
 from judge.commands.language import read_commands
@@ -56,7 +59,7 @@ def test_an_unlisted_game_is_left_out_of_list_but_list_name_shows_it(judge: Judg
         "    other        forming   0 players signed on",
     ]
     [shown] = judge.send("z@example.org", "LIST war1")
-    assert _lines(shown.body)[1] == "  war1 (Standard Diplomacy): active, Movement, Spring of 1901."
+    assert _lines(shown.body)[1].startswith("Game 'war1' order #001 (S1901M) has a deadline")
     [ack] = judge.send(MASTER, SIGNON + "SET PUBLIC")
     assert _lines(ack.body)[3] == "  war1 is now listed: LIST and LIST FULL show it."
     [listing] = judge.send("z@example.org", "LIST")
@@ -144,3 +147,149 @@ def test_a_long_comment_over_its_limits_is_refused(judge: Judge) -> None:
     [ack] = judge.send(MASTER, SIGNON + "SET COMMENT BEGIN\n" + "z" * 2001)
     assert "has 1 lines and 2001 characters" in ack.body
     assert judge.game().settings.long_comment == ""
+
+
+# -- LIST name, LIST FULL, LIST after a SIGNON: njudge's full report ------------------------
+
+POSITION = [
+    "  The position:",
+    "   Austria:   Army Budapest, Army Vienna, Fleet Trieste.",
+    "   England:   Army Liverpool, Fleet Edinburgh, Fleet London.",
+    "   France:    Army Marseilles, Army Paris, Fleet Brest.",
+    "   Germany:   Army Berlin, Army Munich, Fleet Kiel.",
+    "   Italy:     Army Rome, Army Venice, Fleet Naples.",
+    "   Russia:    Army Moscow, Army Warsaw, Fleet Sevastopol, Fleet St",
+    "              Petersburg (south coast).",
+    "   Turkey:    Army Constantinople, Army Smyrna, Fleet Ankara.",
+]
+SETTINGS = [
+    "  Variant:   Standard Diplomacy.",
+    "  Deadlines: Move 48.00, Retreat 24.00, Adjust 24.00, Grace 24.00,",
+    "             Delay 0.00 hours; at any time; days SMTWTFS.",
+    "  Flags:     NMR, List, Orders Replace, Map.",
+    "  Press:     White, Partial, NoObserver.",
+    "  Ends:      a power (or player) with 18 supply centres wins; a draw after 7",
+    "             years with no supply centre changing hands; a draw after 35",
+    "             game years.",
+    "  Rules:     the DATC's preferred choices (DATC 2.4).",
+]
+
+
+def _played(judge: Judge) -> dict[str, str]:
+    """war1 with comments, France's orders in part, England's in full, Turkey ejected."""
+    players = judge.start_game()
+    comment = "SET COMMENT Gunboat, fast\nSET COMMENT BEGIN\nHouse rules:\n  be kind\nSIGNOFF"
+    judge.send(MASTER, SIGNON + comment)
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par H")
+    judge.send(players["E"], "SIGNON Ewar1 pw1\nF Lon H\nF Edi H\nA Lvp H")
+    judge.send(MASTER, SIGNON + "EJECT T")
+    return players
+
+
+def test_list_name_is_njudges_full_report(judge: Judge) -> None:
+    _played(judge)
+    [reply] = judge.send("z@example.org", "LIST War1")
+    assert reply.body.splitlines() == [
+        "Line 1: LIST War1",
+        "Game 'war1' order #001 (S1901M) has a deadline of Mon Nov 23 2026 12:08:00 +0000.",
+        *SETTINGS,
+        "  Comment:   Gunboat, fast",
+        "  House rules:",
+        "    be kind",
+        "",
+        "   Master     gm@example.org",
+        "   Austria    move  3/3  p0@example.org",
+        "   England          3/3  p1@example.org",
+        "   France     part  3/3  p2@example.org",
+        "   Germany    move  3/3  p3@example.org",
+        "   Italy      move  3/3  p4@example.org",
+        "   Russia     move  4/4  p5@example.org",
+        "   Turkey     abandon 3/3",
+        "",
+        *POSITION,
+    ]
+
+
+def test_after_the_deadline_a_player_without_orders_is_late(judge: Judge) -> None:
+    _played(judge)
+    judge.now = datetime(2026, 11, 23, 13, 0, tzinfo=UTC)  # past the deadline, in grace
+    [reply] = judge.send("z@example.org", "LIST war1")
+    rows = [line for line in reply.body.splitlines() if line.startswith("   ") and "/" in line]
+    assert rows[:4] == [
+        "   Austria    late  3/3  p0@example.org",
+        "   England          3/3  p1@example.org",
+        "   France     part  3/3  p2@example.org",
+        "   Germany    late  3/3  p3@example.org",
+    ]
+
+
+def test_the_deadline_is_njudges_ptime_in_the_judges_zone(tmp_path: Path) -> None:
+    judge = Judge(tmp_path, timezone="America/New_York")
+    judge.start_game()
+    [reply] = judge.send("z@example.org", "LIST war1")
+    assert reply.body.splitlines()[1] == (
+        "Game 'war1' order #001 (S1901M) has a deadline of Mon Nov 23 2026 07:08:00 -0500."
+    )
+
+
+def test_the_turn_number_counts_the_phases_played(judge: Judge) -> None:
+    judge.start_game()
+    judge.send(MASTER, SIGNON + "PROCESS")
+    [reply] = judge.send("z@example.org", "LIST war1")
+    assert reply.body.splitlines()[1].startswith("Game 'war1' order #002 (F1901M) has a deadline")
+
+
+def test_list_after_a_signon_is_that_games_report_and_the_master_sees_the_orders(
+    judge: Judge,
+) -> None:
+    players = _played(judge)
+    judge.send("x@example.org", "CREATE ?other pw")
+    [reply] = judge.send(players["F"], "SIGNON Fwar1 pw2\nLIST")
+    lines = reply.body.splitlines()
+    assert lines[2:4] == [
+        "Line 2: LIST",
+        "Game 'war1' order #001 (S1901M) has a deadline of Mon Nov 23 2026 12:08:00 +0000.",
+    ]
+    assert "Orders on file:" not in reply.body and "other" not in reply.body
+    [reply] = judge.send(MASTER, SIGNON + "LIST")
+    report = reply.body.split("Line 2: LIST\n")[1].split("\n\n\n")[0]
+    assert report.splitlines()[-4:] == [
+        "",
+        "  Orders on file:",
+        "   England:   Fleet London HOLD; Fleet Edinburgh HOLD; Army Liverpool HOLD.",
+        "   France:    Army Paris HOLD.",
+    ]
+
+
+def test_list_full_reports_every_listed_game(judge: Judge) -> None:
+    judge.start_game()
+    judge.send("x@example.org", "CREATE ?forming pw")
+    judge.send("y@example.org", "CREATE ?hidden pw")
+    judge.send("y@example.org", "SIGNON Mhidden pw\nSET UNLIST")
+    judge.send("p9@example.org", "SIGNON ?forming pw9")
+    [reply] = judge.send("z@example.org", "LIST FULL")
+    lines = reply.body.splitlines()
+    assert lines[:14] == [
+        "Line 1: LIST FULL",
+        "Game 'forming' is forming: 6 more players needed.",
+        *SETTINGS,
+        "",
+        "   Master     x@example.org",
+        "   Player     p9@example.org",
+    ]
+    assert (
+        lines[15]
+        == "Game 'war1' order #001 (S1901M) has a deadline of Mon Nov 23 2026 12:08:00 +0000."
+    )
+    assert "hidden" not in reply.body
+    [reply] = judge.send("z@example.org", "LIST hidden")
+    assert reply.body.splitlines()[1] == "Game 'hidden' is forming: 7 more players needed."
+
+
+def test_a_long_comment_is_wrapped_to_the_mails_width(judge: Judge) -> None:
+    judge.start_game()
+    word = "Ünïcode-wörds " * 10
+    judge.send(MASTER, SIGNON + f"SET COMMENT BEGIN\n{word}")
+    [reply] = judge.send("z@example.org", "LIST war1")
+    assert max(len(line) for line in reply.body.splitlines()[2:]) <= 78
+    assert "  Ünïcode-wörds Ünïcode-wörds Ünïcode-wörds Ünïcode-wörds Ünïcode-wörds" in reply.body

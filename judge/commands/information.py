@@ -13,12 +13,12 @@ from judge.commands.language import Command
 from judge.commands.powers import sender_name
 from judge.commands.run import Run, need_block, refuse
 from judge.engine.phase import Phase
-from judge.engine.rules import describe
 from judge.game.dates import format_moment
 from judge.game.errors import CommandError
 from judge.game.history_window import Window, read_window, within_lines
+from judge.game.listing import game_report
 from judge.game.report import format_deadline, results_by_power
-from judge.game.rules import end_rules, end_rules_text, rules_of, score_lines
+from judge.game.rules import score_lines
 from judge.mail.message import reply_address
 from judge.replies import Reply
 from judge.store import games
@@ -26,49 +26,43 @@ from judge.variants.maps import load_map
 
 
 def list_games(run: Run, cmd: Command) -> None:
-    """LIST: every game in a line; LIST name: that game's state, settings and players."""
-    db, zone = run.ctx.db, run.ctx.config.timezone
-    if not cmd.args:
-        rows = []
-        for game in games.all_games(db):
-            if not game.settings.listed:  # SET NOLIST: only LIST name shows it
-                continue
-            phase = Phase.parse(game.phase) if game.phase else None
-            rows.append(
-                {
-                    "name": game.name,
-                    "state": game.state,
-                    "phase": str(phase) if phase else "",
-                    "players": len(games.seats(db, game, games.PLAYER)),
-                    "comment": game.settings.comment,
-                }
-            )
-        run.event("list", cmd, games=rows)
-        return
-    found = games.find_game(db, cmd.args[0])
-    if found is None:
-        refuse(run, cmd, "no_game", game=cmd.args[0])
-        return
-    game = found
-    gm = load_map(game.variant)
+    """LIST: every listed game in a line (after a SIGNON: that game's full report, with the
+    orders on file for its master); LIST FULL: every listed game's full report; LIST
+    name: that game's full report, listed or not."""
+    db, zone, now = run.ctx.db, run.ctx.config.zone, run.ctx.now
+    if not cmd.args and run.block is not None:
+        block = run.block
+        with_orders = block.seat.role == games.MASTER
+        report = game_report(db, games.get_game(db, block.game.id), zone, now, with_orders)
+        run.event("list_game", cmd, report=report)
+    elif not cmd.args:
+        run.event("list", cmd, games=[_short_line(db, game) for game in _listed(db)])
+    elif cmd.args[0] == "full":  # njudge's LIST FULL (a game called "full": LIST after SIGNON)
+        reports = [game_report(db, game, zone, now, False) for game in _listed(db)]
+        run.event("list_full", cmd, reports=reports)
+    else:
+        game = games.find_game(db, cmd.args[0])
+        if game is None:
+            refuse(run, cmd, "no_game", game=cmd.args[0])
+            return
+        run.event("list_game", cmd, report=game_report(db, game, zone, now, False))
+
+
+def _listed(db: Database) -> list[games.Game]:
+    """The games LIST and LIST FULL show: all but those set NOLIST."""
+    return [game for game in games.all_games(db) if game.settings.listed]
+
+
+def _short_line(db: Database, game: games.Game) -> dict[str, object]:
+    """A game's line in the short LIST."""
     phase = Phase.parse(game.phase) if game.phase else None
-    settings = game.settings
-    run.event(
-        "status",
-        cmd,
-        game=game.name,
-        variant=gm.title,
-        state=game.state,
-        phase=str(phase) if phase else "",
-        deadline=format_deadline(game.deadline, zone),
-        press=settings.press,
-        map="on" if settings.map else "off",
-        orders_rule=settings.orders,
-        nmr="NMR" if settings.nmr else "NONMR",
-        rules=describe(rules_of(game)),
-        end=end_rules_text(end_rules(game, gm)),
-        powers=_who(db, game),
-    )
+    return {
+        "name": game.name,
+        "state": game.state,
+        "phase": str(phase) if phase else "",
+        "players": len(games.seats(db, game, games.PLAYER)),
+        "comment": game.settings.comment,
+    }
 
 
 def _who(db: Database, game: games.Game) -> list[dict[str, str]]:
