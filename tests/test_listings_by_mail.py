@@ -293,3 +293,67 @@ def test_a_long_comment_is_wrapped_to_the_mails_width(judge: Judge) -> None:
     [reply] = judge.send("z@example.org", "LIST war1")
     assert max(len(line) for line in reply.body.splitlines()[2:]) <= 78
     assert "  Ünïcode-wörds Ünïcode-wörds Ünïcode-wörds Ünïcode-wörds Ünïcode-wörds" in reply.body
+
+
+# -- WHOGAME [FULL], SUMMARY / STATUS --------------------------------------------------------
+
+
+def test_whogame_full_adds_the_observers(judge: Judge) -> None:
+    judge.start_game()
+    judge.send("obs@example.org", "OBSERVE war1 obspw")
+    [reply] = judge.send("z@example.org", "WHOGAME war1\nWHO GAME war1 FULL\nWHOGAME war1 all")
+    seated = [
+        "  Who plays war1:",
+        "    master               gm@example.org",
+        *[f"    {power:<20} p{n}@example.org" for n, power in enumerate(POWER_NAMES)],
+    ]
+    assert reply.body.splitlines() == [
+        "Line 1: WHOGAME war1",
+        *seated,
+        "Line 2: WHO GAME war1 FULL",
+        *seated,
+        "    observer             obs@example.org",
+        "Line 3: WHOGAME war1 all",
+        "  ERROR: Expected WHOGAME name [FULL].",
+    ]
+
+
+POWER_NAMES = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+
+
+def test_summary_says_who_played_each_power_from_which_phase(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send(MASTER, SIGNON + "PROCESS")  # Spring 1901 -> Fall 1901
+    judge.send(MASTER, SIGNON + "REPLACE F new@example.org\nPROMOTE gm2@example.org")
+    judge.send(players["T"], "SIGNON Twar1 pw6\nRESIGN")
+    [reply] = judge.send("z@example.org", "STATUS war1")
+    assert reply.body.splitlines() == [
+        "Line 1: STATUS war1",
+        "  Supply centres in war1, year by year:",
+        "    Year  Aus Eng Fra Ger Ita Rus Tur",
+        "    1901    3   3   3   3   3   4   3",
+        "  Who played each power:",
+        "    Austria  p0@example.org from S1901M",
+        "    England  p1@example.org from S1901M",
+        "    France   p2@example.org from S1901M, left in F1901M",
+        "             new@example.org from F1901M",
+        "    Germany  p3@example.org from S1901M",
+        "    Italy    p4@example.org from S1901M",
+        "    Russia   p5@example.org from S1901M",
+        "    Turkey   p6@example.org from S1901M, left in F1901M",
+        "  Masters:",
+        "    gm@example.org from S1901M",
+        "    gm2@example.org from F1901M",
+    ]
+
+
+def test_summary_of_a_forming_game_names_no_phase(judge: Judge) -> None:
+    judge.send(MASTER, "CREATE ?war2 masterpw")
+    judge.send("p1@example.org", "SIGNON ?war2 pw1")
+    [reply] = judge.send("z@example.org", "SUMMARY war2")
+    assert reply.body.splitlines()[4:] == [
+        "  Who played each power:",
+        *[f"    {power:<8} nobody" for power in POWER_NAMES],
+        "  Masters:",
+        "    gm@example.org",
+    ]

@@ -19,6 +19,7 @@ from judge.game.history_window import Window, read_window, within_lines
 from judge.game.listing import game_report
 from judge.game.report import format_deadline, results_by_power
 from judge.game.rules import score_lines
+from judge.game.who_played import who_played
 from judge.mail.message import reply_address
 from judge.replies import Reply
 from judge.store import games
@@ -65,11 +66,13 @@ def _short_line(db: Database, game: games.Game) -> dict[str, object]:
     }
 
 
-def _who(db: Database, game: games.Game) -> list[dict[str, str]]:
-    """Who plays what in `game`, with their addresses."""
+def _who(db: Database, game: games.Game, observers: bool) -> list[dict[str, str]]:
+    """Who plays what in `game`, with their addresses (the observers too if `observers`)."""
     gm = load_map(game.variant)
     out = []
     for seat in games.seats(db, game):
+        if seat.role == games.OBSERVER and not observers:
+            continue
         if seat.role == games.PLAYER:
             who = gm.powers[seat.power].name if seat.power else "(not yet assigned)"
         else:
@@ -79,16 +82,18 @@ def _who(db: Database, game: games.Game) -> list[dict[str, str]]:
 
 
 def whogame(run: Run, cmd: Command) -> None:
-    """WHOGAME name: who plays what in the game."""
+    """WHOGAME name [FULL]: who plays what in the game (FULL: and who observes it)."""
     game = games.find_game(run.ctx.db, cmd.args[0])
     if game is None:
         refuse(run, cmd, "no_game", game=cmd.args[0])
         return
-    run.event("whogame", cmd, game=game.name, powers=_who(run.ctx.db, game))
+    full = cmd.args[1:] == ("full",)
+    run.event("whogame", cmd, game=game.name, powers=_who(run.ctx.db, game, full))
 
 
 def summary(run: Run, cmd: Command) -> None:
-    """Centre counts per year and who played each power."""
+    """SUMMARY name (STATUS): centre counts per year, who played each power from which
+    phase, and the masters."""
     db = run.ctx.db
     game = games.find_game(db, cmd.args[0])
     if game is None:
@@ -101,10 +106,6 @@ def summary(run: Run, cmd: Command) -> None:
         if p.kind == "A" or p.season == "W":
             continue
         years[p.year] = {k: len(results["centers"].get(k, [])) for k in gm.powers}
-    played: dict[str, list[str]] = {}
-    for player in games.players_ever(db, game):
-        if player.power:
-            played.setdefault(player.power, []).append(player.address)
     table = [{"year": y, "counts": [years[y][k] for k in gm.powers]} for y in sorted(years)]
     run.event(
         "summary",
@@ -113,10 +114,7 @@ def summary(run: Run, cmd: Command) -> None:
         scores=(score_lines(game, gm, game.result) if game.state == games.FINISHED else []),
         powers=[gm.powers[k].name for k in gm.powers],
         table=table,
-        players=[
-            {"power": gm.powers[k].name, "by": ", ".join(played.get(k, [])) or "nobody"}
-            for k in gm.powers
-        ],
+        **who_played(db, game, gm),  # players, masters
     )
 
 

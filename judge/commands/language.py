@@ -379,8 +379,9 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
             return _error(number, text, "usage", name="FORCE")
         return Command(number, text, "FORCE BEGIN")
     if name in ("EJECT", "BECOME", "PROMOTE", "OBSERVE", "LIST", "WHOGAME", "SUMMARY"):
-        need = {"LIST": (0, 1), "OBSERVE": (2, 2)}.get(name, (1, 1))
-        if not need[0] <= len(args) <= need[1]:
+        need = {"LIST": (0, 1), "OBSERVE": (2, 2), "WHOGAME": (1, 2)}.get(name, (1, 1))
+        full = name != "WHOGAME" or [a.upper() for a in args[1:]] in ([], ["FULL"])
+        if not need[0] <= len(args) <= need[1] or not full:
             return _error(number, text, "usage", name=name)
         return Command(number, text, name, tuple(a.lower() if name != "EJECT" else a for a in args))
     if name in ("GET", "SEND"):
