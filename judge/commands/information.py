@@ -3,7 +3,7 @@ the command table's own, in judge/commands/table.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -16,7 +16,7 @@ from judge.engine.phase import Phase
 from judge.game.dates import format_moment
 from judge.game.errors import CommandError
 from judge.game.history_window import Window, read_window, within_lines
-from judge.game.listing import game_report
+from judge.game.listing import game_report, njudge_time
 from judge.game.report import format_deadline, results_by_power
 from judge.game.rules import score_lines
 from judge.game.who_played import who_played
@@ -132,6 +132,7 @@ def history(run: Run, cmd: Command) -> None:
     except CommandError as e:
         refuse(run, cmd, e.code, **e.values)
         return
+    window, unknown = _whole_if_unknown(db, game, window)
     processed = games.processed_phases(db, game)
     phases = _history_phases(game, processed, window, zone)
     broadcasts = _history_broadcasts(db, game, processed, window, zone)
@@ -146,9 +147,10 @@ def history(run: Run, cmd: Command) -> None:
         "phases": shown_phases,
         "broadcasts": [entry.shown for entry in broadcasts if id(entry) in kept],
         "processed_any": bool(processed),
-        "start": format_moment(window.start, clock_zone) if window.start else "",
-        "end": format_moment(window.end, clock_zone) if window.end else "",
+        "start": njudge_time(window.start, clock_zone) if window.start else "",
+        "end": njudge_time(window.end, clock_zone) if window.end else "",
         "turns": list(window.turns),
+        "unknown": unknown,
         "limit": window.lines,
         "resume": format_moment(timeline[fit].moment, clock_zone) if fit < len(timeline) else "",
     }
@@ -163,6 +165,17 @@ class _Entry:
     moment: datetime  # when it happened
     lines: int  # the lines it takes in the mail (its heading and its text)
     shown: dict[str, Any]  # what templates/history.txt shows of it
+
+
+def _whole_if_unknown(db: Database, game: games.Game, window: Window) -> tuple[Window, bool]:
+    """njudge: EXCLSTART alone naming a turn the game never had (S1899M, S1903R when
+    1903 had no retreats) gives the whole history; the window, and whether that was so.
+    With EXCLEND the turns are a range, whether the game had them or not."""
+    if window.excl_start is None or window.excl_end is not None:
+        return window, False
+    if str(window.excl_start) in {mark.phase for mark in games.phase_marks(db, game)}:
+        return window, False
+    return replace(window, excl_start=None), True
 
 
 # A processed phase as the store gives it: (phase, position, results, processed at).
