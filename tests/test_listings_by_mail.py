@@ -6,8 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from judge_harness import Judge
 
+from judge.commands import information
 from judge.commands.language import read_commands
 
 MASTER = "gm@example.org"
@@ -357,3 +359,28 @@ def test_summary_of_a_forming_game_names_no_phase(judge: Judge) -> None:
         "  Masters:",
         "    gm@example.org",
     ]
+
+
+def test_a_password_in_a_comment_is_neither_echoed_nor_listed(judge: Judge) -> None:
+    judge.start_game()
+    [ack] = judge.send(MASTER, SIGNON + "SET COMMENT SIGNON Fwar1 Hunter7Zq")
+    assert _lines(ack.body)[2:] == [
+        "Line 2: SET COMMENT SIGNON ****",
+        "  Brief comment set: [SIGNON ****].",
+    ]
+    [listing] = judge.send("z@example.org", "LIST")
+    assert "Hunter7Zq" not in listing.body and "      SIGNON ****" in listing.body
+    assert "Hunter7Zq" not in judge.game().settings.dumps()
+
+
+def test_list_full_reports_a_limited_number_of_games(
+    judge: Judge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(information, "MAX_FULL_REPORTS", 1)
+    for name in ("aaa", "bbb", "ccc"):
+        judge.send(f"{name}@example.org", f"CREATE ?{name} pw")
+    [reply] = judge.send("z@example.org", "LIST FULL")
+    lines = reply.body.splitlines()
+    assert lines[1] == "Game 'aaa' is forming: 7 more players needed."
+    assert "Game 'bbb'" not in reply.body
+    assert lines[-1] == "  ... and 2 more listed games: LIST name shows each."

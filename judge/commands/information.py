@@ -25,6 +25,8 @@ from judge.replies import Reply
 from judge.store import games
 from judge.variants.maps import load_map
 
+MAX_FULL_REPORTS = 30  # full reports in one LIST FULL (the rest: named, LIST name each)
+
 
 def list_games(run: Run, cmd: Command) -> None:
     """LIST: every listed game in a line (after a SIGNON: that game's full report, with the
@@ -39,8 +41,10 @@ def list_games(run: Run, cmd: Command) -> None:
     elif not cmd.args:
         run.event("list", cmd, games=[_short_line(db, game) for game in _listed(db)])
     elif cmd.args[0] == "full":  # njudge's LIST FULL (a game called "full": LIST after SIGNON)
-        reports = [game_report(db, game, zone, now, False) for game in _listed(db)]
-        run.event("list_full", cmd, reports=reports)
+        listed = _listed(db)
+        shown = listed[:MAX_FULL_REPORTS]
+        reports = [game_report(db, game, zone, now, False) for game in shown]
+        run.event("list_full", cmd, reports=reports, more=len(listed) - len(shown))
     else:
         game = games.find_game(db, cmd.args[0])
         if game is None:

@@ -542,8 +542,8 @@ def _listing(number: int, text: str, word: str, name: str, rest: list[str]) -> C
     """SET [NO] LIST, SET PUBLIC, SET PRIVATE, SET UNLIST: SET LISTED YES or NO; SET LIST
     address (or NONE) stays the game's mailing list, told apart by its argument. SET
     COMMENT text, the text as written (none: the comment cleared). None for other SETs."""
-    if name == "SET COMMENT":
-        return Command(number, text, name, (" ".join(rest),))
+    if name == "SET COMMENT":  # from the line as echoed: a password on it stays masked
+        return Command(number, text, name, (" ".join(text.split()[2:]),))
     if name == "SET LIST" and rest:
         if len(rest) == 1 and ("@" in rest[0] or rest[0].upper() == "NONE"):
             return None  # the mailing list
