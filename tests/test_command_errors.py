@@ -61,6 +61,10 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "FROM and EXCLSTART belong to two forms of HISTORY; write HISTORY [name] [FROM date] "
         "[TO date] [LINES n], or HISTORY [name] EXCLSTART turn [EXCLEND turn] [BROAD].",
     ),
+    "whogame_word": (
+        {"word": "all"},
+        "WHOGAME takes a game's name and, to add the observers, FULL: not all.",
+    ),
     "list_value": (
         {"written": "on"},
         'SET LIST takes a mail address (the game\'s mailing list) or NONE, not "on"; SET LIST '
@@ -340,8 +344,8 @@ READER_ERRORS = [
     ("BECOME", "Expected BECOME power."),
     ("PROMOTE", "Expected PROMOTE address."),
     ("OBSERVE war1", "Expected OBSERVE name password."),
-    ("LIST a b", "Expected LIST, LIST name or LIST FULL."),
-    ("WHOGAME", "Expected WHOGAME name [FULL]."),
+    ("LIST a b", "Expected LIST or LIST name."),
+    ("WHOGAME", "Expected WHOGAME name."),
     ("SUMMARY", "Expected SUMMARY name."),
     ("HISTORY", "Expected HISTORY name [FROM date] [TO date]."),
     ("ENDPRESS", "Expected PRESS or BROADCAST, then the press, before ENDPRESS."),

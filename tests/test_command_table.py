@@ -62,13 +62,12 @@ HELP = (
     "    SET DEADLINE <date>, SET MOVE / RETREAT / ADJUST LENGTH 48h,\n"
     "    SET GRACE 24h, SET DELAY 30m, SET REMINDER 12h, SET TIME 23:30,\n"
     "    SET DAYS Mon-Fri, SET NMR / SET NONMR, SET PRESS WHITE/GREY/NONE,\n"
-    "    SET PARTIAL YES/NO, SET OBSERVER PRESS YES/NO,\n"
+    "    SET PARTIAL YES/NO, SET OBSERVER PRESS YES/NO, SET [NO] LIST, SET COMMENT,\n"
     "    SET LIST address, SET MAP ON/OFF (the board picture on results),\n"
     "    PREDICT, EJECT X, REPLACE X address, BECOME X, PROMOTE address,\n"
     "    TERMINATE, ROLLBACK [phase], FORCE BEGIN (start short of players),\n"
     "    SET RULES [set] [option=choice ...] (alone: the list),\n"
-    "    SET VICTORY n, SET END year DRAW/MOST, SET STALE n, SET MAXYEARS n,\n"
-    "    SET [NO] LIST, SET COMMENT [text] or BEGIN\n"
+    "    SET VICTORY n, SET END year DRAW/MOST, SET STALE n, SET MAXYEARS n\n"
     "  Dates: 2026-12-01 23:30, Tue 23:30, Dec 1 23:30, +36h (in the judge's zone).\n"
 )
 

@@ -316,7 +316,7 @@ def test_whogame_full_adds_the_observers(judge: Judge) -> None:
         *seated,
         "    observer             obs@example.org",
         "Line 3: WHOGAME war1 all",
-        "  ERROR: Expected WHOGAME name [FULL].",
+        "  ERROR: WHOGAME takes a game's name and, to add the observers, FULL: not all.",
     ]
 
 

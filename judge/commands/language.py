@@ -82,6 +82,11 @@ _SET = {
     "PARTIAL": "SET PARTIAL",
     "MAP": "SET MAP",
     "LIST": "SET LIST",
+    "COMMENT": "SET COMMENT",
+    "NOLIST": "SET LISTED",  # SET NOLIST, SET NO LIST
+    "UNLIST": "SET LISTED",
+    "PRIVATE": "SET LISTED",
+    "PUBLIC": "SET LISTED",
     "MOVE": "SET MOVE LENGTH",
     "MOVEMENT": "SET MOVE LENGTH",
     "RETREAT": "SET RETREAT LENGTH",
@@ -94,11 +99,6 @@ _SET = {
     "STALE": "SET STALE",
     "MAXYEARS": "SET MAXYEARS",
     "PROXY": "SET PROXY",
-    "COMMENT": "SET COMMENT",
-    "NOLIST": "SET LISTED",  # SET NOLIST, SET NO LIST
-    "UNLIST": "SET LISTED",
-    "PRIVATE": "SET LISTED",
-    "PUBLIC": "SET LISTED",
 }
 # The SET commands that take text (templates/errors/usage.txt says what text each takes).
 _TAKES_TEXT = frozenset(
@@ -210,9 +210,6 @@ def read_commands(body: str) -> list[Command]:
         first = words[0].upper()
         if first == "SIGNOFF":
             break
-        if first == "SET" and [w.upper() for w in words[1:]] == ["COMMENT", "BEGIN"]:
-            out.append(_long_comment(number, text, body.splitlines()[number:]))
-            break  # the rest of the mail was the comment
         if first in ("PRESS", "BROADCAST"):
             opened = _press(number, text, first, words[1:])
             if opened.name == "ERROR":
@@ -222,6 +219,9 @@ def read_commands(body: str) -> list[Command]:
                 press = []
         elif first == "HISTORY":
             out.append(_history(number, text, words[1:], any(c.name in _OPENS for c in out)))
+        elif first == "SET" and [w.upper() for w in words[1:]] == ["COMMENT", "BEGIN"]:
+            out.append(_long_comment(number, text, body.splitlines()[number:]))
+            break  # the rest of the mail was the comment
         elif first in _SIMPLE:
             out.append(_simple(number, text, first, words[1:]))
         elif first == "SET":
@@ -380,8 +380,9 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         return Command(number, text, "FORCE BEGIN")
     if name in ("EJECT", "BECOME", "PROMOTE", "OBSERVE", "LIST", "WHOGAME", "SUMMARY"):
         need = {"LIST": (0, 1), "OBSERVE": (2, 2), "WHOGAME": (1, 2)}.get(name, (1, 1))
-        full = name != "WHOGAME" or [a.upper() for a in args[1:]] in ([], ["FULL"])
-        if not need[0] <= len(args) <= need[1] or not full:
+        if name == "WHOGAME" and len(args) == 2 and args[1].upper() != "FULL":
+            return _error(number, text, "whogame_word", word=_short(args[1]))
+        if not need[0] <= len(args) <= need[1]:
             return _error(number, text, "usage", name=name)
         return Command(number, text, name, tuple(a.lower() if name != "EJECT" else a for a in args))
     if name in ("GET", "SEND"):
