@@ -113,6 +113,15 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "FROM and EXCLSTART belong to two forms of HISTORY; write HISTORY [name] [FROM date] "
         "[TO date] [LINES n], or HISTORY [name] EXCLSTART turn [EXCLEND turn] [BROAD].",
     ),
+    "whogame_word": (
+        {"word": "all"},
+        "WHOGAME takes a game's name and, to add the observers, FULL: not all.",
+    ),
+    "list_value": (
+        {"written": "on"},
+        'SET LIST takes a mail address (the game\'s mailing list) or NONE, not "on"; SET LIST '
+        "alone shows the game in LIST, SET NOLIST hides it.",
+    ),
     "history_value": ({"word": "LINES"}, "Expected LINES followed by a number, e.g. LINES 200."),
     "lines_unreadable": (
         {"written": "many", "limit": 1000},
@@ -185,6 +194,17 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     ),
     "press_value": ({}, "Expected SET PRESS WHITE, GREY or NONE."),
     "map_value": ({}, "Expected SET MAP ON or OFF."),
+    # judge/commands/listing_settings.py
+    "comment_too_long": (
+        {"length": 61, "limit": 59},
+        "The comment has 61 characters; it may have 59 at most. For a longer one, use SET "
+        "COMMENT BEGIN with the comment on the lines below it.",
+    ),
+    "long_comment_too_long": (
+        {"lines": 41, "chars": 300, "max_lines": 40, "max_chars": 2000},
+        "The long comment has 41 lines and 300 characters; it may have 40 lines and 2000 "
+        "characters at most.",
+    ),
     "partial_value": ({}, "Expected SET PARTIAL YES or NO."),
     "observer_press_value": ({}, "Expected SET OBSERVER PRESS YES or NO."),
     "absence_syntax": ({}, "Expected SET ABSENCE <from> TO <to>."),
@@ -453,7 +473,6 @@ READER_ERRORS = [
         "Expected SET CONCEDE followed by the power you concede to, e.g. SET CONCEDE F.",
     ),
     ("SET OBSERVER PRESS", "Expected SET OBSERVER PRESS followed by YES or NO."),
-    ("SET LIST", "Expected SET LIST followed by a mail address, or NONE."),
     (
         "SET VICTORY",
         "Expected SET VICTORY followed by a number of supply centres, e.g. SET VICTORY 18.",

@@ -48,9 +48,9 @@ HELP = (
     "    SET DRAW / SET NODRAW       vote for a draw of all survivors, or withdraw\n"
     "    SET CONCEDE X / NOCONCEDE   concede the game to power X, or withdraw\n"
     "    RESIGN                      leave the game\n"
-    "    LIST [name]                 the games here, or one game in full\n"
-    "    WHOGAME name                who plays which power\n"
-    "    SUMMARY name                centres by year, who played each power\n"
+    "    LIST [name or FULL]         the games here, or one game (all) in full\n"
+    "    WHOGAME name [FULL]         who plays which power (FULL: observers)\n"
+    "    SUMMARY name                centres by year; who played what, from when\n"
     "    HISTORY [name] [FROM date]  a game's results and broadcasts, the last\n"
     "      [TO date] [LINES n]         7 days unless you say (or EXCLSTART S1902M)\n"
     "    VERSION                     this judge's software, users and games\n"
@@ -66,7 +66,7 @@ HELP = (
     "    SET DEADLINE <date>, SET MOVE / RETREAT / ADJUST LENGTH 48h,\n"
     "    SET GRACE 24h, SET DELAY 30m, SET REMINDER 12h, SET TIME 23:30,\n"
     "    SET DAYS Mon-Fri, SET NMR / SET NONMR, SET PRESS WHITE/GREY/NONE,\n"
-    "    SET PARTIAL YES/NO, SET OBSERVER PRESS YES/NO,\n"
+    "    SET PARTIAL YES/NO, SET OBSERVER PRESS YES/NO, SET [NO] LIST, SET COMMENT,\n"
     "    SET LIST address, SET MAP ON/OFF (the board picture on results),\n"
     "    PREDICT, EJECT X, REPLACE X address, BECOME X, PROMOTE address,\n"
     "    TERMINATE, ROLLBACK [phase], FORCE BEGIN (start short of players),\n"
@@ -116,7 +116,8 @@ def test_the_table_has_every_command_the_language_reads() -> None:
     words += [f"SET {name.removeprefix('SET ')}" for name in BY_NAME if name.startswith("SET ")]
     read = set()
     for word in words:
-        for rest in ("", " ?g", " ?g pw", " Fg pw", " BEGIN", " F a@example.org", " MERGE", " x"):
+        rests = ("", " ?g", " ?g pw", " Fg pw", " BEGIN", " F a@example.org", " MERGE", " x")
+        for rest in (*rests, " a@example.org"):  # SET LIST address: one word (njudge's SET LIST)
             read |= {c.name for c in read_commands(f"{word}{rest}")}
     read |= {c.name for c in read_commands("A Par - Bur")}
     assert read - {"ERROR"} == set(BY_NAME)

@@ -51,7 +51,18 @@ ASKED = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)  # the next mail is handled a m
 
 
 def _window(start: str, end: str = "Wednesday 2 December 2026 12:01 UTC") -> str:
-    return f"The history of war1\n  from {start}\n  through {end}.\n"
+    """The heading of the date form, its moments written as the judge's other mails
+    write them (`Wednesday 2 December 2026 12:01 UTC`, in UTC)."""
+    return (
+        f"History information for game 'war1'\n  from {_ptime(start)}\n  through {_ptime(end)}:\n"
+    )
+
+
+def _ptime(words: str) -> str:
+    """A moment in UTC as format_moment writes it, as njudge's ptime writes it."""
+    weekday, day, month, year, clock, zone = words.split()
+    assert zone == "UTC"
+    return f"{weekday[:3]} {month[:3]} {int(day):02d} {year} {clock}:00 +0000"
 
 
 @pytest.fixture(scope="module")
@@ -195,8 +206,8 @@ def test_dates_are_read_in_the_judges_zone(tmp_path: Path) -> None:
     judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")
     _, body = _ask(judge, "HISTORY war1 FROM 22 Nov 2026 13:01")  # 12:01 UTC
     assert body.startswith(
-        "The history of war1\n  from Sunday 22 November 2026 13:01 CET\n"
-        "  through Sunday 22 November 2026 13:02 CET.\n\n"
+        "History information for game 'war1'\n  from Sun Nov 22 2026 13:01:00 +0100\n"
+        "  through Sun Nov 22 2026 13:02:00 +0100:\n\n"
         "Movement results for Spring of 1901 (processed Sunday 22 November 2026 13:01 CET):\n"
     )
     _, body = _ask(judge, "HISTORY war1 FROM 22 Nov 2026 13:02")
@@ -216,7 +227,7 @@ def test_lines_limits_the_history_to_whole_entries(judge: Judge) -> None:
         + HOLDS
         + F1901
         + HOLDS
-        + "\n---- History terminated at the limit of 46 lines.\n"
+        + "\n---- History terminated due to the limit of 46 lines.\n"
         "For the rest, write HISTORY war1 FROM Friday 27 November 2026 12:01 UTC\n"
     )
     # The broadcast (2 lines) fits after three phases; the fourth phase does not.
@@ -230,7 +241,7 @@ def test_lines_limits_the_history_to_whole_entries(judge: Judge) -> None:
         + S1902
         + HOLDS
         + BROADCAST
-        + "\n---- History terminated at the limit of 71 lines.\n"
+        + "\n---- History terminated due to the limit of 71 lines.\n"
         "For the rest, write HISTORY war1 FROM Monday 30 November 2026 12:01 UTC\n"
     )
 
@@ -245,7 +256,7 @@ def test_an_entry_longer_than_the_limit_ends_the_history(judge: Judge) -> None:
     assert body == (
         _window("Wednesday 1 January 2003 00:00 UTC")
         + "\nNo phase was processed in this part of the history.\n"
-        "\n---- History terminated at the limit of 22 lines.\n"
+        "\n---- History terminated due to the limit of 22 lines.\n"
         "For the rest, write HISTORY war1 FROM Sunday 22 November 2026 12:01 UTC\n"
     )
 
@@ -269,7 +280,7 @@ def test_a_thousand_lines_at_most_by_default(judge: Judge, form: str) -> None:
     assert body.count(", from France:\n") == 1 + shown
     assert body.count("\n".join(f"line {i}" for i in range(25))) == shown
     assert body.endswith(
-        "\n---- History terminated at the limit of 1000 lines.\n"
+        "\n---- History terminated due to the limit of 1000 lines.\n"
         f"For the rest, write HISTORY war1 FROM Wednesday 2 December 2026 12:{shown + 1:02} UTC\n"
     )
 
@@ -279,33 +290,47 @@ def test_a_thousand_lines_at_most_by_default(judge: Judge, form: str) -> None:
     [
         (
             "EXCLSTART S1902M",
-            "The history of war1 before S1902M.\n",
+            "History information for game 'war1' before S1902M:\n",
             S1901 + HOLDS + F1901 + HOLDS,
         ),
         (  # the broadcast was sent in S1902M, which is kept
             "EXCLSTART F1901M EXCLEND F1901B",
-            "The history of war1, without F1901M to F1901B (both included).\n",
+            "History information for game 'war1' without F1901M to F1901B\n(both included):\n",
             S1901 + HOLDS + S1902 + HOLDS + F1902 + HOLDS + BROADCAST,
         ),
         (
             "exclstart s1899m exclend w1901a broad",
-            "The history of war1, without S1899M to W1901A (both included).\n",
+            "History information for game 'war1' without S1899M to W1901A\n(both included):\n",
             S1902 + HOLDS + F1902 + HOLDS + BROADCAST,
         ),
-        ("EXCLSTART S2999M", "The history of war1 before S2999M.\n", EVERYTHING),
+        (  # njudge: a turn the game never had gives the whole history
+            "EXCLSTART S2999M",
+            "History information for game 'war1', all of it (S2999M is no turn of it):\n",
+            EVERYTHING,
+        ),
+        (
+            "EXCLSTART S1899M",
+            "History information for game 'war1', all of it (S1899M is no turn of it):\n",
+            EVERYTHING,
+        ),
+        (
+            "EXCLSTART S1902R",
+            "History information for game 'war1', all of it (S1902R is no turn of it):\n",
+            EVERYTHING,
+        ),
         (
             "EXCLSTART S1902M EXCLEND S1902M BROAD",
-            "The history of war1, without S1902M to S1902M (both included).\n",
+            "History information for game 'war1' without S1902M to S1902M\n(both included):\n",
             S1901 + HOLDS + F1901 + HOLDS + F1902 + HOLDS,
         ),
         (  # an end before the start leaves nothing out
             "EXCLSTART F1902M EXCLEND S1901M",
-            "The history of war1, without F1902M to S1901M (both included).\n",
+            "History information for game 'war1' without F1902M to S1901M\n(both included):\n",
             EVERYTHING,
         ),
         (
             "EXCLSTART S1901M",
-            "The history of war1 before S1901M.\n",
+            "History information for game 'war1' before S1901M:\n",
             "\nNo phase was processed in this part of the history.\n",
         ),
     ],
@@ -521,6 +546,6 @@ def test_a_game_without_a_processed_phase(tmp_path: Path) -> None:
         "Line 1: HISTORY war1\n  The history of war1 (0 phases) is in a separate mail.\n"
     )
     assert body == (
-        "The history of war1\n  from Saturday 14 November 2026 12:09 UTC\n"
-        "  through Saturday 21 November 2026 12:09 UTC.\n\nNo phase has been processed yet.\n"
+        "History information for game 'war1'\n  from Sat Nov 14 2026 12:09:00 +0000\n"
+        "  through Sat Nov 21 2026 12:09:00 +0000:\n\nNo phase has been processed yet.\n"
     )

@@ -39,13 +39,14 @@ def test_set_rules_by_name_issue_and_letter_and_shown_in_list(judge: Judge) -> N
     ) in ack
     assert judge.game().settings.rules == {"convoy_paradox": "1982", "waiving_builds": False}
     listing = judge.send("someone@example.org", "LIST war1")[0].body
-    assert (
-        "  Rules: the DATC's preferred choices, except:\n"
-        "    DATC 4.A.2 (choice b): 1982 rule: no cut of a support into water holding a "
-        "convoying fleet\n"
-        "    DATC 4.D.7 (choice b): builds may not be waived\n"
-        "  The game ends: a power (or player) with 18 supply centres wins; a draw after 7 years "
-        "with no supply centre changing hands; a draw after 35 game years.\n"
+    assert (  # njudge's full report (issue 17)
+        "  Ends:      a power (or player) with 18 supply centres wins; a draw after 7\n"
+        "             years with no supply centre changing hands; a draw after 35\n"
+        "             game years.\n"
+        "  Rules:     the DATC's preferred choices, except:\n"
+        "             DATC 4.A.2 (choice b): 1982 rule: no cut of a support into\n"
+        "               water holding a convoying fleet\n"
+        "             DATC 4.D.7 (choice b): builds may not be waived\n"
     ) in listing
 
 

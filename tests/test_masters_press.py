@@ -223,7 +223,7 @@ def test_information_commands(judge: Judge) -> None:
     body = judge.send("anyone@example.org", "WHOGAME war1")[0].body
     assert f"    France               {players['F']}\n" in body
     body = judge.send("anyone@example.org", "LIST war1")[0].body
-    assert "  war1 (Standard Diplomacy): active, Movement, Spring of 1901.\n" in body
+    assert "Game 'war1' order #001 (S1901M) has a deadline of " in body  # njudge's report
     judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")  # Spring
     judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")  # Fall -> Winter skipped?
     body = judge.send("anyone@example.org", "SUMMARY war1")[0].body

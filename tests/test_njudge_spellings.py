@@ -75,14 +75,14 @@ def test_watch_who_game_and_status(judge: Judge) -> None:
         "  You are now an observer of war1: you get its results and broadcasts.\n"
         "  Sign on with SIGNON Owar1 password.\n"
     )
-    [ack] = judge.send("w@example.org", "WHO GAME war1\nSTATUS war1")
+    [ack] = judge.send("w@example.org", "WHO GAME war1 FULL\nSTATUS war1")
     lines = ack.body.splitlines()
     assert lines[:3] == [
-        "Line 1: WHO GAME war1",
+        "Line 1: WHO GAME war1 FULL",
         "  Who plays war1:",
         "    master" + " " * 15 + "gm@example.org",
     ]
-    assert "    observer             w@example.org" in lines
+    assert "    observer             w@example.org" in lines  # FULL shows observers (issue 17)
     assert lines[lines.index("Line 2: STATUS war1") + 1] == (
         "  Supply centres in war1, year by year:"
     )

@@ -25,9 +25,9 @@ def test_list_names_the_phase_of_a_game_under_way(judge: Judge) -> None:
         "    war2         forming   0 players signed on\n"
     )
     started = judge.send("x@example.org", "LIST war1")[0].body
-    assert "  war1 (Standard Diplomacy): active, Movement, Spring of 1901.\n" in started
+    assert "Game 'war1' order #001 (S1901M) has a deadline of " in started  # njudge's report
     forming = judge.send("x@example.org", "LIST war2")[0].body
-    assert "  war2 (Standard Diplomacy): forming, not started.\n" in forming
+    assert "Game 'war2' is forming: 7 more players needed.\n" in forming
 
 
 def test_a_process_or_rollback_sent_before_the_start_is_refused(judge: Judge) -> None:

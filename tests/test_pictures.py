@@ -108,7 +108,7 @@ def test_set_map_off_leaves_the_picture_and_its_line_out(tmp_path) -> None:
     answer = judge.send(MASTER, "SIGNON Mwar1 masterpw\nSET MAP OFF")
     assert "ERROR" not in answer[0].body, answer[0].body
     listed = judge.send(MASTER, "LIST war1")[0].body
-    assert "Board picture on results: off." in listed, listed
+    assert "  Flags:     NMR, List, Orders Replace, NoMap.\n" in listed, listed
     players = {i: f"p{n}@example.org" for n, i in enumerate("AEFGIRT")}
     for n, initial in enumerate("AEFGIRT"):
         judge.send(players[initial], f"SIGNON ?war1 pw{n}\nSET PREFERENCE {initial}")

@@ -46,9 +46,13 @@ VERSION_10_DEFAULTS = {
     "result": None,
 }
 
+# The listing settings (SET [NO] LIST, SET COMMENT [BEGIN]), added after version 13.
+LISTING_DEFAULTS = {"listed": True, "comment": "", "long_comment": ""}
+
 
 def test_a_new_games_settings_are_stored_as_before_without_the_result() -> None:
     stored = {k: v for k, v in VERSION_10_DEFAULTS.items() if k != "result"}
+    stored |= LISTING_DEFAULTS  # settings added since, defaulted for older games
     assert GameSettings().to_json() == stored
     assert GameSettings().dumps() == json.dumps(stored)
     assert GameSettings.from_json(stored) == GameSettings()
@@ -123,6 +127,7 @@ def test_settings_and_result_round_trip_through_the_store(tmp_path: Path) -> Non
     settings, result = db.execute("SELECT settings, result FROM games").fetchone()
     assert json.loads(settings) == {
         **{k: v for k, v in VERSION_10_DEFAULTS.items() if k != "result"},
+        **LISTING_DEFAULTS,
         "press": "none",
         "weekdays": [1, 2],
     }

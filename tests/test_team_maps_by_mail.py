@@ -126,9 +126,10 @@ def test_ten_players_sign_on_by_their_initials(tmp_path: Path) -> None:
         "SIGNON Jdeca pw9\nA Juniper Fell - Jadewater\nF Jotunby - Jorvish Firth\nLIST deca",
     )
     assert ack.body.startswith("Line 1: SIGNON Jdeca ****\n  Signed on to deca as Jorvik.\n")
-    assert (
-        "  The game ends: a power (or player) with 21 supply centres wins; a draw after 7 "
-        "years with no supply centre changing hands; a draw after 35 game years.\n"
+    assert (  # LIST's full report (issue 17)
+        "  Ends:      a power (or player) with 21 supply centres wins; a draw after 7\n"
+        "             years with no supply centre changing hands; a draw after 35\n"
+        "             game years.\n"
     ) in ack.body
     assert (
         "Jorvik in deca, Movement for Spring of 1901:\n"

@@ -3,7 +3,7 @@ the command table's own, in judge/commands/table.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -13,66 +13,70 @@ from judge.commands.language import Command
 from judge.commands.powers import sender_name
 from judge.commands.run import Run, need_block, refuse
 from judge.engine.phase import Phase
-from judge.engine.rules import describe
 from judge.game.dates import format_moment
 from judge.game.errors import CommandError
 from judge.game.history_window import Window, read_window, within_lines
+from judge.game.listing import game_report, njudge_time
 from judge.game.report import format_deadline, results_by_power
-from judge.game.rules import end_rules, end_rules_text, rules_of, score_lines
+from judge.game.rules import score_lines
+from judge.game.who_played import who_played
 from judge.mail.message import reply_address
 from judge.replies import Reply
 from judge.store import games
 from judge.variants.maps import load_map
 
+MAX_FULL_REPORTS = 30  # full reports in one LIST FULL (the rest: named, LIST name each)
+
 
 def list_games(run: Run, cmd: Command) -> None:
-    """LIST: every game in a line; LIST name: that game's state, settings and players."""
-    db, zone = run.ctx.db, run.ctx.config.timezone
-    if not cmd.args:
-        rows = []
-        for game in games.all_games(db):
-            phase = Phase.parse(game.phase) if game.phase else None
-            rows.append(
-                {
-                    "name": game.name,
-                    "state": game.state,
-                    "phase": str(phase) if phase else "",
-                    "players": len(games.seats(db, game, games.PLAYER)),
-                }
-            )
-        run.event("list", cmd, games=rows)
-        return
-    found = games.find_game(db, cmd.args[0])
-    if found is None:
-        refuse(run, cmd, "no_game", game=cmd.args[0])
-        return
-    game = found
-    gm = load_map(game.variant)
+    """LIST: every listed game in a line (after a SIGNON: that game's full report, with the
+    orders on file for its master); LIST FULL: every listed game's full report; LIST
+    name: that game's full report, listed or not."""
+    db, zone, now = run.ctx.db, run.ctx.config.zone, run.ctx.now
+    if not cmd.args and run.block is not None:
+        block = run.block
+        with_orders = block.seat.role == games.MASTER
+        report = game_report(db, games.get_game(db, block.game.id), zone, now, with_orders)
+        run.event("list_game", cmd, report=report)
+    elif not cmd.args:
+        run.event("list", cmd, games=[_short_line(db, game) for game in _listed(db)])
+    elif cmd.args[0] == "full":  # njudge's LIST FULL (a game called "full": LIST after SIGNON)
+        listed = _listed(db)
+        shown = listed[:MAX_FULL_REPORTS]
+        reports = [game_report(db, game, zone, now, False) for game in shown]
+        run.event("list_full", cmd, reports=reports, more=len(listed) - len(shown))
+    else:
+        game = games.find_game(db, cmd.args[0])
+        if game is None:
+            refuse(run, cmd, "no_game", game=cmd.args[0])
+            return
+        run.event("list_game", cmd, report=game_report(db, game, zone, now, False))
+
+
+def _listed(db: Database) -> list[games.Game]:
+    """The games LIST and LIST FULL show: all but those set NOLIST."""
+    return [game for game in games.all_games(db) if game.settings.listed]
+
+
+def _short_line(db: Database, game: games.Game) -> dict[str, object]:
+    """A game's line in the short LIST."""
     phase = Phase.parse(game.phase) if game.phase else None
-    settings = game.settings
-    run.event(
-        "status",
-        cmd,
-        game=game.name,
-        variant=gm.title,
-        state=game.state,
-        phase=str(phase) if phase else "",
-        deadline=format_deadline(game.deadline, zone),
-        press=settings.press,
-        map="on" if settings.map else "off",
-        orders_rule=settings.orders,
-        nmr="NMR" if settings.nmr else "NONMR",
-        rules=describe(rules_of(game)),
-        end=end_rules_text(end_rules(game, gm)),
-        powers=_who(db, game),
-    )
+    return {
+        "name": game.name,
+        "state": game.state,
+        "phase": str(phase) if phase else "",
+        "players": len(games.seats(db, game, games.PLAYER)),
+        "comment": game.settings.comment,
+    }
 
 
-def _who(db: Database, game: games.Game) -> list[dict[str, str]]:
-    """Who plays what in `game`, with their addresses."""
+def _who(db: Database, game: games.Game, observers: bool) -> list[dict[str, str]]:
+    """Who plays what in `game`, with their addresses (the observers too if `observers`)."""
     gm = load_map(game.variant)
     out = []
     for seat in games.seats(db, game):
+        if seat.role == games.OBSERVER and not observers:
+            continue
         if seat.role == games.PLAYER:
             who = gm.powers[seat.power].name if seat.power else "(not yet assigned)"
         else:
@@ -82,16 +86,18 @@ def _who(db: Database, game: games.Game) -> list[dict[str, str]]:
 
 
 def whogame(run: Run, cmd: Command) -> None:
-    """WHOGAME name: who plays what in the game."""
+    """WHOGAME name [FULL]: who plays what in the game (FULL: and who observes it)."""
     game = games.find_game(run.ctx.db, cmd.args[0])
     if game is None:
         refuse(run, cmd, "no_game", game=cmd.args[0])
         return
-    run.event("whogame", cmd, game=game.name, powers=_who(run.ctx.db, game))
+    full = cmd.args[1:] == ("full",)
+    run.event("whogame", cmd, game=game.name, powers=_who(run.ctx.db, game, full))
 
 
 def summary(run: Run, cmd: Command) -> None:
-    """Centre counts per year and who played each power."""
+    """SUMMARY name (STATUS): centre counts per year, who played each power from which
+    phase, and the masters."""
     db = run.ctx.db
     game = games.find_game(db, cmd.args[0])
     if game is None:
@@ -104,10 +110,6 @@ def summary(run: Run, cmd: Command) -> None:
         if p.kind == "A" or p.season == "W":
             continue
         years[p.year] = {k: len(results["centers"].get(k, [])) for k in gm.powers}
-    played: dict[str, list[str]] = {}
-    for player in games.players_ever(db, game):
-        if player.power:
-            played.setdefault(player.power, []).append(player.address)
     table = [{"year": y, "counts": [years[y][k] for k in gm.powers]} for y in sorted(years)]
     run.event(
         "summary",
@@ -116,10 +118,7 @@ def summary(run: Run, cmd: Command) -> None:
         scores=(score_lines(game, gm, game.result) if game.state == games.FINISHED else []),
         powers=[gm.powers[k].name for k in gm.powers],
         table=table,
-        players=[
-            {"power": gm.powers[k].name, "by": ", ".join(played.get(k, [])) or "nobody"}
-            for k in gm.powers
-        ],
+        **who_played(db, game, gm),  # players, masters
     )
 
 
@@ -137,6 +136,7 @@ def history(run: Run, cmd: Command) -> None:
     except CommandError as e:
         refuse(run, cmd, e.code, **e.values)
         return
+    window, unknown = _whole_if_unknown(db, game, window)
     processed = games.processed_phases(db, game)
     phases = _history_phases(game, processed, window, zone)
     broadcasts = _history_broadcasts(db, game, processed, window, zone)
@@ -151,9 +151,10 @@ def history(run: Run, cmd: Command) -> None:
         "phases": shown_phases,
         "broadcasts": [entry.shown for entry in broadcasts if id(entry) in kept],
         "processed_any": bool(processed),
-        "start": format_moment(window.start, clock_zone) if window.start else "",
-        "end": format_moment(window.end, clock_zone) if window.end else "",
+        "start": njudge_time(window.start, clock_zone) if window.start else "",
+        "end": njudge_time(window.end, clock_zone) if window.end else "",
         "turns": list(window.turns),
+        "unknown": unknown,
         "limit": window.lines,
         "resume": format_moment(timeline[fit].moment, clock_zone) if fit < len(timeline) else "",
     }
@@ -168,6 +169,17 @@ class _Entry:
     moment: datetime  # when it happened
     lines: int  # the lines it takes in the mail (its heading and its text)
     shown: dict[str, Any]  # what templates/history.txt shows of it
+
+
+def _whole_if_unknown(db: Database, game: games.Game, window: Window) -> tuple[Window, bool]:
+    """njudge: EXCLSTART alone naming a turn the game never had (S1899M, S1903R when
+    1903 had no retreats) gives the whole history; the window, and whether that was so.
+    With EXCLEND the turns are a range, whether the game had them or not."""
+    if window.excl_start is None or window.excl_end is not None:
+        return window, False
+    if str(window.excl_start) in {mark.phase for mark in games.phase_marks(db, game)}:
+        return window, False
+    return replace(window, excl_start=None), True
 
 
 # A processed phase as the store gives it: (phase, position, results, processed at).

@@ -86,6 +86,11 @@ _SET = {
     "PARTIAL": "SET PARTIAL",
     "MAP": "SET MAP",
     "LIST": "SET LIST",
+    "COMMENT": "SET COMMENT",
+    "NOLIST": "SET LISTED",  # SET NOLIST, SET NO LIST
+    "UNLIST": "SET LISTED",
+    "PRIVATE": "SET LISTED",
+    "PUBLIC": "SET LISTED",
     "MOVE": "SET MOVE LENGTH",
     "MOVEMENT": "SET MOVE LENGTH",
     "RETREAT": "SET RETREAT LENGTH",
@@ -230,6 +235,9 @@ def read_commands(body: str) -> list[Command]:
                 block = []
         elif first == "HISTORY":
             out.append(_history(number, text, words[1:], any(c.name in _OPENS for c in out)))
+        elif first == "SET" and [w.upper() for w in words[1:]] == ["COMMENT", "BEGIN"]:
+            out.append(_long_comment(number, text, body.splitlines()[number:]))
+            break  # the rest of the mail was the comment
         elif first in _SIMPLE:
             out.append(_simple(number, text, first, words[1:]))
         elif first == "SET":
@@ -435,7 +443,9 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
             return _error(number, text, "usage", name="FORCE")
         return Command(number, text, "FORCE BEGIN")
     if name in ("EJECT", "BECOME", "PROMOTE", "OBSERVE", "LIST", "WHOGAME", "SUMMARY"):
-        need = {"LIST": (0, 1), "OBSERVE": (2, 2)}.get(name, (1, 1))
+        need = {"LIST": (0, 1), "OBSERVE": (2, 2), "WHOGAME": (1, 2)}.get(name, (1, 1))
+        if name == "WHOGAME" and len(args) == 2 and args[1].upper() != "FULL":
+            return _error(number, text, "whogame_word", word=_short(args[1]))
         if not need[0] <= len(args) <= need[1]:
             return _error(number, text, "usage", name=name)
         return Command(number, text, name, tuple(a.lower() if name != "EJECT" else a for a in args))
@@ -615,6 +625,9 @@ def _set(number: int, text: str, args: list[str]) -> Command:
         guess = close[0] if close else None
         return _error(number, text, "set_unknown", word=args[0], guess=guess)
     rest = args[1:]
+    listing = _listing(number, text, args[0].upper(), name, rest)
+    if listing is not None:
+        return listing
     if name.endswith(" LENGTH") and rest and rest[0].upper() == "LENGTH":
         rest = rest[1:]  # SET MOVE LENGTH 48h
     if name == "SET OBSERVER PRESS" and rest and rest[0].upper() == "PRESS":
@@ -639,6 +652,39 @@ def _set(number: int, text: str, args: list[str]) -> Command:
     ):
         return _error(number, text, "usage", name=name)
     return Command(number, text, name, tuple(rest))
+
+
+# SET's words for njudge's listing flag: SET LIST alone, SET PUBLIC show the game in LIST.
+_LISTED = {"LIST": "YES", "PUBLIC": "YES", "NOLIST": "NO", "UNLIST": "NO", "PRIVATE": "NO"}
+
+
+def _listing(number: int, text: str, word: str, name: str, rest: list[str]) -> Command | None:
+    """SET [NO] LIST, SET PUBLIC, SET PRIVATE, SET UNLIST: SET LISTED YES or NO; SET LIST
+    address (or NONE) stays the game's mailing list, told apart by its argument. SET
+    COMMENT text, the text as written (none: the comment cleared). None for other SETs."""
+    if name == "SET COMMENT":  # from the line as echoed: a password on it stays masked
+        return Command(number, text, name, (" ".join(text.split()[2:]),))
+    if name == "SET LIST" and rest:
+        if len(rest) == 1 and ("@" in rest[0] or rest[0].upper() == "NONE"):
+            return None  # the mailing list
+        return _error(number, text, "list_value", written=_short(" ".join(rest)))
+    if word not in _LISTED:
+        return None
+    if rest:
+        return _error(number, text, "alone", name=f"SET {word}")
+    return Command(number, text, "SET LISTED", (_LISTED[word],))
+
+
+def _long_comment(number: int, text: str, rest: list[str]) -> Command:
+    """SET COMMENT BEGIN: the mail's lines after it up to SIGNOFF (or its end) are the
+    long comment (SET COMMENT with two arguments: BEGIN and the text). A line that looks
+    like it carries a password is kept masked, as replies echo lines."""
+    lines: list[str] = []
+    for raw in rest:
+        if raw.strip().upper() in ("SIGNOFF", "SIGN OFF"):
+            break
+        lines.append((_masked(raw.split()) or raw.rstrip()) if raw.strip() else "")
+    return Command(number, text, "SET COMMENT", ("BEGIN", "\n".join(lines).strip("\n")))
 
 
 def _error(number: int, text: str, code: str, **values: object) -> Command:

@@ -9,7 +9,9 @@ has already sorted into clauses:
 * `EXCLSTART turn [EXCLEND turn] [BROAD]`: a range of phases left out, whatever the
   dates. EXCLSTART alone keeps the phases before that turn; with EXCLEND it keeps all
   but the turns from EXCLSTART to EXCLEND, both included. A turn need not be one the
-  game played (S2999M keeps the whole game). BROAD adds njudge's notices, which this
+  game played: with EXCLEND the two are a range; EXCLSTART alone naming a turn the game
+  never had gives the whole history (njudge; judge/commands/information.py checks the
+  game's turns, which this module does not see). BROAD adds njudge's notices, which this
   judge does not keep in a game's history: it changes nothing.
 
 Either form shows at most MAX_LINES lines, whole entries (a phase's or a broadcast's

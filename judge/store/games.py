@@ -585,3 +585,24 @@ def players_ever(db: sqlite_utils.Database, game: Game) -> list[Player]:
         [game.id],
     ).fetchall()
     return [Player(*row) for row in rows]
+
+
+@dataclass(frozen=True)
+class SeatSpan:
+    """A seat of any role, held now or left, with when it was taken and left."""
+
+    role: str
+    power: str | None
+    address: str
+    joined_at: str
+    left_at: str | None
+
+
+def seat_spans(db: sqlite_utils.Database, game: Game) -> list[SeatSpan]:
+    """Every seat the game has had (masters, players, observers), those left included, in
+    the order taken: who played what from when (SUMMARY)."""
+    rows = db.execute(
+        "SELECT role, power, address, joined_at, left_at FROM seats WHERE game_id = ? ORDER BY id",
+        [game.id],
+    ).fetchall()
+    return [SeatSpan(*row) for row in rows]

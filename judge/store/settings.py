@@ -50,6 +50,9 @@ class GameSettings:
     end_mode: str = "draw"  # at end_year: "draw" (the survivors) or "most" (most centres)
     stale_years: int | None = 7  # DPTG II: a draw after this many years of no centre changing
     max_years: int | None = 35  # DPTG II: a draw after this many game years
+    listed: bool = True  # SET [NO] LIST: whether LIST and LIST FULL show the game
+    comment: str = ""  # SET COMMENT: the short comment under the game in LIST
+    long_comment: str = ""  # SET COMMENT BEGIN: the long comment of LIST name, LIST FULL
 
     def __post_init__(self) -> None:
         # A change made with replace() may pass a dict or a list: kept read-only, as read.
@@ -200,4 +203,7 @@ _SCHEMA: dict[str, _Check] = {
     "end_mode": _STRING,
     "stale_years": _OPTIONAL_INTEGER,
     "max_years": _OPTIONAL_INTEGER,
+    "listed": _BOOLEAN,
+    "comment": _STRING,
+    "long_comment": _STRING,
 }
