@@ -351,6 +351,14 @@ SET_LINES = [
     ("SET GRAY", [("SET PRESS", "SET GRAY", ("GREY",))]),
     ("SET NONE", [("SET PRESS", "SET NONE", ("NONE",))]),
     ("SET CD NO DRAW", [("SET NMR", "SET CD", ()), ("SET NODRAW", "SET NO DRAW", ())]),
+    ("SET NMR, NO LIST", [("SET NMR", "SET NMR", ()), ("SET LISTED", "SET NO LIST", ("NO",))]),
+    (
+        "SET PRIVATE GREY",
+        [("SET LISTED", "SET PRIVATE", ("NO",)), ("SET PRESS", "SET GREY", ("GREY",))],
+    ),
+    ("SET PUBLIC", [("SET LISTED", "SET PUBLIC", ("YES",))]),
+    # SET LIST with an address or NONE is the game's mailing list, never two keywords.
+    ("SET LIST NONE", [("SET LIST", "SET LIST NONE", ("NONE",))]),
     # Not a list of keywords: read as today.
     ("SET PRESS YES", [("SET PRESS", "SET PRESS YES", ("YES",))]),
     (

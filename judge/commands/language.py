@@ -580,6 +580,11 @@ _SET_FLAGS: dict[str, tuple[str, tuple[str, ...]]] = {
     "GRAY": ("SET PRESS", ("GREY",)),
     "NONE": ("SET PRESS", ("NONE",)),
     "NOPRESS": ("SET PRESS", ("NONE",)),
+    # Not LIST itself: SET LIST NONE is the mailing list's, not LIST and press NONE.
+    "NOLIST": ("SET LISTED", ("NO",)),
+    "UNLIST": ("SET LISTED", ("NO",)),
+    "PRIVATE": ("SET LISTED", ("NO",)),
+    "PUBLIC": ("SET LISTED", ("YES",)),
 }
 
 
