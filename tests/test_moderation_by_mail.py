@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from judge_harness import Judge, Mail
 
+from judge.store import games
+
 GM = "gm@example.org"
 MASTER = "SIGNON Mwar1 masterpw"
 
@@ -40,3 +42,47 @@ def test_process_in_the_adjustments_names_them_as_njudge_does(judge: Judge) -> N
     body = _ack(judge.send(GM, f"{MASTER}\nPROCESS F1901B"))
     assert "war1 has been processed; the results are mailed to everyone." in body
     assert judge.game().phase == "S1902M"
+
+
+def test_unstart_takes_the_game_back_to_forming_and_makes_it_manual_start(
+    judge: Judge,
+) -> None:
+    players = judge.start_game()
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par - Bur")
+    mails = judge.send(GM, f"{MASTER}\nUNSTART")
+    assert (
+        "Line 2: UNSTART\n"
+        "  war1 is forming again, with no powers assigned; it starts when you send FORCE BEGIN\n"
+        "  (or PROCESS). Everyone is told.\n"
+    ) in _ack(mails)
+    [notice] = [m for m in mails if m.subject.endswith("the game is back to forming")]
+    assert sorted(notice.to) == sorted([GM, *players.values()])
+    game = judge.game()
+    assert (game.state, game.phase, game.deadline) == ("forming", None, None)
+    assert game.settings.manual_start
+    assert {s.power for s in games.seats(judge.db, game, games.PLAYER)} == {None}
+    # The game is full but waits for its master; a player's mail does not start it.
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nSET PREFERENCE F")
+    assert judge.game().state == "forming"
+    body = _ack(judge.send(GM, f"{MASTER}\nPROCESS"))
+    assert "The game war1 is full and has started" in body
+    game = judge.game()
+    assert (game.state, game.phase) == ("active", "S1901M")
+    assert judge.effective("war1", "F") == []  # the orders before UNSTART are gone
+
+
+def test_unstart_after_a_phase_is_processed_is_refused(judge: Judge) -> None:
+    judge.start_game()
+    judge.send(GM, f"{MASTER}\nPROCESS")
+    body = _ack(judge.send(GM, f"{MASTER}\nUNSTART"))
+    assert (
+        "Line 2: UNSTART\n"
+        "  ERROR: war1 cannot be unstarted: a phase has been processed, and it is now in"
+        " F1901M. ROLLBACK 1 takes it back to its first phase.\n"
+    ) in body
+    assert judge.game().phase == "F1901M"
+    body = _ack(judge.send(GM, f"{MASTER}\nUNSTART now"))
+    assert "Line 2: UNSTART now\n  ERROR: Expected UNSTART on its own line.\n" in body
+    player = "p2@example.org"
+    body = _ack(judge.send(player, "SIGNON Fwar1 pw2\nUNSTART"), player)
+    assert "Line 2: UNSTART\n  ERROR: only the game's master may use UNSTART.\n" in body

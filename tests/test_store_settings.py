@@ -47,8 +47,18 @@ VERSION_10_DEFAULTS = {
 }
 
 
+# The master's flags added since (issue 17), with a new game's values.
+MASTER_FLAG_DEFAULTS = {
+    "manual_process": False,
+    "manual_start": False,
+    "strict_wait": False,
+    "moderated": True,
+}
+
+
 def test_a_new_games_settings_are_stored_as_before_without_the_result() -> None:
     stored = {k: v for k, v in VERSION_10_DEFAULTS.items() if k != "result"}
+    stored |= MASTER_FLAG_DEFAULTS
     assert GameSettings().to_json() == stored
     assert GameSettings().dumps() == json.dumps(stored)
     assert GameSettings.from_json(stored) == GameSettings()
@@ -123,6 +133,7 @@ def test_settings_and_result_round_trip_through_the_store(tmp_path: Path) -> Non
     settings, result = db.execute("SELECT settings, result FROM games").fetchone()
     assert json.loads(settings) == {
         **{k: v for k, v in VERSION_10_DEFAULTS.items() if k != "result"},
+        **MASTER_FLAG_DEFAULTS,
         "press": "none",
         "weekdays": [1, 2],
     }

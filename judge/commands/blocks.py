@@ -9,6 +9,7 @@ from judge.commands.language import Command
 from judge.commands.run import PLAYING, Block, Run
 from judge.game import play
 from judge.game.player_groups import groups_of, partners, route_lines
+from judge.game.rules import starts_itself
 from judge.store import games
 from judge.variants.maps import load_map
 
@@ -75,6 +76,8 @@ def start_if_full(run: Run, game: games.Game) -> None:
     if game.state != games.FORMING or len(games.seats(db, game, games.PLAYER)) < players_needed(
         game
     ):
+        return
+    if not starts_itself(game):  # SET MANUAL START: the master starts it
         return
     seed = zlib.crc32(f"{game.name}|{run.ctx.now.isoformat()}".encode())
     run.mails += play.start_game(db, run.ctx.config, game, run.ctx.now, seed)

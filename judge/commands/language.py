@@ -54,6 +54,7 @@ _SIMPLE = {
     "VERSION",
     "GET",
     "SEND",
+    "UNSTART",
 }
 _SET = {
     "PREFERENCE": "SET PREFERENCE",
@@ -391,6 +392,7 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         "TERMINATE",
         "ENDPRESS",
         "VERSION",
+        "UNSTART",
     ):
         return _error(number, text, "alone_on_line", name=name)
     return Command(number, text, name, tuple(args))

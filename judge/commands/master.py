@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 import zlib
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from judge.commands.blocks import close_block
@@ -22,7 +23,7 @@ from judge.game.outgoing import public_copy
 from judge.game.passwords import hash_password
 from judge.game.pictures import of_prediction
 from judge.game.report import format_deadline, results_by_power
-from judge.game.rules import rules_of
+from judge.game.rules import rules_of, starts_itself
 from judge.replies import Reply
 from judge.store import games
 from judge.store.audit import iso
@@ -37,6 +38,9 @@ def process(run: Run, cmd: Command) -> None:
     mail arrived. A late or duplicated PROCESS can never move the next phase."""
     block = need_master(run, cmd)
     if not block:
+        return
+    if block.game.state == games.FORMING and not starts_itself(block.game) and not cmd.args:
+        _begin(run, games.get_game(run.ctx.db, block.game.id))  # SET MANUAL START's start
         return
     if block.game.state != games.ACTIVE:
         run.event("not_now", cmd, game=block.game.name)
@@ -233,6 +237,12 @@ def force_begin(run: Run, cmd: Command) -> None:
     if game.state != games.FORMING:
         run.event("not_now", cmd, game=game.name)
         return
+    _begin(run, game)
+
+
+def _begin(run: Run, game: games.Game) -> None:
+    """Start the forming `game` now with the players seated (FORCE BEGIN, or PROCESS in
+    a manual-start game); everyone is told."""
     seed = zlib.crc32(f"{game.name}|{run.ctx.now.isoformat()}".encode())
     run.mails += play.start_game(run.ctx.db, run.ctx.config, game, run.ctx.now, seed)
     run.event("started", game=game.name)
@@ -287,3 +297,26 @@ def rollback(run: Run, cmd: Command) -> None:
         *public_copy(run.ctx.config, game.name, game.settings.list, notice),
     ]
     run.event("rolled_back", cmd, game=game.name, phase=target)
+
+
+def unstart(run: Run, cmd: Command) -> None:
+    """UNSTART: before the first phase is processed, the game goes back to forming with
+    its players seated but no powers, and becomes manual-start (the master starts it
+    with FORCE BEGIN, or PROCESS); everyone is told. Refused once a phase is processed."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    db, now, game = run.ctx.db, run.ctx.now, games.get_game(run.ctx.db, block.game.id)
+    if game.state not in (games.ACTIVE, games.PAUSED):
+        run.event("not_now", cmd, game=game.name)
+        return
+    marks = games.phase_marks(db, game)
+    if len(marks) != 1 or games.processed_phases(db, game):
+        refuse(run, cmd, "unstart_too_late", game=game.name, phase=game.phase or "")
+        return
+    game = games.unstart(db, game, now)
+    settings = replace(game.settings, manual_start=True)
+    game = games.update_game(db, game, now, settings=settings)
+    block.game = game
+    run.mails.append(everyone(run, game, "unstarted", {}))
+    run.event("unstarted", cmd, game=game.name)

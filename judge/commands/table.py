@@ -396,6 +396,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("TERMINATE", MASTER, master.terminate, "TERMINATE", section=MASTERS, line=8),
     CommandSpec("ROLLBACK", MASTER, master.rollback, "ROLLBACK [phase]", section=MASTERS, line=8),
     CommandSpec(
+        "UNSTART",
+        MASTER,
+        master.unstart,
+        "UNSTART",
+        section=MASTERS,
+        line=11,
+        full="UNSTART (before the first phase is processed: back to forming)",
+    ),
+    CommandSpec(
         "FORCE BEGIN",
         MASTER,
         master.force_begin,

@@ -24,6 +24,18 @@ def rules_of(game: games.Game) -> Rules:
     return Rules.from_json(dict(game.settings.rules) or None)
 
 
+def starts_itself(game: games.Game) -> bool:
+    """Whether a forming game starts by itself once full (SET AUTO START, the default);
+    a manual-start game waits for its master's FORCE BEGIN or PROCESS."""
+    return not game.settings.manual_start
+
+
+def processes_itself(game: games.Game) -> bool:
+    """Whether a phase is processed by the clock and by complete orders (SET AUTO
+    PROCESS, the default); a manual-process game waits for its master's PROCESS."""
+    return not game.settings.manual_process
+
+
 def read_rules_text(text: str, current: Rules) -> Rules:
     """`SET RULES` text -> the new rules. The text is a rule set's name (DATC,
     ALEXANDER), option=choice pairs, or both (the set first). An option may be named

@@ -50,6 +50,13 @@ class GameSettings:
     end_mode: str = "draw"  # at end_year: "draw" (the survivors) or "most" (most centres)
     stale_years: int | None = 7  # DPTG II: a draw after this many years of no centre changing
     max_years: int | None = 35  # DPTG II: a draw after this many game years
+    # njudge's master flags (issue 17): phases processed only by the master's PROCESS; a
+    # full game started only by the master; SET WAIT only for players owing orders; a
+    # moderated game's settings are the master's (unmoderated: every player's too).
+    manual_process: bool = False
+    manual_start: bool = False
+    strict_wait: bool = False
+    moderated: bool = True
 
     def __post_init__(self) -> None:
         # A change made with replace() may pass a dict or a list: kept read-only, as read.
@@ -200,4 +207,8 @@ _SCHEMA: dict[str, _Check] = {
     "end_mode": _STRING,
     "stale_years": _OPTIONAL_INTEGER,
     "max_years": _OPTIONAL_INTEGER,
+    "manual_process": _BOOLEAN,
+    "manual_start": _BOOLEAN,
+    "strict_wait": _BOOLEAN,
+    "moderated": _BOOLEAN,
 }
