@@ -131,6 +131,11 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "war1 has no turn 3 to go back to: it is at turn 3 (W1901A); write ROLLBACK 1 to"
         " ROLLBACK 2.",
     ),
+    "unstart_too_late": (
+        {"game": "war1", "phase": "F1901M"},
+        "war1 cannot be unstarted: a phase has been processed, and it is now in F1901M."
+        " ROLLBACK 1 takes it back to its first phase.",
+    ),
     "press_value": ({}, "Expected SET PRESS WHITE, GREY or NONE."),
     "map_value": ({}, "Expected SET MAP ON or OFF."),
     "partial_value": ({}, "Expected SET PARTIAL YES or NO."),
@@ -323,6 +328,10 @@ READER_ERRORS = [
     ("EJECT", "Expected EJECT power."),
     ("BECOME", "Expected BECOME power."),
     ("PROMOTE", "Expected PROMOTE address."),
+    (
+        "SET MANUAL",
+        "Expected SET MANUAL PROCESS or SET MANUAL START (SET NO MANUAL or SET AUTO to undo).",
+    ),
     ("OBSERVE war1", "Expected OBSERVE name password."),
     ("LIST a b", "Expected LIST or LIST name."),
     ("WHOGAME", "Expected WHOGAME name."),

@@ -5,7 +5,9 @@ the real handling path with a clock the test moves."""
 
 from __future__ import annotations
 
-from judge_harness import Judge, Mail
+from datetime import datetime, timedelta
+
+from judge_harness import HOLDS, POWERS, Judge, Mail
 
 from judge.store import games
 
@@ -86,3 +88,81 @@ def test_unstart_after_a_phase_is_processed_is_refused(judge: Judge) -> None:
     player = "p2@example.org"
     body = _ack(judge.send(player, "SIGNON Fwar1 pw2\nUNSTART"), player)
     assert "Line 2: UNSTART\n  ERROR: only the game's master may use UNSTART.\n" in body
+
+
+def _all_hold(judge: Judge, players: dict[str, str]) -> list[Mail]:
+    mails = []
+    for i, initial in enumerate(POWERS):
+        mails += judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\n{HOLDS[initial]}")
+    return mails
+
+
+def test_a_manual_process_game_waits_for_its_master_and_says_so_daily(judge: Judge) -> None:
+    players = judge.start_game()
+    body = _ack(judge.send(GM, f"{MASTER}\nSET MANUAL PROCESS"))
+    assert "Line 2: SET MANUAL PROCESS\n  war1: manual process is now on.\n" in body
+    mails = _all_hold(judge, players)  # every order in: it would go now
+    assert judge.game().phase == "S1901M"
+    assert not [m for m in mails if "Results" in m.subject]
+    [waiting] = judge.at(judge.now)
+    assert waiting.subject == "[TEST] war1 - S1901M Turn Waiting"
+    assert sorted(waiting.to) == sorted([GM, *players.values()])
+    assert waiting.body == "Game 'war1' is waiting for master to process turn.\n"
+    first = judge.now
+    assert judge.at(first + timedelta(hours=23, minutes=59)) == []
+    [again] = judge.at(first + timedelta(days=1))
+    assert again.body == waiting.body
+    # The deadline and the end of grace pass (first + 2 days + 8 minutes is the
+    # deadline): one mail a day, nothing processed.
+    assert [m.body for m in judge.at(first + timedelta(days=2, hours=1))] == [waiting.body]
+    assert judge.at(first + timedelta(days=2, hours=23)) == []
+    assert [m.body for m in judge.at(first + timedelta(days=3))] == [waiting.body]
+    body = _ack(judge.send(GM, f"{MASTER}\nPROCESS"))
+    assert "war1 has been processed; the results are mailed to everyone." in body
+    assert judge.game().phase == "F1901M"
+
+
+def test_a_manual_process_game_waits_at_its_deadline_and_set_auto_process_ends_it(
+    judge: Judge,
+) -> None:
+    judge.start_game()
+    judge.send(GM, f"{MASTER}\nSET NO MANUAL PROCESS\nSET MANUAL PROCESS")
+    deadline = datetime.fromisoformat(judge.game().deadline or "")
+    mails = judge.at(deadline + timedelta(hours=24))  # the end of grace: it would go
+    assert judge.game().phase == "S1901M"
+    assert [m.subject for m in mails if "Turn Waiting" in m.subject] == [
+        "[TEST] war1 - S1901M Turn Waiting"
+    ]
+    body = _ack(judge.send(GM, f"{MASTER}\nSET AUTO PROCESS"))
+    assert "Line 2: SET AUTO PROCESS\n  war1: manual process is now off.\n" in body
+    judge.at(judge.now)
+    assert judge.game().phase == "F1901M"
+    body = _ack(judge.send(GM, f"{MASTER}\nSET MANUAL\nSET MANUAL PRESS"))
+    expected = (
+        "Expected SET MANUAL PROCESS or SET MANUAL START (SET NO MANUAL or SET AUTO to undo)."
+    )
+    assert f"Line 2: SET MANUAL\n  ERROR: {expected}\n" in body
+    assert f"Line 3: SET MANUAL PRESS\n  ERROR: {expected}\n" in body
+    assert not judge.game().settings.manual_process
+
+
+def test_a_manual_start_game_waits_for_its_master_when_full(judge: Judge) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    body = _ack(judge.send(GM, f"{MASTER}\nSET MANUAL START"))
+    assert "Line 2: SET MANUAL START\n  war1: manual start is now on.\n" in body
+    mails: list[Mail] = []
+    for i, initial in enumerate(POWERS):
+        mails = judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}\nSET PREFERENCE {initial}")
+    assert judge.game().state == "forming"
+    [waiting] = [m for m in mails if "Waiting" in m.subject]
+    assert waiting.subject == "[TEST] war1 - Start Waiting"
+    assert waiting.body == "Game 'war1' is waiting for master to start.\n"
+    assert len(waiting.to) == 8
+    assert not [m for m in judge.send("p0@example.org", "SIGNON Awar1 pw0") if "Wait" in m.subject]
+    # SET AUTO START on a full game starts it, as its last JOIN would have.
+    body = _ack(judge.send(GM, f"{MASTER}\nSET AUTO START"))
+    assert (
+        "Line 2: SET AUTO START\n  war1: manual start is now off.\n\n"
+        "The game war1 is full and has started"
+    ) in body
+    assert judge.game().phase == "S1901M"

@@ -95,6 +95,9 @@ _SET = {
     "STALE": "SET STALE",
     "MAXYEARS": "SET MAXYEARS",
     "PROXY": "SET PROXY",
+    "MANUAL": "SET MANUAL",
+    "NOMANUAL": "SET MANUAL",
+    "AUTO": "SET MANUAL",
 }
 # The SET commands that take text (templates/errors/usage.txt says what text each takes).
 _TAKES_TEXT = frozenset(
@@ -487,6 +490,28 @@ def _signon(number: int, text: str, args: list[str]) -> Command:
     return Command(number, text, "SIGNON", (who, game, args[1]))
 
 
+# njudge's on/off flags: the word after SET -> (the command, on), and the words each
+# takes after it (SET MANUAL PROCESS, SET NO MANUAL START, SET AUTO PROCESS).
+_FLAGS = {
+    "MANUAL": ("SET MANUAL", True),
+    "NOMANUAL": ("SET MANUAL", False),
+    "AUTO": ("SET MANUAL", False),
+}
+_FLAG_WORDS = {"SET MANUAL": ("PROCESS", "START")}
+
+
+def _flag(number: int, text: str, word: str, rest: list[str]) -> Command:
+    """An njudge flag, SET [NO] MANUAL PROCESS and the like: args (what it is about, if
+    it takes a word, then ON or OFF)."""
+    name, on = _FLAGS[word]
+    about = [w.upper() for w in rest]
+    if len(about) != min(1, len(_FLAG_WORDS[name])) or (
+        about and about[0] not in _FLAG_WORDS[name]
+    ):
+        return _error(number, text, "usage", name=name)
+    return Command(number, text, name, (*about, "ON" if on else "OFF"))
+
+
 def _set(number: int, text: str, args: list[str]) -> Command:
     """A SET command: the word after SET names it."""
     if not args:
@@ -498,6 +523,8 @@ def _set(number: int, text: str, args: list[str]) -> Command:
         guess = close[0] if close else None
         return _error(number, text, "set_unknown", word=args[0], guess=guess)
     rest = args[1:]
+    if args[0].upper() in _FLAGS:
+        return _flag(number, text, args[0].upper(), rest)
     if name.endswith(" LENGTH") and rest and rest[0].upper() == "LENGTH":
         rest = rest[1:]  # SET MOVE LENGTH 48h
     if name == "SET OBSERVER PRESS" and rest and rest[0].upper() == "PRESS":

@@ -3,9 +3,11 @@ days, NMR, the orders rule, press, the board picture and the game's list."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
 
+from judge.commands.blocks import start_if_full
 from judge.commands.language import Command
 from judge.commands.run import Run, active, deadline_mail, need_master, refuse
 from judge.game.dates import (
@@ -19,6 +21,7 @@ from judge.game.dates import (
 )
 from judge.store import games
 from judge.store.audit import iso
+from judge.store.settings import GameSettings
 
 
 def set_deadline(run: Run, cmd: Command) -> None:
@@ -149,3 +152,26 @@ def observer_press(run: Run, cmd: Command) -> None:
     run.event(
         "setting", cmd, game=block.game.name, setting=cmd.name, said="allowed", on=value == "YES"
     )
+
+
+# njudge's flags: the command and the word after it -> the settings with it on or off.
+_FLAG_SETTINGS: dict[tuple[str, ...], Callable[[GameSettings, bool], GameSettings]] = {
+    ("SET MANUAL", "PROCESS"): lambda s, on: replace(s, manual_process=on),
+    ("SET MANUAL", "START"): lambda s, on: replace(s, manual_start=on),
+}
+
+
+def flag(run: Run, cmd: Command) -> None:
+    """njudge's on/off flags: SET [NO] MANUAL PROCESS (SET AUTO PROCESS: the phases go by
+    the clock again) and SET [NO] MANUAL START."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    *about, value = cmd.args
+    on = value == "ON"
+    settings = _FLAG_SETTINGS[(cmd.name, *about)](block.game.settings, on)
+    block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
+    shown = " ".join((cmd.name, *about))
+    run.event("setting", cmd, game=block.game.name, setting=shown, said="on_off", on=on)
+    if block.game.state == games.FORMING:
+        start_if_full(run, block.game)  # SET AUTO START on a full game: it starts now

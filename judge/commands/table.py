@@ -405,6 +405,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
         full="UNSTART (before the first phase is processed: back to forming)",
     ),
     CommandSpec(
+        "SET MANUAL",
+        MASTER,
+        master_settings.flag,
+        "SET [NO] MANUAL PROCESS/START",
+        section=MASTERS,
+        line=11,
+        full="SET [NO] MANUAL PROCESS, SET [NO] MANUAL START (SET AUTO PROCESS/START = NO)",
+    ),
+    CommandSpec(
         "FORCE BEGIN",
         MASTER,
         master.force_begin,
