@@ -136,6 +136,11 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "war1 cannot be unstarted: a phase has been processed, and it is now in F1901M."
         " ROLLBACK 1 takes it back to its first phase.",
     ),
+    "wait_not_allowed": ({}, "You are not allowed to set wait!"),
+    "njudge_only": (
+        {"words": "SET STRICT GRACE"},
+        "SET STRICT GRACE is an njudge setting this judge does not have; nothing was changed.",
+    ),
     "press_value": ({}, "Expected SET PRESS WHITE, GREY or NONE."),
     "map_value": ({}, "Expected SET MAP ON or OFF."),
     "partial_value": ({}, "Expected SET PARTIAL YES or NO."),
@@ -328,6 +333,7 @@ READER_ERRORS = [
     ("EJECT", "Expected EJECT power."),
     ("BECOME", "Expected BECOME power."),
     ("PROMOTE", "Expected PROMOTE address."),
+    ("SET STRICT", "Expected SET STRICT WAIT or SET NO STRICT WAIT."),
     (
         "SET MANUAL",
         "Expected SET MANUAL PROCESS or SET MANUAL START (SET NO MANUAL or SET AUTO to undo).",

@@ -68,7 +68,7 @@ HELP = (
     "    TERMINATE, ROLLBACK [phase], FORCE BEGIN (start short of players),\n"
     "    SET RULES [set] [option=choice ...] (alone: the list),\n"
     "    SET VICTORY n, SET END year DRAW/MOST, SET STALE n, SET MAXYEARS n,\n"
-    "    UNSTART, SET [NO] MANUAL PROCESS/START\n"
+    "    UNSTART, SET [NO] MANUAL PROCESS/START, SET [NO] STRICT WAIT\n"
     "  Dates: 2026-12-01 23:30, Tue 23:30, Dec 1 23:30, +36h (in the judge's zone).\n"
 )
 
@@ -108,7 +108,7 @@ def test_the_table_has_every_command_the_language_reads() -> None:
     words += ["PAUSE", "RESUME", "PREDICT", "TERMINATE", "EJECT", "ROLLBACK", "FORCE"]
     words += ["PROMOTE", "BECOME", "OBSERVE", "LIST", "WHOGAME", "SUMMARY", "HISTORY"]
     words += ["PRESS", "BROADCAST", "ENDPRESS", "VERSION", "GET", "SEND", "SEND ME"]
-    words += ["UNSTART", "SET MANUAL PROCESS"]
+    words += ["UNSTART", "SET MANUAL PROCESS", "SET STRICT WAIT"]
     words += [f"SET {name.removeprefix('SET ')}" for name in BY_NAME if name.startswith("SET ")]
     read = set()
     for word in words:

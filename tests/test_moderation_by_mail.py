@@ -166,3 +166,28 @@ def test_a_manual_start_game_waits_for_its_master_when_full(judge: Judge) -> Non
         "The game war1 is full and has started"
     ) in body
     assert judge.game().phase == "S1901M"
+
+
+def test_with_strict_wait_only_players_owing_orders_may_set_wait(judge: Judge) -> None:
+    players = judge.start_game()
+    body = _ack(judge.send(GM, f"{MASTER}\nSET STRICT WAIT"))
+    assert "Line 2: SET STRICT WAIT\n  war1: strict wait is now on.\n" in body
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par - Bur")
+    judge.send(GM, f"{MASTER}\nPROCESS")
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Bur - Bel")
+    judge.send(GM, f"{MASTER}\nPROCESS")
+    assert judge.game().phase == "W1901A"  # only France has something to do: a build
+    body = _ack(judge.send(players["E"], "SIGNON Ewar1 pw1\nSET WAIT"), players["E"])
+    assert "Line 2: SET WAIT\n  ERROR: You are not allowed to set wait!\n" in body
+    waiting = "Line 2: SET WAIT\n  WAIT is set: war1 will not be processed before its deadline.\n"
+    body = _ack(judge.send(players["F"], "SIGNON Fwar1 pw2\nSET WAIT"), players["F"])
+    assert waiting in body
+    judge.send(GM, f"{MASTER}\nSET NO STRICT WAIT")
+    body = _ack(judge.send(players["E"], "SIGNON Ewar1 pw1\nSET WAIT"), players["E"])
+    assert waiting in body
+    body = _ack(judge.send(GM, f"{MASTER}\nSET STRICT GRACE\nSET STRICT"))
+    assert (
+        "Line 2: SET STRICT GRACE\n  ERROR: SET STRICT GRACE is an njudge setting this judge"
+        " does not have; nothing was changed.\n"
+        "Line 3: SET STRICT\n  ERROR: Expected SET STRICT WAIT or SET NO STRICT WAIT.\n"
+    ) in body

@@ -98,6 +98,8 @@ _SET = {
     "MANUAL": "SET MANUAL",
     "NOMANUAL": "SET MANUAL",
     "AUTO": "SET MANUAL",
+    "STRICT": "SET STRICT",
+    "NOSTRICT": "SET STRICT",
 }
 # The SET commands that take text (templates/errors/usage.txt says what text each takes).
 _TAKES_TEXT = frozenset(
@@ -496,8 +498,12 @@ _FLAGS = {
     "MANUAL": ("SET MANUAL", True),
     "NOMANUAL": ("SET MANUAL", False),
     "AUTO": ("SET MANUAL", False),
+    "STRICT": ("SET STRICT", True),
+    "NOSTRICT": ("SET STRICT", False),
 }
-_FLAG_WORDS = {"SET MANUAL": ("PROCESS", "START")}
+_FLAG_WORDS = {"SET MANUAL": ("PROCESS", "START"), "SET STRICT": ("WAIT",)}
+# njudge's flags this judge does not have: refused by name.
+_FLAGS_NOT_HERE = {"SET STRICT": ("GRACE", "CONVOY")}
 
 
 def _flag(number: int, text: str, word: str, rest: list[str]) -> Command:
@@ -505,9 +511,10 @@ def _flag(number: int, text: str, word: str, rest: list[str]) -> Command:
     it takes a word, then ON or OFF)."""
     name, on = _FLAGS[word]
     about = [w.upper() for w in rest]
-    if len(about) != min(1, len(_FLAG_WORDS[name])) or (
-        about and about[0] not in _FLAG_WORDS[name]
-    ):
+    takes = _FLAG_WORDS[name]
+    if len(about) == 1 and about[0] in _FLAGS_NOT_HERE.get(name, ()):
+        return _error(number, text, "njudge_only", words=f"{name} {about[0]}")
+    if len(about) != min(1, len(takes)) or (about and about[0] not in takes):
         return _error(number, text, "usage", name=name)
     return Command(number, text, name, (*about, "ON" if on else "OFF"))
 

@@ -158,12 +158,13 @@ def observer_press(run: Run, cmd: Command) -> None:
 _FLAG_SETTINGS: dict[tuple[str, ...], Callable[[GameSettings, bool], GameSettings]] = {
     ("SET MANUAL", "PROCESS"): lambda s, on: replace(s, manual_process=on),
     ("SET MANUAL", "START"): lambda s, on: replace(s, manual_start=on),
+    ("SET STRICT", "WAIT"): lambda s, on: replace(s, strict_wait=on),
 }
 
 
 def flag(run: Run, cmd: Command) -> None:
     """njudge's on/off flags: SET [NO] MANUAL PROCESS (SET AUTO PROCESS: the phases go by
-    the clock again) and SET [NO] MANUAL START."""
+    the clock again), SET [NO] MANUAL START and SET [NO] STRICT WAIT."""
     block = need_master(run, cmd)
     if not block:
         return

@@ -414,6 +414,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
         full="SET [NO] MANUAL PROCESS, SET [NO] MANUAL START (SET AUTO PROCESS/START = NO)",
     ),
     CommandSpec(
+        "SET STRICT",
+        MASTER,
+        master_settings.flag,
+        "SET [NO] STRICT WAIT",
+        section=MASTERS,
+        line=11,
+        full="SET [NO] STRICT WAIT (only players owing orders may SET WAIT)",
+    ),
+    CommandSpec(
         "FORCE BEGIN",
         MASTER,
         master.force_begin,
