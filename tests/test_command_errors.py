@@ -137,6 +137,11 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         " ROLLBACK 1 takes it back to its first phase.",
     ),
     "wait_not_allowed": ({}, "You are not allowed to set wait!"),
+    "become_master_not_alone": (
+        {"game": "war1"},
+        "Only the sole player of a game that is still forming may BECOME MASTER of it;"
+        " war1 is not such a game for you.",
+    ),
     "njudge_only": (
         {"words": "SET STRICT GRACE"},
         "SET STRICT GRACE is an njudge setting this judge does not have; nothing was changed.",
@@ -334,6 +339,7 @@ READER_ERRORS = [
     ("BECOME", "Expected BECOME power."),
     ("PROMOTE", "Expected PROMOTE address."),
     ("SET STRICT", "Expected SET STRICT WAIT or SET NO STRICT WAIT."),
+    ("SET MODERATED now", "Expected SET MODERATED or SET UNMODERATED on its own."),
     (
         "SET MANUAL",
         "Expected SET MANUAL PROCESS or SET MANUAL START (SET NO MANUAL or SET AUTO to undo).",

@@ -191,3 +191,63 @@ def test_with_strict_wait_only_players_owing_orders_may_set_wait(judge: Judge) -
         " does not have; nothing was changed.\n"
         "Line 3: SET STRICT\n  ERROR: Expected SET STRICT WAIT or SET NO STRICT WAIT.\n"
     ) in body
+
+
+def test_in_an_unmoderated_game_players_change_its_settings_but_not_its_course(
+    judge: Judge,
+) -> None:
+    players = judge.start_game()
+    france = "SIGNON Fwar1 pw2"
+    body = _ack(judge.send(players["F"], f"{france}\nSET GRACE 12h"), players["F"])
+    assert "Line 2: SET GRACE 12h\n  ERROR: only the game's master may use SET GRACE.\n" in body
+    body = _ack(judge.send(GM, f"{MASTER}\nSET UNMODERATED"))
+    assert "Line 2: SET UNMODERATED\n  war1: moderated is now off.\n" in body
+    body = _ack(
+        judge.send(players["F"], f"{france}\nSET GRACE 12h\nSET NMR\nPAUSE\nRESUME"), players["F"]
+    )
+    assert (
+        "Line 2: SET GRACE 12h\n  war1: grace is now 12 hours.\n"
+        "Line 3: SET NMR\n  war1: nmr is now processed with the orders on file.\n"
+    ) in body
+    assert "Line 4: PAUSE\n  ERROR" not in body and "Line 5: RESUME\n  ERROR" not in body
+    assert judge.game().settings.grace_hours == 12
+    assert judge.game().state == "active"
+    lines = ["PROCESS", "ROLLBACK", "PREDICT", "FORCE BEGIN", "BECOME G", "UNSTART"]
+    lines += ["PROMOTE x@example.org", "SET MODERATED", "SET MANUAL PROCESS"]
+    body = _ack(judge.send(players["F"], "\n".join([france, *lines])), players["F"])
+    for n, line in enumerate(lines, start=2):
+        name = line.split()[0] if n < 9 else " ".join(line.split()[:2])
+        name = "FORCE BEGIN" if line == "FORCE BEGIN" else name
+        name = "SET MANUAL" if line == "SET MANUAL PROCESS" else name
+        assert f"Line {n}: {line}\n  ERROR: only the game's master may use {name}.\n" in body
+    assert judge.game().phase == "S1901M"
+    # Observers are no players: they change nothing.
+    judge.send("watcher@example.org", "OBSERVE war1 wpw")
+    body = _ack(
+        judge.send("watcher@example.org", "SIGNON Owar1 wpw\nSET GRACE 1h"), "watcher@example.org"
+    )
+    assert "  ERROR: only the game's master may use SET GRACE.\n" in body
+    body = _ack(judge.send(GM, f"{MASTER}\nSET MODERATE"))
+    assert "Line 2: SET MODERATE\n  war1: moderated is now on.\n" in body
+    body = _ack(judge.send(players["F"], f"{france}\nSET GRACE 6h"), players["F"])
+    assert "Line 2: SET GRACE 6h\n  ERROR: only the game's master may use SET GRACE.\n" in body
+
+
+def test_the_sole_player_of_a_forming_game_may_become_its_master(judge: Judge) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    body = _ack(judge.send("p0@example.org", "SIGNON ?war1 pw0\nBECOME MASTER"), "p0@example.org")
+    assert (
+        "Line 2: BECOME MASTER\n"
+        "  You are now the master of war1 (sign on as Mwar1 with your password);\n"
+        "  it is moderated.\n"
+    ) in body
+    body = _ack(
+        judge.send("p0@example.org", "SIGNON Mwar1 pw0\nSET MANUAL START"), "p0@example.org"
+    )
+    assert "war1: manual start is now on." in body
+    judge.send("p1@example.org", "SIGNON ?war1 pw1")
+    body = _ack(judge.send("p2@example.org", "SIGNON ?war1 pw2\nBECOME MASTER"), "p2@example.org")
+    assert (
+        "Line 2: BECOME MASTER\n  ERROR: Only the sole player of a game that is still forming"
+        " may BECOME MASTER of it; war1 is not such a game for you.\n"
+    ) in body

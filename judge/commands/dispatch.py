@@ -45,6 +45,7 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
         elif spec.password and not _spend_password(run, command):
             continue
         else:
+            run.who = spec.who  # need_master reads it (run.may_use)
             spec.handler(run, command)
     close_block(run)
     for game_id in sorted(run.to_process):

@@ -100,6 +100,10 @@ _SET = {
     "AUTO": "SET MANUAL",
     "STRICT": "SET STRICT",
     "NOSTRICT": "SET STRICT",
+    "MODERATE": "SET MODERATED",
+    "MODERATED": "SET MODERATED",
+    "UNMODERATE": "SET MODERATED",
+    "UNMODERATED": "SET MODERATED",
 }
 # The SET commands that take text (templates/errors/usage.txt says what text each takes).
 _TAKES_TEXT = frozenset(
@@ -500,8 +504,16 @@ _FLAGS = {
     "AUTO": ("SET MANUAL", False),
     "STRICT": ("SET STRICT", True),
     "NOSTRICT": ("SET STRICT", False),
+    "MODERATE": ("SET MODERATED", True),
+    "MODERATED": ("SET MODERATED", True),
+    "UNMODERATE": ("SET MODERATED", False),
+    "UNMODERATED": ("SET MODERATED", False),
 }
-_FLAG_WORDS = {"SET MANUAL": ("PROCESS", "START"), "SET STRICT": ("WAIT",)}
+_FLAG_WORDS = {
+    "SET MANUAL": ("PROCESS", "START"),
+    "SET STRICT": ("WAIT",),
+    "SET MODERATED": (),
+}
 # njudge's flags this judge does not have: refused by name.
 _FLAGS_NOT_HERE = {"SET STRICT": ("GRACE", "CONVOY")}
 

@@ -13,7 +13,7 @@ from judge.commands.ending import end_game
 from judge.commands.language import Command
 from judge.commands.phases import arrived_during, phase_named, rollback_target
 from judge.commands.powers import power_key, seat_of
-from judge.commands.run import Block, Run, active, everyone, need_master, refuse
+from judge.commands.run import Block, Run, active, everyone, need_block, need_master, refuse
 from judge.engine.adjudication import adjudicate
 from judge.engine.phase import Phase
 from judge.game import play, proxies
@@ -194,7 +194,11 @@ def replace_power(run: Run, cmd: Command) -> None:
 
 
 def become(run: Run, cmd: Command) -> None:
-    """BECOME power: the master acts as that power; its player gets a copy."""
+    """BECOME power: the master acts as that power; its player gets a copy. BECOME
+    MASTER: become_master."""
+    if cmd.args == ("master",):
+        become_master(run, cmd)
+        return
     block = need_master(run, cmd)
     if not block:
         return
@@ -320,3 +324,21 @@ def unstart(run: Run, cmd: Command) -> None:
     block.game = game
     run.mails.append(everyone(run, game, "unstarted", {}))
     run.event("unstarted", cmd, game=game.name)
+
+
+def become_master(run: Run, cmd: Command) -> None:
+    """BECOME MASTER: the sole player of a forming game becomes its master (their seat a
+    master's, with their password), and the game is moderated."""
+    block = need_block(run, cmd)
+    if not block:
+        return
+    db, now, game = run.ctx.db, run.ctx.now, games.get_game(run.ctx.db, block.game.id)
+    players = games.seats(db, game, games.PLAYER)
+    alone = [s.id for s in players] == [block.seat.id]
+    if game.state != games.FORMING or block.seat.role != games.PLAYER or not alone:
+        refuse(run, cmd, "become_master_not_alone", game=game.name)
+        return
+    block.seat = games.update_seat(db, block.seat, now, role=games.MASTER, power=None)
+    settings = replace(game.settings, moderated=True)
+    block.game = games.update_game(db, game, now, settings=settings)
+    run.event("became_master", cmd, game=game.name)

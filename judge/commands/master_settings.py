@@ -159,12 +159,14 @@ _FLAG_SETTINGS: dict[tuple[str, ...], Callable[[GameSettings, bool], GameSetting
     ("SET MANUAL", "PROCESS"): lambda s, on: replace(s, manual_process=on),
     ("SET MANUAL", "START"): lambda s, on: replace(s, manual_start=on),
     ("SET STRICT", "WAIT"): lambda s, on: replace(s, strict_wait=on),
+    ("SET MODERATED",): lambda s, on: replace(s, moderated=on),
 }
 
 
 def flag(run: Run, cmd: Command) -> None:
     """njudge's on/off flags: SET [NO] MANUAL PROCESS (SET AUTO PROCESS: the phases go by
-    the clock again), SET [NO] MANUAL START and SET [NO] STRICT WAIT."""
+    the clock again), SET [NO] MANUAL START, SET [NO] STRICT WAIT, and SET MODERATED /
+    SET UNMODERATED (unmoderated: every player may change the game's settings too)."""
     block = need_master(run, cmd)
     if not block:
         return

@@ -21,7 +21,7 @@ from judge.commands import (
     press,
 )
 from judge.commands.language import Command
-from judge.commands.run import Run
+from judge.commands.run import MASTER_ONLY, SETTINGS, Run
 
 Handler = Callable[[Run, Command], None]
 
@@ -29,7 +29,8 @@ Handler = Callable[[Run, Command], None]
 ANYONE = "anyone"
 SIGNED_ON = "signed on"  # any seat: player, master or observer
 PLAYER = "player"
-MASTER = "master"
+MASTER = MASTER_ONLY  # judge/commands/run.py's: run.may_use decides by these two
+SETTER = SETTINGS  # a game setting: the master, or in an unmoderated game any player too
 
 # The sections of HELP a command is listed in.
 PLAYERS = "players"  # two columns: the syntax, what it does
@@ -266,11 +267,11 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec("HELP", ANYONE, send_help, "HELP", help="this list", section=PLAYERS),
     CommandSpec("PROCESS", MASTER, master.process, "PROCESS [phase]", section=MASTERS, line=1),
-    CommandSpec("PAUSE", MASTER, master.pause, "PAUSE", section=MASTERS, line=1),
-    CommandSpec("RESUME", MASTER, master.pause, "RESUME", section=MASTERS, line=1),
+    CommandSpec("PAUSE", SETTER, master.pause, "PAUSE", section=MASTERS, line=1),
+    CommandSpec("RESUME", SETTER, master.pause, "RESUME", section=MASTERS, line=1),
     CommandSpec(
         "SET ORDERS",
-        MASTER,
+        SETTER,
         master_settings.set_orders_rule,
         "SET ORDERS MERGE / REPLACE",
         section=MASTERS,
@@ -278,7 +279,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET DEADLINE",
-        MASTER,
+        SETTER,
         master_settings.set_deadline,
         "SET DEADLINE <date>",
         section=MASTERS,
@@ -286,7 +287,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET MOVE LENGTH",
-        MASTER,
+        SETTER,
         master_settings.setting,
         "SET MOVE",
         section=MASTERS,
@@ -295,7 +296,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET RETREAT LENGTH",
-        MASTER,
+        SETTER,
         master_settings.setting,
         "RETREAT",
         section=MASTERS,
@@ -305,7 +306,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET ADJUST LENGTH",
-        MASTER,
+        SETTER,
         master_settings.setting,
         "ADJUST LENGTH 48h",
         section=MASTERS,
@@ -314,24 +315,24 @@ COMMANDS: tuple[CommandSpec, ...] = (
         full="SET ADJUST LENGTH 24h",
     ),
     CommandSpec(
-        "SET GRACE", MASTER, master_settings.setting, "SET GRACE 24h", section=MASTERS, line=3
+        "SET GRACE", SETTER, master_settings.setting, "SET GRACE 24h", section=MASTERS, line=3
     ),
     CommandSpec(
-        "SET DELAY", MASTER, master_settings.setting, "SET DELAY 30m", section=MASTERS, line=3
+        "SET DELAY", SETTER, master_settings.setting, "SET DELAY 30m", section=MASTERS, line=3
     ),
     CommandSpec(
-        "SET REMINDER", MASTER, master_settings.setting, "SET REMINDER 12h", section=MASTERS, line=3
+        "SET REMINDER", SETTER, master_settings.setting, "SET REMINDER 12h", section=MASTERS, line=3
     ),
     CommandSpec(
-        "SET TIME", MASTER, master_settings.setting, "SET TIME 23:30", section=MASTERS, line=3
+        "SET TIME", SETTER, master_settings.setting, "SET TIME 23:30", section=MASTERS, line=3
     ),
     CommandSpec(
-        "SET DAYS", MASTER, master_settings.setting, "SET DAYS Mon-Fri", section=MASTERS, line=4
+        "SET DAYS", SETTER, master_settings.setting, "SET DAYS Mon-Fri", section=MASTERS, line=4
     ),
-    CommandSpec("SET NMR", MASTER, master_settings.setting, "SET NMR", section=MASTERS, line=4),
+    CommandSpec("SET NMR", SETTER, master_settings.setting, "SET NMR", section=MASTERS, line=4),
     CommandSpec(
         "SET NONMR",
-        MASTER,
+        SETTER,
         master_settings.setting,
         "SET NONMR",
         section=MASTERS,
@@ -340,7 +341,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET PRESS",
-        MASTER,
+        SETTER,
         master_settings.press_settings,
         "SET PRESS WHITE/GREY/NONE",
         section=MASTERS,
@@ -348,7 +349,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET PARTIAL",
-        MASTER,
+        SETTER,
         master_settings.press_settings,
         "SET PARTIAL YES/NO",
         section=MASTERS,
@@ -356,7 +357,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET OBSERVER PRESS",
-        MASTER,
+        SETTER,
         master_settings.observer_press,
         "SET OBSERVER PRESS YES/NO",
         section=MASTERS,
@@ -364,7 +365,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET LIST",
-        MASTER,
+        SETTER,
         master_settings.press_settings,
         "SET LIST address",
         section=MASTERS,
@@ -372,7 +373,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET MAP",
-        MASTER,
+        SETTER,
         master_settings.press_settings,
         "SET MAP ON/OFF (the board picture on results)",
         section=MASTERS,
@@ -389,11 +390,19 @@ COMMANDS: tuple[CommandSpec, ...] = (
         line=7,
         password=True,
     ),
-    CommandSpec("BECOME", MASTER, master.become, "BECOME X", section=MASTERS, line=7),
+    CommandSpec(
+        "BECOME",
+        MASTER,
+        master.become,
+        "BECOME X",
+        section=MASTERS,
+        line=7,
+        full="BECOME X (BECOME MASTER: the sole player of a forming game)",
+    ),
     CommandSpec(
         "PROMOTE", MASTER, master.promote, "PROMOTE address", section=MASTERS, line=7, password=True
     ),
-    CommandSpec("TERMINATE", MASTER, master.terminate, "TERMINATE", section=MASTERS, line=8),
+    CommandSpec("TERMINATE", SETTER, master.terminate, "TERMINATE", section=MASTERS, line=8),
     CommandSpec("ROLLBACK", MASTER, master.rollback, "ROLLBACK [phase]", section=MASTERS, line=8),
     CommandSpec(
         "UNSTART",
@@ -415,12 +424,21 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET STRICT",
-        MASTER,
+        SETTER,
         master_settings.flag,
         "SET [NO] STRICT WAIT",
         section=MASTERS,
         line=11,
         full="SET [NO] STRICT WAIT (only players owing orders may SET WAIT)",
+    ),
+    CommandSpec(
+        "SET MODERATED",
+        MASTER,
+        master_settings.flag,
+        "SET [UN]MODERATED",
+        section=MASTERS,
+        line=12,
+        full="SET MODERATED, SET UNMODERATED (players may change the game's settings)",
     ),
     CommandSpec(
         "FORCE BEGIN",
@@ -432,21 +450,21 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET RULES",
-        MASTER,
+        SETTER,
         house_rules.set_rules,
         "SET RULES [set] [option=choice ...] (alone: the list)",
         section=MASTERS,
         line=9,
     ),
     CommandSpec(
-        "SET VICTORY", MASTER, house_rules.set_end, "SET VICTORY n", section=MASTERS, line=10
+        "SET VICTORY", SETTER, house_rules.set_end, "SET VICTORY n", section=MASTERS, line=10
     ),
     CommandSpec(
-        "SET END", MASTER, house_rules.set_end, "SET END year DRAW/MOST", section=MASTERS, line=10
+        "SET END", SETTER, house_rules.set_end, "SET END year DRAW/MOST", section=MASTERS, line=10
     ),
-    CommandSpec("SET STALE", MASTER, house_rules.set_end, "SET STALE n", section=MASTERS, line=10),
+    CommandSpec("SET STALE", SETTER, house_rules.set_end, "SET STALE n", section=MASTERS, line=10),
     CommandSpec(
-        "SET MAXYEARS", MASTER, house_rules.set_end, "SET MAXYEARS n", section=MASTERS, line=10
+        "SET MAXYEARS", SETTER, house_rules.set_end, "SET MAXYEARS n", section=MASTERS, line=10
     ),
 )
 BY_NAME = {spec.name: spec for spec in COMMANDS}
@@ -471,7 +489,7 @@ def help_rows() -> list[tuple[str, str]]:
 
 
 # The index file's groups, in its order: who may use the commands listed under each.
-_INDEX_GROUPS = (ANYONE, SIGNED_ON, PLAYER, MASTER)
+_INDEX_GROUPS = (ANYONE, SIGNED_ON, PLAYER, MASTER, SETTER)
 
 
 def index_entries() -> list[tuple[str, list[str]]]:
