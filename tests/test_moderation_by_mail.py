@@ -251,3 +251,29 @@ def test_the_sole_player_of_a_forming_game_may_become_its_master(judge: Judge) -
         "Line 2: BECOME MASTER\n  ERROR: Only the sole player of a game that is still forming"
         " may BECOME MASTER of it; war1 is not such a game for you.\n"
     ) in body
+
+
+def test_a_mails_sets_are_announced_to_the_game_once_with_the_new_values(
+    judge: Judge,
+) -> None:
+    players = judge.start_game()
+    mails = judge.send(
+        GM,
+        f"{MASTER}\nSET GRACE 12h\nSET NONMR\nSET DAYS Mon-Fri\nSET MANUAL PROCESS"
+        "\nSET PRESS GREY\nSET MODERATED",  # already moderated: no change, not announced
+    )
+    [notice] = [m for m in mails if m.subject == "[TEST] war1: parameters changed"]
+    assert sorted(notice.to) == sorted([GM, *players.values()])
+    assert notice.body == (
+        "Parameters for game 'war1' changed to:\n"
+        "  Deadlines on: Monday, Tuesday, Wednesday, Thursday, Friday\n"
+        "  Grace: 12 hours\n"
+        "  Missing orders at the end of grace: wait for the master\n"
+        "  Press: grey\n"
+        "  Phases processed by: the master's PROCESS\n"
+    )
+    # A player's own SETs, and a SET that changes nothing, are not announced.
+    mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nSET WAIT\nSET NOWAIT\nSET PASSWORD new")
+    mails += judge.send(players["F"], "SIGNON Fwar1 new\nSET DRAW\nSET ADDRESS f@example.org")
+    mails += judge.send(GM, f"{MASTER}\nSET GRACE 12h\nSET GRACE 1x")
+    assert not [m for m in mails if "parameters changed" in m.subject]

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from judge.commands.blocks import start_if_full
 from judge.commands.language import Command
-from judge.commands.run import Run, active, deadline_mail, need_master, refuse
+from judge.commands.run import Run, active, deadline_mail, everyone, need_master, refuse
 from judge.game.dates import (
     DateError,
     check_within_reach,
@@ -19,6 +19,7 @@ from judge.game.dates import (
     parse_time_of_day,
     parse_weekdays,
 )
+from judge.replies import Reply
 from judge.store import games
 from judge.store.audit import iso
 from judge.store.settings import GameSettings
@@ -178,3 +179,31 @@ def flag(run: Run, cmd: Command) -> None:
     run.event("setting", cmd, game=block.game.name, setting=shown, said="on_off", on=on)
     if block.game.state == games.FORMING:
         start_if_full(run, block.game)  # SET AUTO START on a full game: it starts now
+
+
+def remember_settings(run: Run) -> None:
+    """Before a SET of the game's settings: keep the signed-on game's settings as they
+    were before the mail's first such SET (parameters_notices compares them at the end)."""
+    if run.block is not None:
+        game = run.block.game
+        run.settings_before.setdefault(game.id, game.settings)
+
+
+def parameters_notices(run: Run) -> list[Reply]:
+    """One notice to everyone in each game whose settings this mail's SETs changed:
+    "Parameters for game 'war1' changed to:" and each changed setting's new value."""
+    mails = []
+    for game_id, before in sorted(run.settings_before.items()):
+        game = games.get_game(run.ctx.db, game_id)
+        after = game.settings.to_json()
+        changed = [
+            {"key": key, "value": value}
+            for key, value in after.items()
+            if value != before.to_json().get(key)
+        ]
+        notice = everyone(run, game, "parameters_changed", {"changes": changed})
+        # Told to the sender alone (a game with no players yet), it would only repeat
+        # the acknowledgement.
+        if changed and set(notice.to) != {run.sub.sender.lower()}:
+            mails.append(notice)
+    return mails

@@ -16,6 +16,7 @@ from judge.game.dates import format_moment
 from judge.mail.message import Submission
 from judge.replies import Reply
 from judge.store import games
+from judge.store.settings import GameSettings
 
 PLAYING = (games.ACTIVE, games.PAUSED)  # orders are taken while a game is paused
 # Who may use a command, as judge/commands/table.py's CommandSpec.who says: the master,
@@ -52,6 +53,9 @@ class Run:
     passwords_left: int = 0  # password checks and hashes this mail may still make
     signed_on: bool = False  # some SIGNON in the mail had the right password
     who: str = MASTER_ONLY  # who may use the command running (its CommandSpec.who)
+    # Game id -> its settings before this mail's first SET of them: the changes are
+    # announced to the game once, at the end (master_settings.parameters_notices).
+    settings_before: dict[int, GameSettings] = field(default_factory=dict)
 
     def event(self, kind: str, command: Command | None = None, **data: object) -> None:
         """Record an event of the acknowledgement (with the line of `command`, if given)."""

@@ -470,6 +470,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
 BY_NAME = {spec.name: spec for spec in COMMANDS}
 
 
+def announced(spec: CommandSpec) -> bool:
+    """Whether a change `spec` makes is announced to the game's players (njudge: every
+    SET but PASSWORD, WAIT and NOWAIT): the SETs of the game's settings, not a player's
+    own (ADDRESS, ABSENCE, DRAW, CONCEDE, PREFERENCE, PROXY)."""
+    return spec.name.startswith("SET ") and spec.who in (MASTER, SETTER)
+
+
 def help_rows() -> list[tuple[str, str]]:
     """The players' section of HELP, one (syntax, what it does) pair per printed line: a
     joined command's syntax follows the one before it, a long entry takes more lines."""
