@@ -137,6 +137,19 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         " ROLLBACK 1 takes it back to its first phase.",
     ),
     "wait_not_allowed": ({}, "You are not allowed to set wait!"),
+    "clock_part": (
+        {"part": "DAYS", "reason": "after_noon", "value": "-MtWTF-"},
+        "DAYS -MtWTF- cannot be set here: a lower-case day (after noon only) has no equal in"
+        " this judge; write the day in capitals or -.",
+    ),
+    "grace_before_deadline": (
+        {"deadline": "Monday 23 November 2026 12:08 UTC"},
+        "The grace cannot end before the deadline, Monday 23 November 2026 12:08 UTC.",
+    ),
+    "start_date": (
+        {"game": "war1", "forming": False},
+        "war1 has started already; SET DEADLINE date moves the current deadline.",
+    ),
     "become_master_not_alone": (
         {"game": "war1"},
         "Only the sole player of a game that is still forming may BECOME MASTER of it;"
@@ -339,6 +352,7 @@ READER_ERRORS = [
     ("BECOME", "Expected BECOME power."),
     ("PROMOTE", "Expected PROMOTE address."),
     ("SET STRICT", "Expected SET STRICT WAIT or SET NO STRICT WAIT."),
+    ("SET START", "Expected SET START followed by a date, e.g. SET START Dec 1 12:00."),
     ("SET MODERATED now", "Expected SET MODERATED or SET UNMODERATED on its own."),
     (
         "SET MANUAL",

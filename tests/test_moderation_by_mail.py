@@ -277,3 +277,107 @@ def test_a_mails_sets_are_announced_to_the_game_once_with_the_new_values(
     mails += judge.send(players["F"], "SIGNON Fwar1 new\nSET DRAW\nSET ADDRESS f@example.org")
     mails += judge.send(GM, f"{MASTER}\nSET GRACE 12h\nSET GRACE 1x")
     assert not [m for m in mails if "parameters changed" in m.subject]
+
+
+def test_njudges_deadline_settings_set_ours(judge: Judge) -> None:
+    judge.start_game()
+    body = _ack(
+        judge.send(
+            GM,
+            f"{MASTER}\nSET MOVE CLOCK 1200 MIN 24 NEXT 72 GRACE 12 DELAY 0.5 DAYS -MTWTF-"
+            "\nSET RETREAT NEXT 36.5\nSET ADJUST CLOCK -1 DAYS SMTWTFS",
+        )
+    )
+    assert (
+        "Line 2: SET MOVE CLOCK 1200 MIN 24 NEXT 72 GRACE 12 DELAY 0.5 DAYS -MTWTF-\n"
+        "  war1: time is now 20:00.\n"
+        "Line 2: SET MOVE CLOCK 1200 MIN 24 NEXT 72 GRACE 12 DELAY 0.5 DAYS -MTWTF-\n"
+        "  war1: move length is now 3 days.\n"
+    ) in body
+    assert "  war1: grace is now 12 hours.\n" in body
+    assert "  war1: delay is now 30 minutes.\n" in body
+    assert "  war1: days is now Monday, Tuesday, Wednesday, Thursday, Friday.\n" in body
+    assert (
+        "Line 3: SET RETREAT NEXT 36.5\n  war1: retreat length is now 1 day 12 hours 30 minutes.\n"
+        in body
+    )
+    assert "  war1: time is now any time of day.\n" in body
+    s = judge.game().settings
+    assert (s.move_hours, s.retreat_hours, s.grace_hours, s.delay_minutes) == (72, 36.5, 12, 30)
+    assert (s.deadline_time, s.weekdays) == (None, None)
+
+
+def test_a_part_of_njudges_deadline_setting_we_cannot_represent_is_refused_by_name(
+    judge: Judge,
+) -> None:
+    judge.start_game()
+    before = judge.game().settings
+    cases = {
+        "SET MOVE NEXT 24 MIN 48": "MIN 48 cannot be set here: a phase lasts at least NEXT hours,"
+        " so MIN may not be longer than NEXT.",
+        "SET MOVE DAYS -MtWTF-": "DAYS -MtWTF- cannot be set here: a lower-case day (after noon"
+        " only) has no equal in this judge; write the day in capitals or -.",
+        "SET MOVE DAYS MTWTFSS": "DAYS MTWTFSS is not njudge's day list: seven letters SMTWTFS,"
+        " each a capital or - (e.g. -MTWTF-).",
+        "SET MOVE DAYS -------": "DAYS ------- allows no day at all.",
+        "SET MOVE CLOCK 1440": "CLOCK 1440 is not minutes past midnight: write 0 to 1439, or -1"
+        " for any time.",
+        "SET MOVE CLOCK 600 CLOCK 700": "CLOCK is given twice.",
+        "SET MOVE CLOCK": "CLOCK needs a value after it.",
+        "SET MOVE NEXT 24 LATER 5": "LATER is not a part of njudge's deadline setting; the parts"
+        " are CLOCK, MIN, NEXT, GRACE, DELAY and DAYS.",
+        "SET MOVE NEXT 24 MIN x" + "9" * 60: "MIN x9999999999999999... is not a number of hours.",
+        "SET ADJUST GRACE 9999": "A length of time can be at most 30 days; write it like 48h"
+        " or 2d.",
+    }
+    body = _ack(judge.send(GM, "\n".join([MASTER, *cases])))
+    for n, (line, error) in enumerate(cases.items(), start=2):
+        assert f"Line {n}: {line}\n  ERROR: {error}\n" in body
+    assert judge.game().settings == before  # all or nothing
+
+
+def test_set_grace_takes_a_length_or_njudges_date(judge: Judge) -> None:
+    judge.start_game()
+    deadline = datetime.fromisoformat(judge.game().deadline or "")
+    assert deadline.isoformat() == "2026-11-23T12:08:00+00:00"
+    body = _ack(
+        judge.send(GM, f"{MASTER}\nSET GRACE 36\nSET GRACE Nov 25 10:00\nSET GRACE Mon 9:00")
+    )
+    assert "Line 2: SET GRACE 36\n  war1: grace is now 1 day 12 hours.\n" in body
+    assert (
+        "Line 3: SET GRACE Nov 25 10:00\n"
+        "  war1: the grace of this phase ends Wednesday 25 November 2026 10:00 UTC; later phases"
+        " keep the game's grace.\n"
+    ) in body
+    assert (
+        "Line 4: SET GRACE Mon 9:00\n"
+        "  ERROR: The grace cannot end before the deadline, Monday 23 November 2026 12:08 UTC.\n"
+    ) in body
+    # Neither a length nor a date: the length's error, as before njudge's dates.
+    body = _ack(judge.send(GM, f"{MASTER}\nSET GRACE 2 dayz"))
+    assert (
+        "Line 2: SET GRACE 2 dayz\n  ERROR: I could not read '2 dayz' as a length of time;"
+        " write it like 48h, 2d, 1d12h or 90m.\n"
+    ) in body
+    # Late: the late notices name the grace's end; nothing is processed before it.
+    mails = judge.at(deadline + timedelta(minutes=1))
+    assert any("Wednesday 25 November 2026 10:00" in m.body for m in mails)
+    judge.at(datetime(2026, 11, 25, 9, 59, tzinfo=deadline.tzinfo))
+    assert judge.game().phase == "S1901M"
+    judge.at(datetime(2026, 11, 25, 10, 0, tzinfo=deadline.tzinfo))
+    assert judge.game().phase == "F1901M"
+    # The next phase has the game's grace again: 36 hours.
+    s = judge.game().settings
+    assert (s.grace_hours, s.grace_phase) == (36, "S1901M")
+
+
+def test_set_start_with_a_date_is_refused_clearly(judge: Judge) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    body = _ack(judge.send(GM, f"{MASTER}\nSET START Dec 1 12:00\nSET START someday"))
+    assert (
+        "Line 2: SET START Dec 1 12:00\n  ERROR: This judge cannot start war1 at a set time: it"
+        " starts when its last player joins, or when the master sends FORCE BEGIN (or PROCESS"
+        " after SET MANUAL START).\n"
+    ) in body
+    assert "Line 3: SET START someday\n  ERROR: " in body
+    assert judge.game().state == "forming"

@@ -53,6 +53,8 @@ MASTER_FLAG_DEFAULTS = {
     "manual_start": False,
     "strict_wait": False,
     "moderated": True,
+    "grace_until": None,
+    "grace_phase": None,
 }
 
 

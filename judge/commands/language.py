@@ -104,6 +104,7 @@ _SET = {
     "MODERATED": "SET MODERATED",
     "UNMODERATE": "SET MODERATED",
     "UNMODERATED": "SET MODERATED",
+    "START": "SET START",
 }
 # The SET commands that take text (templates/errors/usage.txt says what text each takes).
 _TAKES_TEXT = frozenset(
@@ -129,6 +130,7 @@ _TAKES_TEXT = frozenset(
         "SET STALE",
         "SET MAXYEARS",
         "SET PROXY",
+        "SET START",
     }
 )
 KNOWN = sorted(

@@ -432,6 +432,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
         full="SET [NO] STRICT WAIT (only players owing orders may SET WAIT)",
     ),
     CommandSpec(
+        "SET START",
+        SETTER,
+        master_settings.set_start,
+        "SET START date",
+        section=MASTERS,
+        line=12,
+        full="SET START date (refused: a game starts when full, or at FORCE BEGIN)",
+    ),
+    CommandSpec(
         "SET MODERATED",
         MASTER,
         master_settings.flag,

@@ -137,7 +137,7 @@ def _due(
         return [], ""
     if play.ready_to_process(db, game, ignore_wait=True):
         return _go(db, config, game, now, deadline, "at the deadline")
-    grace_end = deadline + timedelta(hours=float(s.grace_hours))
+    grace_end = _grace_end(game, deadline)
     mails: list[Reply] = []
     if not games.notice_sent(db, game, "late"):
         games.record_notice(db, game, "late", now)
@@ -188,6 +188,15 @@ def _go(
     everyone = tuple(dict.fromkeys(seat.address for seat in games.seats(db, game)))
     context = {"game": game.name, "phase": str(Phase.parse(game.phase or ""))}
     return [Reply(everyone, "turn_waiting", context, "notice", False)], "waiting for PROCESS"
+
+
+def _grace_end(game: games.Game, deadline: datetime) -> datetime:
+    """When the current phase's grace ends: at the moment SET GRACE date gave for this
+    phase (njudge's), else the game's grace length after the deadline."""
+    s = game.settings
+    if s.grace_until and s.grace_phase == game.phase:
+        return max(deadline, datetime.fromisoformat(s.grace_until))
+    return deadline + timedelta(hours=float(s.grace_hours))
 
 
 def _next_moment(db: sqlite_utils.Database, game: games.Game, now: datetime) -> datetime | None:
@@ -317,7 +326,7 @@ def _moments(db: sqlite_utils.Database, game: games.Game) -> list[datetime]:
             started + (deadline - started) / 2,
         ),
         deadline,
-        deadline + timedelta(hours=float(s.grace_hours)),
+        _grace_end(game, deadline),
     ]
     if game.process_at:
         moments.append(datetime.fromisoformat(game.process_at))

@@ -57,6 +57,10 @@ class GameSettings:
     manual_start: bool = False
     strict_wait: bool = False
     moderated: bool = True
+    # njudge's SET GRACE date: the grace of phase grace_phase ends at grace_until (ISO),
+    # not grace_hours after its deadline; other phases keep grace_hours.
+    grace_until: str | None = None
+    grace_phase: str | None = None
 
     def __post_init__(self) -> None:
         # A change made with replace() may pass a dict or a list: kept read-only, as read.
@@ -211,4 +215,6 @@ _SCHEMA: dict[str, _Check] = {
     "manual_start": _BOOLEAN,
     "strict_wait": _BOOLEAN,
     "moderated": _BOOLEAN,
+    "grace_until": _OPTIONAL_STRING,
+    "grace_phase": _OPTIONAL_STRING,
 }
