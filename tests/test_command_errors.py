@@ -192,6 +192,34 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "war1 has no turn 3 to go back to: it is at turn 3 (W1901A); write ROLLBACK 1 to"
         " ROLLBACK 2.",
     ),
+    "unstart_too_late": (
+        {"game": "war1", "phase": "F1901M"},
+        "war1 cannot be unstarted: a phase has been processed, and it is now in F1901M."
+        " ROLLBACK 1 takes it back to its first phase.",
+    ),
+    "wait_not_allowed": ({}, "You are not allowed to set wait!"),
+    "clock_part": (
+        {"part": "DAYS", "reason": "after_noon", "value": "-MtWTF-"},
+        "DAYS -MtWTF- cannot be set here: a lower-case day (after noon only) has no equal in"
+        " this judge; write the day in capitals or -.",
+    ),
+    "grace_before_deadline": (
+        {"deadline": "Monday 23 November 2026 12:08 UTC"},
+        "The grace cannot end before the deadline, Monday 23 November 2026 12:08 UTC.",
+    ),
+    "start_date": (
+        {"game": "war1", "forming": False},
+        "war1 has started already; SET DEADLINE date moves the current deadline.",
+    ),
+    "become_master_not_alone": (
+        {"game": "war1"},
+        "Only the sole player of a game that is still forming may BECOME MASTER of it;"
+        " war1 is not such a game for you.",
+    ),
+    "njudge_only": (
+        {"words": "SET STRICT GRACE"},
+        "SET STRICT GRACE is an njudge setting this judge does not have; nothing was changed.",
+    ),
     "press_value": ({}, "Expected SET PRESS WHITE, GREY or NONE."),
     "map_value": ({}, "Expected SET MAP ON or OFF."),
     # judge/commands/listing_settings.py
@@ -395,6 +423,13 @@ READER_ERRORS = [
     ("EJECT", "Expected EJECT power."),
     ("BECOME", "Expected BECOME power."),
     ("PROMOTE", "Expected PROMOTE address."),
+    ("SET STRICT", "Expected SET STRICT WAIT or SET NO STRICT WAIT."),
+    ("SET START", "Expected SET START followed by a date, e.g. SET START Dec 1 12:00."),
+    ("SET MODERATED now", "Expected SET MODERATED or SET UNMODERATED on its own."),
+    (
+        "SET MANUAL",
+        "Expected SET MANUAL PROCESS or SET MANUAL START (SET NO MANUAL or SET AUTO to undo).",
+    ),
     ("OBSERVE war1", "Expected OBSERVE name password."),
     ("LIST a b", "Expected LIST or LIST name."),
     ("WHOGAME", "Expected WHOGAME name."),

@@ -14,6 +14,7 @@ from judge.commands.table import (
     MASTER,
     MASTERS,
     PLAYERS,
+    SETTER,
     SIGNED_ON,
     help_lines,
     help_rows,
@@ -69,10 +70,11 @@ HELP = (
     "    SET PARTIAL YES/NO, SET OBSERVER PRESS YES/NO, SET [NO] LIST, SET COMMENT,\n"
     "    SET LIST address, SET MAP ON/OFF (the board picture on results),\n"
     "    PREDICT, EJECT X, REPLACE X address, BECOME X, PROMOTE address,\n"
-    "    TERMINATE, ROLLBACK [phase], FORCE BEGIN (start short of players),\n"
+    "    TERMINATE, ROLLBACK [phase/n], FORCE BEGIN (start short of players),\n"
     "    SET RULES [set] [option=choice ...] (alone: the list),\n"
     "    SET VICTORY n, SET END year DRAW/MOST, SET STALE n, SET MAXYEARS n,\n"
-    "    SET PLAYERS n (the map's variant for n players)\n"
+    "    UNSTART, SET [NO] MANUAL PROCESS/START, SET [NO] STRICT WAIT,\n"
+    "    SET START date, SET [UN]MODERATED, SET PLAYERS n\n"
     "  Dates: 2026-12-01 23:30, Tue 23:30, Dec 1 23:30, +36h (in the judge's zone).\n"
 )
 
@@ -97,7 +99,7 @@ def test_every_command_is_in_help() -> None:
     assert all(spec.section in (PLAYERS, MASTERS) for spec in COMMANDS)
     # The master's section lists master commands only, the players' section none.
     assert {s.section for s in COMMANDS if s.who == MASTER} == {MASTERS}
-    assert {s.who for s in COMMANDS if s.section == MASTERS} == {MASTER}
+    assert {s.who for s in COMMANDS if s.section == MASTERS} == {MASTER, SETTER}
 
 
 def test_one_entry_per_command() -> None:
@@ -113,6 +115,7 @@ def test_the_table_has_every_command_the_language_reads() -> None:
     words += ["PROMOTE", "BECOME", "OBSERVE", "LIST", "WHOGAME", "SUMMARY", "HISTORY"]
     words += ["PRESS", "BROADCAST", "ENDPRESS", "VERSION", "GET", "SEND", "SEND ME"]
     words += ["REGISTER", "WHOIS", "I AM ALSO"]
+    words += ["UNSTART", "SET MANUAL PROCESS", "SET STRICT WAIT", "SET UNMODERATED"]
     words += [f"SET {name.removeprefix('SET ')}" for name in BY_NAME if name.startswith("SET ")]
     read = set()
     for word in words:
@@ -141,6 +144,6 @@ def test_who_may_use_a_command_is_what_its_handler_checks() -> None:
     # those of any seat ask for a SIGNON (need_block) and for no particular seat.
     for spec in COMMANDS:
         source = inspect.getsource(spec.handler)
-        assert ("need_master(" in source) == (spec.who == MASTER), spec.name
+        assert ("need_master(" in source) == (spec.who in (MASTER, SETTER)), spec.name
         if spec.who == SIGNED_ON:
             assert "need_block(" in source and "need_player(" not in source, spec.name

@@ -270,6 +270,7 @@ def _index_commands(body: str) -> list[str]:
         "Anyone signed on to a game (player, master or observer):",
         "A player, after SIGNON Xname password:",
         "The master, after SIGNON Mname password:",
+        "The game's settings: the master, or in an unmoderated game any player:",
     ]
     lines = [line for g in groups for line in g.splitlines()[1:]]
     assert all(line.startswith("  ") and line[2] != " " for line in lines), lines

@@ -44,7 +44,8 @@ def test_set_list_words_read_as_the_listing_flag_and_an_address_as_the_mailing_l
 def test_an_unlisted_game_is_left_out_of_list_but_list_name_shows_it(judge: Judge) -> None:
     judge.start_game()
     judge.send("x@example.org", "CREATE ?other pw")
-    [ack] = judge.send(MASTER, SIGNON + "SET NO LIST\nSET PRIVATE extra\nSET LIST two words")
+    body = SIGNON + "SET NO LIST\nSET PRIVATE extra\nSET LIST two words"
+    [ack, notice] = judge.send(MASTER, body)
     assert _lines(ack.body)[2:] == [
         "Line 2: SET NO LIST",
         "  war1 is now unlisted: LIST and LIST FULL leave it out (LIST war1 still shows it).",
@@ -54,6 +55,7 @@ def test_an_unlisted_game_is_left_out_of_list_but_list_name_shows_it(judge: Judg
         "  ERROR: SET LIST takes a mail address (the game's mailing list) or NONE, not \"two "
         'words"; SET LIST alone shows the game in LIST, SET NOLIST hides it.',
     ]
+    assert notice.body == "Parameters for game 'war1' changed to:\n  Shown by LIST: no\n"
     [listing] = judge.send("z@example.org", "LIST")
     assert _lines(listing.body) == [
         "Line 1: LIST",
@@ -62,7 +64,7 @@ def test_an_unlisted_game_is_left_out_of_list_but_list_name_shows_it(judge: Judg
     ]
     [shown] = judge.send("z@example.org", "LIST war1")
     assert _lines(shown.body)[1].startswith("Game 'war1' order #001 (S1901M) has a deadline")
-    [ack] = judge.send(MASTER, SIGNON + "SET PUBLIC")
+    [ack, *_] = judge.send(MASTER, SIGNON + "SET PUBLIC")
     assert _lines(ack.body)[3] == "  war1 is now listed: LIST and LIST FULL show it."
     [listing] = judge.send("z@example.org", "LIST")
     assert "    war1         active    Movement, Spring of 1901" in _lines(listing.body)
@@ -77,7 +79,7 @@ def test_only_the_master_sets_the_listing_and_the_mailing_list_stays(judge: Judg
         "Line 3: SET COMMENT mine",
         "  ERROR: only the game's master may use SET COMMENT.",
     ]
-    [ack] = judge.send(MASTER, SIGNON + "SET LIST Game@Lists.example.org")
+    [ack, *_] = judge.send(MASTER, SIGNON + "SET LIST Game@Lists.example.org")
     assert _lines(ack.body)[3] == "  war1: list is now game@lists.example.org."
     settings = judge.game().settings
     assert (settings.list, settings.listed) == ("game@lists.example.org", True)
@@ -88,7 +90,7 @@ def test_only_the_master_sets_the_listing_and_the_mailing_list_stays(judge: Judg
 
 def test_the_short_comment_is_set_shown_under_the_game_and_cleared(judge: Judge) -> None:
     judge.start_game()
-    [ack] = judge.send(MASTER, SIGNON + "SET COMMENT  Gunboat,   fast Ünïcode")
+    [ack, *_] = judge.send(MASTER, SIGNON + "SET COMMENT  Gunboat,   fast Ünïcode")
     assert _lines(ack.body)[2:] == [
         "Line 2: SET COMMENT  Gunboat,   fast Ünïcode",
         "  Brief comment set: [Gunboat, fast Ünïcode].",
@@ -100,7 +102,7 @@ def test_the_short_comment_is_set_shown_under_the_game_and_cleared(judge: Judge)
         "    war1         active    Movement, Spring of 1901",
         "      Gunboat, fast Ünïcode",
     ]
-    [ack] = judge.send(MASTER, SIGNON + "SET COMMENT")
+    [ack, *_] = judge.send(MASTER, SIGNON + "SET COMMENT")
     assert _lines(ack.body)[2:] == ["Line 2: SET COMMENT", "  Brief comment set: []."]
     assert judge.game().settings.comment == ""
 
@@ -108,7 +110,7 @@ def test_the_short_comment_is_set_shown_under_the_game_and_cleared(judge: Judge)
 def test_a_comment_over_the_limit_is_refused(judge: Judge) -> None:
     judge.start_game()
     text = "x" * 60
-    [ack] = judge.send(MASTER, SIGNON + f"SET COMMENT {'y' * 59}\nSET COMMENT {text}")
+    [ack, *_] = judge.send(MASTER, SIGNON + f"SET COMMENT {'y' * 59}\nSET COMMENT {text}")
     assert _lines(ack.body)[3:] == [
         f"  Brief comment set: [{'y' * 59}].",
         f"Line 3: SET COMMENT {text}",
@@ -124,7 +126,7 @@ def test_the_long_comment_takes_the_rest_of_the_mail_up_to_signoff(judge: Judge)
         SIGNON
         + "SET COMMENT BEGIN\nHouse rules:\n\n  no NMR excuses\nSIGNON Fwar1 pw2\nSIGNOFF\nA Par H"
     )
-    [ack] = judge.send(MASTER, body)
+    [ack, *_] = judge.send(MASTER, body)
     assert _lines(ack.body)[2:] == [
         "Line 2: SET COMMENT BEGIN",
         "  Long comment set: 4 lines, shown by LIST war1.",
@@ -133,7 +135,7 @@ def test_the_long_comment_takes_the_rest_of_the_mail_up_to_signoff(judge: Judge)
     assert (
         judge.game().settings.long_comment == "House rules:\n\n  no NMR excuses\nSIGNON Fwar1 ****"
     )
-    [ack] = judge.send(MASTER, SIGNON + "SET COMMENT BEGIN")
+    [ack, *_] = judge.send(MASTER, SIGNON + "SET COMMENT BEGIN")
     assert _lines(ack.body)[2:] == ["Line 2: SET COMMENT BEGIN", "  Long comment cleared."]
     assert judge.game().settings.long_comment == ""
 
@@ -363,7 +365,7 @@ def test_summary_of_a_forming_game_names_no_phase(judge: Judge) -> None:
 
 def test_a_password_in_a_comment_is_neither_echoed_nor_listed(judge: Judge) -> None:
     judge.start_game()
-    [ack] = judge.send(MASTER, SIGNON + "SET COMMENT SIGNON Fwar1 Hunter7Zq")
+    [ack, *_] = judge.send(MASTER, SIGNON + "SET COMMENT SIGNON Fwar1 Hunter7Zq")
     assert _lines(ack.body)[2:] == [
         "Line 2: SET COMMENT SIGNON ****",
         "  Brief comment set: [SIGNON ****].",

@@ -338,7 +338,17 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
         ) in flat(ack.body), ack.body
 
         deliver(master("our list", f"SET LIST {GAME_LIST}"))
-        ack = one(boxes.new({MASTER: [subject("Re: our list")]})[MASTER], subject("Re: our list"))
+        # Every SET of the game's settings is announced to everyone in it (njudge's
+        # "Parameters for game 'war1' changed to:"), the observer too.
+        changed = game_subject("parameters changed")
+        new = boxes.new(
+            {MASTER: [subject("Re: our list"), changed], **{a: [changed] for a in PLAYERS}}
+            | {OBSERVER: [changed]}
+        )
+        ack = one(new[MASTER], subject("Re: our list"))
+        assert flat(one(new[OBSERVER], changed).body) == (
+            f"Parameters for game '{GAME}' changed to: The game's list: {GAME_LIST}"
+        )
         assert "ERROR" not in ack.body, ack.body
         assert has_lines(
             ack.body, [f"Line 2: SET LIST {GAME_LIST}", f"{GAME}: list is now {GAME_LIST}."]
@@ -366,7 +376,11 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
             assert one(new[address], moved).message_id == notice.message_id
 
         deliver(master("grey", "SET PRESS GREY"))
-        ack = one(boxes.new({MASTER: [subject("Re: grey")]})[MASTER], subject("Re: grey"))
+        new = boxes.new(
+            {MASTER: [subject("Re: grey"), changed], **{a: [changed] for a in PLAYERS}}
+            | {OBSERVER: [changed]}
+        )
+        ack = one(new[MASTER], subject("Re: grey"))
         assert has_lines(ack.body, ["Line 2: SET PRESS GREY", f"{GAME}: press is now grey."]), (
             ack.body
         )
@@ -411,7 +425,14 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
         assert LIST not in new and GAME_LIST not in new and OBSERVER not in new
 
         deliver(master("white", "SET PRESS WHITE", "SET PARTIAL NO"))
-        ack = one(boxes.new({MASTER: [subject("Re: white")]})[MASTER], subject("Re: white"))
+        new = boxes.new(
+            {MASTER: [subject("Re: white"), changed], **{a: [changed] for a in PLAYERS}}
+            | {OBSERVER: [changed]}
+        )
+        ack = one(new[MASTER], subject("Re: white"))
+        assert flat(one(new[OBSERVER], changed).body) == (
+            f"Parameters for game '{GAME}' changed to: Press: white Partial press: no"
+        )
         assert "ERROR" not in ack.body, ack.body
         assert has_lines(
             ack.body,
@@ -703,7 +724,10 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
 
     assert subjects(OBSERVER) == [
         subject("Re: watching"),
+        changed,
         moved,
+        changed,
+        changed,
         broadcast,
         spring,
         rolled,
@@ -711,13 +735,13 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
         over,
     ]
     observed = mailboxes[OBSERVER]
-    assert [m.message_id for m in observed[3:6]] == [
+    assert [m.message_id for m in observed[6:9]] == [
         first_results.message_id,
         rollback_notice.message_id,
         second_results.message_id,
     ]
-    assert observed[2].body == f"Broadcast in {GAME} from France:\n\n{BROADCAST_TEXT}\n"
-    assert observed[6].message_id == end.message_id
+    assert observed[5].body == f"Broadcast in {GAME} from France:\n\n{BROADCAST_TEXT}\n"
+    assert observed[9].message_id == end.message_id
     assert not any(GREY_TEXT.split("\n")[0] in m.body for m in observed)
 
     assert subjects(LIST) == [started, broadcast, spring, rolled, spring, over]
@@ -739,7 +763,10 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
     assert subjects(ADDRESS["Turkey"]) == [
         subject("Re: joining"),
         f"{started}; you are Turkey",
+        changed,
         moved,
+        changed,
+        changed,
         broadcast,
         spring,
         rolled,

@@ -301,7 +301,12 @@ def test_a_list_of_orders_without_a_signon_is_refused_piece_by_piece(judge: Judg
 def test_several_set_keywords_on_one_line_each_answered(judge: Judge) -> None:
     judge.start_game()
     body = "SIGNON Mwar1 masterpw\nSET NO CD, PRESS GREY\nSET CD\nSET WHITE NONMR\nSET NO PRESS"
-    [ack] = judge.send("gm@example.org", body)
+    [ack, notice] = judge.send("gm@example.org", body)
+    assert notice.body == (
+        "Parameters for game 'war1' changed to:\n"
+        "  Missing orders at the end of grace: wait for the master\n"
+        "  Press: none\n"
+    )
     assert ack.body.startswith(
         SIGNED_ON + "Line 2: SET NO CD\n"
         "  war1: nonmr is now wait for you.\n"

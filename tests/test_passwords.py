@@ -254,7 +254,8 @@ def test_a_listed_master_runs_any_game_with_the_master_password(tmp_path: Path) 
     judge = Judge(tmp_path, masters=("boss@example.org",), master_password="judge-pw")
     judge.start_game()
     mails = judge.send("boss@example.org", "SIGNON Mwar1 judge-pw\nSET NONMR")
-    ack, copy = mails
+    ack, copy, changed = mails  # the change is announced to everyone in the game (issue 17)
+    assert changed.subject == "[TEST] war1: parameters changed"
     assert ack.to == ["boss@example.org"]
     assert (
         "Line 1: SIGNON Mwar1 ****\n"

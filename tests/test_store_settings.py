@@ -50,9 +50,21 @@ VERSION_10_DEFAULTS = {
 LISTING_DEFAULTS = {"listed": True, "comment": "", "long_comment": ""}
 
 
+# The master's flags added since (issue 17), with a new game's values.
+MASTER_FLAG_DEFAULTS = {
+    "manual_process": False,
+    "manual_start": False,
+    "strict_wait": False,
+    "moderated": True,
+    "grace_until": None,
+    "grace_phase": None,
+}
+
+
 def test_a_new_games_settings_are_stored_as_before_without_the_result() -> None:
     stored = {k: v for k, v in VERSION_10_DEFAULTS.items() if k != "result"}
     stored |= LISTING_DEFAULTS  # settings added since, defaulted for older games
+    stored |= MASTER_FLAG_DEFAULTS
     assert GameSettings().to_json() == stored
     assert GameSettings().dumps() == json.dumps(stored)
     assert GameSettings.from_json(stored) == GameSettings()
@@ -128,6 +140,7 @@ def test_settings_and_result_round_trip_through_the_store(tmp_path: Path) -> Non
     assert json.loads(settings) == {
         **{k: v for k, v in VERSION_10_DEFAULTS.items() if k != "result"},
         **LISTING_DEFAULTS,
+        **MASTER_FLAG_DEFAULTS,
         "press": "none",
         "weekdays": [1, 2],
     }

@@ -127,8 +127,8 @@ def test_process_naming_a_phase_processes_only_that_phase(judge: Judge) -> None:
     body = _master_ack(judge.send(GM, f"{MASTER}\nPROCESS F1901M"))
     assert (
         "Line 2: PROCESS F1901M\n"
-        "  ERROR: not processed: war1 is in Spring 1901 Movement (S1901M),\n"
-        "  not Fall 1901 Movement (F1901M). Nothing was changed.\n"
+        "  ERROR: Current phase is S1901M, process command ignored.\n"
+        "  (Fall 1901 Movement (F1901M) is not the current phase; nothing was changed.)\n"
     ) in body
     assert judge.game().phase == "S1901M"
     body = _master_ack(judge.send(GM, f"{MASTER}\nPROCESS Tomorrow"))
@@ -140,7 +140,7 @@ def test_process_naming_a_phase_processes_only_that_phase(judge: Judge) -> None:
     assert judge.game().phase == "S1902M"  # no one ordered: no retreats, no adjustments
     # The same PROCESS again names a phase already processed: nothing moves.
     body = _master_ack(judge.send(GM, f"{MASTER}\nPROCESS Fall 1901 Movement"))
-    assert "war1 is in Spring 1902 Movement (S1902M),\n  not Fall 1901 Movement" in body
+    assert "  ERROR: Current phase is S1902M, process command ignored.\n" in body
     assert judge.game().phase == "S1902M"
 
 

@@ -9,6 +9,8 @@ from judge.commands.language import Command
 from judge.commands.run import PLAYING, Block, Run
 from judge.game import play
 from judge.game.player_groups import groups_of, partners, route_lines
+from judge.game.rules import starts_itself
+from judge.replies import Reply
 from judge.store import games
 from judge.variants.maps import load_map
 
@@ -76,9 +78,24 @@ def start_if_full(run: Run, game: games.Game) -> None:
         game
     ):
         return
+    if not starts_itself(game):  # SET MANUAL START: the master starts it
+        _start_waiting(run, game)
+        return
     seed = zlib.crc32(f"{game.name}|{run.ctx.now.isoformat()}".encode())
     run.mails += play.start_game(db, run.ctx.config, game, run.ctx.now, seed)
     run.event("started", game=game.name)
+
+
+def _start_waiting(run: Run, game: games.Game) -> None:
+    """Everyone in the manual-start `game` is told it waits for its master, once: when
+    this mail's JOIN filled it."""
+    filled = any(
+        e["kind"] == "joined" and e["game"] == game.name and e["joined"] == e["needed"]
+        for e in run.events
+    )
+    if filled:
+        everyone = tuple(dict.fromkeys(s.address for s in games.seats(run.ctx.db, game)))
+        run.mails.append(Reply(everyone, "start_waiting", {"game": game.name}, "notice", False))
 
 
 def players_needed(game: games.Game) -> int:

@@ -16,8 +16,9 @@ from dataclasses import replace
 from judge.commands.blocks import close_block, too_many_passwords
 from judge.commands.context import Context
 from judge.commands.language import Command, masked_line, read_commands
+from judge.commands.master_settings import parameters_notices, remember_settings
 from judge.commands.run import Run, refuse
-from judge.commands.table import BY_NAME
+from judge.commands.table import BY_NAME, announced
 from judge.failures import failure_reason, is_transient
 from judge.game import play
 from judge.game.failure import pause_failed
@@ -45,8 +46,12 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
         elif spec.password and not _spend_password(run, command):
             continue
         else:
+            run.who = spec.who  # need_master reads it (run.may_use)
+            if announced(spec):
+                remember_settings(run)
             spec.handler(run, command)
     close_block(run)
+    run.mails += parameters_notices(run)
     for game_id in sorted(run.to_process):
         game = games.get_game(ctx.db, game_id)
         try:

@@ -58,6 +58,7 @@ _SIMPLE = {
     "REGISTER",
     "WHOIS",
     "IAMALSO",
+    "UNSTART",
 }
 _SET = {
     "PREFERENCE": "SET PREFERENCE",
@@ -104,6 +105,16 @@ _SET = {
     "MAXYEARS": "SET MAXYEARS",
     "PROXY": "SET PROXY",
     "PLAYERS": "SET PLAYERS",
+    "MANUAL": "SET MANUAL",
+    "NOMANUAL": "SET MANUAL",
+    "AUTO": "SET MANUAL",
+    "STRICT": "SET STRICT",
+    "NOSTRICT": "SET STRICT",
+    "MODERATE": "SET MODERATED",
+    "MODERATED": "SET MODERATED",
+    "UNMODERATE": "SET MODERATED",
+    "UNMODERATED": "SET MODERATED",
+    "START": "SET START",
 }
 # The SET commands that take text (templates/errors/usage.txt says what text each takes).
 _TAKES_TEXT = frozenset(
@@ -130,6 +141,7 @@ _TAKES_TEXT = frozenset(
         "SET MAXYEARS",
         "SET PROXY",
         "SET PLAYERS",
+        "SET START",
     }
 )
 KNOWN = sorted(
@@ -469,6 +481,7 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         "TERMINATE",
         "ENDPRESS",
         "VERSION",
+        "UNSTART",
     ):
         return _error(number, text, "alone_on_line", name=name)
     return Command(number, text, name, tuple(args))
@@ -619,6 +632,41 @@ def _set_flags(args: list[str]) -> list[tuple[str, str, tuple[str, ...]]] | None
     return out or None
 
 
+# njudge's on/off flags: the word after SET -> (the command, on), and the words each
+# takes after it (SET MANUAL PROCESS, SET NO MANUAL START, SET AUTO PROCESS).
+_FLAGS = {
+    "MANUAL": ("SET MANUAL", True),
+    "NOMANUAL": ("SET MANUAL", False),
+    "AUTO": ("SET MANUAL", False),
+    "STRICT": ("SET STRICT", True),
+    "NOSTRICT": ("SET STRICT", False),
+    "MODERATE": ("SET MODERATED", True),
+    "MODERATED": ("SET MODERATED", True),
+    "UNMODERATE": ("SET MODERATED", False),
+    "UNMODERATED": ("SET MODERATED", False),
+}
+_FLAG_WORDS = {
+    "SET MANUAL": ("PROCESS", "START"),
+    "SET STRICT": ("WAIT",),
+    "SET MODERATED": (),
+}
+# njudge's flags this judge does not have: refused by name.
+_FLAGS_NOT_HERE = {"SET STRICT": ("GRACE", "CONVOY")}
+
+
+def _flag(number: int, text: str, word: str, rest: list[str]) -> Command:
+    """An njudge flag, SET [NO] MANUAL PROCESS and the like: args (what it is about, if
+    it takes a word, then ON or OFF)."""
+    name, on = _FLAGS[word]
+    about = [w.upper() for w in rest]
+    takes = _FLAG_WORDS[name]
+    if len(about) == 1 and about[0] in _FLAGS_NOT_HERE.get(name, ()):
+        return _error(number, text, "njudge_only", words=f"{name} {about[0]}")
+    if len(about) != min(1, len(takes)) or (about and about[0] not in takes):
+        return _error(number, text, "usage", name=name)
+    return Command(number, text, name, (*about, "ON" if on else "OFF"))
+
+
 def _set(number: int, text: str, args: list[str]) -> Command:
     """A SET command: the word after SET names it."""
     if not args:
@@ -633,6 +681,8 @@ def _set(number: int, text: str, args: list[str]) -> Command:
     listing = _listing(number, text, args[0].upper(), name, rest)
     if listing is not None:
         return listing
+    if args[0].upper() in _FLAGS:
+        return _flag(number, text, args[0].upper(), rest)
     if name.endswith(" LENGTH") and rest and rest[0].upper() == "LENGTH":
         rest = rest[1:]  # SET MOVE LENGTH 48h
     if name == "SET OBSERVER PRESS" and rest and rest[0].upper() == "PRESS":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 import zlib
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from judge.commands.blocks import close_block
@@ -12,7 +13,7 @@ from judge.commands.ending import end_game
 from judge.commands.language import Command
 from judge.commands.phases import arrived_during, phase_named, rollback_target
 from judge.commands.powers import power_key, seat_of
-from judge.commands.run import Block, Run, active, everyone, need_master, refuse
+from judge.commands.run import Block, Run, active, everyone, need_block, need_master, refuse
 from judge.engine.adjudication import adjudicate
 from judge.engine.phase import Phase
 from judge.game import play, proxies
@@ -22,7 +23,7 @@ from judge.game.outgoing import public_copy
 from judge.game.passwords import hash_password
 from judge.game.pictures import of_prediction
 from judge.game.report import format_deadline, results_by_power
-from judge.game.rules import rules_of
+from judge.game.rules import rules_of, starts_itself
 from judge.replies import Reply
 from judge.store import games
 from judge.store.audit import iso
@@ -37,6 +38,9 @@ def process(run: Run, cmd: Command) -> None:
     mail arrived. A late or duplicated PROCESS can never move the next phase."""
     block = need_master(run, cmd)
     if not block:
+        return
+    if block.game.state == games.FORMING and not starts_itself(block.game) and not cmd.args:
+        _begin(run, games.get_game(run.ctx.db, block.game.id))  # SET MANUAL START's start
         return
     if block.game.state != games.ACTIVE:
         run.event("not_now", cmd, game=block.game.name)
@@ -190,7 +194,11 @@ def replace_power(run: Run, cmd: Command) -> None:
 
 
 def become(run: Run, cmd: Command) -> None:
-    """BECOME power: the master acts as that power; its player gets a copy."""
+    """BECOME power: the master acts as that power; its player gets a copy. BECOME
+    MASTER: become_master."""
+    if cmd.args == ("master",):
+        become_master(run, cmd)
+        return
     block = need_master(run, cmd)
     if not block:
         return
@@ -233,6 +241,12 @@ def force_begin(run: Run, cmd: Command) -> None:
     if game.state != games.FORMING:
         run.event("not_now", cmd, game=game.name)
         return
+    _begin(run, game)
+
+
+def _begin(run: Run, game: games.Game) -> None:
+    """Start the forming `game` now with the players seated (FORCE BEGIN, or PROCESS in
+    a manual-start game); everyone is told."""
     seed = zlib.crc32(f"{game.name}|{run.ctx.now.isoformat()}".encode())
     run.mails += play.start_game(run.ctx.db, run.ctx.config, game, run.ctx.now, seed)
     run.event("started", game=game.name)
@@ -287,3 +301,44 @@ def rollback(run: Run, cmd: Command) -> None:
         *public_copy(run.ctx.config, game.name, game.settings.list, notice),
     ]
     run.event("rolled_back", cmd, game=game.name, phase=target)
+
+
+def unstart(run: Run, cmd: Command) -> None:
+    """UNSTART: before the first phase is processed, the game goes back to forming with
+    its players seated but no powers, and becomes manual-start (the master starts it
+    with FORCE BEGIN, or PROCESS); everyone is told. Refused once a phase is processed."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    db, now, game = run.ctx.db, run.ctx.now, games.get_game(run.ctx.db, block.game.id)
+    if game.state not in (games.ACTIVE, games.PAUSED):
+        run.event("not_now", cmd, game=game.name)
+        return
+    marks = games.phase_marks(db, game)
+    if len(marks) != 1 or games.processed_phases(db, game):
+        refuse(run, cmd, "unstart_too_late", game=game.name, phase=game.phase or "")
+        return
+    game = games.unstart(db, game, now)
+    settings = replace(game.settings, manual_start=True)
+    game = games.update_game(db, game, now, settings=settings)
+    block.game = game
+    run.mails.append(everyone(run, game, "unstarted", {}))
+    run.event("unstarted", cmd, game=game.name)
+
+
+def become_master(run: Run, cmd: Command) -> None:
+    """BECOME MASTER: the sole player of a forming game becomes its master (their seat a
+    master's, with their password), and the game is moderated."""
+    block = need_block(run, cmd)
+    if not block:
+        return
+    db, now, game = run.ctx.db, run.ctx.now, games.get_game(run.ctx.db, block.game.id)
+    players = games.seats(db, game, games.PLAYER)
+    alone = [s.id for s in players] == [block.seat.id]
+    if game.state != games.FORMING or block.seat.role != games.PLAYER or not alone:
+        refuse(run, cmd, "become_master_not_alone", game=game.name)
+        return
+    block.seat = games.update_seat(db, block.seat, now, role=games.MASTER, power=None)
+    settings = replace(game.settings, moderated=True)
+    block.game = games.update_game(db, game, now, settings=settings)
+    run.event("became_master", cmd, game=game.name)

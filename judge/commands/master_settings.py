@@ -3,11 +3,14 @@ days, NMR, the orders rule, press, the board picture and the game's list."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+from judge.commands.blocks import start_if_full
+from judge.commands.deadline_spellings import is_clock_text, read_clock
 from judge.commands.language import Command
-from judge.commands.run import Run, active, deadline_mail, need_master, refuse
+from judge.commands.run import Block, Run, active, deadline_mail, everyone, need_master, refuse
 from judge.game.dates import (
     DateError,
     check_within_reach,
@@ -17,8 +20,11 @@ from judge.game.dates import (
     parse_time_of_day,
     parse_weekdays,
 )
+from judge.game.errors import CommandError
+from judge.replies import Reply
 from judge.store import games
 from judge.store.audit import iso
+from judge.store.settings import GameSettings
 
 
 def set_deadline(run: Run, cmd: Command) -> None:
@@ -63,6 +69,12 @@ def setting(run: Run, cmd: Command) -> None:
     block = need_master(run, cmd)
     if not block:
         return
+    if cmd.name in _CLOCK_KINDS and is_clock_text(cmd.args[0]):
+        _njudge_clock(run, cmd, block)
+        return
+    if cmd.name == "SET GRACE" and not _is_length(cmd.args[0]) and _is_date(run, cmd.args[0]):
+        _grace_until(run, cmd, block)
+        return
     settings = block.game.settings
     try:
         if cmd.name in _SETTING_LENGTHS:
@@ -89,6 +101,85 @@ def setting(run: Run, cmd: Command) -> None:
         return
     block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
     run.event("setting", cmd, game=block.game.name, setting=cmd.name, **shown)
+
+
+# SET MOVE/RETREAT/ADJUST in njudge's form (SET MOVE CLOCK 720 NEXT 48 ...): the length
+# each sets.
+_CLOCK_KINDS = {
+    "SET MOVE LENGTH": "move_hours",
+    "SET RETREAT LENGTH": "retreat_hours",
+    "SET ADJUST LENGTH": "adjust_hours",
+}
+
+
+def _njudge_clock(run: Run, cmd: Command, block: Block) -> None:
+    """njudge's SET MOVE CLOCK m MIN h NEXT h GRACE h DELAY h DAYS -MTWTF-: each part set
+    as our setting it maps onto, and said as that setting's SET says it; all or none."""
+    key = _CLOCK_KINDS[cmd.name]
+    try:
+        settings, parts = read_clock(cmd.args[0], key, block.game.settings)
+    except CommandError as e:
+        refuse(run, cmd, e.code, **e.values)
+        return
+    block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
+    game = block.game.name
+    for part in parts:
+        if part == "NEXT":
+            length = _length(timedelta(hours=float(getattr(settings, key))))
+            run.event("setting", cmd, game=game, setting=cmd.name, **length)
+        elif part in ("GRACE", "DELAY"):
+            hours = settings.grace_hours if part == "GRACE" else settings.delay_minutes / 60
+            length = _length(timedelta(hours=float(hours)))
+            run.event("setting", cmd, game=game, setting=f"SET {part}", **length)
+        elif part == "CLOCK":
+            time = settings.deadline_time
+            said = {"said": "time", "time": time} if time else {"said": "any_time"}
+            run.event("setting", cmd, game=game, setting="SET TIME", **said)
+        elif part == "DAYS":
+            days = sorted(settings.weekdays or range(7))
+            run.event("setting", cmd, game=game, setting="SET DAYS", said="days", days=days)
+
+
+def _is_length(text: str) -> bool:
+    """Whether SET GRACE's text is a length (ours: 24h, 36) rather than njudge's date
+    (a month, a weekday or a time: Dec 1, Tue 23:30)."""
+    try:
+        parse_duration(text)
+    except DateError as e:
+        return e.code != "length_unreadable"  # a length, but refused: its own error
+    return True
+
+
+def _is_date(run: Run, text: str) -> bool:
+    """Whether SET GRACE's text (no length) reads as a date, or nearly (a date in the
+    past, too far ahead: its own error); else the length's error is the one shown."""
+    try:
+        parse_moment(text, run.ctx.now, run.ctx.config.zone)
+    except DateError as e:
+        return e.code not in ("moment_unreadable", "moment_missing")
+    return True
+
+
+def _grace_until(run: Run, cmd: Command, block: Block) -> None:
+    """SET GRACE date (njudge's): the current phase's grace ends then, not before its
+    deadline; later phases keep the game's grace length."""
+    game = block.game
+    if game.state != games.ACTIVE or not game.deadline or not game.phase:
+        run.event("not_now", cmd, game=game.name)
+        return
+    zone, now = run.ctx.config.zone, run.ctx.now
+    try:
+        moment = check_within_reach(parse_moment(cmd.args[0], now, zone), now, zone)
+    except DateError as e:
+        refuse(run, cmd, e.code, **e.values)
+        return
+    deadline = datetime.fromisoformat(game.deadline)
+    if moment < deadline:
+        refuse(run, cmd, "grace_before_deadline", deadline=format_moment(deadline, zone))
+        return
+    settings = replace(game.settings, grace_until=iso(moment), grace_phase=game.phase)
+    block.game = games.update_game(run.ctx.db, game, now, settings=settings)
+    run.event("grace_until", cmd, game=game.name, until=format_moment(moment, zone))
 
 
 def _length(length: timedelta) -> dict[str, object]:
@@ -149,3 +240,74 @@ def observer_press(run: Run, cmd: Command) -> None:
     run.event(
         "setting", cmd, game=block.game.name, setting=cmd.name, said="allowed", on=value == "YES"
     )
+
+
+# njudge's flags: the command and the word after it -> the settings with it on or off.
+_FLAG_SETTINGS: dict[tuple[str, ...], Callable[[GameSettings, bool], GameSettings]] = {
+    ("SET MANUAL", "PROCESS"): lambda s, on: replace(s, manual_process=on),
+    ("SET MANUAL", "START"): lambda s, on: replace(s, manual_start=on),
+    ("SET STRICT", "WAIT"): lambda s, on: replace(s, strict_wait=on),
+    ("SET MODERATED",): lambda s, on: replace(s, moderated=on),
+}
+
+
+def flag(run: Run, cmd: Command) -> None:
+    """njudge's on/off flags: SET [NO] MANUAL PROCESS (SET AUTO PROCESS: the phases go by
+    the clock again), SET [NO] MANUAL START, SET [NO] STRICT WAIT, and SET MODERATED /
+    SET UNMODERATED (unmoderated: every player may change the game's settings too)."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    *about, value = cmd.args
+    on = value == "ON"
+    settings = _FLAG_SETTINGS[(cmd.name, *about)](block.game.settings, on)
+    block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
+    shown = " ".join((cmd.name, *about))
+    run.event("setting", cmd, game=block.game.name, setting=shown, said="on_off", on=on)
+    if block.game.state == games.FORMING:
+        start_if_full(run, block.game)  # SET AUTO START on a full game: it starts now
+
+
+def remember_settings(run: Run) -> None:
+    """Before a SET of the game's settings: keep the signed-on game's settings as they
+    were before the mail's first such SET (parameters_notices compares them at the end)."""
+    if run.block is not None:
+        game = run.block.game
+        run.settings_before.setdefault(game.id, game.settings)
+
+
+def parameters_notices(run: Run) -> list[Reply]:
+    """One notice to everyone in each game whose settings this mail's SETs changed:
+    "Parameters for game 'war1' changed to:" and each changed setting's new value."""
+    mails = []
+    for game_id, before in sorted(run.settings_before.items()):
+        game = games.get_game(run.ctx.db, game_id)
+        after = game.settings.to_json()
+        changed = [
+            {"key": key, "value": value}
+            for key, value in after.items()
+            if value != before.to_json().get(key)
+        ]
+        notice = everyone(run, game, "parameters_changed", {"changes": changed})
+        # Told to the sender alone (a game with no players yet), it would only repeat
+        # the acknowledgement.
+        if changed and set(notice.to) != {run.sub.sender.lower()}:
+            mails.append(notice)
+    return mails
+
+
+def set_start(run: Run, cmd: Command) -> None:
+    """SET START date (njudge's): this judge starts a game when it is full (or at the
+    master's FORCE BEGIN), never at a set time; the date is read, so that a mistake in
+    it is named, and the command refused with what to do instead."""
+    block = need_master(run, cmd)
+    if not block:
+        return
+    zone, now = run.ctx.config.zone, run.ctx.now
+    try:
+        check_within_reach(parse_moment(cmd.args[0], now, zone), now, zone)
+    except DateError as e:
+        refuse(run, cmd, e.code, **e.values)
+        return
+    forming = block.game.state == games.FORMING
+    refuse(run, cmd, "start_date", game=block.game.name, forming=forming)

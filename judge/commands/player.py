@@ -33,6 +33,7 @@ from judge.game.dates import (
 )
 from judge.game.errors import CommandError
 from judge.game.passwords import hash_password
+from judge.game.rules import may_wait
 from judge.mail.addresses import Undeliverable, deliverable
 from judge.replies import Reply
 from judge.store import games
@@ -180,6 +181,9 @@ def set_wait(run: Run, cmd: Command) -> None:
     block = need_player(run, cmd)
     if block:
         wait = cmd.name == "SET WAIT"
+        if wait and not may_wait(run.ctx.db, block.game, block.seat):  # SET STRICT WAIT
+            refuse(run, cmd, "wait_not_allowed")
+            return
         block.seat = games.update_seat(run.ctx.db, block.seat, run.ctx.now, wait=int(wait))
         run.event("wait", cmd, game=block.game.name, on=wait)
         if not wait:

@@ -16,8 +16,14 @@ from judge.game.dates import format_moment
 from judge.mail.message import Submission
 from judge.replies import Reply
 from judge.store import games
+from judge.store.settings import GameSettings
 
 PLAYING = (games.ACTIVE, games.PAUSED)  # orders are taken while a game is paused
+# Who may use a command, as judge/commands/table.py's CommandSpec.who says: the master,
+# or the game's settings, which in an unmoderated game (SET UNMODERATED) every player
+# may change too. The decision is may_use's.
+MASTER_ONLY = "master"
+SETTINGS = "master, or any player if unmoderated"
 
 
 @dataclass
@@ -46,6 +52,10 @@ class Run:
     to_process: set[int] = field(default_factory=set)  # game ids whose orders changed
     passwords_left: int = 0  # password checks and hashes this mail may still make
     signed_on: bool = False  # some SIGNON in the mail had the right password
+    who: str = MASTER_ONLY  # who may use the command running (its CommandSpec.who)
+    # Game id -> its settings before this mail's first SET of them: the changes are
+    # announced to the game once, at the end (master_settings.parameters_notices).
+    settings_before: dict[int, GameSettings] = field(default_factory=dict)
 
     def event(self, kind: str, command: Command | None = None, **data: object) -> None:
         """Record an event of the acknowledgement (with the line of `command`, if given)."""
@@ -72,12 +82,24 @@ def need_player(run: Run, cmd: Command) -> Block | None:
 
 
 def need_master(run: Run, cmd: Command) -> Block | None:
-    """The open block if it is the master's; else None and an error for the reply."""
+    """The open block if its seat may use the command running (may_use: the master's,
+    or, for a game setting in an unmoderated game, a player's too); else None and an
+    error for the reply."""
     block = need_block(run, cmd)
-    if block and block.seat.role != games.MASTER:
+    if block and not may_use(run.who, block):
         run.event("master_only", cmd, what=cmd.name)
         return None
     return block
+
+
+def may_use(who: str, block: Block) -> bool:
+    """Whether the seat of `block` may use a command of the master's that `who` (the
+    table's CommandSpec.who) may use: the master always; a player only a game setting
+    (SETTINGS), and only in an unmoderated game, as njudge has it."""
+    if block.seat.role == games.MASTER:
+        return True
+    unmoderated = not block.game.settings.moderated
+    return who == SETTINGS and unmoderated and block.seat.role == games.PLAYER
 
 
 def active(run: Run, cmd: Command, block: Block) -> bool:

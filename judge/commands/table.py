@@ -24,7 +24,7 @@ from judge.commands import (
     registry,
 )
 from judge.commands.language import Command
-from judge.commands.run import Run
+from judge.commands.run import MASTER_ONLY, SETTINGS, Run
 
 Handler = Callable[[Run, Command], None]
 
@@ -32,7 +32,8 @@ Handler = Callable[[Run, Command], None]
 ANYONE = "anyone"
 SIGNED_ON = "signed on"  # any seat: player, master or observer
 PLAYER = "player"
-MASTER = "master"
+MASTER = MASTER_ONLY  # judge/commands/run.py's: run.may_use decides by these two
+SETTER = SETTINGS  # a game setting: the master, or in an unmoderated game any player too
 
 # The sections of HELP a command is listed in.
 PLAYERS = "players"  # two columns: the syntax, what it does
@@ -295,11 +296,11 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec("HELP", ANYONE, send_help, "HELP", help="this list", section=PLAYERS),
     CommandSpec("PROCESS", MASTER, master.process, "PROCESS [phase]", section=MASTERS, line=1),
-    CommandSpec("PAUSE", MASTER, master.pause, "PAUSE", section=MASTERS, line=1),
-    CommandSpec("RESUME", MASTER, master.pause, "RESUME", section=MASTERS, line=1),
+    CommandSpec("PAUSE", SETTER, master.pause, "PAUSE", section=MASTERS, line=1),
+    CommandSpec("RESUME", SETTER, master.pause, "RESUME", section=MASTERS, line=1),
     CommandSpec(
         "SET ORDERS",
-        MASTER,
+        SETTER,
         master_settings.set_orders_rule,
         "SET ORDERS MERGE / REPLACE",
         section=MASTERS,
@@ -307,7 +308,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET DEADLINE",
-        MASTER,
+        SETTER,
         master_settings.set_deadline,
         "SET DEADLINE <date>",
         section=MASTERS,
@@ -315,7 +316,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET MOVE LENGTH",
-        MASTER,
+        SETTER,
         master_settings.setting,
         "SET MOVE",
         section=MASTERS,
@@ -324,7 +325,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET RETREAT LENGTH",
-        MASTER,
+        SETTER,
         master_settings.setting,
         "RETREAT",
         section=MASTERS,
@@ -334,7 +335,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET ADJUST LENGTH",
-        MASTER,
+        SETTER,
         master_settings.setting,
         "ADJUST LENGTH 48h",
         section=MASTERS,
@@ -343,24 +344,24 @@ COMMANDS: tuple[CommandSpec, ...] = (
         full="SET ADJUST LENGTH 24h",
     ),
     CommandSpec(
-        "SET GRACE", MASTER, master_settings.setting, "SET GRACE 24h", section=MASTERS, line=3
+        "SET GRACE", SETTER, master_settings.setting, "SET GRACE 24h", section=MASTERS, line=3
     ),
     CommandSpec(
-        "SET DELAY", MASTER, master_settings.setting, "SET DELAY 30m", section=MASTERS, line=3
+        "SET DELAY", SETTER, master_settings.setting, "SET DELAY 30m", section=MASTERS, line=3
     ),
     CommandSpec(
-        "SET REMINDER", MASTER, master_settings.setting, "SET REMINDER 12h", section=MASTERS, line=3
+        "SET REMINDER", SETTER, master_settings.setting, "SET REMINDER 12h", section=MASTERS, line=3
     ),
     CommandSpec(
-        "SET TIME", MASTER, master_settings.setting, "SET TIME 23:30", section=MASTERS, line=3
+        "SET TIME", SETTER, master_settings.setting, "SET TIME 23:30", section=MASTERS, line=3
     ),
     CommandSpec(
-        "SET DAYS", MASTER, master_settings.setting, "SET DAYS Mon-Fri", section=MASTERS, line=4
+        "SET DAYS", SETTER, master_settings.setting, "SET DAYS Mon-Fri", section=MASTERS, line=4
     ),
-    CommandSpec("SET NMR", MASTER, master_settings.setting, "SET NMR", section=MASTERS, line=4),
+    CommandSpec("SET NMR", SETTER, master_settings.setting, "SET NMR", section=MASTERS, line=4),
     CommandSpec(
         "SET NONMR",
-        MASTER,
+        SETTER,
         master_settings.setting,
         "SET NONMR",
         section=MASTERS,
@@ -369,7 +370,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET PRESS",
-        MASTER,
+        SETTER,
         master_settings.press_settings,
         "SET PRESS WHITE/GREY/NONE",
         section=MASTERS,
@@ -377,7 +378,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET PARTIAL",
-        MASTER,
+        SETTER,
         master_settings.press_settings,
         "SET PARTIAL YES/NO",
         section=MASTERS,
@@ -385,7 +386,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET OBSERVER PRESS",
-        MASTER,
+        SETTER,
         master_settings.observer_press,
         "SET OBSERVER PRESS YES/NO",
         section=MASTERS,
@@ -393,7 +394,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET LIST",
-        MASTER,
+        SETTER,
         master_settings.press_settings,
         "SET LIST address",
         section=MASTERS,
@@ -419,7 +420,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET MAP",
-        MASTER,
+        SETTER,
         master_settings.press_settings,
         "SET MAP ON/OFF (the board picture on results)",
         section=MASTERS,
@@ -436,12 +437,73 @@ COMMANDS: tuple[CommandSpec, ...] = (
         line=7,
         password=True,
     ),
-    CommandSpec("BECOME", MASTER, master.become, "BECOME X", section=MASTERS, line=7),
+    CommandSpec(
+        "BECOME",
+        MASTER,
+        master.become,
+        "BECOME X",
+        section=MASTERS,
+        line=7,
+        full="BECOME X (BECOME MASTER: the sole player of a forming game)",
+    ),
     CommandSpec(
         "PROMOTE", MASTER, master.promote, "PROMOTE address", section=MASTERS, line=7, password=True
     ),
-    CommandSpec("TERMINATE", MASTER, master.terminate, "TERMINATE", section=MASTERS, line=8),
-    CommandSpec("ROLLBACK", MASTER, master.rollback, "ROLLBACK [phase]", section=MASTERS, line=8),
+    CommandSpec("TERMINATE", SETTER, master.terminate, "TERMINATE", section=MASTERS, line=8),
+    CommandSpec(
+        "ROLLBACK",
+        MASTER,
+        master.rollback,
+        "ROLLBACK [phase/n]",
+        section=MASTERS,
+        line=8,
+        full="ROLLBACK [phase or turn n] (n of (game.NNN); ROLLBACK 1: the start)",
+    ),
+    CommandSpec(
+        "UNSTART",
+        MASTER,
+        master.unstart,
+        "UNSTART",
+        section=MASTERS,
+        line=11,
+        full="UNSTART (before the first phase is processed: back to forming)",
+    ),
+    CommandSpec(
+        "SET MANUAL",
+        MASTER,
+        master_settings.flag,
+        "SET [NO] MANUAL PROCESS/START",
+        section=MASTERS,
+        line=11,
+        full="SET [NO] MANUAL PROCESS, SET [NO] MANUAL START (SET AUTO PROCESS/START = NO)",
+    ),
+    CommandSpec(
+        "SET STRICT",
+        SETTER,
+        master_settings.flag,
+        "SET [NO] STRICT WAIT",
+        section=MASTERS,
+        line=11,
+        full="SET [NO] STRICT WAIT (only players owing orders may SET WAIT)",
+    ),
+    CommandSpec(
+        "SET START",
+        SETTER,
+        master_settings.set_start,
+        "SET START date",
+        section=MASTERS,
+        line=12,
+        full="SET START date (refused: a game starts when full, or at FORCE BEGIN)",
+    ),
+    CommandSpec(
+        "SET MODERATED",
+        MASTER,
+        master_settings.flag,
+        "SET [UN]MODERATED",
+        section=MASTERS,
+        line=12,
+        full="SET MODERATED, SET UNMODERATED (players may change the game's settings)",
+    ),
     CommandSpec(
         "FORCE BEGIN",
         MASTER,
@@ -452,32 +514,40 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "SET RULES",
-        MASTER,
+        SETTER,
         house_rules.set_rules,
         "SET RULES [set] [option=choice ...] (alone: the list)",
         section=MASTERS,
         line=9,
     ),
     CommandSpec(
-        "SET VICTORY", MASTER, house_rules.set_end, "SET VICTORY n", section=MASTERS, line=10
+        "SET VICTORY", SETTER, house_rules.set_end, "SET VICTORY n", section=MASTERS, line=10
     ),
     CommandSpec(
-        "SET END", MASTER, house_rules.set_end, "SET END year DRAW/MOST", section=MASTERS, line=10
+        "SET END", SETTER, house_rules.set_end, "SET END year DRAW/MOST", section=MASTERS, line=10
     ),
-    CommandSpec("SET STALE", MASTER, house_rules.set_end, "SET STALE n", section=MASTERS, line=10),
+    CommandSpec("SET STALE", SETTER, house_rules.set_end, "SET STALE n", section=MASTERS, line=10),
     CommandSpec(
-        "SET MAXYEARS", MASTER, house_rules.set_end, "SET MAXYEARS n", section=MASTERS, line=10
+        "SET MAXYEARS", SETTER, house_rules.set_end, "SET MAXYEARS n", section=MASTERS, line=10
     ),
     CommandSpec(
         "SET PLAYERS",
         MASTER,
         fewer_players.set_players,
-        "SET PLAYERS n (the map's variant for n players)",
+        "SET PLAYERS n",
         section=MASTERS,
-        line=11,
+        line=12,
+        full="SET PLAYERS n (the map's variant for n players)",
     ),
 )
 BY_NAME = {spec.name: spec for spec in COMMANDS}
+
+
+def announced(spec: CommandSpec) -> bool:
+    """Whether a change `spec` makes is announced to the game's players (njudge: every
+    SET but PASSWORD, WAIT and NOWAIT): the SETs of the game's settings, not a player's
+    own (ADDRESS, ABSENCE, DRAW, CONCEDE, PREFERENCE, PROXY)."""
+    return spec.name.startswith("SET ") and spec.who in (MASTER, SETTER)
 
 
 def help_rows() -> list[tuple[str, str]]:
@@ -499,7 +569,7 @@ def help_rows() -> list[tuple[str, str]]:
 
 
 # The index file's groups, in its order: who may use the commands listed under each.
-_INDEX_GROUPS = (ANYONE, SIGNED_ON, PLAYER, MASTER)
+_INDEX_GROUPS = (ANYONE, SIGNED_ON, PLAYER, MASTER, SETTER)
 
 
 def index_entries() -> list[tuple[str, list[str]]]:

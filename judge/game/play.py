@@ -43,7 +43,7 @@ from judge.game.report import (
     unit_name,
     units_list,
 )
-from judge.game.rules import end_rules, rules_of
+from judge.game.rules import end_rules, processes_itself, rules_of
 from judge.replies import Reply
 from judge.store import games
 from judge.store.audit import iso
@@ -106,8 +106,10 @@ def orders_changed(
             games.update_game(db, game, now, process_at=None)
         return []
     delay = float(game.settings.delay_minutes)
-    if delay <= 0:
+    if delay <= 0 and processes_itself(game):
         return process_phase(db, config, game, now)
+    # SET MANUAL PROCESS: the moment it would go is kept; the schedule then tells
+    # everyone the phase waits for the master's PROCESS.
     if not game.process_at:
         games.update_game(db, game, now, process_at=iso(now + timedelta(minutes=delay)))
     return []

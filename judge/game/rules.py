@@ -11,17 +11,46 @@ import re
 from dataclasses import dataclass, fields
 from typing import Any
 
+import sqlite_utils
+
 from judge.engine.geography import GameMap
 from judge.engine.rules import OPTIONS, RULE_SETS, Rules, check_choice
+from judge.engine.validation import orders_due
 from judge.game.errors import CommandError
 from judge.game.player_groups import groups_of
 from judge.store import games
 from judge.store.result import GameResult
+from judge.variants.json_contract import position_from_json
 
 
 def rules_of(game: games.Game) -> Rules:
     """The rules the game is played under (the DATC's preferences unless set)."""
     return Rules.from_json(dict(game.settings.rules) or None)
+
+
+def starts_itself(game: games.Game) -> bool:
+    """Whether a forming game starts by itself once full (SET AUTO START, the default);
+    a manual-start game waits for its master's FORCE BEGIN or PROCESS."""
+    return not game.settings.manual_start
+
+
+def processes_itself(game: games.Game) -> bool:
+    """Whether a phase is processed by the clock and by complete orders (SET AUTO
+    PROCESS, the default); a manual-process game waits for its master's PROCESS."""
+    return not game.settings.manual_process
+
+
+def may_wait(db: sqlite_utils.Database, game: games.Game, seat: games.Seat) -> bool:
+    """Whether the player of `seat` may SET WAIT: always, unless the game is SET STRICT
+    WAIT; then only while their power owes orders this phase (units to move or retreat,
+    builds or removals)."""
+    if not game.settings.strict_wait:
+        return True
+    if not seat.power or not game.phase:
+        return False
+    position, _, _ = position_from_json(games.phase_position(db, game, game.phase))
+    units, owed = orders_due(position, seat.power)
+    return bool(units) or owed != 0
 
 
 def read_rules_text(text: str, current: Rules) -> Rules:

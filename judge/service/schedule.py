@@ -33,7 +33,7 @@ from judge.game import play
 from judge.game.failure import pause_failed
 from judge.game.outgoing import queue_reply
 from judge.game.report import format_deadline
-from judge.game.rules import rules_of
+from judge.game.rules import processes_itself, rules_of
 from judge.replies import Reply
 from judge.store import games
 from judge.store.db import transaction
@@ -125,7 +125,7 @@ def _due(
     deadline = datetime.fromisoformat(game.deadline or "")
     if game.process_at and now >= datetime.fromisoformat(game.process_at):
         if play.ready_to_process(db, game):
-            return play.process_phase(db, config, game, now), "processed early"
+            return _go(db, config, game, now, datetime.fromisoformat(game.process_at), "early")
         games.update_game(db, game, now, process_at=None)  # someone set WAIT meanwhile
         return [], ""
     if now < deadline:
@@ -136,8 +136,8 @@ def _due(
             return reminders, f"reminded {len(reminders)}"
         return [], ""
     if play.ready_to_process(db, game, ignore_wait=True):
-        return play.process_phase(db, config, game, now), "processed at the deadline"
-    grace_end = deadline + timedelta(hours=float(s.grace_hours))
+        return _go(db, config, game, now, deadline, "at the deadline")
+    grace_end = _grace_end(game, deadline)
     mails: list[Reply] = []
     if not games.notice_sent(db, game, "late"):
         games.record_notice(db, game, "late", now)
@@ -145,8 +145,9 @@ def _due(
         mails += _waiting_notices(db, config, game, grace_end)
     if now < grace_end:
         return mails, "late notices sent" if mails else ""
-    if s.nmr:
-        return mails + play.process_phase(db, config, game, now), "processed after grace"
+    if s.nmr or not processes_itself(game):
+        more, what = _go(db, config, game, now, grace_end, "after grace")
+        return mails + more, what
     if not games.notice_sent(db, game, "nonmr"):
         games.record_notice(db, game, "nonmr", now)
         missing = [p["power"] for p in _late_powers(db, game)]
@@ -163,6 +164,41 @@ def _due(
     return mails, "waiting for the master (NONMR)"
 
 
+_TURN_WAITING_EVERY = timedelta(days=1)  # njudge repeats its Turn Waiting mail daily
+
+
+def _go(
+    db: sqlite_utils.Database,
+    config: Config,
+    game: games.Game,
+    now: datetime,
+    since: datetime,
+    when: str,
+) -> tuple[list[Reply], str]:
+    """The phase would be processed now (it has been due since `since`): processed, or,
+    in a manual-process game, everyone told it waits for the master's PROCESS, at
+    `since` and every day after it (each once, kept as a notice of the phase)."""
+    if processes_itself(game):
+        return play.process_phase(db, config, game, now), f"processed {when}"
+    day = (now - since) // _TURN_WAITING_EVERY
+    kind = f"turn_waiting:{day}"
+    if games.notice_sent(db, game, kind):
+        return [], ""
+    games.record_notice(db, game, kind, now)
+    everyone = tuple(dict.fromkeys(seat.address for seat in games.seats(db, game)))
+    context = {"game": game.name, "phase": str(Phase.parse(game.phase or ""))}
+    return [Reply(everyone, "turn_waiting", context, "notice", False)], "waiting for PROCESS"
+
+
+def _grace_end(game: games.Game, deadline: datetime) -> datetime:
+    """When the current phase's grace ends: at the moment SET GRACE date gave for this
+    phase (njudge's), else the game's grace length after the deadline."""
+    s = game.settings
+    if s.grace_until and s.grace_phase == game.phase:
+        return max(deadline, datetime.fromisoformat(s.grace_until))
+    return deadline + timedelta(hours=float(s.grace_hours))
+
+
 def _next_moment(db: sqlite_utils.Database, game: games.Game, now: datetime) -> datetime | None:
     """The first moment after `now` at which `_due` may act on the unchanged game: the
     reminder, the timers' moments (deadline, end of grace, early processing); None when
@@ -171,6 +207,9 @@ def _next_moment(db: sqlite_utils.Database, game: games.Game, now: datetime) -> 
     remind_at = _reminder_time(db, game, datetime.fromisoformat(game.deadline or ""))
     if remind_at is not None:
         moments.append(remind_at)
+    if not processes_itself(game):  # the daily Turn Waiting mails after each moment
+        every = _TURN_WAITING_EVERY
+        moments += [m + ((now - m) // every + 1) * every for m in moments if m <= now]
     return min((m for m in moments if m > now), default=None)
 
 
@@ -287,7 +326,7 @@ def _moments(db: sqlite_utils.Database, game: games.Game) -> list[datetime]:
             started + (deadline - started) / 2,
         ),
         deadline,
-        deadline + timedelta(hours=float(s.grace_hours)),
+        _grace_end(game, deadline),
     ]
     if game.process_at:
         moments.append(datetime.fromisoformat(game.process_at))

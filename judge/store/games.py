@@ -514,6 +514,25 @@ def rewind(db: sqlite_utils.Database, game: Game, to: PhaseMark) -> None:
         db.execute("DELETE FROM orders WHERE game_id = ? AND phase = ?", [game.id, phase])
 
 
+def unstart(db: sqlite_utils.Database, game: Game, now: datetime) -> Game:
+    """UNSTART: the game back to forming, as before its start: its phases, orders and
+    notices deleted, its players' powers and WAITs cleared (they stay seated), no phase,
+    deadline or hand-overs. The caller checks that no phase was processed."""
+    for table in ("phases", "orders", "notices"):
+        db.execute(f"DELETE FROM {table} WHERE game_id = ?", [game.id])
+    db.execute(
+        "UPDATE seats SET power = NULL, wait = 0 WHERE game_id = ? AND role = ?",
+        [game.id, PLAYER],
+    )
+    db.execute(
+        "UPDATE games SET state = ?, phase = NULL, deadline = NULL, process_at = NULL, "
+        "paused_remaining = NULL, proxies = NULL, joined = NULL WHERE id = ?",
+        [FORMING, game.id],
+    )
+    record(db, now, "game", game.id, "unstarted", game.name)
+    return get_game(db, game.id)
+
+
 # -- press and players, for SUMMARY, HISTORY and export --------------------------------------
 
 

@@ -53,6 +53,17 @@ class GameSettings:
     listed: bool = True  # SET [NO] LIST: whether LIST and LIST FULL show the game
     comment: str = ""  # SET COMMENT: the short comment under the game in LIST
     long_comment: str = ""  # SET COMMENT BEGIN: the long comment of LIST name, LIST FULL
+    # njudge's master flags (issue 17): phases processed only by the master's PROCESS; a
+    # full game started only by the master; SET WAIT only for players owing orders; a
+    # moderated game's settings are the master's (unmoderated: every player's too).
+    manual_process: bool = False
+    manual_start: bool = False
+    strict_wait: bool = False
+    moderated: bool = True
+    # njudge's SET GRACE date: the grace of phase grace_phase ends at grace_until (ISO),
+    # not grace_hours after its deadline; other phases keep grace_hours.
+    grace_until: str | None = None
+    grace_phase: str | None = None
 
     def __post_init__(self) -> None:
         # A change made with replace() may pass a dict or a list: kept read-only, as read.
@@ -206,4 +217,10 @@ _SCHEMA: dict[str, _Check] = {
     "listed": _BOOLEAN,
     "comment": _STRING,
     "long_comment": _STRING,
+    "manual_process": _BOOLEAN,
+    "manual_start": _BOOLEAN,
+    "strict_wait": _BOOLEAN,
+    "moderated": _BOOLEAN,
+    "grace_until": _OPTIONAL_STRING,
+    "grace_phase": _OPTIONAL_STRING,
 }

@@ -1,0 +1,383 @@
+"""Issue 17, item 4: the master and moderation, by mail, as njudge has them (PROCESS with
+a phase, UNSTART, SET [NO] MANUAL PROCESS/START, SET [NO] STRICT WAIT, SET [UN]MODERATED,
+BECOME MASTER, the parameters-changed notice and njudge's deadline spellings), through
+the real handling path with a clock the test moves."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from judge_harness import HOLDS, POWERS, Judge, Mail
+
+from judge.store import games
+
+GM = "gm@example.org"
+MASTER = "SIGNON Mwar1 masterpw"
+
+
+def _ack(mails: list[Mail], to: str = GM) -> str:
+    """The acknowledgement's body: the first mail to `to`."""
+    return next(m for m in mails if m.to == [to]).body
+
+
+def test_process_naming_another_phase_is_ignored_with_njudges_line(judge: Judge) -> None:
+    judge.start_game()
+    body = _ack(judge.send(GM, f"{MASTER}\nPROCESS Fall 1905 Retreat"))
+    assert (
+        "Line 2: PROCESS Fall 1905 Retreat\n"
+        "  ERROR: Current phase is S1901M, process command ignored.\n"
+        "  (Fall 1905 Retreats (F1905R) is not the current phase; nothing was changed.)\n"
+    ) in body
+    assert judge.game().phase == "S1901M"
+
+
+def test_process_in_the_adjustments_names_them_as_njudge_does(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par - Bur")
+    judge.send(GM, f"{MASTER}\nPROCESS S1901M")
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Bur - Bel")
+    judge.send(GM, f"{MASTER}\nPROCESS F1901M")
+    assert judge.game().phase == "W1901A"
+    body = _ack(judge.send(GM, f"{MASTER}\nPROCESS F1901M"))
+    assert "  ERROR: Current phase is F1901B, process command ignored.\n" in body
+    assert judge.game().phase == "W1901A"
+    body = _ack(judge.send(GM, f"{MASTER}\nPROCESS F1901B"))
+    assert "war1 has been processed; the results are mailed to everyone." in body
+    assert judge.game().phase == "S1902M"
+
+
+def test_unstart_takes_the_game_back_to_forming_and_makes_it_manual_start(
+    judge: Judge,
+) -> None:
+    players = judge.start_game()
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par - Bur")
+    mails = judge.send(GM, f"{MASTER}\nUNSTART")
+    assert (
+        "Line 2: UNSTART\n"
+        "  war1 is forming again, with no powers assigned; it starts when you send FORCE BEGIN\n"
+        "  (or PROCESS). Everyone is told.\n"
+    ) in _ack(mails)
+    [notice] = [m for m in mails if m.subject.endswith("the game is back to forming")]
+    assert sorted(notice.to) == sorted([GM, *players.values()])
+    game = judge.game()
+    assert (game.state, game.phase, game.deadline) == ("forming", None, None)
+    assert game.settings.manual_start
+    assert {s.power for s in games.seats(judge.db, game, games.PLAYER)} == {None}
+    # The game is full but waits for its master; a player's mail does not start it.
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nSET PREFERENCE F")
+    assert judge.game().state == "forming"
+    body = _ack(judge.send(GM, f"{MASTER}\nPROCESS"))
+    assert "The game war1 is full and has started" in body
+    game = judge.game()
+    assert (game.state, game.phase) == ("active", "S1901M")
+    assert judge.effective("war1", "F") == []  # the orders before UNSTART are gone
+
+
+def test_unstart_after_a_phase_is_processed_is_refused(judge: Judge) -> None:
+    judge.start_game()
+    judge.send(GM, f"{MASTER}\nPROCESS")
+    body = _ack(judge.send(GM, f"{MASTER}\nUNSTART"))
+    assert (
+        "Line 2: UNSTART\n"
+        "  ERROR: war1 cannot be unstarted: a phase has been processed, and it is now in"
+        " F1901M. ROLLBACK 1 takes it back to its first phase.\n"
+    ) in body
+    assert judge.game().phase == "F1901M"
+    body = _ack(judge.send(GM, f"{MASTER}\nUNSTART now"))
+    assert "Line 2: UNSTART now\n  ERROR: Expected UNSTART on its own line.\n" in body
+    player = "p2@example.org"
+    body = _ack(judge.send(player, "SIGNON Fwar1 pw2\nUNSTART"), player)
+    assert "Line 2: UNSTART\n  ERROR: only the game's master may use UNSTART.\n" in body
+
+
+def _all_hold(judge: Judge, players: dict[str, str]) -> list[Mail]:
+    mails = []
+    for i, initial in enumerate(POWERS):
+        mails += judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\n{HOLDS[initial]}")
+    return mails
+
+
+def test_a_manual_process_game_waits_for_its_master_and_says_so_daily(judge: Judge) -> None:
+    players = judge.start_game()
+    body = _ack(judge.send(GM, f"{MASTER}\nSET MANUAL PROCESS"))
+    assert "Line 2: SET MANUAL PROCESS\n  war1: manual process is now on.\n" in body
+    mails = _all_hold(judge, players)  # every order in: it would go now
+    assert judge.game().phase == "S1901M"
+    assert not [m for m in mails if "Results" in m.subject]
+    [waiting] = judge.at(judge.now)
+    assert waiting.subject == "[TEST] war1 - S1901M Turn Waiting"
+    assert sorted(waiting.to) == sorted([GM, *players.values()])
+    assert waiting.body == "Game 'war1' is waiting for master to process turn.\n"
+    first = judge.now
+    assert judge.at(first + timedelta(hours=23, minutes=59)) == []
+    [again] = judge.at(first + timedelta(days=1))
+    assert again.body == waiting.body
+    # The deadline and the end of grace pass (first + 2 days + 8 minutes is the
+    # deadline): one mail a day, nothing processed.
+    assert [m.body for m in judge.at(first + timedelta(days=2, hours=1))] == [waiting.body]
+    assert judge.at(first + timedelta(days=2, hours=23)) == []
+    assert [m.body for m in judge.at(first + timedelta(days=3))] == [waiting.body]
+    body = _ack(judge.send(GM, f"{MASTER}\nPROCESS"))
+    assert "war1 has been processed; the results are mailed to everyone." in body
+    assert judge.game().phase == "F1901M"
+
+
+def test_a_manual_process_game_waits_at_its_deadline_and_set_auto_process_ends_it(
+    judge: Judge,
+) -> None:
+    judge.start_game()
+    judge.send(GM, f"{MASTER}\nSET NO MANUAL PROCESS\nSET MANUAL PROCESS")
+    deadline = datetime.fromisoformat(judge.game().deadline or "")
+    mails = judge.at(deadline + timedelta(hours=24))  # the end of grace: it would go
+    assert judge.game().phase == "S1901M"
+    assert [m.subject for m in mails if "Turn Waiting" in m.subject] == [
+        "[TEST] war1 - S1901M Turn Waiting"
+    ]
+    body = _ack(judge.send(GM, f"{MASTER}\nSET AUTO PROCESS"))
+    assert "Line 2: SET AUTO PROCESS\n  war1: manual process is now off.\n" in body
+    judge.at(judge.now)
+    assert judge.game().phase == "F1901M"
+    body = _ack(judge.send(GM, f"{MASTER}\nSET MANUAL\nSET MANUAL PRESS"))
+    expected = (
+        "Expected SET MANUAL PROCESS or SET MANUAL START (SET NO MANUAL or SET AUTO to undo)."
+    )
+    assert f"Line 2: SET MANUAL\n  ERROR: {expected}\n" in body
+    assert f"Line 3: SET MANUAL PRESS\n  ERROR: {expected}\n" in body
+    assert not judge.game().settings.manual_process
+
+
+def test_a_manual_start_game_waits_for_its_master_when_full(judge: Judge) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    body = _ack(judge.send(GM, f"{MASTER}\nSET MANUAL START"))
+    assert "Line 2: SET MANUAL START\n  war1: manual start is now on.\n" in body
+    mails: list[Mail] = []
+    for i, initial in enumerate(POWERS):
+        mails = judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}\nSET PREFERENCE {initial}")
+    assert judge.game().state == "forming"
+    [waiting] = [m for m in mails if "Waiting" in m.subject]
+    assert waiting.subject == "[TEST] war1 - Start Waiting"
+    assert waiting.body == "Game 'war1' is waiting for master to start.\n"
+    assert len(waiting.to) == 8
+    assert not [m for m in judge.send("p0@example.org", "SIGNON Awar1 pw0") if "Wait" in m.subject]
+    # SET AUTO START on a full game starts it, as its last JOIN would have.
+    body = _ack(judge.send(GM, f"{MASTER}\nSET AUTO START"))
+    assert (
+        "Line 2: SET AUTO START\n  war1: manual start is now off.\n\n"
+        "The game war1 is full and has started"
+    ) in body
+    assert judge.game().phase == "S1901M"
+
+
+def test_with_strict_wait_only_players_owing_orders_may_set_wait(judge: Judge) -> None:
+    players = judge.start_game()
+    body = _ack(judge.send(GM, f"{MASTER}\nSET STRICT WAIT"))
+    assert "Line 2: SET STRICT WAIT\n  war1: strict wait is now on.\n" in body
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par - Bur")
+    judge.send(GM, f"{MASTER}\nPROCESS")
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Bur - Bel")
+    judge.send(GM, f"{MASTER}\nPROCESS")
+    assert judge.game().phase == "W1901A"  # only France has something to do: a build
+    body = _ack(judge.send(players["E"], "SIGNON Ewar1 pw1\nSET WAIT"), players["E"])
+    assert "Line 2: SET WAIT\n  ERROR: You are not allowed to set wait!\n" in body
+    waiting = "Line 2: SET WAIT\n  WAIT is set: war1 will not be processed before its deadline.\n"
+    body = _ack(judge.send(players["F"], "SIGNON Fwar1 pw2\nSET WAIT"), players["F"])
+    assert waiting in body
+    judge.send(GM, f"{MASTER}\nSET NO STRICT WAIT")
+    body = _ack(judge.send(players["E"], "SIGNON Ewar1 pw1\nSET WAIT"), players["E"])
+    assert waiting in body
+    body = _ack(judge.send(GM, f"{MASTER}\nSET STRICT GRACE\nSET STRICT"))
+    assert (
+        "Line 2: SET STRICT GRACE\n  ERROR: SET STRICT GRACE is an njudge setting this judge"
+        " does not have; nothing was changed.\n"
+        "Line 3: SET STRICT\n  ERROR: Expected SET STRICT WAIT or SET NO STRICT WAIT.\n"
+    ) in body
+
+
+def test_in_an_unmoderated_game_players_change_its_settings_but_not_its_course(
+    judge: Judge,
+) -> None:
+    players = judge.start_game()
+    france = "SIGNON Fwar1 pw2"
+    body = _ack(judge.send(players["F"], f"{france}\nSET GRACE 12h"), players["F"])
+    assert "Line 2: SET GRACE 12h\n  ERROR: only the game's master may use SET GRACE.\n" in body
+    body = _ack(judge.send(GM, f"{MASTER}\nSET UNMODERATED"))
+    assert "Line 2: SET UNMODERATED\n  war1: moderated is now off.\n" in body
+    body = _ack(
+        judge.send(players["F"], f"{france}\nSET GRACE 12h\nSET NMR\nPAUSE\nRESUME"), players["F"]
+    )
+    assert (
+        "Line 2: SET GRACE 12h\n  war1: grace is now 12 hours.\n"
+        "Line 3: SET NMR\n  war1: nmr is now processed with the orders on file.\n"
+    ) in body
+    assert "Line 4: PAUSE\n  ERROR" not in body and "Line 5: RESUME\n  ERROR" not in body
+    assert judge.game().settings.grace_hours == 12
+    assert judge.game().state == "active"
+    lines = ["PROCESS", "ROLLBACK", "PREDICT", "FORCE BEGIN", "BECOME G", "UNSTART"]
+    lines += ["PROMOTE x@example.org", "SET MODERATED", "SET MANUAL PROCESS"]
+    body = _ack(judge.send(players["F"], "\n".join([france, *lines])), players["F"])
+    for n, line in enumerate(lines, start=2):
+        name = line.split()[0] if n < 9 else " ".join(line.split()[:2])
+        name = "FORCE BEGIN" if line == "FORCE BEGIN" else name
+        name = "SET MANUAL" if line == "SET MANUAL PROCESS" else name
+        assert f"Line {n}: {line}\n  ERROR: only the game's master may use {name}.\n" in body
+    assert judge.game().phase == "S1901M"
+    # Observers are no players: they change nothing.
+    judge.send("watcher@example.org", "OBSERVE war1 wpw")
+    body = _ack(
+        judge.send("watcher@example.org", "SIGNON Owar1 wpw\nSET GRACE 1h"), "watcher@example.org"
+    )
+    assert "  ERROR: only the game's master may use SET GRACE.\n" in body
+    body = _ack(judge.send(GM, f"{MASTER}\nSET MODERATE"))
+    assert "Line 2: SET MODERATE\n  war1: moderated is now on.\n" in body
+    body = _ack(judge.send(players["F"], f"{france}\nSET GRACE 6h"), players["F"])
+    assert "Line 2: SET GRACE 6h\n  ERROR: only the game's master may use SET GRACE.\n" in body
+
+
+def test_the_sole_player_of_a_forming_game_may_become_its_master(judge: Judge) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    body = _ack(judge.send("p0@example.org", "SIGNON ?war1 pw0\nBECOME MASTER"), "p0@example.org")
+    assert (
+        "Line 2: BECOME MASTER\n"
+        "  You are now the master of war1 (sign on as Mwar1 with your password);\n"
+        "  it is moderated.\n"
+    ) in body
+    body = _ack(
+        judge.send("p0@example.org", "SIGNON Mwar1 pw0\nSET MANUAL START"), "p0@example.org"
+    )
+    assert "war1: manual start is now on." in body
+    judge.send("p1@example.org", "SIGNON ?war1 pw1")
+    body = _ack(judge.send("p2@example.org", "SIGNON ?war1 pw2\nBECOME MASTER"), "p2@example.org")
+    assert (
+        "Line 2: BECOME MASTER\n  ERROR: Only the sole player of a game that is still forming"
+        " may BECOME MASTER of it; war1 is not such a game for you.\n"
+    ) in body
+
+
+def test_a_mails_sets_are_announced_to_the_game_once_with_the_new_values(
+    judge: Judge,
+) -> None:
+    players = judge.start_game()
+    mails = judge.send(
+        GM,
+        f"{MASTER}\nSET GRACE 12h\nSET NONMR\nSET DAYS Mon-Fri\nSET MANUAL PROCESS"
+        "\nSET PRESS GREY\nSET MODERATED",  # already moderated: no change, not announced
+    )
+    [notice] = [m for m in mails if m.subject == "[TEST] war1: parameters changed"]
+    assert sorted(notice.to) == sorted([GM, *players.values()])
+    assert notice.body == (
+        "Parameters for game 'war1' changed to:\n"
+        "  Deadlines on: Monday, Tuesday, Wednesday, Thursday, Friday\n"
+        "  Grace: 12 hours\n"
+        "  Missing orders at the end of grace: wait for the master\n"
+        "  Press: grey\n"
+        "  Phases processed by: the master's PROCESS\n"
+    )
+    # A player's own SETs, and a SET that changes nothing, are not announced.
+    mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nSET WAIT\nSET NOWAIT\nSET PASSWORD new")
+    mails += judge.send(players["F"], "SIGNON Fwar1 new\nSET DRAW\nSET ADDRESS f@example.org")
+    mails += judge.send(GM, f"{MASTER}\nSET GRACE 12h\nSET GRACE 1x")
+    assert not [m for m in mails if "parameters changed" in m.subject]
+
+
+def test_njudges_deadline_settings_set_ours(judge: Judge) -> None:
+    judge.start_game()
+    body = _ack(
+        judge.send(
+            GM,
+            f"{MASTER}\nSET MOVE CLOCK 1200 MIN 24 NEXT 72 GRACE 12 DELAY 0.5 DAYS -MTWTF-"
+            "\nSET RETREAT NEXT 36.5\nSET ADJUST CLOCK -1 DAYS SMTWTFS",
+        )
+    )
+    assert (
+        "Line 2: SET MOVE CLOCK 1200 MIN 24 NEXT 72 GRACE 12 DELAY 0.5 DAYS -MTWTF-\n"
+        "  war1: time is now 20:00.\n"
+        "Line 2: SET MOVE CLOCK 1200 MIN 24 NEXT 72 GRACE 12 DELAY 0.5 DAYS -MTWTF-\n"
+        "  war1: move length is now 3 days.\n"
+    ) in body
+    assert "  war1: grace is now 12 hours.\n" in body
+    assert "  war1: delay is now 30 minutes.\n" in body
+    assert "  war1: days is now Monday, Tuesday, Wednesday, Thursday, Friday.\n" in body
+    assert (
+        "Line 3: SET RETREAT NEXT 36.5\n  war1: retreat length is now 1 day 12 hours 30 minutes.\n"
+        in body
+    )
+    assert "  war1: time is now any time of day.\n" in body
+    s = judge.game().settings
+    assert (s.move_hours, s.retreat_hours, s.grace_hours, s.delay_minutes) == (72, 36.5, 12, 30)
+    assert (s.deadline_time, s.weekdays) == (None, None)
+
+
+def test_a_part_of_njudges_deadline_setting_we_cannot_represent_is_refused_by_name(
+    judge: Judge,
+) -> None:
+    judge.start_game()
+    before = judge.game().settings
+    cases = {
+        "SET MOVE NEXT 24 MIN 48": "MIN 48 cannot be set here: a phase lasts at least NEXT hours,"
+        " so MIN may not be longer than NEXT.",
+        "SET MOVE DAYS -MtWTF-": "DAYS -MtWTF- cannot be set here: a lower-case day (after noon"
+        " only) has no equal in this judge; write the day in capitals or -.",
+        "SET MOVE DAYS MTWTFSS": "DAYS MTWTFSS is not njudge's day list: seven letters SMTWTFS,"
+        " each a capital or - (e.g. -MTWTF-).",
+        "SET MOVE DAYS -------": "DAYS ------- allows no day at all.",
+        "SET MOVE CLOCK 1440": "CLOCK 1440 is not minutes past midnight: write 0 to 1439, or -1"
+        " for any time.",
+        "SET MOVE CLOCK 600 CLOCK 700": "CLOCK is given twice.",
+        "SET MOVE CLOCK": "CLOCK needs a value after it.",
+        "SET MOVE NEXT 24 LATER 5": "LATER is not a part of njudge's deadline setting; the parts"
+        " are CLOCK, MIN, NEXT, GRACE, DELAY and DAYS.",
+        "SET MOVE NEXT 24 MIN x" + "9" * 60: "MIN x9999999999999999... is not a number of hours.",
+        "SET ADJUST GRACE 9999": "A length of time can be at most 30 days; write it like 48h"
+        " or 2d.",
+    }
+    body = _ack(judge.send(GM, "\n".join([MASTER, *cases])))
+    for n, (line, error) in enumerate(cases.items(), start=2):
+        assert f"Line {n}: {line}\n  ERROR: {error}\n" in body
+    assert judge.game().settings == before  # all or nothing
+
+
+def test_set_grace_takes_a_length_or_njudges_date(judge: Judge) -> None:
+    judge.start_game()
+    deadline = datetime.fromisoformat(judge.game().deadline or "")
+    assert deadline.isoformat() == "2026-11-23T12:08:00+00:00"
+    body = _ack(
+        judge.send(GM, f"{MASTER}\nSET GRACE 36\nSET GRACE Nov 25 10:00\nSET GRACE Mon 9:00")
+    )
+    assert "Line 2: SET GRACE 36\n  war1: grace is now 1 day 12 hours.\n" in body
+    assert (
+        "Line 3: SET GRACE Nov 25 10:00\n"
+        "  war1: the grace of this phase ends Wednesday 25 November 2026 10:00 UTC; later phases"
+        " keep the game's grace.\n"
+    ) in body
+    assert (
+        "Line 4: SET GRACE Mon 9:00\n"
+        "  ERROR: The grace cannot end before the deadline, Monday 23 November 2026 12:08 UTC.\n"
+    ) in body
+    # Neither a length nor a date: the length's error, as before njudge's dates.
+    body = _ack(judge.send(GM, f"{MASTER}\nSET GRACE 2 dayz"))
+    assert (
+        "Line 2: SET GRACE 2 dayz\n  ERROR: I could not read '2 dayz' as a length of time;"
+        " write it like 48h, 2d, 1d12h or 90m.\n"
+    ) in body
+    # Late: the late notices name the grace's end; nothing is processed before it.
+    mails = judge.at(deadline + timedelta(minutes=1))
+    assert any("Wednesday 25 November 2026 10:00" in m.body for m in mails)
+    judge.at(datetime(2026, 11, 25, 9, 59, tzinfo=deadline.tzinfo))
+    assert judge.game().phase == "S1901M"
+    judge.at(datetime(2026, 11, 25, 10, 0, tzinfo=deadline.tzinfo))
+    assert judge.game().phase == "F1901M"
+    # The next phase has the game's grace again: 36 hours.
+    s = judge.game().settings
+    assert (s.grace_hours, s.grace_phase) == (36, "S1901M")
+
+
+def test_set_start_with_a_date_is_refused_clearly(judge: Judge) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    body = _ack(judge.send(GM, f"{MASTER}\nSET START Dec 1 12:00\nSET START someday"))
+    assert (
+        "Line 2: SET START Dec 1 12:00\n  ERROR: This judge cannot start war1 at a set time: it"
+        " starts when its last player joins, or when the master sends FORCE BEGIN (or PROCESS"
+        " after SET MANUAL START).\n"
+    ) in body
+    assert "Line 3: SET START someday\n  ERROR: " in body
+    assert judge.game().state == "forming"
