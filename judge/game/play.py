@@ -6,6 +6,8 @@ Every function runs inside the caller's transaction and returns the mails to sen
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import random
 from collections.abc import Mapping, Sequence
@@ -70,7 +72,16 @@ def game_map(game: games.Game) -> GameMap:
 
 
 def current_position(db: sqlite_utils.Database, game: games.Game) -> Position:
-    position, _, _ = position_from_json(games.phase_position(db, game, game.phase or ""))
+    """The game's position at the start of its current phase, as stored."""
+    return _position_of(games.phase_position_text(db, game, game.phase or ""))
+
+
+# A step of a game (a deadline, a mail's orders) asks for its position several times
+# (late powers, notices, the check for all orders in): parsed once, for identical text.
+# Positions are frozen, so callers may share one.
+@functools.lru_cache(maxsize=256)
+def _position_of(text: str) -> Position:
+    position, _, _ = position_from_json(json.loads(text))
     return position
 
 

@@ -214,6 +214,15 @@ def phase_position(db: sqlite_utils.Database, game: Game, phase: str) -> JsonObj
     return position
 
 
+def phase_position_text(db: sqlite_utils.Database, game: Game, phase: str) -> str:
+    """The stored position of `phase` as its JSON text (Contract 1's input shape)."""
+    row = db.execute(
+        "SELECT position FROM phases WHERE game_id = ? AND phase = ?", [game.id, phase]
+    ).fetchone()
+    text: str = row[0]
+    return text
+
+
 def finish_phase(
     db: sqlite_utils.Database, game: Game, phase: str, results: JsonObject, now: datetime
 ) -> None:
