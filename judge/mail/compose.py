@@ -220,6 +220,10 @@ def header_line(name: str, value: str, utf8: bool = False) -> str:
         # One token that folding cannot shorten (the policy would put it alone on a
         # second line, which some readers take as part of the id); under 998 by its limit.
         return f"{name}: {value}\r\n"
+    if value.isascii() and "=?" not in value and all(len(w) < 900 for w in value.split(" ")):
+        # Plain words: folded at spaces here, the first line as full as it can be. (The
+        # policy may fold right after "Subject:", which readers show as a leading space.)
+        return _fold_words(name, value)
     chosen = _SMTPUTF8 if utf8 else _SMTP
     try:
         folded: str = chosen.header_factory(name, value).fold(policy=chosen)
@@ -248,6 +252,19 @@ def _address_list(name: str, value: str) -> str:
     lines, line = [], f"{name}:"
     for i, item in enumerate(items):
         word = item + ("," if i < len(items) - 1 else "")
+        if len(line) + 1 + len(word) > MAX_LINE and line != f"{name}:":
+            lines.append(line)
+            line = ""
+        line = f"{line} {word}"
+    lines.append(line)
+    return "\r\n".join(lines) + "\r\n"
+
+
+def _fold_words(name: str, value: str) -> str:
+    """`name: value` folded at its spaces into lines of at most MAX_LINE characters
+    where the words allow (a longer word stands alone on its line), CRLF-terminated."""
+    lines, line = [], f"{name}:"
+    for word in value.split(" "):
         if len(line) + 1 + len(word) > MAX_LINE and line != f"{name}:":
             lines.append(line)
             line = ""
