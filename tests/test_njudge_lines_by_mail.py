@@ -43,7 +43,7 @@ def test_a_reply_to_a_signed_on_player_has_the_header_and_the_time_left(judge: J
     players = judge.start_game()  # started at 12:08, the deadline two days on
     [ack] = orders(judge, players, "F", "A Par - Bur")  # at 12:09
     assert ack.subject == "Re: TEST:war1 - S1901M orders"
-    assert ack.body == (
+    assert ack.full == (
         "\n"
         ":: Judge: TEST  Game: War1  Variant: Standard\n"
         ":: Deadline: S1901M Mon Nov 23 2026 12:08:00 +0000  \n"
@@ -66,18 +66,18 @@ def test_a_reply_to_a_signed_on_player_has_the_header_and_the_time_left(judge: J
 def test_a_reply_to_someone_not_signed_on_has_the_judge_line_alone(judge: Judge) -> None:
     [ack] = judge.send("stranger@example.org", "A Par - Bur", subject="my orders")
     assert ack.subject == "Re: [Error Flag] TEST my orders"
-    assert ack.body.startswith("\n:: Judge: TEST  \n\nLine 1: A Par - Bur\n")
-    assert "Time to" not in ack.body
+    assert ack.full.startswith("\n:: Judge: TEST  \n\nLine 1: A Par - Bur\n")
+    assert "Time to" not in ack.full
 
 
 def test_a_game_not_yet_started_shows_its_first_phase_and_the_epoch(judge: Judge) -> None:
     [ack] = judge.send(GM, "CREATE ?war1 masterpw", subject="new game")
     assert ack.subject == "Re: TEST:war1 - S1901M new game"
-    assert ack.body.startswith(
+    assert ack.full.startswith(
         "\n:: Judge: TEST  Game: War1  Variant: Standard\n"
         ":: Deadline: S1901M Thu Jan 01 1970 00:00:00 +0000  \n\nLine 1: CREATE ?war1 ****\n"
     )
-    assert "Time to" not in ack.body  # no deadline yet
+    assert "Time to" not in ack.full  # no deadline yet
 
 
 def test_the_start_mail_has_the_header_and_njudges_subject(judge: Judge) -> None:
@@ -86,24 +86,24 @@ def test_the_start_mail_has_the_header_and_njudges_subject(judge: Judge) -> None
         judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}\nSET PREFERENCE {initial}")
     mails = judge.send("p6@example.org", "SIGNON ?war1 pw6\nSET PREFERENCE T")  # at 12:08
     start = one(mails, "p0@example.org", "TEST:war1 - S1901M Game Starting")
-    assert start.body.startswith(
+    assert start.full.startswith(
         "\n:: Judge: TEST  Game: War1  Variant: Standard\n"
         ":: Deadline: S1901M Mon Nov 23 2026 12:08:00 +0000  \n\nGame war1 (Standard"
     )
-    assert one(mails, GM, "TEST:war1 - S1901M Game Starting").body.startswith("\n:: Judge:")
+    assert one(mails, GM, "TEST:war1 - S1901M Game Starting").full.startswith("\n:: Judge:")
 
 
 def test_results_name_the_phase_processed_with_its_old_deadline(judge: Judge) -> None:
     players = judge.start_game()
     mails = everyone_holds(judge, players)  # the last orders at 12:15
     results = one(mails, GM, "TEST:war1 - S1901M Results")
-    assert results.body.startswith(
+    assert results.full.startswith(
         "\n:: Judge: TEST  Game: War1  Variant: Standard\n"
         ":: Deadline: S1901M Mon Nov 23 2026 12:08:00 +0000  \n\nGame: war1   Variant:"
     )
-    assert "\nMovement results for Spring of 1901. (war1.001)\n\nAustria: " in results.body
+    assert "\nMovement results for Spring of 1901. (war1.001)\n\nAustria: " in results.full
     new_deadline = ptime(datetime.fromisoformat(judge.game().deadline or ""), ZoneInfo("UTC"))
-    assert results.body.endswith(
+    assert results.full.endswith(
         "The next phase of 'war1' will be Movement for Fall of 1901.\n"
         f"The deadline for orders will be {new_deadline}.\n"
     )
@@ -118,29 +118,29 @@ def test_the_adjustment_phase_is_f1901b_and_turns_count_only_stored_phases(
     # No unit dislodged: the Fall retreats are skipped, turn 3 is the adjustments.
     mails = everyone_holds(judge, players, E="F Nth - Nwy\nF Edi H\nA Lvp H")
     fall = one(mails, GM, "TEST:war1 - F1901M Results")
-    assert "\nMovement results for Fall of 1901. (war1.002)\n" in fall.body
-    assert "The next phase of 'war1' will be Adjustments for Winter of 1901.\n" in fall.body
+    assert "\nMovement results for Fall of 1901. (war1.002)\n" in fall.full
+    assert "The next phase of 'war1' will be Adjustments for Winter of 1901.\n" in fall.full
     request = one(
         mails, players["E"], "TEST:war1 - F1901B England may build 1 unit (Winter of 1901)"
     )
-    assert not request.body.startswith("\n::")  # a notice: no header
+    assert not request.full.startswith("\n::")  # a notice: no header
     mails = orders(judge, players, "E", "Build F Lon")  # the only orders due: processed
     ack = one(mails, players["E"], "Re: TEST:war1 - F1901B orders")
-    assert ":: Deadline: F1901B " in ack.body
+    assert ":: Deadline: F1901B " in ack.full
     results = one(mails, GM, "TEST:war1 - F1901B Results")
-    assert ":: Deadline: F1901B " in results.body.splitlines()[2]
-    assert "\nAdjustment results for Winter of 1901.  (war1.003)\n" in results.body
+    assert ":: Deadline: F1901B " in results.full.splitlines()[2]
+    assert "\nAdjustment results for Winter of 1901.  (war1.003)\n" in results.full
 
 
 def test_game_end_has_the_header_and_notices_have_none(judge: Judge) -> None:
     judge.start_game()
     [ack, *notices] = judge.send(GM, "SIGNON Mwar1 masterpw\nPAUSE")
     paused = one(notices, "p0@example.org", "TEST:war1 - S1901M Game Paused")
-    assert not paused.body.startswith("\n::")
+    assert not paused.full.startswith("\n::")
     assert ack.subject == "Re: TEST:war1 - S1901M orders"
     mails = judge.send(GM, "SIGNON Mwar1 masterpw\nRESUME\nTERMINATE")
     end = one(mails, "p0@example.org", "TEST:war1 - S1901M Game Terminated")
-    assert end.body.startswith(
+    assert end.full.startswith(
         "\n:: Judge: TEST  Game: War1  Variant: Standard\n:: Deadline: S1901M "
     )
 
@@ -167,7 +167,7 @@ def test_the_header_date_follows_the_configured_zone(tmp_path) -> None:  # type:
     judge = Judge(tmp_path, timezone="Europe/Paris")
     players = judge.start_game()
     [ack] = orders(judge, players, "F", "A Par H")
-    assert ":: Deadline: S1901M Mon Nov 23 2026 13:08:00 +0100  \n" in ack.body
+    assert ":: Deadline: S1901M Mon Nov 23 2026 13:08:00 +0100  \n" in ack.full
 
 
 # -- subjects ----------------------------------------------------------------------------
@@ -223,19 +223,19 @@ def test_the_time_left_counts_down_and_stops_when_past(judge: Judge) -> None:
     players = judge.start_game()  # deadline Mon 23 12:08, grace a day more
     judge.now = datetime(2026, 11, 23, 11, 7, 59, tzinfo=UTC)  # the next mail at 11:08:59
     [ack] = orders(judge, players, "F", "A Par H")
-    assert ack.body.endswith(
+    assert ack.full.endswith(
         "\nTime to deadline: 0 days, 0 hours, 59 minutes, and 1 second.\n"
         "Time to grace period expiration: 1 day, 0 hours, 59 minutes, and 1 second.\n"
     )
     judge.now = datetime(2026, 11, 23, 12, 8, tzinfo=UTC)  # the next mail a minute later
     [ack] = orders(judge, players, "F", "A Par H")
-    assert ack.body.endswith(
+    assert ack.full.endswith(
         "\nTime to grace period expiration: 0 days, 23 hours, 59 minutes, and 0 seconds.\n"
     )
-    assert "Time to deadline" not in ack.body
+    assert "Time to deadline" not in ack.full
     judge.now += timedelta(days=2)
     [ack] = orders(judge, players, "F", "A Par H")
-    assert "Time to" not in ack.body
+    assert "Time to" not in ack.full
 
 
 # -- one recipient per mail --------------------------------------------------------------

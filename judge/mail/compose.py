@@ -67,14 +67,16 @@ _OWN_MARK = r"\[error flag\]\s*|[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+ - [A-Z]\d+[A-Z]X
 MAX_SUBJECT_ECHO = 100  # characters of a sender's subject repeated in the answer's
 
 
-def answered_subject(subject: object) -> str:
+def answered_subject(subject: object, code: str = "") -> str:
     """A sender's subject as the answer repeats it after its own "Re: CODE:game - PHASE":
     one line (no CR, LF or control characters), every leading reply mark ("Re:", "AW:",
-    ...) and the judge's own prefixes removed (so never "Re: Re:"), at most
+    ...) and the judge's own prefixes (`code`'s) removed (so never "Re: Re:"), at most
     MAX_SUBJECT_ECHO characters ("..." marks a cut). Encoded words were decoded when the
     mail was read; `build` encodes the result again."""
     text = _one_line(str(subject or ""))
-    text = re.sub(rf"^(?:{_REPLY_MARK}|{_OWN_MARK})+", "", text, flags=re.IGNORECASE)
+    # The judge's own "[CODE]" tag too, as its mails' subjects began before njudge's forms.
+    tag = rf"|\[{re.escape(code)}\]\s*" if code else ""
+    text = re.sub(rf"^(?:{_REPLY_MARK}|{_OWN_MARK}{tag})+", "", text, flags=re.IGNORECASE)
     if len(text) > MAX_SUBJECT_ECHO:
         text = text[: MAX_SUBJECT_ECHO - 3] + "..."
     return text
