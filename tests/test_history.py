@@ -9,9 +9,8 @@ December 2026 at 12:01 UTC unless a test says otherwise."""
 
 from __future__ import annotations
 
-import re
-
 import itertools
+import re
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
