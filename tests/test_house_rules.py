@@ -240,7 +240,7 @@ def test_proxy_orders_told_to_the_judge(judge: Judge) -> None:
     assert "  F LON is handed to France for this phase of war1: its\n" in ack
     assert "You have handed this unit to another power for this phase." in ack
     [notice] = [m for m in mails if m.to == [players["F"]]]
-    assert notice.subject == "[TEST] war1: England hands you F LON for S1901M"
+    assert notice.subject == "TEST:war1 - S1901M England hands you F LON for S1901M"
     ack = judge.send(players["F"], "SIGNON Fwar1 pw2\nF LON - ENG\nF EDI - NTH")[0].body
     assert "That unit has not been handed to you (SET PROXY)." in ack  # Edinburgh
     assert judge.effective("war1", "FRANCE") == ["F LON - ENG"]

@@ -78,7 +78,7 @@ def processed_spring(judge: Judge, players: dict[str, str]) -> None:
 def test_results_mail_and_its_list_copy_carry_the_board_named_in_the_text(tmp_path) -> None:
     judge = Judge(tmp_path)
     spring_with_a_list(judge)
-    subject = "[TEST] war1: Movement results for Spring of 1901"
+    subject = "TEST:war1 - S1901M Results"
     queued = [m for m in judge._since(0) if m.subject == subject]
     assert [m.picture for m in queued] == ["board-S1901M.png", "board-S1901M.png"]
     delivered = by_subject(judge.deliver(), subject)
@@ -122,12 +122,12 @@ def test_set_map_off_leaves_the_picture_and_its_line_out(tmp_path) -> None:
     ]
     assert pictured == []
     subjects = {m["Subject"] for m in messages}
-    assert "[TEST] war1: Movement results for Spring of 1901" in subjects
+    assert "TEST:war1 - S1901M Results" in subjects
     assert "[TEST] war1: the game has started; you are Austria" in subjects
-    assert "[TEST] war1: PREDICTION of Movement for Fall of 1901" in subjects
+    assert "TEST:war1 - F1901M PREDICTION of Movement for Fall of 1901" in subjects
     # and back on: the next results carry it again
     judge.send(MASTER, "SIGNON Mwar1 masterpw\nSET MAP ON\nPROCESS")
-    results = by_subject(judge.deliver(), "[TEST] war1: Movement results for Fall of 1901")
+    results = by_subject(judge.deliver(), "TEST:war1 - F1901M Results")
     assert picture_of(results[0])[0] == "board-F1901M.png"
 
 
@@ -150,7 +150,7 @@ def test_the_predict_answer_carries_the_predicted_board(tmp_path) -> None:
     judge.deliver()
     judge.send(MASTER, "SIGNON Mwar1 masterpw\nPREDICT")
     (answer,) = by_subject(
-        judge.deliver(), "[TEST] war1: PREDICTION of Movement for Spring of 1901"
+        judge.deliver(), "TEST:war1 - S1901M PREDICTION of Movement for Spring of 1901"
     )
     name, data = picture_of(answer)
     assert name == "prediction-S1901M.png"
