@@ -41,7 +41,9 @@ def test_six_players_italy_neutral(judge: Judge) -> None:
         "RUSSIA": "p4@example.org",
         "TURKEY": "p5@example.org",
     }
-    [austria] = [m for m in starts if m.to == ["p0@example.org"] and m.subject.endswith(" Game Starting")]
+    [austria] = [
+        m for m in starts if m.to == ["p0@example.org"] and m.subject.endswith(" Game Starting")
+    ]
     assert "You are Austria." in austria.body
     assert "Neutral: Italy. Neutral units hold and are never ordered" in austria.body
     judge.send("p0@example.org", "SIGNON Awar1 pw0\nA VIE - TYR\nA BUD H\nF TRI - VEN")
@@ -68,7 +70,9 @@ def test_two_players_order_three_powers_each_in_one_mail(judge: Judge) -> None:
         "GERMANY": "p1@example.org",
         "TURKEY": "p1@example.org",
     }
-    [mine] = [m for m in starts if m.to == ["p0@example.org"] and m.subject.endswith(" Game Starting")]
+    [mine] = [
+        m for m in starts if m.to == ["p0@example.org"] and m.subject.endswith(" Game Starting")
+    ]
     assert "You are England, France and Russia. Sign on with: SIGNON Ewar1" in mine.body
     assert judge.game().phase == "S1914M"
     ack = judge.send(

@@ -238,6 +238,14 @@ def test_the_time_left_counts_down_and_stops_when_past(judge: Judge) -> None:
     assert "Time to" not in ack.full
 
 
+def test_a_paused_game_shows_no_time_left(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send(GM, "SIGNON Mwar1 masterpw\nPAUSE")
+    [ack] = orders(judge, players, "F", "A Par H")
+    assert ack.full.startswith("\n:: Judge: TEST  Game: War1  Variant: Standard\n")
+    assert "Time to" not in ack.full
+
+
 # -- one recipient per mail --------------------------------------------------------------
 
 

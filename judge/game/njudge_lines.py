@@ -109,8 +109,9 @@ def head_by_name(db: sqlite_utils.Database, config: Config, name: object) -> dic
 def time_left(game: games.Game, now: datetime) -> dict[str, Any] | None:
     """What is left until the game's deadline and the end of its grace, each as
     {days, hours, minutes, seconds}, or None once that moment is past; None for both
-    (the whole value) when the game is over or has no deadline."""
-    if game.state == games.FINISHED or not game.deadline:
+    (the whole value) when the game is over, paused (its clock stands still) or has no
+    deadline."""
+    if game.state in (games.FINISHED, games.PAUSED) or not game.deadline:
         return None
     deadline = datetime.fromisoformat(game.deadline)
     grace = deadline.timestamp() + float(game.settings.grace_hours) * 3600
