@@ -7,6 +7,7 @@ from __future__ import annotations
 import email
 from datetime import UTC, datetime, timedelta
 from email.policy import default
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from judge_harness import HOLDS, POWERS, Judge, Mail
@@ -163,7 +164,7 @@ def test_the_date_is_in_the_judges_zone_with_english_names(judge: Judge) -> None
     assert turn_number(["S1901M", "F1901M", "W1901A"], "W1901A") == 3
 
 
-def test_the_header_date_follows_the_configured_zone(tmp_path) -> None:  # type: ignore[no-untyped-def]  # pytest's fixture
+def test_the_header_date_follows_the_configured_zone(tmp_path: Path) -> None:
     judge = Judge(tmp_path, timezone="Europe/Paris")
     players = judge.start_game()
     [ack] = orders(judge, players, "F", "A Par H")
