@@ -18,6 +18,9 @@ def words(error: CommandError | Refusal | None) -> str:
     assert error is not None, "no error"
     event = {"kind": "error", "code": error.code, **error.values}
     sub = SimpleNamespace(subject="orders")
-    _, body = compose.render("acknowledgement", CONFIG, sub=sub, events=[event], errors=True)
+    _, body = compose.render(
+        "acknowledgement", CONFIG, sub=sub, events=[event], errors=True, head=None, time_left=None
+    )
+    body = body.removeprefix("\n:: Judge: TEST  \n\n")  # njudge's line to the unsigned
     assert body.startswith("  ERROR: ") and body.count("\n") == 1, body
     return body.removeprefix("  ERROR: ").removesuffix("\n")

@@ -37,9 +37,32 @@ HOLDS = {
 class Mail:
     to: list[str]
     subject: str
-    body: str
+    body: str  # the text below njudge's `::` header, without the closing "Time to ..." lines
     picture: str | None = None  # the board picture it will carry when sent (its name)
     message_id: str | None = None
+    full: str = ""  # the whole text as sent: the header and the time left included
+
+
+_TIME_LEFT = ("Time to deadline: ", "Time to grace period expiration: ")
+
+
+def below_header(text: str) -> str:
+    """`text` without njudge's machine-read lines (tests/test_njudge_lines_by_mail.py
+    checks those): the blank line and `::` lines at the top and the blank line after
+    them, and the "Time to ..." lines at the end with the blank line before them."""
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[0] == "" and lines[1].startswith(":: "):
+        i = 1
+        while i < len(lines) and lines[i].startswith(":: "):
+            i += 1
+        lines = lines[i + 1 if i < len(lines) and lines[i] == "" else i :]
+    end = len(lines) - (1 if lines and lines[-1] == "" else 0)
+    start = end
+    while start > 0 and lines[start - 1].startswith(_TIME_LEFT):
+        start -= 1
+    if start < end:
+        lines = lines[: start - 1 if start > 0 and lines[start - 1] == "" else start] + [""]
+    return "\n".join(lines)
 
 
 class Judge:
@@ -86,7 +109,14 @@ class Judge:
             msg = email.message_from_bytes(raw_out, policy=default)
             body_text = msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
             name = json.loads(picture)["name"] if picture else None
-            mail = Mail(json.loads(recipients), msg["Subject"], body_text, name, msg["Message-ID"])
+            mail = Mail(
+                json.loads(recipients),
+                msg["Subject"],
+                below_header(body_text),
+                name,
+                msg["Message-ID"],
+                body_text,
+            )
             out.append(mail)
         return out
 

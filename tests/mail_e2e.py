@@ -18,6 +18,7 @@ from servers import Dovecot, imap_config
 from smtp_sink import SmtpSink
 
 from judge.config import Config, SmtpOutConfig
+from judge.game.njudge_lines import njudge_phase
 from judge.store.db import open_db
 
 JUDGE = "judge@example.org"
@@ -241,3 +242,25 @@ def make_config(tmp: Path, dovecot: Dovecot, sink: SmtpSink, **changes: object) 
         smtp_out=SmtpOutConfig(port=sink.port),
     )
     return replace(config, **changes)  # type: ignore[arg-type]
+
+
+def prefix(game: str, code: str) -> str:
+    """njudge's subject prefix of a mail about `game` in phase `code`: 'E2E:war1 - F1901B'."""
+    return f"E2E:{game} - {njudge_phase(code)}"
+
+
+def code_of(kind: str, title: str) -> str:
+    """A phase's code from its words: ('Adjustment', 'Winter of 1901') -> 'W1901A'."""
+    season, year = title.split()[0][0], title.split()[-1]
+    return f"{season}{year}{kind[0]}"
+
+
+def without_header(body: str) -> str:
+    """The body below njudge's `::` header (the blank line, the `::` lines, the blank)."""
+    lines = body.split("\n")
+    if lines[:2] and lines[0] == "" and lines[1].startswith(":: "):
+        rest = lines[1:]
+        while rest and rest[0].startswith(":: "):
+            rest = rest[1:]
+        return "\n".join(rest[1:] if rest and rest[0] == "" else rest)
+    return body

@@ -224,11 +224,12 @@ def test_a_non_ascii_judge_name_is_encoded() -> None:
 @pytest.mark.parametrize(
     ("answered", "subject"),
     [
-        ("orders", "[TEST] Re: orders (too many mails)"),
-        ("Re: orders", "[TEST] Re: orders (too many mails)"),
-        ("RE: Re: AW: Sv[2]: orders", "[TEST] Re: orders (too many mails)"),
-        ("Re: [TEST] Re: game1 results", "[TEST] Re: game1 results (too many mails)"),
-        ("", "[TEST] Re: your mail (too many mails)"),
+        ("orders", "Re: TEST orders (too many mails)"),
+        ("Re: orders", "Re: TEST orders (too many mails)"),
+        ("RE: Re: AW: Sv[2]: orders", "Re: TEST orders (too many mails)"),
+        ("Re: [TEST] Re: game1 results", "Re: TEST game1 results (too many mails)"),
+        ("Re: TEST:game1 - F1901B Results", "Re: TEST Results (too many mails)"),
+        ("", "Re: TEST your mail (too many mails)"),
     ],
 )
 def test_a_reply_subject_has_one_re(answered: str, subject: str) -> None:

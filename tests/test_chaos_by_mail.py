@@ -10,6 +10,7 @@ from pathlib import Path
 
 from judge_harness import Judge
 
+from judge.mail.compose import MAX_HEADER_CHARS
 from judge.render.png import PNG_SIGNATURE
 from judge.variants.maps import load_map
 
@@ -67,7 +68,7 @@ The deadline for orders is Monday 23 November 2026 12:35 UTC.
 SPRING = (
     "Game: chaos1   Variant: Chaos: 34 powers, one centre each\n"
     "Rules: the DATC's preferred choices (DATC 2.4).\n"
-    "Movement results for Spring of 1901.\n"
+    "Movement results for Spring of 1901. (chaos1.001)\n"
     + "".join(f"\n{p.name}: {RESULTS.get(p.name, _unit(p) + ' HOLD.')}\n" for p in POWERS)
     + """
 In civil disorder (no orders received): Belgium, Sevastopol, Warsaw.
@@ -75,11 +76,11 @@ In civil disorder (no orders received): Belgium, Sevastopol, Warsaw.
 The following units were dislodged:
 The Budapest Army in Budapest can retreat to Galicia.
 
-The next phase of chaos1 is Retreat for Spring of 1901.
-The deadline for orders is Wednesday 25 November 2026 12:35 UTC.
-
 The board after Movement for Spring of 1901, with its orders drawn, is in
 the attached picture board-S1901M.png.
+
+The next phase of 'chaos1' will be Retreats for Spring of 1901.
+The deadline for orders will be Wed Nov 25 2026 12:35:00 +0000.
 """
 )
 
@@ -108,9 +109,9 @@ def _seat_34(judge: Judge) -> list:
 def test_thirty_four_players_start_order_and_draw_by_mail(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     mails = _seat_34(judge)
-    starts = {m.to[0]: m for m in mails if "the game has started; you are" in m.subject}
+    starts = {m.to[0]: m for m in mails if m.subject.endswith("Game Starting")}
     assert {a: m.subject for a, m in starts.items()} == {
-        PLAYERS[i]: f"[TEST] chaos1: the game has started; you are {NAMES[i]}" for i in range(34)
+        a: "TEST:chaos1 - S1901M Game Starting" for a in [GM, *PLAYERS]
     }
     assert starts[PLAYERS[27]].body == ST_PETERSBURG_START
     assert all(
@@ -146,36 +147,44 @@ def test_thirty_four_players_start_order_and_draw_by_mail(tmp_path: Path) -> Non
     deadline = datetime.fromisoformat(judge.game("chaos1").deadline or "")
     late = judge.at(deadline)
     assert [(m.to, m.subject) for m in late[:3]] == [
-        ([PLAYERS[1]], "[TEST] chaos1: Belgium's orders are LATE"),
-        ([PLAYERS[24]], "[TEST] chaos1: Sevastopol's orders are LATE"),
-        ([PLAYERS[33]], "[TEST] chaos1: Warsaw's orders are LATE"),
+        ([PLAYERS[1]], "TEST:chaos1 - S1901M Late Notice: Belgium"),
+        ([PLAYERS[24]], "TEST:chaos1 - S1901M Late Notice: Sevastopol"),
+        ([PLAYERS[33]], "TEST:chaos1 - S1901M Late Notice: Warsaw"),
     ]
-    [waiting] = late[3:]
-    assert waiting.subject == "[TEST] chaos1: waiting for Belgium, Sevastopol, Warsaw"
-    assert waiting.to == [p for i, p in enumerate(PLAYERS) if i not in (1, 24, 33)] + [GM]
+    waiting = late[3:]  # one mail to each of the others
+    assert {m.subject for m in waiting} == {
+        "TEST:chaos1 - S1901M Late Notice: Belgium, Sevastopol, Warsaw"
+    }
+    assert [m.to[0] for m in waiting] == [
+        p for i, p in enumerate(PLAYERS) if i not in (1, 24, 33)
+    ] + [GM]
 
     mails = judge.at(deadline + timedelta(hours=24))  # the end of grace: civil disorder
-    [results] = [m for m in mails if "results" in m.subject]
-    assert results.subject == "[TEST] chaos1: Movement results for Spring of 1901"
-    assert results.to == [GM, *PLAYERS] and results.picture == "board-S1901M.png"
-    assert results.body == SPRING
+    copies = [m for m in mails if m.subject == "TEST:chaos1 - S1901M Results"]
+    assert [m.to[0] for m in copies] == [GM, *PLAYERS]  # one mail each
+    results = copies[0]
+    assert results.picture == "board-S1901M.png"
+    assert {m.body for m in copies} == {SPRING}
     # Drawn and attached on the way out: a style for each of the 34 powers.
-    [sent] = [m for m in judge.deliver() if m["Subject"] == results.subject]
-    [picture] = list(sent.iter_attachments())
+    sent = [m for m in judge.deliver() if m["Subject"] == results.subject]
+    [picture] = list(sent[0].iter_attachments())
     assert picture.get_filename() == "board-S1901M.png"
     assert picture.get_content().startswith(PNG_SIGNATURE)
-    [retreat] = [m for m in mails if m is not results]
+    [retreat] = [m for m in mails if m not in copies]
     assert (retreat.to, retreat.subject) == (
         [PLAYERS[4]],
-        "[TEST] chaos1: Budapest must retreat (Spring of 1901)",
+        "TEST:chaos1 - S1901R Budapest must retreat (Spring of 1901)",
     )
 
     for i, letter in enumerate(LETTERS):
         mails = judge.send(PLAYERS[i], f"SIGNON {letter}chaos1 pw{i}\nSET DRAW")
-    [ack, end] = mails
+    [ack, *ends] = mails
     assert ack.body.endswith(
         "Every surviving power has voted for a draw: the game is over, and chaos1\n"
         "has ended in a draw. Everyone is told.\n"
     )
-    assert end.subject == "[TEST] chaos1: the game is over"
-    assert end.to == [GM, *PLAYERS] and end.body == DRAWN
+    assert [m.to[0] for m in ends] == [GM, *PLAYERS]  # one mail each
+    declared = "TEST:chaos1 - S1901R Draw Declared: " + ", ".join(sorted(NAMES))
+    assert len(declared) > MAX_HEADER_CHARS  # a subject is cut at the header cap
+    assert {m.subject for m in ends} == {declared[: MAX_HEADER_CHARS - 3] + "..."}
+    assert {m.body for m in ends} == {DRAWN}

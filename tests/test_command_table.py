@@ -83,9 +83,11 @@ def _help_text() -> str:
     event = {"kind": "help", "line": 1, "text": "help"}
     event |= {"players": help_rows(), "masters": help_lines()}
     sub = SimpleNamespace(subject="help")
-    subject, body = compose.render("acknowledgement", CONFIG, sub=sub, events=[event], errors=False)
-    assert subject == "[TEST] Re: help"
-    return body.removeprefix("Line 1: help\n")
+    subject, body = compose.render(
+        "acknowledgement", CONFIG, sub=sub, events=[event], errors=False, head=None, time_left=None
+    )
+    assert subject == "Re: TEST help"
+    return body.removeprefix("\n:: Judge: TEST  \n\n").removeprefix("Line 1: help\n")
 
 
 def test_help_is_rendered_from_the_table() -> None:

@@ -70,13 +70,14 @@ def test_two_orders_for_one_unit_the_last_legal_one_counts_with_a_warning(judge:
         "  A PAR - BUR                  (replaced by a later order for the same unit)\n" in ack.body
     )
     assert "  A Par-Mun                    ERROR: Paris does not border Munich.\n" in ack.body
-    assert ack.subject == "[TEST] Re: orders (ERRORS)"  # the illegal line, not the warning
+    # the illegal line, not the warning
+    assert ack.subject == "Re: [Error Flag] TEST:war1 - S1901M orders"
 
 
 def test_a_clean_order_set_has_no_error_flag(judge: Judge) -> None:
     judge.start_game()
     ack = _ack(judge.send("p2@example.org", "SIGNON Fwar1 pw2\nA Par-Bur\nA Mar-Spa\nF Bre-Mao"))
-    assert ack.subject == "[TEST] Re: orders"
+    assert ack.subject == "Re: TEST:war1 - S1901M orders"
     assert "  A PAR - BUR\n  A MAR - SPA\n  F BRE - MAO\n" in ack.body
 
 
@@ -178,7 +179,7 @@ def test_create_and_join_refuse_a_sender_the_judge_cannot_always_reach(judge: Ju
     assert judge.db.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)
     judge.send("gm@example.org", "CREATE ?war2 pw")
     [ack] = judge.send("österreich@example.org", "SIGNON ?war2 pw")
-    assert refused in ack.body and "(ERRORS)" in ack.subject
+    assert refused in ack.body and ack.subject == "Re: [Error Flag] TEST orders"
     assert games.seats(judge.db, judge.game("war2"), games.PLAYER) == []
     # An internationalised domain is fine, and stored IDNA-encoded.
     [ack] = judge.send("Ann <ann@münchen.de>", "SIGNON ?war2 pw")
@@ -203,7 +204,7 @@ def test_the_answer_goes_to_the_sender_never_to_a_different_reply_to(judge: Judg
 
 def test_an_answer_to_a_reply_has_one_re(judge: Judge) -> None:
     [ack] = judge.send("gm@example.org", "HELP", subject="Re: Re: [TEST] Re: orders")
-    assert ack.subject == "[TEST] Re: orders"
+    assert ack.subject == "Re: TEST orders"
 
 
 # -- every rejected line ---------------------------------------------------------------------
@@ -289,7 +290,7 @@ def test_every_rejected_line_gets_its_reason(judge: Judge, body: str, expected: 
     judge.start_game()
     ack = _ack(judge.send("p2@example.org", body))
     assert expected in ack.body
-    assert ack.subject.endswith("(ERRORS)")
+    assert ack.subject.startswith("Re: [Error Flag] TEST")
 
 
 def test_a_forming_game_refuses_orders_and_bad_preferences(judge: Judge) -> None:
@@ -304,7 +305,7 @@ def test_a_forming_game_refuses_orders_and_bad_preferences(judge: Judge) -> None
 def test_help_lists_the_commands(judge: Judge) -> None:
     ack = _ack(judge.send("new@example.org", "HELP"))
     assert "    CREATE ?name password       create a game; you become its master\n" in ack.body
-    assert ack.subject == "[TEST] Re: orders"
+    assert ack.subject == "Re: TEST orders"
 
 
 def test_processing_when_the_last_orders_arrive_and_wait_holds_it(judge: Judge) -> None:
@@ -313,13 +314,13 @@ def test_processing_when_the_last_orders_arrive_and_wait_holds_it(judge: Judge) 
     judge.send(players["T"], "SIGNON Twar1 pw6\nSET WAIT")
     for i, initial in enumerate(POWERS):
         mails = judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\n{orders[initial]}")
-    assert all("results" not in m.subject for m in mails)  # Turkey waits
+    assert all("Results" not in m.subject for m in mails)  # Turkey waits
     mails = judge.send(players["T"], "SIGNON Twar1 pw6\nSET NOWAIT")
-    results = [m for m in mails if m.subject == "[TEST] war1: Movement results for Spring of 1901"]
-    assert len(results) == 1
+    results = [m for m in mails if m.subject == "TEST:war1 - S1901M Results"]
+    assert len(results) == 8  # one mail to each
     assert "Russia: Fleet St Petersburg (south coast) HOLD.\n" in results[0].body
-    assert sorted(results[0].to) == sorted(["gm@example.org", *players.values()])
-    assert "The next phase of war1 is Movement for Fall of 1901.\n" in results[0].body
+    assert sorted(a for m in results for a in m.to) == sorted(["gm@example.org", *players.values()])
+    assert "The next phase of 'war1' will be Movement for Fall of 1901.\n" in results[0].body
 
 
 def test_resigning_tells_the_master(judge: Judge) -> None:
@@ -328,7 +329,7 @@ def test_resigning_tells_the_master(judge: Judge) -> None:
     assert "You have resigned from war1." in mails[0].body
     [notice] = mails[1:]
     assert notice.to == ["gm@example.org"]
-    assert notice.subject == "[TEST] war1: France has resigned"
+    assert notice.subject == "TEST:war1 - S1901M Resignation: France"
     assert "p2@example.org has resigned from war1, where they played France." in notice.body
     refused = judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Bur")[0].body
     assert "signon refused" in refused

@@ -38,10 +38,11 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from mail_e2e import Clock, Mail, Mailboxes, flat, mail, make_config, one
+from mail_e2e import Clock, Mail, Mailboxes, flat, mail, make_config, one, without_header
 from mail_e2e import deadline_text as shown
 from servers import running_judge as judge
 
+from judge.game.njudge_lines import njudge_phase, ptime
 from judge.store.db import open_db
 
 GAME = "war1"
@@ -198,8 +199,17 @@ SPRING_1902 = {  # the board at the start of Spring 1902
 # -- checking ---------------------------------------------------------------------------
 
 
-def subject(text: str) -> str:
-    return f"{TAG} {GAME}: {text}"
+def subject(text: str, code: str = "S1901M") -> str:
+    """njudge's subject of a mail about the game in phase `code`."""
+    return f"YEAR:{GAME} - {njudge_phase(code)} {text}"
+
+
+def answer(text: str, code: str = "S1901M") -> str:
+    """njudge's subject of the answer to a signed-on sender's mail `text`."""
+    return f"Re: {subject(text, code)}"
+
+
+TURN = {"S1901M": 1, "F1901M": 2, "F1901R": 3, "W1901A": 4}  # every phase played
 
 
 def everyone(subject_: str) -> dict[str, list[str]]:
@@ -211,7 +221,9 @@ def orders_section(body: str) -> list[str]:
     lines = body.split("\n")
     out = []
     for line in lines[2:]:
-        if line.startswith(("In civil disorder", "The following units", "Ownership", "The next")):
+        if line.startswith(
+            ("In civil disorder", "The following units", "Ownership", "The next", "The board")
+        ):
             break
         if line:
             out.append(line)
@@ -221,25 +233,32 @@ def orders_section(body: str) -> list[str]:
 def check_results(
     results: Mail, kind: str, title: str, code: str, next_phase: str, deadline: datetime
 ) -> None:
-    assert results.subject == subject(f"{kind} results for {title}")
-    assert sorted(results.to) == sorted([MASTER, *ADDRESS.values()])
-    body = "\n".join(x for x in results.body.split("\n") if not x.startswith("Rules: "))
+    assert results.subject == subject("Results", code)
+    assert results.to == (MASTER,)  # one mail to each
+    assert results.body.startswith(
+        f"\n:: Judge: YEAR  Game: War1  Variant: Standard\n:: Deadline: {njudge_phase(code)} "
+    )
+    text = without_header(results.body)
+    body = "\n".join(x for x in text.split("\n") if not x.startswith("Rules: "))
     lines = body.split("\n")
+    space = " " if kind == "Movement" else "  "
     assert lines[:2] == [
         f"Game: {GAME}   Variant: Standard Diplomacy",
-        f"{kind} results for {title}.",
+        f"{kind} results for {title}.{space}({GAME}.{TURN[code]:03d})",
     ]
     assert orders_section(body) == RESULTS[code], results.body
+    kind_of = {"Movement": "Movement", "Retreat": "Retreats", "Adjustment": "Adjustments"}
+    next_kind, next_title = next_phase.split(" for ")
     assert flat(results.body).endswith(
-        f"The next phase of {GAME} is {next_phase}. The deadline for orders is {shown(deadline)}. "
         f"The board after {kind} for {title}, with its orders drawn, is in the attached picture "
-        f"board-{code}.png."
+        f"board-{code}.png. The next phase of '{GAME}' will be {kind_of[next_kind]} for "
+        f"{next_title}. The deadline for orders will be {ptime(deadline, UTC)}."
     ), results.body
 
 
 def check_acks(new: dict[str, list[Mail]], code: str, deadline: datetime) -> None:
     for power, orders in ORDERS[code].items():
-        ack = one(new[ADDRESS[power]], f"{TAG} Re: {code} orders")
+        ack = one(new[ADDRESS[power]], answer(f"{code} orders", code))
         assert "ERROR" not in ack.body, ack.body
         assert f"Signed on to {GAME} as {power}." in ack.body
         assert "Still without orders" not in ack.body and "still to order" not in ack.body
@@ -275,16 +294,16 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
                 for p, lines in ORDERS[code].items()
             )
         )
-        return {ADDRESS[p]: [f"{TAG} Re: {code} orders"] for p in ORDERS[code]}
+        return {ADDRESS[p]: [answer(f"{code} orders", code)] for p in ORDERS[code]}
 
     def at(moment: datetime) -> None:
         clock.now = moment
 
-    def deadline_cycle(deadline: datetime, title: str) -> None:
+    def deadline_cycle(deadline: datetime, title: str, code: str) -> None:
         """A movement phase Turkey ignores, from its reminder to the end of its grace (the
         clock is left there; the caller checks what the processing sent)."""
         grace_end = deadline + timedelta(hours=1)
-        reminded = subject(f"reminder, Turkey's orders are due by {shown(deadline)}")
+        reminded = subject(f"reminder, Turkey's orders are due by {shown(deadline)}", code)
         at(deadline - timedelta(hours=1, minutes=1))
         boxes.quiet(QUIET)
         # The reminder: an hour before the deadline, to Turkey alone.
@@ -298,7 +317,8 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
         boxes.quiet(QUIET)  # reminded once
         # The deadline: Turkey is late, the others (and the master) wait for Turkey.
         at(deadline)
-        late, waiting = subject("Turkey's orders are LATE"), subject("waiting for Turkey")
+        # njudge's subject, the same to the late power and to those who wait for it
+        late = waiting = subject("Late Notice: Turkey", code)
         new = boxes.expect(
             {
                 ADDRESS["Turkey"]: [late],
@@ -317,7 +337,7 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
         assert f"Please send them before {shown(grace_end)}." in words, words
         assert "a power with no orders at all is in civil disorder" in words, words
         notice = one(new[MASTER], waiting)
-        assert sorted(notice.to) == sorted([MASTER, *(ADDRESS[p] for p in ORDERING)])
+        assert notice.to == (MASTER,)  # one mail to each
         words = flat(notice.body)
         assert "The judge is waiting for orders from Turkey." in words, words
         assert f"processed at the latest at {shown(grace_end)}." in words, words
@@ -345,7 +365,7 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
         )
     )
     with judge(make_config(tmp_path, dovecot, sink, name=TAG.strip("[]")), clock):
-        ack = boxes.expect({MASTER: [f"{TAG} Re: new game"]})[MASTER][0]
+        ack = boxes.expect({MASTER: [answer("new game")]})[MASTER][0]
         assert "ERROR" not in ack.body, ack.body
         for line in [
             "move length is now 2 hours",
@@ -369,12 +389,9 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
                 for p in POWERS
             )
         )
-        started = subject("the game has started")
+        started = subject("Game Starting")
         new = boxes.expect(
-            {
-                MASTER: [started],
-                **{ADDRESS[p]: [f"{TAG} Re: joining", f"{started}; you are {p}"] for p in POWERS},
-            }
+            {MASTER: [started], **{ADDRESS[p]: [answer("joining"), started] for p in POWERS}}
         )
         deadline = clock.now + timedelta(hours=2)
         assert shown(deadline) == "Monday 11 March 2030 11:05 UTC"
@@ -387,9 +404,9 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
         at(START + timedelta(minutes=15))
         new = boxes.expect(send_orders("S1901M"))
         check_acks(new, "S1901M", deadline)
-        deadline_cycle(deadline, "Spring of 1901")
+        deadline_cycle(deadline, "Spring of 1901", "S1901M")
         processed = clock.now
-        results_s = subject("Movement results for Spring of 1901")
+        results_s = subject("Results", "S1901M")
         new = boxes.expect(everyone(results_s))
         results = one(new[MASTER], results_s)
         deadline = processed + timedelta(hours=2)
@@ -403,10 +420,10 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
         at(processed + timedelta(minutes=10))
         new = boxes.expect(send_orders("F1901M"))
         check_acks(new, "F1901M", deadline)
-        deadline_cycle(deadline, "Fall of 1901")
+        deadline_cycle(deadline, "Fall of 1901", "F1901M")
         processed = clock.now
-        results_f = subject("Movement results for Fall of 1901")
-        must_retreat = subject("Austria must retreat (Fall of 1901)")
+        results_f = subject("Results", "F1901M")
+        must_retreat = subject("Austria must retreat (Fall of 1901)", "F1901R")
         wanted = everyone(results_f)
         wanted[ADDRESS["Austria"]].append(must_retreat)
         new = boxes.expect(wanted)
@@ -430,13 +447,13 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
         at(processed + timedelta(minutes=10))
         wanted = send_orders("F1901R")
         processed = clock.now
-        results_r = subject("Retreat results for Fall of 1901")
+        results_r = subject("Results", "F1901R")
         for address, subjects in everyone(results_r).items():
             wanted.setdefault(address, []).extend(subjects)
         for power, (what, _) in BUILD_REQUESTS.items():
-            wanted[ADDRESS[power]].append(subject(f"{power} {what}"))
+            wanted[ADDRESS[power]].append(subject(f"{power} {what}", "W1901A"))
         new = boxes.expect(wanted)
-        ack = one(new[ADDRESS["Austria"]], f"{TAG} Re: F1901R orders")
+        ack = one(new[ADDRESS["Austria"]], answer("F1901R orders", "F1901R"))
         assert "ERROR" not in ack.body, ack.body
         assert f"{GAME} has been processed; the results are mailed to everyone." in flat(ack.body)
         results = one(new[MASTER], results_r)
@@ -448,7 +465,7 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
         block = "\n".join(OWNERSHIP)
         assert f"\n{block}\n\n" in results.body, results.body
         for power, (what, places) in BUILD_REQUESTS.items():
-            request = one(new[ADDRESS[power]], subject(f"{power} {what}"))
+            request = one(new[ADDRESS[power]], subject(f"{power} {what}", "W1901A"))
             assert request.to == (ADDRESS[power],)
             words = flat(request.body)
             if places:
@@ -462,7 +479,7 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
         at(processed + timedelta(minutes=10))
         wanted = send_orders("W1901A")
         processed = clock.now
-        results_w = subject("Adjustment results for Winter of 1901")
+        results_w = subject("Results", "W1901A")
         for address, subjects in everyone(results_w).items():
             wanted.setdefault(address, []).extend(subjects)
         new = boxes.expect(wanted)

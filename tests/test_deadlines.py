@@ -43,16 +43,18 @@ def test_at_the_deadline_late_players_are_told_and_the_rest_wait(judge: Judge) -
     _order(judge, players, "AEFGIR")  # Turkey never orders
     deadline = _deadline(judge)
     before = judge.at(deadline - timedelta(seconds=1))
-    assert [m.subject.split(",")[0] for m in before] == ["[TEST] war1: reminder"]
+    assert [m.subject.split(",")[0] for m in before] == ["TEST:war1 - S1901M reminder"]
     mails = judge.at(deadline)
     assert _subjects(mails) == [
-        "[TEST] war1: Turkey's orders are LATE",
-        "[TEST] war1: waiting for Turkey",
+        "TEST:war1 - S1901M Late Notice: Turkey",
+        *["TEST:war1 - S1901M Late Notice: Turkey"] * 7,  # to the others, one mail each
     ]
-    late, waiting = mails
+    late, *waiting = mails
     assert late.to == [players["T"]]
     assert "Still without orders: Army Constantinople, Army Smyrna, Fleet Ankara." in late.body
-    assert sorted(waiting.to) == sorted([*(players[i] for i in "AEFGIR"), "gm@example.org"])
+    assert sorted(a for m in waiting for a in m.to) == sorted(
+        [*(players[i] for i in "AEFGIR"), "gm@example.org"]
+    )
     assert judge.at(deadline + timedelta(hours=1)) == []  # told once
 
 
@@ -63,7 +65,7 @@ def test_grace_end_with_nmr_processes_with_civil_disorder(judge: Judge) -> None:
     judge.at(deadline)
     assert judge.at(deadline + timedelta(hours=23, minutes=59)) == []
     mails = judge.at(deadline + timedelta(hours=24))
-    [results] = [m for m in mails if "Movement results" in m.subject]
+    [results, *_] = [m for m in mails if m.subject == "TEST:war1 - S1901M Results"]
     assert "In civil disorder (no orders received): Turkey.\n" in results.body
     assert "Turkey: Fleet Ankara HOLD.\n" in results.body
     assert judge.game().phase == "F1901M"
@@ -76,24 +78,24 @@ def test_grace_end_with_nonmr_waits_for_the_master(judge: Judge) -> None:
     deadline = _deadline(judge)
     judge.at(deadline)
     mails = judge.at(deadline + timedelta(hours=24))
-    assert _subjects(mails) == ["[TEST] war1: grace is over, orders still missing"]
+    assert _subjects(mails) == ["TEST:war1 - S1901M grace is over, orders still missing"]
     assert mails[0].to == ["gm@example.org"]
     assert "orders\nare still missing from Turkey." in mails[0].body
     assert judge.at(deadline + timedelta(days=5)) == []
     assert judge.game().phase == "S1901M"
     mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")
-    assert any("Movement results for Spring of 1901" in m.subject for m in mails)
+    assert any(m.subject == "TEST:war1 - S1901M Results" for m in mails)
 
 
 def test_early_processing_when_all_orders_are_in_unless_someone_waits(judge: Judge) -> None:
     players = judge.start_game()
     judge.send(players["T"], "SIGNON Twar1 pw6\nSET WAIT")
     mails = _order(judge, players, POWERS)
-    assert not any("results" in s for s in _subjects(mails))
+    assert not any("Results" in s for s in _subjects(mails))
     deadline = _deadline(judge)
     # WAIT holds the phase to its deadline, no later: then it is processed.
     mails = judge.at(deadline)
-    assert any("Movement results for Spring of 1901" in s for s in _subjects(mails))
+    assert any(s == "TEST:war1 - S1901M Results" for s in _subjects(mails))
 
 
 def test_an_early_processing_delay(judge: Judge) -> None:
@@ -104,7 +106,7 @@ def test_an_early_processing_delay(judge: Judge) -> None:
     assert judge.game().phase == "S1901M"
     assert judge.at(done + timedelta(minutes=29)) == []
     mails = judge.at(done + timedelta(minutes=30))
-    assert any("Movement results" in s for s in _subjects(mails))
+    assert any(s == "TEST:war1 - S1901M Results" for s in _subjects(mails))
 
 
 def test_reminders_go_to_the_players_missing_orders_once(judge: Judge) -> None:
@@ -114,7 +116,10 @@ def test_reminders_go_to_the_players_missing_orders_once(judge: Judge) -> None:
     assert judge.at(deadline - timedelta(hours=24, seconds=1)) == []
     mails = judge.at(deadline - timedelta(hours=24))
     assert [(m.to, m.subject) for m in mails] == [
-        ([players["T"]], f"[TEST] war1: reminder, Turkey's orders are due by {_shown(deadline)}")
+        (
+            [players["T"]],
+            f"TEST:war1 - S1901M reminder, Turkey's orders are due by {_shown(deadline)}",
+        )
     ]
     assert judge.at(deadline - timedelta(hours=1)) == []
 
@@ -141,7 +146,7 @@ def test_a_restart_between_the_deadline_and_processing_processes_once(
     ).fetchone()[0]
     assert processed == 1
     results = judge.db.execute("SELECT COUNT(*) FROM outbound WHERE kind = 'results'").fetchone()[0]
-    assert results == 1
+    assert results == 8  # one mail to each of the seven players and the master
 
 
 def test_pause_keeps_the_time_left_and_resume_gives_it_back(judge: Judge) -> None:
@@ -151,12 +156,12 @@ def test_pause_keeps_the_time_left_and_resume_gives_it_back(judge: Judge) -> Non
     judge.now = paused_at - timedelta(minutes=1)
     mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPAUSE")
     left = deadline - paused_at
-    assert "[TEST] war1: the game is paused" in _subjects(mails)
+    assert "TEST:war1 - S1901M Game Paused" in _subjects(mails)
     assert judge.at(deadline + timedelta(days=3)) == []  # nothing happens while paused
     judge.now = deadline + timedelta(days=3) - timedelta(minutes=1)
     mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nRESUME")
     assert _deadline(judge) == judge.now + left
-    assert "[TEST] war1: the game is running again" in _subjects(mails)
+    assert "TEST:war1 - S1901M Game Resumed" in _subjects(mails)
 
 
 def test_an_absence_pushes_a_deadline_that_falls_in_it(judge: Judge) -> None:
@@ -168,7 +173,7 @@ def test_an_absence_pushes_a_deadline_that_falls_in_it(judge: Judge) -> None:
         f"SIGNON Fwar1 pw2\nSET ABSENCE now TO {ends.strftime('%Y-%m-%d %H:%M')}",
     )
     assert _deadline(judge) == ends
-    assert any(s.startswith("[TEST] war1: the deadline is now") for s in _subjects(mails))
+    assert any(s.startswith("TEST:war1 - S1901M the deadline is now") for s in _subjects(mails))
 
 
 def test_an_absence_cannot_push_past_the_games_maximum(judge: Judge) -> None:
@@ -202,8 +207,9 @@ def test_the_master_sets_the_deadline_and_everyone_is_told(judge: Judge) -> None
         "  The deadline for war1 is now Tuesday 1 December 2026 23:30 UTC. Everyone is told."
         in (mails[0].body)
     )
-    [notice] = [m for m in mails if "the deadline is now" in m.subject]
-    assert sorted(notice.to) == sorted(["gm@example.org", *players.values()])
+    notices = [m for m in mails if "the deadline is now" in m.subject]
+    assert sorted(a for m in notices for a in m.to) == sorted(["gm@example.org", *players.values()])
+    assert all(len(m.to) == 1 for m in notices)
 
 
 def test_master_settings_are_echoed(judge: Judge) -> None:

@@ -41,12 +41,14 @@ def test_six_players_italy_neutral(judge: Judge) -> None:
         "RUSSIA": "p4@example.org",
         "TURKEY": "p5@example.org",
     }
-    [austria] = [m for m in starts if m.to == ["p0@example.org"] and "started" in m.subject]
+    [austria] = [
+        m for m in starts if m.to == ["p0@example.org"] and m.subject.endswith(" Game Starting")
+    ]
     assert "You are Austria." in austria.body
     assert "Neutral: Italy. Neutral units hold and are never ordered" in austria.body
     judge.send("p0@example.org", "SIGNON Awar1 pw0\nA VIE - TYR\nA BUD H\nF TRI - VEN")
     mails = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
-    [results] = [m for m in mails if "results for Spring of 1901" in m.subject and GM in m.to]
+    [results] = [m for m in mails if m.subject.endswith(" S1901M Results") and GM in m.to]
     assert "Austria: Fleet Trieste -> Venice.  (*bounce*)" in results.body
     # Italy is neutral, not in civil disorder; the others simply sent nothing.
     assert (
@@ -68,7 +70,9 @@ def test_two_players_order_three_powers_each_in_one_mail(judge: Judge) -> None:
         "GERMANY": "p1@example.org",
         "TURKEY": "p1@example.org",
     }
-    [mine] = [m for m in starts if m.to == ["p0@example.org"] and "started" in m.subject]
+    [mine] = [
+        m for m in starts if m.to == ["p0@example.org"] and m.subject.endswith(" Game Starting")
+    ]
     assert "You are England, France and Russia. Sign on with: SIGNON Ewar1" in mine.body
     assert judge.game().phase == "S1914M"
     ack = judge.send(
@@ -93,7 +97,7 @@ def test_the_world_war_coin_gives_italy_to_one_player(judge: Judge) -> None:
     judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
     judge.send("p0@example.org", "SIGNON Ewar1 pw0\nF NTH - NWY")
     mails = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
-    [results] = [m for m in mails if "results for Fall of 1914" in m.subject and GM in m.to]
+    [results] = [m for m in mails if m.subject.endswith(" F1914M Results") and GM in m.to]
     joined = judge.game().joined
     assert list(joined) == ["ITALY"]
     winner = "p0@example.org" if joined["ITALY"] == "ENGLAND" else "p1@example.org"

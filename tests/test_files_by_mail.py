@@ -27,13 +27,13 @@ def judge(tmp_path: Path) -> Judge:
 
 def _ack(mails: list[Mail]) -> str:
     """The acknowledgement's body (the first mail queued)."""
-    assert mails[0].subject.startswith("[TEST] Re: ")
+    assert mails[0].subject.startswith(("Re: TEST", "Re: [Error Flag] TEST"))
     return mails[0].body
 
 
 def _files(mails: list[Mail]) -> dict[str, Mail]:
     """The file mails queued, by the file's name in their subject."""
-    prefix = "[TEST] Diplomacy file "
+    prefix = "Diplomacy file "  # njudge's subject
     return {m.subject.removeprefix(prefix): m for m in mails if m.subject.startswith(prefix)}
 
 
@@ -80,8 +80,8 @@ def test_version_takes_no_words(judge: Judge) -> None:
 def test_get_mails_the_file_on_its_own_and_says_so(judge: Judge) -> None:
     mails = judge.send(ASKER, "GET info", subject="help please")
     assert [(m.to, m.subject) for m in mails] == [
-        ([ASKER], "[TEST] Re: help please"),
-        ([ASKER], "[TEST] Diplomacy file info"),
+        ([ASKER], "Re: TEST help please"),
+        ([ASKER], "Diplomacy file info"),
     ]
     assert mails[0].body == "Line 1: GET info\n  File info sent.\n"
     assert mails[1].body.startswith(
@@ -124,7 +124,7 @@ def test_send_and_send_me_are_get(judge: Judge) -> None:
 )
 def test_an_unknown_name_is_no_file_and_no_path(judge: Judge, name: str) -> None:
     mails = judge.send(ASKER, f"GET {name}")
-    assert [m.subject for m in mails] == ["[TEST] Re: orders (ERRORS)"]
+    assert [m.subject for m in mails] == ["Re: [Error Flag] TEST orders"]
     assert mails[0].body == (
         f"Line 1: GET {name}\n  ERROR: Sorry, there is no file {name.lower()} available.\n"
     )
@@ -141,7 +141,7 @@ def test_a_long_unknown_name_is_cut_in_the_answer(judge: Judge) -> None:
 def test_get_wants_one_name(judge: Judge) -> None:
     expected = "Expected GET followed by a file's name, e.g. GET info (GET index lists them all)."
     mails = judge.send(ASKER, "GET\nSEND ME\nGET info guide")
-    assert [m.subject for m in mails] == ["[TEST] Re: orders (ERRORS)"]
+    assert [m.subject for m in mails] == ["Re: [Error Flag] TEST orders"]
     assert mails[0].body == (
         f"Line 1: GET\n  ERROR: {expected}\n"
         f"Line 2: SEND ME\n  ERROR: {expected}\n"
@@ -179,7 +179,7 @@ def test_one_mail_gets_at_most_five_files(judge: Judge) -> None:
         "Line 50: GET master",
         "  ERROR: Only 5 files are sent for one mail; ask for this one in another.",
     ]
-    assert mails[0].subject == "[TEST] Re: orders (ERRORS)"
+    assert mails[0].subject == "Re: [Error Flag] TEST orders"
 
 
 def test_every_file_is_mailed_and_fits_78_columns(judge: Judge) -> None:

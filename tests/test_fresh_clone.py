@@ -76,14 +76,14 @@ def send(port: int, sender: str, subject: str, body: str) -> None:
 
 
 def replies(maildir: Path) -> dict[str, email.message.EmailMessage]:
-    """The mails in maildir/new, by subject ("(ERRORS)" taken off)."""
+    """The mails in maildir/new, by subject ("[Error Flag] " taken off)."""
     new = maildir / "new"
     if not new.is_dir():
         return {}
     out = {}
     for path in sorted(new.iterdir()):
         msg = email.message_from_bytes(path.read_bytes(), policy=default)
-        out[str(msg["Subject"]).removesuffix(" (ERRORS)")] = msg
+        out[str(msg["Subject"]).replace("Re: [Error Flag] ", "Re: ", 1)] = msg
     return out
 
 
@@ -95,7 +95,7 @@ def wait_for_reply(maildir: Path, subject: str, seconds: float = 20):
 
 def check_reply(msg, sender: str, line: str) -> None:
     assert msg["To"] == sender
-    assert msg["Subject"].endswith(" (ERRORS)")  # orders from someone in no game
+    assert msg["Subject"].startswith("Re: [Error Flag] ")  # orders from someone in no game
     assert msg["From"] == "JUDGE judge <judge@localhost>"
     body = msg.get_content()
     assert f"Line 1: {line}" in body, body
@@ -161,7 +161,7 @@ def test_the_readme_commands_in_a_fresh_clone(tmp_path: Path) -> None:
     try:
         wait_for_port(port, daemon)
         send(port, "me@example.org", "hello", "A Par-Bur")
-        check_reply(wait_for_reply(maildir, "[JUDGE] Re: hello"), "me@example.org", "A Par-Bur")
+        check_reply(wait_for_reply(maildir, "Re: JUDGE hello"), "me@example.org", "A Par-Bur")
     finally:
         daemon.send_signal(signal.SIGTERM)
         _, err = daemon.communicate(timeout=20)
@@ -199,10 +199,10 @@ def test_the_readme_commands_in_a_fresh_clone(tmp_path: Path) -> None:
     finally:
         _, err = receiver.communicate(input="", timeout=20)
     assert receiver.returncode == 0, err
-    assert "[JUDGE] Re: second" not in replies(maildir)  # stored, not handled
+    assert "Re: JUDGE second" not in replies(maildir)  # stored, not handled
     result = run([judge, "run", "--once"], clone, env=env)
     assert "handled 1" in result.stderr and "sent 1" in result.stderr, result.stderr
-    check_reply(replies(maildir)["[JUDGE] Re: second"], "you@example.org", "F Bre - MAO")
+    check_reply(replies(maildir)["Re: JUDGE second"], "you@example.org", "F Bre - MAO")
     assert len(replies(maildir)) == 2
     assert not (clone / "judge.toml").exists()
 

@@ -49,6 +49,7 @@ from mail_e2e import (
     Clock,
     Mail,
     Mailboxes,
+    code_of,
     deadline_text,
     flat,
     has_lines,
@@ -56,9 +57,12 @@ from mail_e2e import (
     make_config,
     one,
     order,
+    prefix,
+    without_header,
 )
 from servers import running_judge as judge
 
+from judge.game.njudge_lines import njudge_phase, ptime
 from judge.store.db import open_db
 
 GAME = "war1"
@@ -531,7 +535,7 @@ def check_ack(
     deadline: str,
     processed: bool,
 ) -> None:
-    assert ack.subject == f"[E2E] Re: {subject}"  # no (ERRORS)
+    assert ack.subject == f"Re: {prefix(GAME, phase.code)} {subject}"  # no [Error Flag]
     assert "ERROR" not in ack.body
     assert has_lines(
         ack.body,
@@ -552,18 +556,24 @@ def check_ack(
     assert (done in flat(ack.body)) == processed, ack.body
 
 
-def check_results(results: Mail, phase: Phase, deadline: str) -> None:
+def check_results(results: Mail, phase: Phase, deadline: datetime, turn: int) -> None:
     kind = phase.kind
-    assert results.subject == f"[E2E] {GAME}: {kind} results for {phase.title}"
+    assert results.subject == f"{prefix(GAME, phase.code)} Results"
+    assert results.body.startswith(
+        f"\n:: Judge: E2E  Game: War1  Variant: Standard\n:: Deadline: {njudge_phase(phase.code)} "
+    ), results.body
     # The board after the phase, drawn by the daemon's outbox sender, inline, named in the text.
     assert results.picture is not None, results.body
     name, png = results.picture
     assert name == f"board-{phase.code}.png" and png.startswith(b"\x89PNG\r\n\x1a\n")
     assert f"the attached picture {name}." in flat(results.body), results.body
-    lines = [line for line in lines_of(results.body) if not line.startswith("Rules: ")]
+    lines = [
+        line for line in lines_of(without_header(results.body)) if not line.startswith("Rules: ")
+    ]
+    space = " " if kind == "Movement" else "  "  # njudge's: two spaces after the others
     assert lines[:2] == [
         f"Game: {GAME}   Variant: Standard Diplomacy",
-        f"{kind} results for {phase.title}.",
+        f"{kind} results for {phase.title}.{space}({GAME}.{turn:03d})",
     ]
     # Every order with its outcome: the orders section runs up to the first of the
     # dislodged units, the ownership or the next phase.
@@ -571,7 +581,7 @@ def check_results(results: Mail, phase: Phase, deadline: str) -> None:
         i
         for i, line in enumerate(lines)
         if line in ("The following units were dislodged:", "Ownership of supply centres:")
-        or line.startswith((f"The next phase of {GAME}", "In civil disorder"))
+        or line.startswith((f"The next phase of '{GAME}'", "In civil disorder", "The board after"))
     ]
     section = lines[2 : ends[0]]
     got = [line for line in section if line]
@@ -600,11 +610,12 @@ def check_results(results: Mail, phase: Phase, deadline: str) -> None:
         assert f"\n{block}\n\n" in text, text
     else:
         assert "Ownership" not in text
+    plural = {"Movement": "Movement", "Retreat": "Retreats", "Adjustment": "Adjustments"}
     assert flat(text).endswith(
-        f"The next phase of {GAME} is {phase.next_kind} for {phase.next_title}. "
-        f"The deadline for orders is {deadline}. "
         f"The board after {phase.kind} for {phase.title}, with its orders drawn, is in "
-        f"the attached picture {name}."
+        f"the attached picture {name}. "
+        f"The next phase of '{GAME}' will be {plural[phase.next_kind]} for {phase.next_title}. "
+        f"The deadline for orders will be {ptime(deadline, UTC)}."
     ), text
 
 
@@ -624,7 +635,8 @@ def check_retreat_request(request: Mail, power: str, options: list[str], deadlin
 def check_build_request(
     request: Mail, power: str, what: str, names: list[str], deadline: str
 ) -> None:
-    assert request.subject.startswith(f"[E2E] {GAME}: {power} {what} (Winter of ")
+    assert request.subject.startswith(f"E2E:{GAME} - F19")
+    assert f"B {power} {what} (Winter of " in request.subject
     n = int(what.split()[2])
     plural = "s" if n != 1 else ""
     words = flat(request.body)
@@ -660,8 +672,8 @@ def test_two_years_of_a_game_by_mail(tmp_path: Path, servers) -> None:
     with judge(make_config(tmp_path, dovecot, sink), clock):
         # 1. The master creates the game.
         deliver([mail(MASTER, "new game", [f"CREATE ?{GAME} {MASTER_PASSWORD}"], clock.now)])
-        ack = one(boxes.new({MASTER: ["[E2E] Re: new game"]})[MASTER], "[E2E] Re: new game")
-        assert ack.subject == "[E2E] Re: new game"
+        new_game = f"Re: {prefix(GAME, 'S1901M')} new game"
+        ack = one(boxes.new({MASTER: [new_game]})[MASTER], new_game)
         assert f"Line 1: CREATE ?{GAME} ****\n" in ack.body
         words = flat(ack.body)
         assert f"Game {GAME} (Standard Diplomacy) is created and you are its master." in words
@@ -676,15 +688,11 @@ def test_two_years_of_a_game_by_mail(tmp_path: Path, servers) -> None:
         )
         first_deadline = deadline_text(clock.now + timedelta(hours=48))
         assert first_deadline == "Wednesday 11 March 2026 12:00 UTC"
-        started = f"[E2E] {GAME}: the game has started"
-        new = boxes.new(
-            {
-                MASTER: [started],
-                **{a: ["[E2E] Re: joining", f"{started}; you are {p}"] for a, _, _, p in SIGNUPS},
-            }
-        )
+        started = f"{prefix(GAME, 'S1901M')} Game Starting"
+        joining = f"Re: {prefix(GAME, 'S1901M')} joining"
+        new = boxes.new({MASTER: [started], **{a: [joining, started] for a, _, _, _ in SIGNUPS}})
         for k, (address, _password, preference, power) in enumerate(SIGNUPS, start=1):
-            ack = one(new[address], "[E2E] Re: joining")
+            ack = one(new[address], joining)
             assert "ERROR" not in ack.body
             assert f"Line 1: SIGNON ?{GAME} ****\n" in ack.body
             words = flat(ack.body)
@@ -694,9 +702,13 @@ def test_two_years_of_a_game_by_mail(tmp_path: Path, servers) -> None:
             assert f"  Your preference in {GAME}: {PREFERENCE_SHOWN[power]}.\n" in ack.body
             started_now = f"The game {GAME} is full and has started"
             assert (started_now in words) == (k == 7), ack.body
-            start = one(new[address], f"{started}; you are {power}")
+            start = one(new[address], started)
             assert start.in_reply_to is None
-            words = flat(start.body)
+            assert start.body.startswith(
+                "\n:: Judge: E2E  Game: War1  Variant: Standard\n"
+                f":: Deadline: S1901M {ptime(clock.now + timedelta(hours=48), UTC)}  \n\n"
+            ), start.body
+            words = flat(without_header(start.body))
             assert words.startswith(f"Game {GAME} (Standard Diplomacy) has started."), start.body
             assert (
                 f"You are {power}. Sign on with: SIGNON {INITIAL[power]}{GAME} your-password"
@@ -710,7 +722,7 @@ def test_two_years_of_a_game_by_mail(tmp_path: Path, servers) -> None:
                 f"The deadline for orders is {first_deadline}."
             ), start.body
         start = one(new[MASTER], started)
-        words = flat(start.body)
+        words = flat(without_header(start.body))
         assert f"You are the master. Sign on with: SIGNON M{GAME} your-password" in words
         assert "You are Austria" not in words
         assert has_lines(start.body, ["The opening position:", *OPENING]), start.body
@@ -718,9 +730,12 @@ def test_two_years_of_a_game_by_mail(tmp_path: Path, servers) -> None:
 
         # 3. Two years of orders, phase by phase.
         deadline = first_deadline
-        for phase in PHASES:
+        for turn, phase in enumerate(PHASES, start=1):  # every phase is played: none skipped
             clock.now += STEP
-            next_deadline = deadline_text(clock.now + timedelta(hours=HOURS[phase.next_kind]))
+            next_moment = clock.now + timedelta(hours=HOURS[phase.next_kind])
+            next_deadline = deadline_text(next_moment)
+            now_prefix = prefix(GAME, phase.code)
+            next_prefix = prefix(GAME, code_of(phase.next_kind, phase.next_title))
             for power, unit in phase.asks_first.items():
                 address, password = PLAYER[power]
                 subject = f"{phase.code}: what do I have to order?"
@@ -735,9 +750,8 @@ def test_two_years_of_a_game_by_mail(tmp_path: Path, servers) -> None:
                     ]
                 )
                 asked += 1
-                ack = one(
-                    boxes.new({address: [f"[E2E] Re: {subject}"]})[address], f"[E2E] Re: {subject}"
-                )
+                asked_subject = f"Re: {now_prefix} {subject}"
+                ack = one(boxes.new({address: [asked_subject]})[address], asked_subject)
                 assert "ERROR" not in ack.body
                 wanted = [
                     f"{power} in {GAME}, {phase.kind} for {phase.title}:",
@@ -768,41 +782,44 @@ def test_two_years_of_a_game_by_mail(tmp_path: Path, servers) -> None:
                 )
             deliver(batch)
 
-            results_subject = f"[E2E] {GAME}: {phase.kind} results for {phase.title}"
+            results_subject = f"{now_prefix} Results"
             expected = {MASTER: [results_subject]}
             if phase.master_process:
-                expected[MASTER].append("[E2E] Re: process it")
+                # PROCESS moved the game on: the answer's header shows where it left it.
+                expected[MASTER].append(f"Re: {next_prefix} process it")
             for power in POWERS:
                 expected[ADDRESS[power]] = [results_subject]
                 if power in phase.orders:
-                    expected[ADDRESS[power]].append(f"[E2E] Re: {subjects[power]}")
+                    expected[ADDRESS[power]].append(f"Re: {now_prefix} {subjects[power]}")
                 if power in phase.retreat_requests:
                     expected[ADDRESS[power]].append(
-                        f"[E2E] {GAME}: {power} must retreat ({phase.next_title})"
+                        f"{next_prefix} {power} must retreat ({phase.next_title})"
                     )
                 if power in phase.build_requests:
                     what = phase.build_requests[power][0]
                     expected[ADDRESS[power]].append(
-                        f"[E2E] {GAME}: {power} {what} ({phase.next_title})"
+                        f"{next_prefix} {power} {what} ({phase.next_title})"
                     )
             new = boxes.new(expected)
 
-            # The results: one mail to every player and the master.
+            # The results: one mail to each player and to the master (njudge's rule: no
+            # mail shows one player's address to another), all the same text.
             results = one(new[MASTER], results_subject)
-            assert sorted(results.to) == sorted([MASTER, *ADDRESS.values()])
-            check_results(results, phase, next_deadline)
+            assert results.to == (MASTER,)
+            check_results(results, phase, next_moment, turn)
             for power in POWERS:
-                assert one(new[ADDRESS[power]], results_subject).message_id == results.message_id
+                copy = one(new[ADDRESS[power]], results_subject)
+                assert copy.to == (ADDRESS[power],) and copy.body == results.body
 
             # The acknowledgements: the last order mail is the one that made the phase
             # complete, and (unless the master processes) its answer says so.
             last = list(phase.orders)[-1]
             for power, orders in phase.orders.items():
-                ack = one(new[ADDRESS[power]], f"[E2E] Re: {subjects[power]}")
+                ack = one(new[ADDRESS[power]], f"Re: {now_prefix} {subjects[power]}")
                 processed = power == last and not phase.master_process
                 check_ack(ack, subjects[power], power, phase, orders, deadline, processed)
             if phase.master_process:
-                ack = one(new[MASTER], "[E2E] Re: process it")
+                ack = one(new[MASTER], f"Re: {next_prefix} process it")
                 assert "ERROR" not in ack.body
                 assert has_lines(
                     ack.body,
@@ -811,21 +828,22 @@ def test_two_years_of_a_game_by_mail(tmp_path: Path, servers) -> None:
                         f"Signed on to {GAME} as master.",
                     ],
                 ), ack.body
-                assert flat(ack.body).endswith(
+                # The answer ends with the time left to the new phase's deadline.
+                assert (
                     f"Line 2: PROCESS {GAME} has been processed; the results are mailed to"
-                    " everyone."
-                ), ack.body
+                    " everyone. Time to deadline: "
+                ) in flat(ack.body), ack.body
 
             # Retreat and build requests: to the powers concerned, and only to them.
             for power, options in phase.retreat_requests.items():
                 request = one(
-                    new[ADDRESS[power]], f"[E2E] {GAME}: {power} must retreat ({phase.next_title})"
+                    new[ADDRESS[power]], f"{next_prefix} {power} must retreat ({phase.next_title})"
                 )
                 assert request.to == (ADDRESS[power],)
                 check_retreat_request(request, power, options, next_deadline)
             for power, (what, names) in phase.build_requests.items():
                 request = one(
-                    new[ADDRESS[power]], f"[E2E] {GAME}: {power} {what} ({phase.next_title})"
+                    new[ADDRESS[power]], f"{next_prefix} {power} {what} ({phase.next_title})"
                 )
                 assert request.to == (ADDRESS[power],)
                 check_build_request(request, power, what, names, next_deadline)

@@ -68,11 +68,11 @@ def test_a_game_whose_processing_raises_is_paused_and_the_others_go_on(
     assert (war2.state, war2.phase) == ("active", "F1901M")  # processed all the same
     [notice] = [m for m in mails if "war1" in m.subject]
     assert notice.to == [MASTER]
-    assert notice.subject == "[TEST] war1: paused after an error of the judge's own"
+    assert notice.subject == "TEST:war1 - S1901M paused after an error of the judge's own"
     reason = notice.body.split("The error: ", 1)[1].split("\n", 1)[0]
     assert reason.startswith("ZeroDivisionError: the adjudicator broke (at test_game_failures.py:")
     assert notice.body == GAME_FAILED.format(reason=reason)
-    assert any("Movement results" in m.subject and "war2" in m.subject for m in mails)
+    assert any(m.subject == "TEST:war2 - S1901M Results" for m in mails)
     assert f"game war1, phase S1901M: processing raised {reason}" in caplog.text
     assert "game war1 paused after the error; told: gm@example.org" in caplog.text
 
@@ -101,15 +101,16 @@ def test_a_stored_year_9999_deadline_pauses_that_game_only(tmp_path: Path) -> No
     [notice] = [m for m in mails if "war1" in m.subject]
     assert (notice.to, notice.subject) == (
         [MASTER],
-        "[TEST] war1: paused after an error of the judge's own",
+        "TEST:war1 - S1901M paused after an error of the judge's own",
     )
     assert notice.body == GAME_FAILED.format(
         reason="OverflowError: date value out of range (at schedule.py:"
         + notice.body.split("(at schedule.py:", 1)[1].split("\n", 1)[0]
     )
-    assert "[TEST] war2: waiting for Austria, England, France, Germany, Italy, Russia, Turkey" in [
-        m.subject for m in mails
-    ]  # war2's deadline was handled as usual
+    assert (
+        "TEST:war2 - S1901M Late Notice: Austria, England, France, Germany, Italy, Russia, Turkey"
+        in [m.subject for m in mails]
+    )  # war2's deadline was handled as usual
 
     # The master resumes it and sets a deadline in reach in the same mail.
     judge.now = deadline
@@ -250,7 +251,7 @@ def test_orders_that_complete_a_phase_whose_processing_raises_are_kept_and_the_g
         "orders are stored; the game is paused and its master has been told.\n"
     )
     [notice] = [m for m in mails if m.to == [MASTER]]
-    assert notice.subject == "[TEST] war1: paused after an error of the judge's own"
+    assert notice.subject == "TEST:war1 - S1901M paused after an error of the judge's own"
     reason = notice.body.split("The error: ", 1)[1].split("\n", 1)[0]
     assert reason.startswith("ZeroDivisionError: the adjudicator broke (at test_game_failures.py:")
     assert notice.body == GAME_FAILED.format(reason=reason)

@@ -10,6 +10,7 @@ December 2026 at 12:01 UTC unless a test says otherwise."""
 from __future__ import annotations
 
 import itertools
+import re
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
@@ -95,7 +96,8 @@ def _ask(judge: Judge, body: str, sender: str = "anyone@example.org") -> tuple[s
     mails: list[Mail] = judge.send(sender, body)
     ack = mails[0]
     assert ack.to == [sender]
-    history = [m for m in mails[1:] if m.subject == "[TEST] war1: history"]
+    # njudge's subject: "TEST:war1 - <the game's phase now> history"
+    history = [m for m in mails[1:] if re.fullmatch(r"TEST:war1 - \w+ history", m.subject)]
     assert len(mails) == 1 + len(history)
     if history:
         assert history[0].to == [sender]

@@ -126,7 +126,7 @@ def test_the_rules_are_in_every_results_header_and_used(judge: Judge) -> None:
     spring = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
     judge.send(players["E"], "SIGNON Ewar1 pw1\nF NTH - NWY")
     fall = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
-    results = [m for m in spring + fall if "results for" in m.subject]
+    results = [m for m in spring + fall if m.subject.endswith(" Results") and m.to == [GM]]
     assert len(results) == 2
     for mail in results:
         assert (
@@ -149,7 +149,7 @@ def test_victory_count_ends_the_game_when_reached(judge: Judge) -> None:
     _master(judge, "PROCESS")
     assert judge.game().state == games.ACTIVE
     mails = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
-    [results] = [m for m in mails if "Movement results for Fall of 1901" in m.subject]
+    [results] = [m for m in mails if m.subject == "TEST:war1 - F1901M Results" and m.to == [GM]]
     assert "The game is over: Russia has won.\n" in results.body
     game = judge.game()
     assert game.state == games.FINISHED
@@ -169,7 +169,7 @@ def test_a_set_last_year_with_the_most_centres_winning(judge: Judge) -> None:
     judge.send(players["R"], "SIGNON Rwar1 pw5\nF SEV - RUM\nA WAR - GAL")
     judge.send(players["T"], "SIGNON Twar1 pw6\nA CON - BUL")
     mails = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
-    [results] = [m for m in mails if "Movement results for Fall of 1901" in m.subject]
+    [results] = [m for m in mails if m.subject == "TEST:war1 - F1901M Results" and m.to == [GM]]
     assert (
         "The game is over: Russia has won, with the most supply centres when the game ended."
         in (results.body.replace("\n", " "))
@@ -184,7 +184,7 @@ def test_a_set_last_year_drawn_and_the_dptg_rules_switched_off(judge: Judge) -> 
     assert (game.settings.stale_years, game.settings.max_years) == (None, None)
     _master(judge, "PROCESS")
     mails = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
-    [results] = [m for m in mails if "Movement results for Fall of 1901" in m.subject]
+    [results] = [m for m in mails if m.subject == "TEST:war1 - F1901M Results" and m.to == [GM]]
     assert (
         "The game is over: the game ended after the Fall of 1901, so it ends in a draw between "
         "Austria, England, France, Germany, Italy, Russia, Turkey."
@@ -217,11 +217,11 @@ def test_perpetual_orders_repeat_a_powers_last_orders(judge: Judge) -> None:
     judge.send(players["E"], "SIGNON Ewar1 pw1\nF LON - ENG")
     judge.send(players["F"], "SIGNON Fwar1 pw2\nF BRE - ENG")
     spring = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
-    [results] = [m for m in spring if "results for Spring of 1901" in m.subject and GM in m.to]
+    [results] = [m for m in spring if m.subject == "TEST:war1 - S1901M Results" and GM in m.to]
     assert "England: Fleet London -> English Channel.  (*bounce*)" in results.body
     judge.send(players["F"], "SIGNON Fwar1 pw2\nF BRE H")  # England sends nothing
     fall = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
-    [results] = [m for m in fall if "results for Fall of 1901" in m.subject and GM in m.to]
+    [results] = [m for m in fall if m.subject == "TEST:war1 - F1901M Results" and GM in m.to]
     assert "England: Fleet London -> English Channel.\n" in results.body
     assert "France: Fleet Brest HOLD.\n" in results.body
     # The powers that never ordered have no last orders: they are in civil disorder.
@@ -241,12 +241,12 @@ def test_proxy_orders_told_to_the_judge(judge: Judge) -> None:
     assert "  F LON is handed to France for this phase of war1: its\n" in ack
     assert "You have handed this unit to another power for this phase." in ack
     [notice] = [m for m in mails if m.to == [players["F"]]]
-    assert notice.subject == "[TEST] war1: England hands you F LON for S1901M"
+    assert notice.subject == "TEST:war1 - S1901M England hands you F LON for S1901M"
     ack = judge.send(players["F"], "SIGNON Fwar1 pw2\nF LON - ENG\nF EDI - NTH")[0].body
     assert "That unit has not been handed to you (SET PROXY)." in ack  # Edinburgh
     assert judge.effective("war1", "FRANCE") == ["F LON - ENG"]
     mails = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
-    [results] = [m for m in mails if "results for Spring of 1901" in m.subject and GM in m.to]
+    [results] = [m for m in mails if m.subject == "TEST:war1 - S1901M Results" and GM in m.to]
     position = judge.db.execute("SELECT position FROM phases WHERE phase = 'F1901M'").fetchone()[0]
     assert '"F ENG"' in position and '"F LON"' not in position
 

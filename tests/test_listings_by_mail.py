@@ -45,7 +45,7 @@ def test_an_unlisted_game_is_left_out_of_list_but_list_name_shows_it(judge: Judg
     judge.start_game()
     judge.send("x@example.org", "CREATE ?other pw")
     body = SIGNON + "SET NO LIST\nSET PRIVATE extra\nSET LIST two words"
-    [ack, notice] = judge.send(MASTER, body)
+    [ack, *notices] = judge.send(MASTER, body)
     assert _lines(ack.body)[2:] == [
         "Line 2: SET NO LIST",
         "  war1 is now unlisted: LIST and LIST FULL leave it out (LIST war1 still shows it).",
@@ -55,7 +55,9 @@ def test_an_unlisted_game_is_left_out_of_list_but_list_name_shows_it(judge: Judg
         "  ERROR: SET LIST takes a mail address (the game's mailing list) or NONE, not \"two "
         'words"; SET LIST alone shows the game in LIST, SET NOLIST hides it.',
     ]
-    assert notice.body == "Parameters for game 'war1' changed to:\n  Shown by LIST: no\n"
+    assert len(notices) == 8  # the master and the seven players, one mail each
+    for notice in notices:
+        assert notice.body == "Parameters for game 'war1' changed to:\n  Shown by LIST: no\n"
     [listing] = judge.send("z@example.org", "LIST")
     assert _lines(listing.body) == [
         "Line 1: LIST",

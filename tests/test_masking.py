@@ -126,7 +126,7 @@ def test_no_word_of_any_map_is_taken_for_a_password_command() -> None:
 
 def test_endpress_without_press_is_an_error_not_a_crash(judge: Judge) -> None:
     [ack] = judge.send("a@example.org", "ENDPRESS")
-    assert ack.subject == "[TEST] Re: orders (ERRORS)"
+    assert ack.subject == "Re: [Error Flag] TEST orders"
     assert ack.body == (
         "Line 1: ENDPRESS\n  ERROR: Expected PRESS or BROADCAST, then the press, before ENDPRESS.\n"
     )

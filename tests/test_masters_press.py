@@ -22,6 +22,12 @@ def _to(mails: list[Mail], subject_part: str) -> list[list[str]]:
     return [sorted(m.to) for m in mails if subject_part in m.subject]
 
 
+def _all_to(mails: list[Mail], subject_part: str) -> list[str]:
+    """Every address the mails with `subject_part` in their subject went to (one each)."""
+    assert all(len(m.to) == 1 for m in mails if subject_part in m.subject)
+    return sorted(m.to[0] for m in mails if subject_part in m.subject)
+
+
 def test_an_observer_joins_a_started_game_and_gets_results_and_broadcasts(judge: Judge) -> None:
     players = judge.start_game()
     ack = judge.send("watcher@example.org", "SIGNON ?war1 seepw")[0]
@@ -43,13 +49,12 @@ def test_an_observer_joins_a_started_game_and_gets_results_and_broadcasts(judge:
 def test_private_press_reaches_only_its_powers_and_never_the_lists(judge: Judge) -> None:
     players = judge.start_game()
     mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nPRESS TO E G\nShall we?\nENDPRESS")
-    press = [m for m in mails if "press from France" in m.subject]
-    assert sorted(sorted(m.to) for m in press) == [
-        ["gm@example.org"],
-        sorted([players["E"], players["G"]]),
-    ]
+    press = [m for m in mails if "Press from France to England, Germany" in m.subject]
+    assert sorted(m.to for m in press) == sorted(  # one mail each
+        [["gm@example.org"], [players["E"]], [players["G"]]]
+    )
     assert all(LIST not in m.to for m in mails)
-    [to_players] = [m for m in press if "gm@example.org" not in m.to]
+    [to_players, *_] = [m for m in press if "gm@example.org" not in m.to]
     assert "Press in war1 from France to England, Germany:\n\nShall we?\n" in to_players.body
     assert "  Press sent to England, Germany." in mails[0].body
 
@@ -60,7 +65,7 @@ def test_grey_press_hides_the_sender_except_from_the_master(judge: Judge) -> Non
     mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nPRESS TO R\nBeware of Germany.\nENDPRESS")
     [to_russia] = [m for m in mails if m.to == [players["R"]]]
     [to_master] = [m for m in mails if m.to == ["gm@example.org"]]
-    assert to_russia.subject == "[TEST] war1: press from someone"
+    assert to_russia.subject == "TEST:war1 - S1901M Press to Russia"
     assert "France" not in to_russia.body
     assert "from France to Russia" in to_master.body and "(The master's copy.)" in to_master.body
     assert "without your name (grey press)" in mails[0].body
@@ -78,7 +83,9 @@ def test_no_press_and_no_partial_press(judge: Judge) -> None:
     mails = judge.send(
         "gm@example.org", "SIGNON Mwar1 masterpw\nBROADCAST\nDeadline soon.\nENDPRESS"
     )
-    assert _to(mails, "broadcast from the master")[0] == sorted(players.values())
+    assert [a for a in _all_to(mails, "Broadcast from the master") if a != LIST] == sorted(
+        players.values()
+    )
 
 
 def test_public_mail_goes_to_the_game_list_with_list_headers(judge: Judge) -> None:
@@ -102,8 +109,8 @@ def test_the_lists_get_the_start_and_every_result(judge: Judge) -> None:
             "SELECT raw FROM outbound WHERE kind = 'public' ORDER BY id"
         ).fetchall()
     ]
-    assert any(b"Subject: [TEST] war1: the game has started" in raw for raw in subjects)
-    assert any(b"Movement results for Spring of 1901" in raw for raw in subjects)
+    assert any(b"Subject: TEST:war1 - S1901M Game Starting" in raw for raw in subjects)
+    assert any(b"Subject: TEST:war1 - S1901M Results" in raw for raw in subjects)
     assert all(b"You are the master" not in raw for raw in subjects)
 
 
@@ -165,8 +172,8 @@ def test_rollback_restores_the_previous_phase_and_tells_everyone(judge: Judge) -
     assert judge.game().phase == "F1901M"
     mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nROLLBACK")
     assert judge.game().phase == "S1901M"
-    [notice] = [m for m in mails if "rolled back" in m.subject and LIST not in m.to]
-    assert sorted(notice.to) == sorted(["gm@example.org", *players.values()])
+    notices = [m.to for m in mails if "Rollback to S1901M" in m.subject and LIST not in m.to]
+    assert sorted(notices) == sorted([["gm@example.org"], *([p] for p in players.values())])
     # The position is Spring's again: Paris is French and can be ordered anew.
     ack = judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Pic")[0]
     assert "  A PAR - PIC\n" in ack.body
@@ -176,14 +183,16 @@ def test_a_draw_by_the_vote_of_every_surviving_power(judge: Judge) -> None:
     players = judge.start_game()
     for i, initial in enumerate(POWERS[:-1]):
         mails = judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\nSET DRAW")
-        assert not any("the game is over" in m.subject for m in mails)
+        assert not any("Draw Declared" in m.subject for m in mails)
     mails = judge.send(players["T"], "SIGNON Twar1 pw6\nSET DRAW")
-    [end] = [m for m in mails if m.subject == "[TEST] war1: the game is over" and LIST not in m.to]
+    everybody = "Austria, England, France, Germany, Italy, Russia, Turkey"
+    over = f"TEST:war1 - S1901M Draw Declared: {everybody}"
+    [end, *_] = [m for m in mails if m.subject == over and LIST not in m.to]
     assert "The draw is shared by: Austria, England, France, Germany, Italy, Russia, Turkey." in (
         end.body
     )
     assert judge.game().state == games.FINISHED
-    assert _to(mails, "the game is over").count([LIST]) == 1
+    assert _to(mails, "Draw Declared").count([LIST]) == 1
 
 
 def test_terminate_eject_promote_become(judge: Judge) -> None:
@@ -207,7 +216,7 @@ def test_force_begin_starts_with_the_players_seated(judge: Judge) -> None:
     for i in range(3):
         judge.send(f"q{i}@example.org", f"SIGNON ?small pw{i}")
     mails = judge.send("gm@example.org", "SIGNON Msmall masterpw\nFORCE BEGIN")
-    starts = [m for m in mails if "you are" in m.subject]
+    starts = [m for m in mails if m.subject.endswith(" Game Starting") and m.to[0].startswith("q")]
     assert len(starts) == 3
     game = judge.game("small")
     assert game.state == games.ACTIVE
@@ -229,7 +238,7 @@ def test_information_commands(judge: Judge) -> None:
     body = judge.send("anyone@example.org", "SUMMARY war1")[0].body
     assert "    Year  Aus Eng Fra Ger Ita Rus Tur\n    1901    3   3   3   3   3   4   3\n" in body
     mails = judge.send("anyone@example.org", "HISTORY war1")
-    [history] = [m for m in mails if m.subject == "[TEST] war1: history"]
+    [history] = [m for m in mails if m.subject.endswith(" history")]
     assert "Movement results for Spring of 1901 (processed " in history.body
     assert "  France: Army Paris HOLD.\n" in history.body
 
@@ -258,7 +267,7 @@ def test_seven_years_without_a_centre_changing_hands_end_in_a_draw(judge: Judge)
     judge.db.conn.commit()
     mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")
     [results] = [
-        m for m in mails if "Movement results for Fall of 1908" in m.subject and LIST not in m.to
+        m for m in mails if m.subject == "TEST:war1 - F1908M Results" and m.to == ["gm@example.org"]
     ]
     assert (
         "The game is over: no supply centre has changed hands for seven years, so it ends in a "
@@ -277,7 +286,8 @@ def test_a_concession_by_every_other_surviving_power(judge: Judge) -> None:
     assert judge.game().state == games.ACTIVE  # Turkey has not conceded
     mails = judge.send(players["T"], "SIGNON Twar1 pw6\nSET CONCEDE France")
     assert "the game is over, and France wins" in mails[0].body.replace("\n", " ")
-    [end] = [m for m in mails if m.subject == "[TEST] war1: the game is over" and LIST not in m.to]
+    over = "TEST:war1 - S1901M Victory: France"
+    [end, *_] = [m for m in mails if m.subject == over and LIST not in m.to]
     assert "conceded war1 to France" in end.body
     assert judge.game().state == games.FINISHED
 
@@ -289,4 +299,4 @@ def test_observer_press_is_off_until_the_master_allows_it(judge: Judge) -> None:
     assert "ERROR: observers may not send press in war1." in ack.body
     judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET OBSERVER PRESS YES")
     mails = judge.send("w@example.org", "SIGNON Owar1 wpw\nBROADCAST\nhello\nENDPRESS")
-    assert any(m.subject == "[TEST] war1: broadcast from an observer" for m in mails)
+    assert any(m.subject == "TEST:war1 - S1901M Broadcast from an observer" for m in mails)

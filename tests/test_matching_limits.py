@@ -160,7 +160,7 @@ def test_a_long_misspelt_line_by_mail_gets_a_clear_reply(judge: Judge, lookups: 
     judge.start_game()
     line = _misspelt_line(10_000)
     ack = judge.send("p2@example.org", f"SIGNON Fwar1 pw2\nA Par-Bur\n{line}")[0]
-    assert ack.subject == "[TEST] Re: orders (ERRORS)"
+    assert ack.subject == "Re: [Error Flag] TEST:war1 - S1901M orders"
     assert (
         f"  {line} ERROR: This line is 10000 characters long; an order is at most 200, "
         "so it was not read.\n" in ack.body

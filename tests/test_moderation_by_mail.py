@@ -57,8 +57,9 @@ def test_unstart_takes_the_game_back_to_forming_and_makes_it_manual_start(
         "  war1 is forming again, with no powers assigned; it starts when you send FORCE BEGIN\n"
         "  (or PROCESS). Everyone is told.\n"
     ) in _ack(mails)
-    [notice] = [m for m in mails if m.subject.endswith("the game is back to forming")]
-    assert sorted(notice.to) == sorted([GM, *players.values()])
+    notices = [m for m in mails if m.subject == "TEST:war1 - S1901M Game Unstarted"]
+    assert sorted(a for m in notices for a in m.to) == sorted([GM, *players.values()])
+    assert all(len(m.to) == 1 for m in notices)  # one mail each
     game = judge.game()
     assert (game.state, game.phase, game.deadline) == ("forming", None, None)
     assert game.settings.manual_start
@@ -104,19 +105,22 @@ def test_a_manual_process_game_waits_for_its_master_and_says_so_daily(judge: Jud
     mails = _all_hold(judge, players)  # every order in: it would go now
     assert judge.game().phase == "S1901M"
     assert not [m for m in mails if "Results" in m.subject]
-    [waiting] = judge.at(judge.now)
-    assert waiting.subject == "[TEST] war1 - S1901M Turn Waiting"
-    assert sorted(waiting.to) == sorted([GM, *players.values()])
+    everyone = sorted([GM, *players.values()])
+    mails = judge.at(judge.now)
+    assert {m.subject for m in mails} == {"TEST:war1 - S1901M Turn Waiting"}
+    assert sorted(a for m in mails for a in m.to) == everyone  # one mail each
+    waiting = mails[0]
     assert waiting.body == "Game 'war1' is waiting for master to process turn.\n"
     first = judge.now
     assert judge.at(first + timedelta(hours=23, minutes=59)) == []
-    [again] = judge.at(first + timedelta(days=1))
-    assert again.body == waiting.body
+    again = judge.at(first + timedelta(days=1))
+    assert [m.body for m in again] == [waiting.body] * 8
     # The deadline and the end of grace pass (first + 2 days + 8 minutes is the
     # deadline): one mail a day, nothing processed.
-    assert [m.body for m in judge.at(first + timedelta(days=2, hours=1))] == [waiting.body]
+    later = judge.at(first + timedelta(days=2, hours=1))
+    assert [m.body for m in later] == [waiting.body] * 8
     assert judge.at(first + timedelta(days=2, hours=23)) == []
-    assert [m.body for m in judge.at(first + timedelta(days=3))] == [waiting.body]
+    assert [m.body for m in judge.at(first + timedelta(days=3))] == [waiting.body] * 8
     body = _ack(judge.send(GM, f"{MASTER}\nPROCESS"))
     assert "war1 has been processed; the results are mailed to everyone." in body
     assert judge.game().phase == "F1901M"
@@ -131,8 +135,8 @@ def test_a_manual_process_game_waits_at_its_deadline_and_set_auto_process_ends_i
     mails = judge.at(deadline + timedelta(hours=24))  # the end of grace: it would go
     assert judge.game().phase == "S1901M"
     assert [m.subject for m in mails if "Turn Waiting" in m.subject] == [
-        "[TEST] war1 - S1901M Turn Waiting"
-    ]
+        "TEST:war1 - S1901M Turn Waiting"
+    ] * 8
     body = _ack(judge.send(GM, f"{MASTER}\nSET AUTO PROCESS"))
     assert "Line 2: SET AUTO PROCESS\n  war1: manual process is now off.\n" in body
     judge.at(judge.now)
@@ -154,10 +158,10 @@ def test_a_manual_start_game_waits_for_its_master_when_full(judge: Judge) -> Non
     for i, initial in enumerate(POWERS):
         mails = judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}\nSET PREFERENCE {initial}")
     assert judge.game().state == "forming"
-    [waiting] = [m for m in mails if "Waiting" in m.subject]
-    assert waiting.subject == "[TEST] war1 - Start Waiting"
-    assert waiting.body == "Game 'war1' is waiting for master to start.\n"
-    assert len(waiting.to) == 8
+    waiting = [m for m in mails if "Waiting" in m.subject]
+    assert {m.subject for m in waiting} == {"TEST:war1 - S1901M Start Waiting"}
+    assert {m.body for m in waiting} == {"Game 'war1' is waiting for master to start.\n"}
+    assert len({a for m in waiting for a in m.to}) == 8 == len(waiting)
     assert not [m for m in judge.send("p0@example.org", "SIGNON Awar1 pw0") if "Wait" in m.subject]
     # SET AUTO START on a full game starts it, as its last JOIN would have.
     body = _ack(judge.send(GM, f"{MASTER}\nSET AUTO START"))
@@ -262,9 +266,10 @@ def test_a_mails_sets_are_announced_to_the_game_once_with_the_new_values(
         f"{MASTER}\nSET GRACE 12h\nSET NONMR\nSET DAYS Mon-Fri\nSET MANUAL PROCESS"
         "\nSET PRESS GREY\nSET MODERATED",  # already moderated: no change, not announced
     )
-    [notice] = [m for m in mails if m.subject == "[TEST] war1: parameters changed"]
-    assert sorted(notice.to) == sorted([GM, *players.values()])
-    assert notice.body == (
+    notices = [m for m in mails if m.subject == "TEST:war1 - S1901M Parameters Changed"]
+    assert sorted(a for m in notices for a in m.to) == sorted([GM, *players.values()])
+    assert len({m.body for m in notices}) == 1
+    assert notices[0].body == (
         "Parameters for game 'war1' changed to:\n"
         "  Deadlines on: Monday, Tuesday, Wednesday, Thursday, Friday\n"
         "  Grace: 12 hours\n"
@@ -276,7 +281,7 @@ def test_a_mails_sets_are_announced_to_the_game_once_with_the_new_values(
     mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nSET WAIT\nSET NOWAIT\nSET PASSWORD new")
     mails += judge.send(players["F"], "SIGNON Fwar1 new\nSET DRAW\nSET ADDRESS f@example.org")
     mails += judge.send(GM, f"{MASTER}\nSET GRACE 12h\nSET GRACE 1x")
-    assert not [m for m in mails if "parameters changed" in m.subject]
+    assert not [m for m in mails if "Parameters Changed" in m.subject]
 
 
 def test_njudges_deadline_settings_set_ours(judge: Judge) -> None:

@@ -51,7 +51,7 @@ def test_after_the_reminder_the_deadline_then_grace_are_kept(judge: Judge) -> No
     judge.start_game()
     deadline = datetime.fromisoformat(judge.game().deadline or "")
     reminders = judge.at(deadline - timedelta(hours=24))
-    assert [m.subject.split(",")[0] for m in reminders] == ["[TEST] war1: reminder"] * 7
+    assert [m.subject.split(",")[0] for m in reminders] == ["TEST:war1 - S1901M reminder"] * 7
     assert _kept(judge) == 0  # the reminder was recorded: looked at once more
     assert judge.at(deadline - timedelta(hours=23)) == []
     assert _kept(judge) == _micros(deadline)

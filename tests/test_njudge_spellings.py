@@ -94,9 +94,9 @@ def test_a_password_after_watch_is_never_echoed(judge: Judge) -> None:
     players = judge.start_game()
     mails = judge.send("w@example.org", "WATCH war1 Hunter7Zq", subject="WATCH war1 Hunter7Zq")
     mails += judge.send(players["F"], "SIGNON Fwar1 pw2\nWATCH war1 Hunter7Zq\nA Par-Bur")
-    assert mails[0].subject == "[TEST] Re: WATCH ****"
+    assert mails[0].subject == "Re: TEST:war1 - S1901M WATCH ****"
     for mail in mails:
-        assert "hunter7zq" not in (mail.subject + mail.body).lower()
+        assert "hunter7zq" not in (mail.subject + mail.full).lower()
     assert "Line 2: WATCH ****" in mails[-1].body
     for (table,) in judge.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
         if table != "inbound":  # the mail as received, kept as the record
@@ -216,7 +216,7 @@ def test_a_turn_number_that_is_no_earlier_turn_is_refused(judge: Judge, turn: st
     _to_winter(judge)
     [ack] = judge.send(MASTER, f"SIGNON Mwar1 masterpw\nROLLBACK {turn}")
     shown = turn if len(turn) <= 6 else turn[:6] + "..."
-    assert ack.subject == "[TEST] Re: orders (ERRORS)"
+    assert ack.subject == "Re: [Error Flag] TEST:war1 - F1901B orders"
     assert ack.body == (
         SIGNED_ON
         + f"Line 2: ROLLBACK {turn}\n"
@@ -301,12 +301,12 @@ def test_a_list_of_orders_without_a_signon_is_refused_piece_by_piece(judge: Judg
 def test_several_set_keywords_on_one_line_each_answered(judge: Judge) -> None:
     judge.start_game()
     body = "SIGNON Mwar1 masterpw\nSET NO CD, PRESS GREY\nSET CD\nSET WHITE NONMR\nSET NO PRESS"
-    [ack, notice] = judge.send("gm@example.org", body)
-    assert notice.body == (
+    [ack, *notices] = judge.send("gm@example.org", body)
+    assert {notice.body for notice in notices} == {
         "Parameters for game 'war1' changed to:\n"
         "  Missing orders at the end of grace: wait for the master\n"
         "  Press: none\n"
-    )
+    }
     assert ack.body.startswith(
         SIGNED_ON + "Line 2: SET NO CD\n"
         "  war1: nonmr is now wait for you.\n"

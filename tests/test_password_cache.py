@@ -118,8 +118,8 @@ def test_wrong_passwords_after_a_right_one_still_lock_the_power(
         assert reply.body == WRONG
     assert scrypt_calls == [b"wrong0", b"wrong1", b"wrong2"]
     assert [m.subject for m in notices] == [
-        "[TEST] war1: wrong passwords for France",
-        "[TEST] wrong passwords from your address",
+        "TEST:war1 - S1901M wrong passwords for France",
+        "TEST wrong passwords from your address",
     ]
     [locked] = judge.send(france, "SIGNON Fwar1 pw2\nA Par H")
     assert locked.body.startswith(

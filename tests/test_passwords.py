@@ -122,7 +122,7 @@ def test_guesses_from_30_forged_senders_lock_the_power_for_an_hour(
     # The player of record is told once, when the tenth wrong password comes.
     [notice] = notices
     assert notice.to == [players["F"]]
-    assert notice.subject == "[TEST] war1: wrong passwords for France"
+    assert notice.subject == "TEST:war1 - S1901M wrong passwords for France"
     assert notice.body == (
         "Someone has signed on to war1 as France with a wrong password\n"
         "10 times in the last hour, from one address or from several.\n\n"
@@ -181,7 +181,7 @@ def test_the_notice_goes_once_an_hour(judge: Judge) -> None:
             notices += judge.send(f"f{hour}-{i}@example.org", f"SIGNON Gwar1 bad{i}")[1:]
         judge.now += timedelta(hours=1)
     assert [(n.to, n.subject) for n in notices] == [
-        ([players["G"]], "[TEST] war1: wrong passwords for Germany")
+        ([players["G"]], "TEST:war1 - S1901M wrong passwords for Germany")
     ] * 2
 
 
@@ -210,7 +210,7 @@ def test_guesses_in_a_players_name_do_not_keep_the_player_out(
     [notice] = notices
     assert (notice.to, notice.subject) == (
         [players["A"]],
-        "[TEST] wrong passwords from your address",
+        "TEST wrong passwords from your address",
     )
     assert notice.body == (
         "Mail from p0@example.org has tried a wrong password 10 times\n"
@@ -243,7 +243,7 @@ def test_the_master_of_record_is_told_of_guesses_at_the_master_password(judge: J
     for i in range(10):
         mails += judge.send(f"m{i}@example.org", f"SIGNON Mwar1 guess{i}")[1:]
     assert [(m.to, m.subject) for m in mails] == [
-        (["gm@example.org"], "[TEST] war1: wrong passwords for master")
+        (["gm@example.org"], "TEST:war1 - S1901M wrong passwords for master")
     ]
 
 
@@ -254,8 +254,11 @@ def test_a_listed_master_runs_any_game_with_the_master_password(tmp_path: Path) 
     judge = Judge(tmp_path, masters=("boss@example.org",), master_password="judge-pw")
     judge.start_game()
     mails = judge.send("boss@example.org", "SIGNON Mwar1 judge-pw\nSET NONMR")
-    ack, copy, changed = mails  # the change is announced to everyone in the game (issue 17)
-    assert changed.subject == "[TEST] war1: parameters changed"
+    ack, copy, *changed = mails  # the change is announced to everyone in the game (issue 17)
+    assert {m.subject for m in changed} == {"TEST:war1 - S1901M Parameters Changed"}
+    assert sorted(a for m in changed for a in m.to) == sorted(
+        ["gm@example.org", *(f"p{i}@example.org" for i in range(7))]
+    )
     assert ack.to == ["boss@example.org"]
     assert (
         "Line 1: SIGNON Mwar1 ****\n"

@@ -34,7 +34,8 @@ STEP = timedelta(minutes=5)
 
 
 def subject(text: str) -> str:
-    return f"[E2E] {text}"
+    """A mail's subject about the game, in njudge's form: "E2E:war1 - S1901M text"."""
+    return f"E2E:{GAME} - S1901M {text}"
 
 
 def test_thirty_forged_senders_lock_france_for_an_hour_and_no_longer(
@@ -59,7 +60,7 @@ def test_thirty_forged_senders_lock_france_for_an_hour_and_no_longer(
     with judge(make_config(tmp_path, dovecot, sink), clock):
         # -- 1. The game. --------------------------------------------------------------------
         deliver(mail(MASTER, "new game", [f"CREATE ?{GAME} masterpw"], clock.now))
-        boxes.new({MASTER: [subject("Re: new game")]})
+        boxes.new({MASTER: ["Re: " + subject("new game")]})
         deliver(
             *(
                 mail(
@@ -71,11 +72,11 @@ def test_thirty_forged_senders_lock_france_for_an_hour_and_no_longer(
                 for p in POWERS
             )
         )
-        started = subject(f"{GAME}: the game has started")
+        started = subject("Game Starting")
         boxes.new(
             {
                 MASTER: [started],
-                **{ADDRESS[p]: [subject("Re: joining"), f"{started}; you are {p}"] for p in POWERS},
+                **{ADDRESS[p]: ["Re: " + subject("joining"), started] for p in POWERS},
             }
         )
         checked.clear()
@@ -88,8 +89,8 @@ def test_thirty_forged_senders_lock_france_for_an_hour_and_no_longer(
             )
         )
         guessed_at = clock.now
-        notice_subject = subject(f"{GAME}: wrong passwords for France")
-        refused = subject("Re: guess (ERRORS)")
+        notice_subject = subject("wrong passwords for France")
+        refused = "Re: [Error Flag] E2E guess"  # not signed on: the judge's name alone
         new = boxes.new({**{f: [refused] for f in FORGERS}, ADDRESS["France"]: [notice_subject]})
         assert sorted(checked) == sorted(f"guess{i}" for i in range(10))  # ten, then none
         assert guessed_at == START + 3 * STEP
@@ -123,7 +124,7 @@ def test_thirty_forged_senders_lock_france_for_an_hour_and_no_longer(
         # -- 3. The real player, during the hour: the same words, nothing checked. -----------
         france = [f"SIGNON F{GAME} {PASSWORD['France']}", "A Par-Bur"]
         deliver(mail(ADDRESS["France"], "let me in", france, clock.now))
-        held = subject("Re: let me in (ERRORS)")
+        held = "Re: [Error Flag] E2E let me in"
         ack = one(boxes.new({ADDRESS["France"]: [held]})[ADDRESS["France"]], held)
         assert lock_words in flat(ack.body)
         assert len(checked) == 10
@@ -133,7 +134,7 @@ def test_thirty_forged_senders_lock_france_for_an_hour_and_no_longer(
             b"\r\nSubject:", f"\r\nIn-Reply-To: {notice.message_id}\r\nSubject:".encode(), 1
         )
         deliver(answer)
-        ok = subject("Re: Re: notice").replace("Re: Re:", "Re:")
+        ok = "Re: " + subject("notice")  # never "Re: Re:"
         ack = one(boxes.new({ADDRESS["France"]: [ok]})[ADDRESS["France"]], ok)
         assert has_lines(
             ack.body, [f"Line 1: SIGNON F{GAME} ****", f"Signed on to {GAME} as France."]
@@ -144,7 +145,7 @@ def test_thirty_forged_senders_lock_france_for_an_hour_and_no_longer(
         # -- 4. An hour after the guesses: the right password works. --------------------------
         clock.now = guessed_at + timedelta(hours=1) - STEP  # deliver() moves it on by STEP
         deliver(mail(ADDRESS["France"], "again", france, clock.now))
-        ok = subject("Re: again")
+        ok = "Re: " + subject("again")
         ack = one(boxes.new({ADDRESS["France"]: [ok]})[ADDRESS["France"]], ok)
         assert has_lines(
             ack.body, [f"Line 1: SIGNON F{GAME} ****", f"Signed on to {GAME} as France."]

@@ -78,12 +78,12 @@ def processed_spring(judge: Judge, players: dict[str, str]) -> None:
 def test_results_mail_and_its_list_copy_carry_the_board_named_in_the_text(tmp_path) -> None:
     judge = Judge(tmp_path)
     spring_with_a_list(judge)
-    subject = "[TEST] war1: Movement results for Spring of 1901"
+    subject = "TEST:war1 - S1901M Results"
     queued = [m for m in judge._since(0) if m.subject == subject]
-    assert [m.picture for m in queued] == ["board-S1901M.png", "board-S1901M.png"]
+    assert [m.picture for m in queued] == ["board-S1901M.png"] * 9
     delivered = by_subject(judge.deliver(), subject)
-    assert len(delivered) == 2  # to the players and master, and to the list
-    to_players, to_list = sorted(delivered, key=lambda m: LIST in m["To"])
+    assert len(delivered) == 9  # to each player and the master, one mail each, and to the list
+    to_players, *_, to_list = sorted(delivered, key=lambda m: LIST in m["To"])
     assert LIST in to_list["To"] and to_list["List-Id"]
     pictures = [picture_of(m) for m in (to_players, to_list)]
     assert pictures[0] == pictures[1]  # the list copy shares the same picture
@@ -92,10 +92,10 @@ def test_results_mail_and_its_list_copy_carry_the_board_named_in_the_text(tmp_pa
     for msg in (to_players, to_list):
         text = text_of(msg)
         assert "Army Paris -> Burgundy." in text
-        assert " ".join(text.split()).endswith(
+        assert (
             "The board after Movement for Spring of 1901, with its orders drawn, is in "
-            "the attached picture board-S1901M.png."
-        )
+            "the attached picture board-S1901M.png. The next phase of 'war1' will be "
+        ) in " ".join(text.split())
     # Sent once, the finished mail is what the outbox keeps: the picture drawn no more.
     rows = judge.db.execute("SELECT raw, picture FROM outbound").fetchall()
     rows = [(raw, picture) for raw, picture in rows if b"board-S1901M.png" in raw]
@@ -122,19 +122,19 @@ def test_set_map_off_leaves_the_picture_and_its_line_out(tmp_path) -> None:
     ]
     assert pictured == []
     subjects = {m["Subject"] for m in messages}
-    assert "[TEST] war1: Movement results for Spring of 1901" in subjects
-    assert "[TEST] war1: the game has started; you are Austria" in subjects
-    assert "[TEST] war1: PREDICTION of Movement for Fall of 1901" in subjects
+    assert "TEST:war1 - S1901M Results" in subjects
+    assert "TEST:war1 - S1901M Game Starting" in subjects
+    assert "TEST:war1 - F1901M PREDICTION of Movement for Fall of 1901" in subjects
     # and back on: the next results carry it again
     judge.send(MASTER, "SIGNON Mwar1 masterpw\nSET MAP ON\nPROCESS")
-    results = by_subject(judge.deliver(), "[TEST] war1: Movement results for Fall of 1901")
+    results = by_subject(judge.deliver(), "TEST:war1 - F1901M Results")
     assert picture_of(results[0])[0] == "board-F1901M.png"
 
 
 def test_start_mails_carry_the_opening_board(tmp_path) -> None:
     judge = Judge(tmp_path)
     players = judge.start_game()
-    messages = [m for m in judge.deliver() if "the game has started" in m["Subject"]]
+    messages = [m for m in judge.deliver() if m["Subject"] == "TEST:war1 - S1901M Game Starting"]
     addresses = sorted(a.addr_spec for m in messages for a in m["To"].addresses)
     assert addresses == sorted([MASTER, *players.values()])
     opening = {picture_of(m) for m in messages}
@@ -150,7 +150,7 @@ def test_the_predict_answer_carries_the_predicted_board(tmp_path) -> None:
     judge.deliver()
     judge.send(MASTER, "SIGNON Mwar1 masterpw\nPREDICT")
     (answer,) = by_subject(
-        judge.deliver(), "[TEST] war1: PREDICTION of Movement for Spring of 1901"
+        judge.deliver(), "TEST:war1 - S1901M PREDICTION of Movement for Spring of 1901"
     )
     name, data = picture_of(answer)
     assert name == "prediction-S1901M.png"
@@ -209,7 +209,7 @@ def test_a_resend_after_a_crash_is_the_same_mail_byte_for_byte(tmp_path) -> None
     pictured = {
         mid for mid, (_, picture, state) in _outbound(judge.config.database).items() if picture
     }
-    assert len(pictured) == 2  # the results mail and its list copy
+    assert len(pictured) == 9  # the results mail to each of 8, and its list copy
 
     # The reference: the same store, copied now, drained by a judge that never crashes.
     reference_path = tmp_path / "reference.db"

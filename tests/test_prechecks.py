@@ -96,11 +96,11 @@ def test_a_batch_is_checked_ahead_once_and_handled_as_before(
     assert scrypt_calls == [b"pw2", b"wrong", b"pw1"]
     acks = _acks(judge, before)
     france, germany = acks[f'["{players["F"]}"]'], acks[f'["{players["G"]}"]']
-    assert france.startswith("Line 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n")
-    assert germany.startswith(
-        "Line 1: SIGNON Gwar1 ****\n"
+    assert "\nLine 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n" in france
+    assert (
+        "\nLine 1: SIGNON Gwar1 ****\n"
         "  ERROR: signon refused: the game name, the power or the password is wrong.\n"
-    )
+    ) in germany
     assert judge.effective("war1", "FRANCE") == ["A PAR H", "A MAR H", "F BRE H"]
     # The wrong one was counted, as when the handling checks it itself, and forgotten.
     assert guesses.count(judge.db, guesses.power_key("war1", "G"), judge.now, WINDOW) == 1
@@ -156,7 +156,7 @@ def test_a_checker_that_fails_leaves_the_checks_to_the_handling(
     assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=broken) == 1
     assert scrypt_calls == [b"pw2"]  # checked by the handling
     [ack] = _acks(judge, before).values()
-    assert ack.startswith("Line 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n")
+    assert "\nLine 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n" in ack
 
 
 def test_the_pool_checks_in_workers_and_answers_in_order(tmp_path: Path) -> None:

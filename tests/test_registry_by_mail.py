@@ -46,7 +46,7 @@ PUBLIC = (
 
 def test_register_stores_njudges_form_and_says_what_it_keeps(judge: Judge) -> None:
     [ack] = judge.send("p2@example.org", FORM + "\nWHOIS p2@example.org")
-    assert ack.subject == "[TEST] Re: orders"
+    assert ack.subject == "Re: TEST orders"
     assert ack.body == (
         "Line 1: REGISTER\n"
         "  Registered. The judge keeps:\n" + ENTRY + "  Addresses: p2@example.org\n"
@@ -94,7 +94,7 @@ def test_others_see_the_public_fields_and_masters_of_the_players_games_all(
 
 def test_whois_of_an_address_nobody_registered(judge: Judge) -> None:
     [ack] = judge.send("x@example.org", "WHOIS nobody@example.org\nWHOIS not-an-address")
-    assert ack.subject == "[TEST] Re: orders (ERRORS)"
+    assert ack.subject == "Re: [Error Flag] TEST orders"
     assert ack.body == (
         "Line 1: WHOIS nobody@example.org\n"
         "  ERROR: nobody@example.org is not registered here.\n"
@@ -154,7 +154,7 @@ def test_i_am_also_from_an_address_registered_on_its_own(judge: Judge) -> None:
 def _refused(judge: Judge, form: str) -> str:
     """The reply's words to a REGISTER form that is refused; nothing is stored."""
     [ack] = judge.send("y@example.org", f"REGISTER\n{form}\nEND")
-    assert ack.subject == "[TEST] Re: orders (ERRORS)"
+    assert ack.subject == "Re: [Error Flag] TEST orders"
     assert ack.body.startswith("Line 1: REGISTER\n  ERROR: Nothing registered: ")
     assert judge.db.execute("SELECT COUNT(*) FROM registrations").fetchone()[0] == 0
     return ack.body.removeprefix("Line 1: REGISTER\n  ERROR: Nothing registered: ")

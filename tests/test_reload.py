@@ -34,12 +34,12 @@ def test_sighup_reloads_the_configuration(tmp_path: Path) -> None:
     proc = start_judge(config, port, log=log)
     try:
         _send(port, 1)
-        assert _subjects(tmp_path / "outbox", 1) == ["[BEFORE] Re: hello 1"]
+        assert _subjects(tmp_path / "outbox", 1) == ["Re: BEFORE hello 1"]
         judge_toml(tmp_path, "AFTER", port)
         proc.send_signal(signal.SIGHUP)
         assert wait_until(lambda: "SIGHUP: configuration reloaded" in _log(tmp_path))
         _send(port, 2)
-        assert _subjects(tmp_path / "outbox", 2)[1] == "[AFTER] Re: hello 2"
+        assert _subjects(tmp_path / "outbox", 2)[1] == "Re: AFTER hello 2"
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=20)

@@ -125,7 +125,7 @@ def test_a_raising_message_is_tried_three_times_then_failed_with_one_reply(
         "error": f"{reason} (after 3 attempts)",
     }
     sent = _sent(j)
-    assert sent[1:] == [(["p1@example.org"], "[TEST] Re: boom (not processed)", INTERNAL_ERROR)]
+    assert sent[1:] == [(["p1@example.org"], "Re: TEST boom (not processed)", INTERNAL_ERROR)]
     # Set aside for good: never tried again, never answered again.
     assert _handle(j, t0 + timedelta(days=1)) == 0
     assert len(_sent(j)) == 2
@@ -154,7 +154,7 @@ def test_a_locked_database_is_retried_and_then_handled(tmp_path: Path) -> None:
     assert _handle(j, t0 + timedelta(minutes=1), locked_once) == 1
     assert _row(j, first)["state"] == "handled"
     replies = [(to, subject) for to, subject, _ in _sent(j)]
-    assert replies == [(["p1@example.org"], "[TEST] Re: help")]
+    assert replies == [(["p1@example.org"], "Re: TEST help")]
 
 
 def test_a_failing_internal_error_reply_is_contained(
@@ -184,7 +184,7 @@ def test_a_failing_internal_error_reply_is_contained(
     )
     assert _row(j, good)["state"] == "handled"
     replies = [(to, subject) for to, subject, _ in _sent(j)]
-    assert replies == [(["p2@example.org"], "[TEST] Re: help")]
+    assert replies == [(["p2@example.org"], "Re: TEST help")]
 
 
 def test_a_failure_that_cannot_be_recorded_does_not_spin(
@@ -317,7 +317,7 @@ def test_judge_run_once_retries_a_raising_message_then_sets_it_aside(tmp_path: P
     run1 = _judge(tmp_path, *now, "2026-11-21T12:00:00Z", crash=bug)
     assert run1.returncode == 0, run1.stderr
     assert "message 1: attempt 1 of 3 failed; trying again at 2026-11-21T12:01:00" in run1.stderr
-    assert _maildir(tmp_path) == [("p2@example.org", "[TEST] Re: second")]  # the next went on
+    assert _maildir(tmp_path) == [("p2@example.org", "Re: TEST second")]  # the next went on
     run2 = _judge(tmp_path, *now, "2026-11-21T12:00:59Z", crash=bug)
     assert "handled 0," in run2.stderr  # not due yet
     run3 = _judge(tmp_path, *now, "2026-11-21T12:01:00Z", crash=bug)
@@ -326,8 +326,8 @@ def test_judge_run_once_retries_a_raising_message_then_sets_it_aside(tmp_path: P
     reason = "CrashPointError: crash point handle-queued (at crashpoints.py:"
     assert f"message 1 set aside as failed: {reason}" in run4.stderr
     assert _maildir(tmp_path) == [
-        ("p2@example.org", "[TEST] Re: second"),
-        ("p1@example.org", "[TEST] Re: first (not processed)"),
+        ("p2@example.org", "Re: TEST second"),
+        ("p1@example.org", "Re: TEST first (not processed)"),
     ]
     run5 = _judge(tmp_path, *now, "2026-11-22T12:00:00Z", crash=bug)
     assert "handled 0," in run5.stderr and len(_maildir(tmp_path)) == 2  # told once
@@ -345,7 +345,7 @@ def test_judge_run_once_retries_a_raising_message_then_sets_it_aside(tmp_path: P
 
     fixed = _judge(tmp_path, *now, "2026-11-22T12:00:00Z")  # the bug is gone
     assert "handled 1," in fixed.stderr
-    assert _maildir(tmp_path)[-1] == ("p1@example.org", "[TEST] Re: first")
+    assert _maildir(tmp_path)[-1] == ("p1@example.org", "Re: TEST first")
 
 
 def test_handle_waiting_stops_between_messages_when_the_daemon_stops(tmp_path: Path) -> None:

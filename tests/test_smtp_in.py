@@ -29,7 +29,7 @@ def test_a_mail_is_stored_handled_and_answered(smtp_judge: Config) -> None:
     [reply] = outbox(smtp_judge, 1)
     assert reply["To"] == "bob@example.org"
     # Orders without a SIGNON line: answered, with each line's error.
-    assert reply["Subject"] == "[T] Re: orders (ERRORS)"
+    assert reply["Subject"] == "Re: [Error Flag] T orders"
     assert reply["In-Reply-To"] == "<1@example.org>"
     assert reply["Auto-Submitted"] == "auto-replied" and reply["X-Judge"] == "T"
     body = reply.get_content().replace("\r\n", "\n")

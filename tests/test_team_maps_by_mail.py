@@ -26,7 +26,7 @@ The deadline for orders is Monday 23 November 2026 12:03 UTC.
 
 DUEL_SPRING = """Game: duel1   Variant: Duel: two powers
 Rules: the DATC's preferred choices (DATC 2.4).
-Movement results for Spring of 1901.
+Movement results for Spring of 1901. (duel1.001)
 
 Orange: Army Orport -> Westfold.
 Orange: Fleet Orhaven -> North Bay.
@@ -36,16 +36,16 @@ Violet: Army Eastfold HOLD.
 Violet: Fleet Viohaven -> South Bay.
 Violet: Army Vioridge SUPPORT Army Eastfold.
 
-The next phase of duel1 is Movement for Fall of 1901.
-The deadline for orders is Monday 23 November 2026 12:05 UTC.
-
 The board after Movement for Spring of 1901, with its orders drawn, is in
 the attached picture board-S1901M.png.
+
+The next phase of 'duel1' will be Movement for Fall of 1901.
+The deadline for orders will be Mon Nov 23 2026 12:05:00 +0000.
 """
 
 DUEL_FALL = """Game: duel1   Variant: Duel: two powers
 Rules: the DATC's preferred choices (DATC 2.4).
-Movement results for Fall of 1901.
+Movement results for Fall of 1901. (duel1.002)
 
 Orange: Army Westfold -> Vioport.
 Orange: Fleet North Bay -> West Sea.
@@ -70,8 +70,12 @@ the attached picture board-F1901M.png.
 
 
 def _results(mails: list, picture: str) -> str:
-    [results] = [m for m in mails if "results" in m.subject]
-    assert results.to == ["gm@example.org", "p0@example.org", "p1@example.org"]
+    [results, *others] = [m for m in mails if m.subject.endswith(" Results")]
+    assert [m.to for m in [results, *others]] == [  # one mail each
+        ["gm@example.org"],
+        ["p0@example.org"],
+        ["p1@example.org"],
+    ]
     assert results.picture == picture
     return str(results.body)
 
@@ -84,8 +88,8 @@ def test_a_duel_is_won_with_the_maps_own_victory_count(tmp_path: Path) -> None:
     judge.send("gm@example.org", "CREATE ?duel1 masterpw duel")
     judge.send("p0@example.org", "SIGNON ?duel1 pw0\nSET PREFERENCE O")
     mails = judge.send("p1@example.org", "SIGNON ?duel1 pw1\nSET PREFERENCE V")
-    [start] = [m for m in mails if m.to == ["p0@example.org"] and "started" in m.subject]
-    assert start.subject == "[TEST] duel1: the game has started; you are Orange"
+    [start] = [m for m in mails if m.to == ["p0@example.org"] and "Starting" in m.subject]
+    assert start.subject == "TEST:duel1 - S1901M Game Starting"
     assert start.body == DUEL_START and start.picture == "board-S1901M.png"
     judge.send(
         "p0@example.org",
@@ -116,7 +120,11 @@ def test_ten_players_sign_on_by_their_initials(tmp_path: Path) -> None:
     names += ["Farrow", "Garn", "Hollis", "Iskar", "Jorvik"]
     for i, initial in enumerate("ABCDEFGHIJ"):
         mails = judge.send(f"p{i}@example.org", f"SIGNON ?deca pw{i}\nSET PREFERENCE {initial}")
-    starts = {m.to[0]: m.body.split("\n")[2] for m in mails if "you are" in m.subject}
+    starts = {
+        m.to[0]: m.body.split("\n")[2]
+        for m in mails
+        if m.subject.endswith(" Game Starting") and m.to != ["gm@example.org"]
+    }
     assert starts == {
         f"p{i}@example.org": f"You are {names[i]}. Sign on with: SIGNON {initial}deca your-password"
         for i, initial in enumerate("ABCDEFGHIJ")

@@ -155,8 +155,8 @@ def _demo(judge: Judge, out: dict[str, Mail]) -> None:
             out["ack_join_with_preference"] = _ack(mails, PLAYERS["A"])
     mails = judge.send(PLAYERS["T"], f"SIGNON ?{g} pw7\nSET PREFERENCE T", "join")
     out["ack_join_seventh_starts_the_game"] = _ack(mails, PLAYERS["T"])
-    out["game_start_player"] = _one(mails, PLAYERS["A"], "the game has started")
-    out["game_start_master"] = _one(mails, MASTER, "the game has started")
+    out["game_start_player"] = _one(mails, PLAYERS["A"], "Game Starting")
+    out["game_start_master"] = _one(mails, MASTER, "Game Starting")
     assert len(mails) == 1 + 7 + 1
 
     # Spring 1901: mails that go wrong, then everyone's orders.
@@ -191,7 +191,7 @@ def _demo(judge: Judge, out: dict[str, Mail]) -> None:
     assert len(mails) == 1, "Russia's WAIT holds the phase"
     mails = judge.send(MASTER, f"SIGNON M{g} secret\nPROCESS")
     out["ack_master_process"] = _ack(mails, MASTER)
-    out["results_spring_1901_movement"] = _one(mails, MASTER, "Movement results")
+    out["results_spring_1901_movement"] = _one(mails, MASTER, "Results")
 
     # Fall 1901: Russia takes Bulgaria with Austria's support; Italy convoys to Tunis.
     judge.orders("A", g, "A Vie H", "A Ser S F Rum - Bul", "F Alb H")
@@ -202,16 +202,16 @@ def _demo(judge: Judge, out: dict[str, Mail]) -> None:
     judge.orders("R", g, "A Gal - Bud", "F Bot - Swe", "A Ukr H", "F Rum - Bul/ec")
     mails = judge.orders("T", g, "F Bla H", "A Arm - Sev", "A Bul H")
     out["ack_last_orders_process_the_phase"] = _ack(mails, PLAYERS["T"])
-    out["results_fall_1901_movement"] = _one(mails, MASTER, "Movement results")
+    out["results_fall_1901_movement"] = _one(mails, MASTER, "Results")
     out["retreat_request"] = _one(mails, PLAYERS["T"], "must retreat")
-    assert len(mails) == 3
+    assert len(mails) == 1 + 8 + 1  # the answer, the results to each of 8, the request
 
     # The Fall 1901 retreat: Turkey takes Greece; then the centres are counted.
     mails = judge.orders("T", g, "A Bul - Gre")
-    out["results_fall_1901_retreat"] = _one(mails, MASTER, "Retreat results")
+    out["results_fall_1901_retreat"] = _one(mails, MASTER, "Results")
     out["build_request_builds"] = _one(mails, PLAYERS["R"], "may build")
     out["build_request_removal"] = _one(mails, PLAYERS["A"], "must remove")
-    assert len(mails) == 2 + 7
+    assert len(mails) == 1 + 8 + 7  # the answer, the results to each of 8, the requests
 
     # Winter 1901: some builds; Austria's removal is left to civil disorder.
     judge.orders("R", g, "Build A War", "Build F StP/nc")
@@ -220,7 +220,7 @@ def _demo(judge: Judge, out: dict[str, Mail]) -> None:
     judge.orders("F", g, "Build F Bre")
     out["ack_builds"] = _ack(judge.orders("I", g, "Build F Nap"), PLAYERS["I"])
     mails = judge.send(MASTER, f"SIGNON M{g} secret\nPROCESS")
-    out["results_winter_1901_adjustment"] = _one(mails, MASTER, "Adjustment results")
+    out["results_winter_1901_adjustment"] = _one(mails, MASTER, "Results")
 
 
 LATE_1905 = {
@@ -259,7 +259,7 @@ def _late(judge: Judge, out: dict[str, Mail]) -> None:
     judge.orders("I", g, "A Tyr H", "A Ven H", "F Nap H")
     judge.orders("T", g, "F Bla H", "A Bul H", "A Con H")
     mails = judge.orders("R", g, "A Sil - Boh", "A Gal S A Sil - Boh", "A Vie H")
-    out["results_fall_1905_movement"] = _one(mails, MASTER, "Movement results")
+    out["results_fall_1905_movement"] = _one(mails, MASTER, "Results")
     out["build_request_no_free_home_centre"] = _one(mails, PLAYERS["G"], "build")
     out["build_request_two_removals"] = _one(mails, PLAYERS["E"], "must remove")
     # Turkey has three builds but only Ankara and Smyrna free (Constantinople is occupied).
@@ -276,6 +276,7 @@ def _direct(out: dict[str, Mail]) -> None:
         "internal_error_without_subject": {"sub": SimpleNamespace(subject="")},
         "wrong_passwords": {
             "game": "demo",
+            "head": {"code": "TEST", "game": "demo", "phase": "S1901M"},
             "power": "France",
             "limit": 10,
             "until": "Saturday 21 November 2026 13:09 UTC",
@@ -453,11 +454,22 @@ def test_an_event_kind_without_template_fails_loudly() -> None:
     # naming the missing file.
     sub = SimpleNamespace(subject="orders")
     events = [{"kind": "signed_on", "line": 1, "text": "SIGNON", "game": "g", "role": "o"}]
-    subject, body = compose.render("acknowledgement", CONFIG, sub=sub, events=events, errors=False)
-    assert (subject, body) == ("[TEST] Re: orders", "Line 1: SIGNON\n  Signed on to g as o.\n")
+    unsigned = {"head": None, "time_left": None}
+    subject, body = compose.render(
+        "acknowledgement", CONFIG, sub=sub, events=events, errors=False, **unsigned
+    )
+    assert (subject, body) == (
+        "Re: TEST orders",
+        "\n:: Judge: TEST  \n\nLine 1: SIGNON\n  Signed on to g as o.\n",
+    )
     with pytest.raises(jinja2.TemplateNotFound, match="events/no_such_kind.txt"):
         compose.render(
-            "acknowledgement", CONFIG, sub=sub, events=[{"kind": "no_such_kind"}], errors=True
+            "acknowledgement",
+            CONFIG,
+            sub=sub,
+            events=[{"kind": "no_such_kind"}],
+            errors=True,
+            **unsigned,
         )
 
 

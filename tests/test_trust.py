@@ -55,7 +55,7 @@ def _handle(judge: Judge) -> list[Mail]:
 
 
 def _master_ack(mails: list[Mail]) -> str:
-    [ack] = [m for m in mails if m.to == [GM] and m.subject.startswith("[TEST] Re:")]
+    [ack] = [m for m in mails if m.to == [GM] and m.subject.startswith("Re: ")]
     return ack.body
 
 
@@ -100,8 +100,11 @@ def test_a_process_that_arrived_before_its_phase_was_processed_is_refused(
     judge.now += timedelta(seconds=30)
     mails = _handle(judge)
     assert judge.game().phase == "F1901M"
-    acks = [m for m in mails if m.to == [GM] and m.subject.startswith("[TEST] Re:")]
-    assert [a.subject for a in acks] == ["[TEST] Re: orders", "[TEST] Re: orders (ERRORS)"]
+    acks = [m for m in mails if m.to == [GM] and m.subject.startswith("Re: ")]
+    assert [a.subject for a in acks] == [
+        "Re: TEST:war1 - F1901M orders",  # the header shows the phase PROCESS moved to
+        "Re: [Error Flag] TEST:war1 - F1901M orders",
+    ]
     assert (
         "Line 2: PROCESS\n"
         "  ERROR: not processed: this mail arrived during Spring 1901 Movement (S1901M),\n"
@@ -232,20 +235,18 @@ def test_game_mail_is_never_capped(tmp_path: Path) -> None:
     assert [m.to for m in judge.send(austria, "A Vie-Tri")] == [[austria]]
     assert [m.to for m in judge.send(austria, "A Vie-Tri")] == [[austria]]
     [notice] = judge.send(austria, "A Vie-Tri")
-    assert notice.subject == "[TEST] Re: orders (too many replies)"
+    assert notice.subject == "Re: TEST orders (too many replies)"
     assert judge.send(austria, "A Vie-Tri") == []  # read, not answered
     # The answer to a mail that signs on with the right password is never held back: no
     # autoresponder or forger has the password.
     [ack] = judge.send(austria, "SIGNON Awar1 pw0\nA Vie-Tri")
-    assert (ack.to, ack.subject) == ([austria], "[TEST] Re: orders")
+    assert (ack.to, ack.subject) == ([austria], "Re: TEST:war1 - S1901M orders")
     assert "Signed on to war1 as Austria." in ack.body
     assert judge.effective("war1", "AUSTRIA") == ["A VIE - TRI"]
     mails = judge.send(GM, f"{MASTER}\nPROCESS")
     # Austria is over the cap; the results reach it as everyone else.
-    [results] = [
-        m for m in mails if m.subject == "[TEST] war1: Movement results for Spring of 1901"
-    ]
-    assert austria in results.to and GM in results.to
+    results = [m.to for m in mails if m.subject == "TEST:war1 - S1901M Results"]
+    assert [austria] in results and [GM] in results  # one mail each
 
 
 def test_a_forger_with_a_players_from_cannot_stop_the_players_orders(tmp_path: Path) -> None:
@@ -273,6 +274,6 @@ def test_a_forger_with_a_players_from_cannot_stop_the_players_orders(tmp_path: P
     # hour (its join was one of them), one notice, and the answer to the real mail.
     to_player = [m for m in mails if austria in m.to]
     assert len(to_player) == 21
-    assert [m.subject for m in to_player].count("[TEST] Re: orders (too many replies)") == 1
-    assert to_player[-2].subject == "[TEST] Re: orders (too many replies)"
+    assert [m.subject for m in to_player].count("Re: TEST orders (too many replies)") == 1
+    assert to_player[-2].subject == "Re: TEST orders (too many replies)"
     assert "Signed on to war1 as Austria." in to_player[-1].body

@@ -53,17 +53,21 @@ from mail_e2e import (
     Clock,
     Mail,
     Mailboxes,
+    code_of,
     deadline_text,
     flat,
     has_lines,
     mail,
     make_config,
     one,
+    prefix,
+    without_header,
 )
 from servers import Dovecot
 from servers import running_judge as judge
 from smtp_sink import SmtpSink
 
+from judge.game.njudge_lines import ptime
 from judge.store import games
 from judge.store.db import open_db
 
@@ -675,7 +679,7 @@ def check_ack(
     """An acknowledgement of one order mail: signed on, then one section per power (in
     the order of `sections`), refusals marked, and whether it made the phase complete."""
     errors = any(o.error for orders in sections.values() for o in orders)
-    assert ack.subject.endswith(" (ERRORS)") == errors, ack.subject
+    assert ack.subject.startswith("Re: [Error Flag] ") == errors, ack.subject
     assert has_lines(
         ack.body, [f"Line 1: SIGNON {signon[0]}{GAME} ****", f"Signed on to {GAME} as {signon}."]
     ), ack.body
@@ -697,23 +701,25 @@ def check_ack(
 
 
 def check_results(
-    results: Mail, phase: Phase, variant: str, deadline: str, problems: list[str]
+    results: Mail, phase: Phase, variant: str, deadline: datetime, problems: list[str], turn: int
 ) -> None:
     """A phase's results: every order with its outcome (the neutral units' too), the
     dislodged units, the centres and adjustments, the coin, the next phase."""
-    assert results.subject == f"[E2E] {GAME}: {phase.kind} results for {phase.title}"
-    text = without_picture(results, problems)
+    assert results.subject == f"{prefix(GAME, phase.code)} Results"
+    assert results.body.startswith("\n:: Judge: E2E  Game: War1  Variant: ")
+    text = without_header(without_picture(results, problems))
     lines = text.split("\n")
+    space = " " if phase.kind == "Movement" else "  "  # njudge's: two after the others
     assert lines[:3] == [
         f"Game: {GAME}   Variant: {variant}",
         RULES_LINE,
-        f"{phase.kind} results for {phase.title}.",
+        f"{phase.kind} results for {phase.title}.{space}({GAME}.{turn:03d})",
     ], text
     ends = [
         i
         for i, line in enumerate(lines)
         if line in ("The following units were dislodged:", "Ownership of supply centres:")
-        or line.startswith((f"The next phase of {GAME}", "In civil disorder", "A coin has"))
+        or line.startswith((f"The next phase of '{GAME}'", "In civil disorder", "A coin has"))
     ]
     got = [line for line in lines[3 : ends[0]] if line]
     expected = [
@@ -738,12 +744,13 @@ def check_results(
     else:
         assert "Ownership" not in text, text
     if phase.coin:
-        assert f" {phase.coin} The next phase of {GAME} " in flat(text), text
+        assert f" {phase.coin} The next phase of '{GAME}' " in flat(text), text
     else:
         assert "coin" not in text, text
+    plural = {"Movement": "Movement", "Retreat": "Retreats", "Adjustment": "Adjustments"}
     assert flat(text).endswith(
-        f"The next phase of {GAME} is {phase.next_kind} for {phase.next_title}. "
-        f"The deadline for orders is {deadline}."
+        f"The next phase of '{GAME}' will be {plural[phase.next_kind]} for {phase.next_title}. "
+        f"The deadline for orders will be {ptime(deadline, UTC)}."
     ), text
 
 
@@ -752,7 +759,7 @@ def check_start(
 ) -> None:
     """A start mail: the game, who you are (or the players, to the master), Italy
     neutral, the opening position and the first phase."""
-    text = without_picture(start, problems)
+    text = without_header(without_picture(start, problems))
     words = flat(text)
     assert words.startswith(f"Game {GAME} ({variant}) has started."), text
     if you:
@@ -767,7 +774,8 @@ def check_start(
 def check_build_request(
     request: Mail, power: str, what: str, names: list[str], deadline: str
 ) -> None:
-    assert request.subject.startswith(f"[E2E] {GAME}: {power} {what} (Winter of ")
+    assert request.subject.startswith(f"E2E:{GAME} - F1")
+    assert f"B {power} {what} (Winter of " in request.subject
     words = flat(request.body)
     assert words.startswith(f"{power} {what} in {GAME}."), request.body
     assert f"Home centres free to build in: {', '.join(names)}." in words, request.body
@@ -799,7 +807,8 @@ def test_six_players_italy_neutral_a_year_by_mail(tmp_path: Path, servers) -> No
         script.deliver(
             mail(MASTER, "new game", [f"CREATE ?{GAME} {MASTER_PASSWORD} standard-6"], clock.now)
         )
-        ack = one(boxes.new({MASTER: ["[E2E] Re: new game"]})[MASTER], "[E2E] Re: new game")
+        new_game = f"Re: {prefix(GAME, SIX_PHASES[0].code)} new game"
+        ack = one(boxes.new({MASTER: [new_game]})[MASTER], new_game)
         words = flat(ack.body)
         assert "ERROR" not in ack.body, ack.body
         assert f"Line 1: CREATE ?{GAME} **** standard-6" in ack.body, ack.body
@@ -814,23 +823,21 @@ def test_six_players_italy_neutral_a_year_by_mail(tmp_path: Path, servers) -> No
             )
         )
         deadline = deadline_text(clock.now + timedelta(hours=48))
-        started = f"[E2E] {GAME}: the game has started"
+        started = f"{prefix(GAME, SIX_PHASES[0].code)} Game Starting"
+        joining = f"Re: {prefix(GAME, SIX_PHASES[0].code)} joining"
         new = boxes.new(
             {
                 MASTER: [started],
-                **{
-                    a: ["[E2E] Re: joining", f"{started}; you are {power}"]
-                    for a, _, _, power, _ in SIX_SIGNUPS
-                },
+                **{a: [joining, started] for a, _, _, power, _ in SIX_SIGNUPS},
             }
         )
         for k, (a, _, pref, power, shown) in enumerate(SIX_SIGNUPS, start=1):
-            ack = one(new[a], "[E2E] Re: joining")
+            ack = one(new[a], joining)
             assert "ERROR" not in ack.body, ack.body
             assert f"You have joined {GAME}: {k} of 6 players." in flat(ack.body), ack.body
             assert has_lines(ack.body, [f"Line 2: {pref}", f"Your preference in {GAME}: {shown}."])
             assert (f"The game {GAME} is full and has started" in flat(ack.body)) == (k == 6)
-            start = one(new[a], f"{started}; you are {power}")
+            start = one(new[a], started)
             assert start.to == (a,)
             check_start(start, variant, power, deadline, "Spring of 1901", problems)
         start = one(new[MASTER], started)
@@ -842,9 +849,12 @@ def test_six_players_italy_neutral_a_year_by_mail(tmp_path: Path, servers) -> No
         ), start.body  # six players: nobody plays Italy
 
         # 3. A year, phase by phase: every power sends its orders in its own mail.
-        for phase in SIX_PHASES:
+        for turn, phase in enumerate(SIX_PHASES, start=1):  # none skipped
             clock.now += STEP
-            next_deadline = deadline_text(clock.now + timedelta(hours=HOURS[phase.next_kind]))
+            next_moment = clock.now + timedelta(hours=HOURS[phase.next_kind])
+            next_deadline = deadline_text(next_moment)
+            now_prefix = prefix(GAME, phase.code)
+            next_prefix = prefix(GAME, code_of(phase.next_kind, phase.next_title))
             subjects = {power: f"{phase.code} orders for {power}" for power in phase.orders}
             script.deliver(
                 *(
@@ -858,32 +868,34 @@ def test_six_players_italy_neutral_a_year_by_mail(tmp_path: Path, servers) -> No
                     for power, orders in phase.orders.items()
                 )
             )
-            results_subject = f"[E2E] {GAME}: {phase.kind} results for {phase.title}"
+            results_subject = f"{now_prefix} Results"
             expected: dict[str, list[str]] = {MASTER: [results_subject]}
             for power, orders in phase.orders.items():
-                errors = " (ERRORS)" if any(o.error for o in orders) else ""
-                expected[address[power]] = [results_subject, f"[E2E] Re: {subjects[power]}{errors}"]
+                flag = "[Error Flag] " if any(o.error for o in orders) else ""
+                ack_subject = f"Re: {flag}{now_prefix} {subjects[power]}"
+                expected[address[power]] = [results_subject, ack_subject]
                 if power in phase.build_requests:
                     what = phase.build_requests[power][0]
                     expected[address[power]].append(
-                        f"[E2E] {GAME}: {power} {what} ({phase.next_title})"
+                        f"{next_prefix} {power} {what} ({phase.next_title})"
                     )
             new = boxes.new(expected)
 
             results = one(new[MASTER], results_subject)
-            assert results.to == tuple(sorted([MASTER, *players])), results.to
-            check_results(results, phase, variant, next_deadline, problems)
+            assert results.to == (MASTER,), results.to  # one recipient per mail
+            check_results(results, phase, variant, next_moment, problems, turn)
             for a in players:
-                assert one(new[a], results_subject).message_id == results.message_id
+                copy = one(new[a], results_subject)
+                assert copy.to == (a,) and copy.body == results.body
 
             last = list(phase.orders)[-1]  # the mail that made the phase complete
             for power, orders in phase.orders.items():
-                ack = next(m for m in new[address[power]] if m.subject.startswith("[E2E] Re: "))
+                ack = next(m for m in new[address[power]] if m.subject.startswith("Re: "))
                 check_ack(ack, power, {power: orders}, phase, deadline, processed=power == last)
 
             for power, (what, names) in phase.build_requests.items():
                 request = one(
-                    new[address[power]], f"[E2E] {GAME}: {power} {what} ({phase.next_title})"
+                    new[address[power]], f"{next_prefix} {power} {what} ({phase.next_title})"
                 )
                 assert request.to == (address[power],)
                 check_build_request(request, power, what, names, next_deadline)
@@ -935,7 +947,8 @@ def test_two_players_world_war_a_year_by_mail(tmp_path: Path, servers) -> None:
         script.deliver(
             mail(MASTER, "new game", [f"CREATE ?{GAME} {MASTER_PASSWORD} standard-2"], clock.now)
         )
-        ack = one(boxes.new({MASTER: ["[E2E] Re: new game"]})[MASTER], "[E2E] Re: new game")
+        new_game = f"Re: {prefix(GAME, TWO_PHASES[0].code)} new game"
+        ack = one(boxes.new({MASTER: [new_game]})[MASTER], new_game)
         words = flat(ack.body)
         assert "ERROR" not in ack.body, ack.body
         assert f"Game {GAME} ({variant}) is created and you are its master." in words
@@ -948,22 +961,20 @@ def test_two_players_world_war_a_year_by_mail(tmp_path: Path, servers) -> None:
             )
         )
         deadline = deadline_text(clock.now + timedelta(hours=48))
-        started = f"[E2E] {GAME}: the game has started"
+        started = f"{prefix(GAME, TWO_PHASES[0].code)} Game Starting"
+        joining = f"Re: {prefix(GAME, TWO_PHASES[0].code)} joining"
         new = boxes.new(
             {
                 MASTER: [started],
-                **{
-                    a: ["[E2E] Re: joining", f"{started}; you are {powers}"]
-                    for (a, _), _, _, powers in TWO_SIGNUPS
-                },
+                **{a: [joining, started] for (a, _), _, _, powers in TWO_SIGNUPS},
             }
         )
         for k, ((a, _), pref, shown, powers) in enumerate(TWO_SIGNUPS, start=1):
-            ack = one(new[a], "[E2E] Re: joining")
+            ack = one(new[a], joining)
             assert "ERROR" not in ack.body, ack.body
             assert f"You have joined {GAME}: {k} of 2 players." in flat(ack.body), ack.body
             assert has_lines(ack.body, [f"Line 2: {pref}", f"Your preference in {GAME}: {shown}."])
-            start = one(new[a], f"{started}; you are {powers}")
+            start = one(new[a], started)
             assert start.to == (a,)
             # "You are England, France and Russia. Sign on with: SIGNON Ewar1 ..."
             check_start(start, variant, powers, deadline, "Spring of 1914", problems)
@@ -975,14 +986,16 @@ def test_two_players_world_war_a_year_by_mail(tmp_path: Path, servers) -> None:
         ), start.body
 
         # 2. 1914 and Spring 1915, one mail per player and phase.
-        for phase in TWO_PHASES:
+        for turn, phase in enumerate(TWO_PHASES, start=1):  # none skipped
             clock.now += STEP
+            now_prefix = prefix(GAME, phase.code)
+            next_prefix = prefix(GAME, code_of(phase.next_kind, phase.next_title))
             if phase.code == "S1915M":
                 # Italy is the coin's winner's now: the other player may not sign on as it.
                 answer = script.ask(
                     WEST[0], "may I?", [f"SIGNON I{GAME} {password[WEST[0]]}", "A Ven - Pie"]
                 )
-                assert answer.subject == "[E2E] Re: may I? (ERRORS)", answer.subject
+                assert answer.subject == "Re: [Error Flag] E2E may I?", answer.subject
                 assert has_lines(
                     answer.body,
                     [
@@ -992,7 +1005,8 @@ def test_two_players_world_war_a_year_by_mail(tmp_path: Path, servers) -> None:
                         "ERROR: not used, because the SIGNON before it was refused.",
                     ],
                 ), answer.body
-            next_deadline = deadline_text(clock.now + timedelta(hours=HOURS[phase.next_kind]))
+            next_moment = clock.now + timedelta(hours=HOURS[phase.next_kind])
+            next_deadline = deadline_text(next_moment)
             letters = TWO_LETTERS[phase.code]
             subjects = {a: f"{phase.code} orders" for a in letters}
             script.deliver(
@@ -1006,36 +1020,38 @@ def test_two_players_world_war_a_year_by_mail(tmp_path: Path, servers) -> None:
                     for a, lt in letters.items()
                 )
             )
-            results_subject = f"[E2E] {GAME}: {phase.kind} results for {phase.title}"
+            results_subject = f"{now_prefix} Results"
             expected: dict[str, list[str]] = {MASTER: [results_subject]}
             for a, lt in letters.items():
                 errors = any(o.error for p in lt.sections for o in phase.orders.get(p, []))
-                ack_subject = f"[E2E] Re: {subjects[a]}" + (" (ERRORS)" if errors else "")
+                flag = "[Error Flag] " if errors else ""
+                ack_subject = f"Re: {flag}{now_prefix} {subjects[a]}"
                 expected[a] = [results_subject, ack_subject]
             for power, (what, _) in phase.build_requests.items():
                 expected[TWO_OWNER[power]].append(
-                    f"[E2E] {GAME}: {power} {what} ({phase.next_title})"
+                    f"{next_prefix} {power} {what} ({phase.next_title})"
                 )
             new = boxes.new(expected)
 
             # One results mail to the master and each player, however many powers.
             results = one(new[MASTER], results_subject)
-            assert results.to == tuple(sorted([MASTER, *players])), results.to
-            check_results(results, phase, variant, next_deadline, problems)
+            assert results.to == (MASTER,), results.to  # one recipient per mail
+            check_results(results, phase, variant, next_moment, problems, turn)
             for a in players:
-                assert one(new[a], results_subject).message_id == results.message_id
+                copy = one(new[a], results_subject)
+                assert copy.to == (a,) and copy.body == results.body
 
             # One acknowledgement per mail, with a section for each of the player's powers.
             last = list(letters)[-1]
             for a, lt in letters.items():
-                ack = next(m for m in new[a] if m.subject.startswith("[E2E] Re: "))
+                ack = next(m for m in new[a] if m.subject.startswith("Re: "))
                 sections = {p: phase.orders.get(p, []) for p in lt.sections}
                 check_ack(ack, lt.signon, sections, phase, deadline, processed=a == last)
 
             # Build requests: one per power, to the player of that power.
             for power, (what, names) in phase.build_requests.items():
                 request = one(
-                    new[TWO_OWNER[power]], f"[E2E] {GAME}: {power} {what} ({phase.next_title})"
+                    new[TWO_OWNER[power]], f"{next_prefix} {power} {what} ({phase.next_title})"
                 )
                 assert request.to == (TWO_OWNER[power],)
                 check_build_request(request, power, what, names, next_deadline)

@@ -20,7 +20,7 @@ from judge.commands.master_settings import parameters_notices, remember_settings
 from judge.commands.run import Run, refuse
 from judge.commands.table import BY_NAME, announced
 from judge.failures import failure_reason, is_transient
-from judge.game import play
+from judge.game import njudge_lines, play
 from judge.game.failure import pause_failed
 from judge.mail.message import Submission, reply_address
 from judge.replies import SIGNED_REPLY, Reply
@@ -36,6 +36,7 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
     """Run every command of `sub`; the acknowledgement (and its copies) first, then
     every other mail the commands caused."""
     run = Run(sub, ctx, passwords_left=ctx.config.passwords_per_mail)
+    signed_game: int | None = None  # the game of the last block opened: the answer's header
     for command in read_commands(sub.body):
         spec = BY_NAME.get(command.name)
         if spec is None:
@@ -50,8 +51,12 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
             if announced(spec):
                 remember_settings(run)
             spec.handler(run, command)
+        if run.block is not None:
+            signed_game = run.block.game.id
     close_block(run)
     run.mails += parameters_notices(run)
+    # The header shows the game as the commands left it, before any processing they caused.
+    header = _header(ctx, signed_game)
     for game_id in sorted(run.to_process):
         game = games.get_game(ctx.db, game_id)
         try:
@@ -75,7 +80,7 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
     )
     # The subject is echoed in the answer's: "SIGNON Fwar1 secret" there is masked too.
     shown = replace(sub, subject=masked_line(sub.subject))
-    context = {"sub": shown, "events": run.events, "errors": errors}
+    context = {"sub": shown, "events": run.events, "errors": errors, **header}
     to = (reply_address(sub),)
     # The answer to a mail that signed on with a right password is never held back by
     # the limits on replies: a forger (who has no password) cannot use them to silence
@@ -87,6 +92,18 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
         copy = {**context, "copy_for": sub.sender}
         replies.append(Reply(others, "acknowledgement", copy, kind))
     return replies + run.mails
+
+
+def _header(ctx: Context, game_id: int | None) -> dict[str, object]:
+    """The answer's `::` header values and the time left (judge/game/njudge_lines.py):
+    of the game the mail signed on to, or none (`head` None) for someone not signed on."""
+    if game_id is None:
+        return {"head": None, "time_left": None}
+    game = games.get_game(ctx.db, game_id)
+    return {
+        "head": njudge_lines.head(ctx.config, game),
+        "time_left": njudge_lines.time_left(game, ctx.now),
+    }
 
 
 def _spend_password(run: Run, cmd: Command) -> bool:

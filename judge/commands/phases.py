@@ -9,6 +9,7 @@ from datetime import datetime
 
 from judge.commands.run import Run
 from judge.engine.phase import Phase
+from judge.game import njudge_lines
 from judge.game.errors import CommandError
 from judge.store import games, inbox
 
@@ -49,10 +50,12 @@ def rollback_target(written: str, names: Sequence[str]) -> str:
     = `W1901A`), or the text as written, which the caller refuses as no earlier phase."""
     if _TURN_NUMBER.fullmatch(written):
         turn = int(written) if len(written) <= _TURN_DIGITS else 0
-        if not 1 <= turn < len(names):
+        # Turn n is njudge_lines' (the n-th stored phase); the current one is no earlier turn.
+        phase = njudge_lines.phase_of_turn(names[:-1], turn)
+        if phase is None:
             shown = written if len(written) <= _TURN_DIGITS else written[:_TURN_DIGITS] + "..."
             raise CommandError("no_such_turn", turn=shown, current=len(names), phase=names[-1])
-        return names[turn - 1]
+        return phase
     return phase_named(written) or written
 
 

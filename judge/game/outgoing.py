@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 import sqlite_utils
 
 from judge.config import Config
+from judge.game import njudge_lines
 from judge.mail import compose
 from judge.replies import Reply
 from judge.store import limits, outbox
@@ -17,6 +18,7 @@ from judge.store.audit import iso
 
 REPLY = "reply"  # the kind of a mail that answers an incoming one (Reply.kind)
 LIMIT = "limit"  # the kind of the notice that a limit was reached: never capped itself
+PUBLIC = "public"  # the kind of a copy to the broadcast address or the game's list
 
 
 def queue_reply(
@@ -28,34 +30,45 @@ def queue_reply(
     in_reply_to: str | None = None,
     references: Sequence[str] = (),
 ) -> None:
+    """Render `reply` and queue it in the caller's transaction, one mail per recipient
+    (njudge's rule: no mail shows one player's address to another; a copy to a list is
+    one mail to the list). A mail about a game (its context names it, `game`) gets that
+    game's `::` header values and subject prefix (`head`) as the game is now, unless it
+    brings its own (results name the phase just processed)."""
     picture = reply.picture
     # Every template may name the attached picture: `picture` is its file name, or None.
     context = {**reply.context, "picture": picture.name if picture else None}
+    if context.get("head") is None and "game" in context:
+        context["head"] = njudge_lines.head_by_name(db, config, context["game"])
     subject, body = compose.render(reply.template, config, **context)
-    message_id = reply.message_id or compose.new_message_id(config)
     threaded = reply.in_reply and in_reply_to is not None
-    raw = compose.build(
-        config,
-        reply.to,
-        subject,
-        body,
-        now,
-        message_id,
-        in_reply_to=in_reply_to if threaded else None,
-        references=references if threaded else (),
-        auto_submitted="auto-replied" if threaded else "auto-generated",
-        extra=reply.headers,
-    )
-    outbox.queue(
-        db,
-        raw,
-        message_id,
-        list(reply.to),
-        reply.kind,
-        now,
-        inbound_id,
-        picture=picture.to_json() if picture else None,
-    )
+    # A mail to a list is one mail to the list; a Message-ID fixed in advance is a key
+    # given to every address named (judge/commands/signon.py), so that mail stays whole.
+    whole = reply.kind == PUBLIC or reply.message_id is not None or len(reply.to) <= 1
+    for to in [reply.to] if whole else [(address,) for address in reply.to]:
+        message_id = reply.message_id or compose.new_message_id(config)
+        raw = compose.build(
+            config,
+            to,
+            subject,
+            body,
+            now,
+            message_id,
+            in_reply_to=in_reply_to if threaded else None,
+            references=references if threaded else (),
+            auto_submitted="auto-replied" if threaded else "auto-generated",
+            extra=reply.headers,
+        )
+        outbox.queue(
+            db,
+            raw,
+            message_id,
+            list(to),
+            reply.kind,
+            now,
+            inbound_id,
+            picture=picture.to_json() if picture else None,
+        )
 
 
 def within_reply_cap(
@@ -100,4 +113,4 @@ def public_copy(
         ("List-Id", f"{config.name} {game_name} <{game_name}.{domain}>"),
         ("Precedence", "list"),
     )
-    return [Reply(lists, reply.template, reply.context, "public", False, headers, reply.picture)]
+    return [Reply(lists, reply.template, reply.context, PUBLIC, False, headers, reply.picture)]

@@ -25,7 +25,7 @@ from judge.engine.geography import GameMap
 from judge.engine.phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
 from judge.engine.rules import DEFAULT_RULES, Rules, describe
 from judge.engine.validation import CheckedOrder, check_orders, orders_due
-from judge.game import proxies
+from judge.game import njudge_lines, proxies
 from judge.game.assignment import assign_powers
 from judge.game.dates import next_deadline, parse_time_of_day, push_past_absence
 from judge.game.end import Ending, ending
@@ -418,6 +418,7 @@ class PhaseOnFile:
     rules: Rules  # the game's rules (not yet the engine's reading of proxy orders)
     orders: dict[str, list[str]]  # per power: the orders that count (see load_phase)
     civil_disorder: tuple[str, ...]  # names of powers with orders due and none on file
+    deadline: str | None = None  # the phase's deadline (ISO): the results' `::` header shows it
 
 
 @dataclass(frozen=True)
@@ -475,7 +476,7 @@ def load_phase(db: sqlite_utils.Database, game: games.Game) -> PhaseOnFile:
         if s.power and not orders.get(s.power) and _had_orders_due(position, s.power)
     )
     orders = proxies.effective(game, position, orders)
-    return PhaseOnFile(stored, position, rules, orders, civil_disorder)
+    return PhaseOnFile(stored, position, rules, orders, civil_disorder, game.deadline)
 
 
 def adjudicate_phase(on_file: PhaseOnFile) -> PhaseJudged:
@@ -550,6 +551,12 @@ def phase_notices(
     game, after = saved.game, judged.outcome.position
     gm = after.game_map
     context = _results_context(config, on_file, judged, saved)
+    done = context["done"]
+    # njudge's `::` Deadline line of results names the phase processed and its deadline.
+    context["head"] = njudge_lines.head(config, game, done, on_file.deadline)
+    context["turn"] = njudge_lines.game_turn(db, game, done)
+    moment = datetime.fromisoformat(game.deadline) if game.deadline else None
+    context["next_deadline"] = njudge_lines.ptime(moment, config.zone)
     everyone = tuple(dict.fromkeys(s.address for s in games.seats(db, game)))
     # None with SET MAP OFF
     picture = of_results(game, on_file.stored, judged.results, position_to_json(after))
@@ -616,7 +623,8 @@ def _retreat_requests(
                 Reply(
                     (seat.address,),
                     "retreat_request",
-                    {**context, "you": gm.powers[power].name, "mine": mine},
+                    # head None: the request's header is the game's phase now, not the results'
+                    {**context, "you": gm.powers[power].name, "mine": mine, "head": None},
                     "request",
                     False,
                 )
@@ -643,6 +651,7 @@ def _build_requests(
                 "build_request",
                 {
                     **context,
+                    "head": None,  # the game's phase now, not the results' (see above)
                     "you": gm.powers[power].name,
                     "builds": n,
                     "free": free_home_centres(gm, after, power),

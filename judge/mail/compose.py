@@ -33,7 +33,7 @@ TEMPLATES_DIR = data_dir("templates")
 
 @cache
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         undefined=jinja2.StrictUndefined,  # a missing variable is a bug, not a blank
         keep_trailing_newline=True,
@@ -41,31 +41,45 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
         autoescape=False,  # plain-text mail
     )
+    env.filters["answered"] = answered_subject
+    return env
 
 
 def render(name: str, config: Config, **context: object) -> tuple[str, str]:
-    """Render `templates/<name>.txt` -> (subject, body)."""
+    """Render `templates/<name>.txt` -> (subject, body). The subject is the template's
+    own (njudge's `CODE:game - PHASE ...` forms are in the templates). A body that begins
+    with njudge's `::` header keeps the blank line njudge puts before it."""
     template = _environment().get_template(f"{name}.txt")
     text = template.render(judge={"name": config.name, "address": config.address}, **context)
     first, _, body = text.lstrip("\n").partition("\n")
     if not first.startswith("Subject:"):
         raise ValueError(f"template {name}.txt must begin with a Subject: line")
-    subject = _one_reply_prefix(first[len("Subject:") :].strip(), config.name)
-    return f"[{config.name}] {subject}" if config.name else subject, body.strip("\n") + "\n"
+    body = body.strip("\n") + "\n"
+    return first[len("Subject:") :].strip(), ("\n" + body if body.startswith(":: ") else body)
 
 
 # "Re:", "RE[2]:", "AW:", "Sv:", "Antw:" ... as mail programs put them before a subject.
 _REPLY_MARK = r"(?:re|aw|sv|antw)\s*(?:\[\d+\]|\^\d+)?\s*:\s*"
+# What the judge itself put in front of a subject the sender answers: "[Error Flag]",
+# "CODE:game - S1901M " (njudge's prefix).
+_OWN_MARK = r"\[error flag\]\s*|[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+ - [A-Z]\d+[A-Z]X?\s+"
+
+MAX_SUBJECT_ECHO = 100  # characters of a sender's subject repeated in the answer's
 
 
-def _one_reply_prefix(subject: str, name: str) -> str:
-    """A reply's subject with one "Re: " in front, however many reply marks (and copies
-    of the judge's own "[name]" tag) the subject answered had: never "Re: Re: ..."."""
-    if not re.match(_REPLY_MARK, subject, re.IGNORECASE):
-        return subject
-    tag = rf"|\[{re.escape(name)}\]\s*" if name else ""
-    rest = re.sub(rf"^(?:{_REPLY_MARK}{tag})+", "", subject, flags=re.IGNORECASE)
-    return f"Re: {rest}" if rest else "Re:"
+def answered_subject(subject: object, code: str = "") -> str:
+    """A sender's subject as the answer repeats it after its own "Re: CODE:game - PHASE":
+    one line (no CR, LF or control characters), every leading reply mark ("Re:", "AW:",
+    ...) and the judge's own prefixes (`code`'s) removed (so never "Re: Re:"), at most
+    MAX_SUBJECT_ECHO characters ("..." marks a cut). Encoded words were decoded when the
+    mail was read; `build` encodes the result again."""
+    text = _one_line(str(subject or ""))
+    # The judge's own "[CODE]" tag too, as its mails' subjects began before njudge's forms.
+    tag = rf"|\[{re.escape(code)}\]\s*" if code else ""
+    text = re.sub(rf"^(?:{_REPLY_MARK}|{_OWN_MARK}{tag})+", "", text, flags=re.IGNORECASE)
+    if len(text) > MAX_SUBJECT_ECHO:
+        text = text[: MAX_SUBJECT_ECHO - 3] + "..."
+    return text
 
 
 def new_message_id(config: Config) -> str:
@@ -208,6 +222,10 @@ def header_line(name: str, value: str, utf8: bool = False) -> str:
         # One token that folding cannot shorten (the policy would put it alone on a
         # second line, which some readers take as part of the id); under 998 by its limit.
         return f"{name}: {value}\r\n"
+    if value.isascii() and "=?" not in value and all(len(w) < 900 for w in value.split(" ")):
+        # Plain words: folded at spaces here, the first line as full as it can be. (The
+        # policy may fold right after "Subject:", which readers show as a leading space.)
+        return _fold_words(name, value)
     chosen = _SMTPUTF8 if utf8 else _SMTP
     try:
         folded: str = chosen.header_factory(name, value).fold(policy=chosen)
@@ -236,6 +254,19 @@ def _address_list(name: str, value: str) -> str:
     lines, line = [], f"{name}:"
     for i, item in enumerate(items):
         word = item + ("," if i < len(items) - 1 else "")
+        if len(line) + 1 + len(word) > MAX_LINE and line != f"{name}:":
+            lines.append(line)
+            line = ""
+        line = f"{line} {word}"
+    lines.append(line)
+    return "\r\n".join(lines) + "\r\n"
+
+
+def _fold_words(name: str, value: str) -> str:
+    """`name: value` folded at its spaces into lines of at most MAX_LINE characters
+    where the words allow (a longer word stands alone on its line), CRLF-terminated."""
+    lines, line = [], f"{name}:"
+    for word in value.split(" "):
         if len(line) + 1 + len(word) > MAX_LINE and line != f"{name}:":
             lines.append(line)
             line = ""

@@ -106,10 +106,12 @@ class Demo:
 
     def acknowledged(self, sender: str, subjects: list[str]) -> list[Mail]:
         """Wait for the judge's answer to each mail; stop the demo on an ERROR."""
-        wanted = {f"Re: {s}" for s in subjects}
+        wanted = set(subjects)
 
         def answer(m: Mail) -> str | None:
-            return next((w for w in wanted if w in m.subject and sender in m.to), None)
+            # njudge's answer: "Re: [Error Flag] CODE:game - S1901M <the subject>"
+            is_reply = m.subject.startswith("Re: ") and sender in m.to
+            return next((w for w in wanted if is_reply and m.subject.endswith(f" {w}")), None)
 
         mails = self.maildir.wait(
             f"the acknowledgements to {sender}",
@@ -117,14 +119,19 @@ class Demo:
         )
         acks = [m for m in mails if answer(m)]
         for ack in acks:
-            if "(ERRORS)" in ack.subject or "ERROR" in ack.body:
+            if "[Error Flag]" in ack.subject or "ERROR" in ack.body:
                 raise DemoError(f"the judge found an error in a mail of {sender}:\n{ack.body}")
         return acks
 
     def results(self, title: str) -> Mail:
-        return self.maildir.one(
-            f"the {title}", lambda m: m.subject.endswith(f"{self.game}: {title}")
-        )
+        def copy(m: Mail) -> bool:
+            return m.kind == "results" and f":{self.game} - " in m.subject and title in m.body
+
+        # One mail to each player and the master: wait for them all, so that the demo's
+        # count of what arrived is the same every run.
+        everyone = len(self.players) + 1
+        mails = self.maildir.wait(f"the {title}", lambda ms: sum(map(copy, ms)) >= everyone)
+        return next(m for m in mails if copy(m))
 
     # -- the game ---------------------------------------------------------------------
 
@@ -153,11 +160,11 @@ class Demo:
         for season in ("Spring 1901", "Fall 1901"):
             results = self.phase(season, "Movement", MOVES[season])
         assert results is not None
-        if "is Retreat for Fall of 1901" in _flat(results.body):
+        if "will be Retreats for Fall of 1901" in _flat(results.body):
             results = self.phase("Fall 1901 retreats", "Retreat", self.retreats())
-        if "is Adjustment for Winter of 1901" in _flat(results.body):
+        if "will be Adjustments for Winter of 1901" in _flat(results.body):
             results = self.phase("Winter 1901", "Adjustment", self.adjustments())
-        next_phase = re.search(r"The next phase of \w+ is (.*?)\.", _flat(results.body))
+        next_phase = re.search(r"The next phase of '\w+' will be (.*?)\.", _flat(results.body))
         if not next_phase or next_phase.group(1) != "Movement for Spring of 1902":
             raise DemoError(f"the game did not reach Spring 1902:\n{results.body}")
         self.out(f"{game} goes on with {next_phase.group(1)}")
@@ -188,11 +195,11 @@ class Demo:
         found = self._requests_in(self.maildir.poll(), words)
         assert found is not None
         for power, mail in found.items():
-            self.out(f"{power} reads {shown(mail.path)}: {mail.subject.split(': ', 1)[-1]}")
+            self.out(f"{power} reads {shown(mail.path)}: {mail.subject.split(' ', 3)[-1]}")
         return found
 
     def _requests_in(self, mails: list[Mail], words: tuple[str, ...]) -> dict[str, Mail] | None:
-        results = [m for m in mails if m.kind == "results" and f"{self.game}:" in m.subject][-1]
+        results = [m for m in mails if m.kind == "results" and f":{self.game} - " in m.subject][-1]
         flat = _flat(results.body)
         if words == ("must retreat",):
             adjectives = set(re.findall(r"The (\w+) (?:Army|Fleet) in .*? can retreat", flat))
@@ -202,7 +209,7 @@ class Demo:
             expected = {p for p, change in changes if change != "no change"}
         found = {}
         for mail in mails:
-            if f"{self.game}: " in mail.subject and any(w in mail.subject for w in words):
+            if f":{self.game} - " in mail.subject and any(w in mail.subject for w in words):
                 for power in expected:
                     if self.address[power] in mail.to:
                         found[power] = mail
@@ -250,7 +257,7 @@ class Demo:
 
 def _start_mail_of(address: str) -> Callable[[Mail], bool]:
     """Whether a mail is the start mail sent to `address`."""
-    return lambda m: "the game has started" in m.subject and address in m.to
+    return lambda m: m.kind == "start" and address in m.to
 
 
 def _flat(text: str) -> str:

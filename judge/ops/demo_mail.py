@@ -32,9 +32,9 @@ class Mail:
         """What the judge sent: acknowledgement, start, results, request or other."""
         if re.search(r"(^|\] )Re: ", self.subject):
             return "acknowledgement"
-        if "the game has started" in self.subject:
+        if self.subject.endswith(" Game Starting"):  # njudge's subjects (templates/)
             return "start"
-        if " results for " in self.subject:
+        if self.subject.endswith(" Results"):
             return "results"
         if any(word in self.subject for word in REQUEST_WORDS):
             return "request"
