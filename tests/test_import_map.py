@@ -290,13 +290,26 @@ MALFORMED = [
         31,
         "BAY is a centre here, but `UNOWNED -BAY` says not",
     ),
+    ("BEGIN SPRING 2001 MOVEMENT", "DUMMY RED PINK", 40, "DUMMY: no power PINK"),
+    ("BEGIN SPRING 2001 MOVEMENT", "DUMMIES", 40, "DUMMIES takes the powers, or ALL"),
     (
-        "WATER SOS ABUTS ELM CAP/SC HAV",
-        "PORT SOS ABUTS ELM CAP/SC HAV",
-        18,
-        "PORT spaces (fleets there convoy as at sea) are not supported",
+        "BEGIN SPRING 2001 MOVEMENT",
+        "DUMMY ALL BUT RED",
+        40,
+        "DUMMY ALL EXCEPT takes the powers not made dummies",
     ),
-    ("BEGIN SPRING 2001 MOVEMENT", "DUMMY ALL", 40, "dummy powers are not supported"),
+    (
+        "BEGIN SPRING 2001 MOVEMENT",
+        "DUMMY ALL EXCEPT",
+        40,
+        "DUMMY ALL EXCEPT takes the powers not made dummies",
+    ),
+    (
+        "# Powers, their home centres and units.",
+        "DUMMY",
+        30,
+        "DUMMY before the power it belongs to",
+    ),
     ("BEGIN SPRING 2001 MOVEMENT", "VICTROY", 40, "VICTROY: a power with no centres and no units"),
     (
         "BEGIN SPRING 2001 MOVEMENT",
@@ -456,11 +469,18 @@ PACKAGE_MAPS = {
     "standard_fleet_rome": WRITTEN.format(76, 7, 34, 18, 1901),
     "standard_france_austria": WRITTEN.format(76, 2, 34, 18, 1901),
     "standard_germany_italy": WRITTEN.format(76, 2, 34, 18, 1901),
-    "ancmed": "ancmed.map: line 121: PORT spaces (fleets there convoy as at sea) are not supported",
-    "ancmed_age_of_empires": "ancmed.map: line 121: PORT spaces (fleets there convoy as at sea) "
-    "are not supported",
-    "known_world_901": "known_world_901.map: line 95: dummy powers are not supported",
+    # ancmed's Baleares (BAL) is a PORT: written as a coast, with a warning
+    "ancmed": WRITTEN.format(79, 5, 34, 18, 1),
+    "ancmed_age_of_empires": WRITTEN.format(79, 5, 34, 18, 1),
+    # its NEUTRAL-STATE is a DUMMY power: a neutral power here
+    "known_world_901": WRITTEN.format(269, 16, 109, 55, 901),
 }
+# The features each map file loses on import (judge import-map's warnings), by file.
+PORT_BAL = (
+    "ancmed.map: line 121: PORT BAL is written as a coast: its fleets do not convoy "
+    "(the project's maps have no such space)"
+)
+PACKAGE_WARNINGS = {"ancmed": [PORT_BAL], "ancmed_age_of_empires": [PORT_BAL]}
 
 
 def test_every_map_file_of_the_package_is_listed() -> None:
@@ -468,16 +488,65 @@ def test_every_map_file_of_the_package_is_listed() -> None:
 
 
 @pytest.mark.parametrize(("stem", "said"), sorted(PACKAGE_MAPS.items()))
-def test_each_map_of_the_diplomacy_package_imports_or_is_refused_for_a_feature(
+def test_each_map_of_the_diplomacy_package_imports_with_the_features_it_loses_said(
     capsys, folder: Path, stem: str, said: str
 ) -> None:
     source = _package_maps() / f"{stem}.map"
     name = "mila-" + stem.replace("_", "-")
     status, out, err = _import(capsys, source, folder, name)
-    if status == 0:
-        assert (out, err) == ([f"wrote {folder / name}.toml: {said}"], "")
-    else:
-        assert (out, err) == ([], f"judge: {source.parent}/{said}\n")
+    warned = "".join(
+        f"judge: warning: {source.parent}/{w}\n" for w in PACKAGE_WARNINGS.get(stem, [])
+    )
+    assert (status, out, err) == (0, [f"wrote {folder / name}.toml: {said}"], warned)
+
+
+def test_a_port_is_a_coast_where_armies_and_fleets_stand(capsys, folder: Path) -> None:
+    assert _import(capsys, _package_maps() / "ancmed.map", folder, "mila-ancmed")[0] == 0
+    maps.use_operator_folder(folder)
+    gm = maps.load_map("mila-ancmed")
+    bal = gm.provinces["BAL"]
+    assert (bal.kind, bal.supply_center, bal.coasts) == ("coast", True, ())
+    assert gm.army_moves["BAL"] == set()  # `Tar Sag`: no army moves to or from it
+    assert gm.fleet_moves["BAL"] == {"BER", "LIG", "SAG", "TAR"}
+
+
+@pytest.mark.parametrize(
+    ("lines", "neutral"),
+    [
+        ("DUMMY BLUE", ["BLUE"]),
+        ("DUMMIES GREEN, BLUE", ["GREEN", "BLUE"]),
+        ("DUMMY ALL EXCEPT RED", ["GREEN", "BLUE"]),
+        ("DUMMIES ALL\nUNPLAYED GREEN", ["RED", "BLUE"]),
+        ("BLUE\nDUMMY\nDUMMY BLUE", ["BLUE"]),
+    ],
+)
+def test_the_dummy_lines_of_dpjudge(
+    capsys, tmp_path: Path, folder: Path, lines: str, neutral: list[str]
+) -> None:
+    source = tmp_path / "dummies.map"
+    source.write_text(TRI + lines + "\n")
+    assert _import(capsys, source, folder)[:3:2] == (0, "")
+    assert _toml(folder / "tri.toml")["neutral_powers"] == neutral
+
+
+def test_a_dummy_power_is_a_neutral_power(capsys, folder: Path) -> None:
+    """known_world_901's NEUTRAL-STATE (`DUMMY` after its line): no player controls it,
+    its units hold."""
+    name = "mila-known-world-901"
+    assert _import(capsys, _package_maps() / "known_world_901.map", folder, name)[0] == 0
+    maps.use_operator_folder(folder)
+    gm = maps.load_map(name)
+    assert gm.neutral_powers == {"NEUTRAL-STATE"}
+    neutral = gm.powers["NEUTRAL-STATE"]
+    assert (neutral.name, neutral.adjective, neutral.initial) == ("Neutral-state", "Neutral", "N")
+    assert len(neutral.units) == 49 and gm.players() == tuple(
+        (p,) for p in gm.powers if p != "NEUTRAL-STATE"
+    )
+
+
+def _phase(code: str) -> str:
+    """A phase as the judge writes it: the package writes ancmed's year 1 as `0001`."""
+    return f"{code[0]}{int(code[1:-1])}{code[-1]}"
 
 
 def _orders(game, step: int) -> dict[str, list[str]]:
@@ -497,7 +566,7 @@ def _orders(game, step: int) -> dict[str, list[str]]:
     return orders
 
 
-@pytest.mark.parametrize("stem", ["standard", "modern", "standard_fleet_rome"])
+@pytest.mark.parametrize("stem", ["standard", "modern", "standard_fleet_rome", "ancmed"])
 def test_an_imported_map_plays_as_the_diplomacy_package_plays_it(
     capsys, folder: Path, stem: str
 ) -> None:
@@ -521,7 +590,7 @@ def test_an_imported_map_plays_as_the_diplomacy_package_plays_it(
             game.set_orders(power, orders)
         outcome = adjudicate_line(json.dumps(line))
         game.process()
-        assert outcome["next_phase"] == game.get_current_phase()
+        assert outcome["next_phase"] == _phase(game.get_current_phase())
         assert {p: sorted(u) for p, u in outcome["units"].items() if u} == {
             p: sorted(pw.units) for p, pw in game.powers.items() if pw.units
         }

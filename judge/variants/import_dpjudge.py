@@ -10,7 +10,10 @@ with its home centres, followed by its units (`A BUD`, `F STP/SC`) and optionall
 `CENTERS`, `HOME`/`INHABITS`, `UNITS`; `UNOWNED`/`NEUTRAL` list the other supply centres;
 `VICTORY n` and `BEGIN SPRING year MOVEMENT` are the game's; `RULE BUILD_ANY` builds
 anywhere; `USE file`, `MAP name` read another file beside this one first, `UNPLAYED`
-forgets powers. `# ...` lines are comments."""
+forgets powers; `DUMMY` powers, which no player controls, become neutral powers (their
+units hold). A `PORT` space (a coast whose fleets may convoy as at sea) is written as a
+coast, with a warning: the project's maps cannot state it. `# ...` lines are
+comments."""
 
 from __future__ import annotations
 
@@ -23,19 +26,26 @@ from judge.engine.geography import squash
 from judge.variants.map_import import (
     MAX_POWERS,
     MAX_PROVINCES,
+    Imported,
     MapFileError,
+    MapWarning,
     both_ways,
     checked_unit,
     numbered_lines,
 )
 
-_TERRAINS = {"WATER": "sea", "LAND": "land", "COAST": "coast", "SHUT": "impassable"}
+# PORT: a coast whose fleets may also convoy, as at sea (DPjudge's map-file syntax); the
+# project's maps have no such space, so it is written as a coast, with a warning.
+_TERRAINS = {
+    "WATER": "sea",
+    "LAND": "land",
+    "COAST": "coast",
+    "PORT": "coast",
+    "SHUT": "impassable",
+}
 # Directives of the format whose effect the project's maps cannot state.
 _REFUSED = {
     "DROP": "DROP is not supported: import a map without the dropped places",
-    "PORT": "PORT spaces (fleets there convoy as at sea) are not supported",
-    "DUMMY": "dummy powers are not supported",
-    "DUMMIES": "dummy powers are not supported",
     "DIRECTIVE": "DIRECTIVE stanzas are not supported",
     "END": "DIRECTIVE stanzas are not supported",
 }
@@ -87,6 +97,8 @@ class _Reading:
     include: Include | None = None
     files: list[str] = field(default_factory=lambda: [""])  # index 0: the file itself
     open: list[str] = field(default_factory=list)  # the files being read, outermost first
+    dummies: list[str] = field(default_factory=list)  # powers no player controls
+    dropped: dict[str, tuple[int, str]] = field(default_factory=dict)  # place -> line, why
 
 
 # A file named in USE or MAP -> its text (MapFileError if it cannot be read): the command
@@ -95,18 +107,29 @@ Include = Callable[[str], str]
 
 
 def read_dpjudge(text: str, name: str, include: Include | None = None) -> dict[str, Any]:
+    """The map data of `import_dpjudge` (the features it dropped not said)."""
+    return import_dpjudge(text, name, include).data
+
+
+def import_dpjudge(text: str, name: str, include: Include | None = None) -> Imported:
     """The map data (as `maps/<name>.toml` holds it) of the DPjudge map file `text`, the
-    files it USEs read by `include` (None: refused); MapFileError, with the line (and the
-    file, when it is another), for anything malformed or not supported."""
+    files it USEs read by `include` (None: refused), and the features dropped from it;
+    MapFileError, with the line (and the file, when it is another), for anything
+    malformed or not supported."""
     reading = _Reading(include=include)
     try:
         _read_file(reading, text, 0)
-        return _map_data(reading, name)
+        data = _map_data(reading, name)
     except MapFileError as e:
         if e.line is None or e.line < _STRIDE:
             raise
         index, line = divmod(e.line, _STRIDE)
         raise MapFileError(line, e.reason, reading.files[index]) from None
+    warnings = []
+    for number, reason in sorted(reading.dropped.values()):  # a file's lines in order
+        index, line = divmod(number, _STRIDE)
+        warnings.append(MapWarning(line, reason, reading.files[index] if index else None))
+    return Imported(data, tuple(warnings))
 
 
 def _read_file(reading: _Reading, text: str, index: int) -> None:
@@ -157,8 +180,34 @@ def _unplayed(reading: _Reading, number: int, words: list[str]) -> None:
     gone = [k for k in reading.powers if (k not in names) == everyone]
     for key in gone:
         del reading.powers[key]
+    reading.dummies = [k for k in reading.dummies if k not in gone]
     if reading.current in gone:
         reading.current = None
+
+
+def _dummies(reading: _Reading, number: int, words: list[str]) -> None:
+    """`DUMMY` (the current power), `DUMMY|DUMMIES [ALL [EXCEPT]] power...`: powers no
+    player controls (DPjudge's map-file syntax), neutral powers here."""
+    names = [_power_key(w) for w in " ".join(words[1:]).replace(",", " ").split()]
+    if not names:
+        if words[0].upper() == "DUMMIES":
+            raise MapFileError(number, "DUMMIES takes the powers, or ALL")
+        power = _current(reading, number, "DUMMY")
+        names = [k for k, p in reading.powers.items() if p is power]
+    everyone = names[0] == "ALL"
+    if everyone:
+        if names[1:2] not in ([], ["EXCEPT"]) or names[1:] == ["EXCEPT"]:
+            raise MapFileError(number, "DUMMY ALL EXCEPT takes the powers not made dummies")
+        names = names[2:]
+    elif len(words) > 1:
+        reading.current = None
+    for key in names:
+        if key not in reading.powers:
+            raise MapFileError(number, f"DUMMY: no power {key[:40]}")
+    if everyone:
+        reading.dummies = [k for k in reading.powers if k not in names]
+    else:
+        reading.dummies += [k for k in names if k not in reading.dummies]
 
 
 def _unowned(reading: _Reading, number: int, words: list[str]) -> None:
@@ -184,6 +233,8 @@ def _read_line(reading: _Reading, number: int, line: str) -> None:
         _use(reading, number, words[1:])
     elif word == "UNPLAYED":
         _unplayed(reading, number, words[1:])
+    elif word in ("DUMMY", "DUMMIES"):
+        _dummies(reading, number, words)
     elif word in _REFUSED:
         raise MapFileError(number, _REFUSED[word])
     elif word in _TERRAINS:
@@ -236,6 +287,13 @@ def _terrain(reading: _Reading, number: int, words: list[str]) -> None:
         _location(w, number)
         if _case(w) is None:
             raise MapFileError(number, f"{w!r}: upper, lower or capitalised case only")
+    reading.dropped.pop(where, None)
+    if words[0].upper() == "PORT":
+        reading.dropped[where] = (
+            number,
+            f"PORT {where} is written as a coast: its fleets do not convoy "
+            "(the project's maps have no such space)",
+        )
     reading.terrain[where] = _Terrain(
         kind=_TERRAINS[words[0].upper()],
         line=number,
@@ -391,6 +449,8 @@ def _map_data(reading: _Reading, name: str) -> dict[str, Any]:
         raise MapFileError(None, f"VICTORY {reading.victory}: the map has {len(centres)} centres")
     if reading.build_anywhere:
         data["build_anywhere"] = True
+    if reading.dummies:
+        data["neutral_powers"] = [k for k in reading.powers if k in reading.dummies]
     data["powers"] = _powers(reading, provinces)
     data["provinces"] = provinces
     return data
