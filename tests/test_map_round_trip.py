@@ -176,6 +176,17 @@ def test_what_a_format_cannot_write_is_refused(capsys, tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
     status, out, err = run(capsys, "export-map", "nowhere", "--format", "dpjudge")
     assert (status, out, err) == (1, [], "judge: unknown map 'nowhere'\n")
+    status, out, err = run(capsys, "export-map", "x" * 5000, "--format", "dpjudge")
+    assert (status, out, err) == (1, [], f"judge: unknown map {'x' * 100!r}\n")
+    missing = tmp_path / "no-such-folder" / "out.map"
+    status, out, err = run(
+        capsys, "export-map", "archipelago", "--format", "dpjudge", "-o", str(missing)
+    )
+    assert (status, out) == (1, [])
+    assert err == (
+        "judge: warning: the default coasts are not written\n"
+        f"judge: cannot write {missing}: No such file or directory\n"
+    )
 
 
 def _package_maps() -> Path:
