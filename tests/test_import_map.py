@@ -290,6 +290,18 @@ MALFORMED = [
         31,
         "BAY is a centre here, but `UNOWNED -BAY` says not",
     ),
+    (
+        "COAST CAP/SC ABUTS SOS ELM HAV",
+        "PORT CAP/SC ABUTS SOS ELM HAV",
+        20,
+        "PORT CAP/SC: a port is one coast, upper case",
+    ),
+    (
+        "COAST cap ABUTS bay dun elm hav alp",
+        "PORT cap ABUTS bay dun elm hav alp",
+        21,
+        "PORT CAP: a port is one coast, upper case",
+    ),
     ("BEGIN SPRING 2001 MOVEMENT", "DUMMY RED PINK", 40, "DUMMY: no power PINK"),
     ("BEGIN SPRING 2001 MOVEMENT", "DUMMIES", 40, "DUMMIES takes the powers, or ALL"),
     (
@@ -469,18 +481,12 @@ PACKAGE_MAPS = {
     "standard_fleet_rome": WRITTEN.format(76, 7, 34, 18, 1901),
     "standard_france_austria": WRITTEN.format(76, 2, 34, 18, 1901),
     "standard_germany_italy": WRITTEN.format(76, 2, 34, 18, 1901),
-    # ancmed's Baleares (BAL) is a PORT: written as a coast, with a warning
+    # ancmed's Baleares (BAL) is a PORT: a coast whose fleet convoys
     "ancmed": WRITTEN.format(79, 5, 34, 18, 1),
     "ancmed_age_of_empires": WRITTEN.format(79, 5, 34, 18, 1),
     # its NEUTRAL-STATE is a DUMMY power: a neutral power here
     "known_world_901": WRITTEN.format(269, 16, 109, 55, 901),
 }
-# The features each map file loses on import (judge import-map's warnings), by file.
-PORT_BAL = (
-    "ancmed.map: line 121: PORT BAL is written as a coast: its fleets do not convoy "
-    "(the project's maps have no such space)"
-)
-PACKAGE_WARNINGS = {"ancmed": [PORT_BAL], "ancmed_age_of_empires": [PORT_BAL]}
 
 
 def test_every_map_file_of_the_package_is_listed() -> None:
@@ -488,19 +494,16 @@ def test_every_map_file_of_the_package_is_listed() -> None:
 
 
 @pytest.mark.parametrize(("stem", "said"), sorted(PACKAGE_MAPS.items()))
-def test_each_map_of_the_diplomacy_package_imports_with_the_features_it_loses_said(
+def test_each_map_of_the_diplomacy_package_imports_whole(
     capsys, folder: Path, stem: str, said: str
 ) -> None:
     source = _package_maps() / f"{stem}.map"
     name = "mila-" + stem.replace("_", "-")
     status, out, err = _import(capsys, source, folder, name)
-    warned = "".join(
-        f"judge: warning: {source.parent}/{w}\n" for w in PACKAGE_WARNINGS.get(stem, [])
-    )
-    assert (status, out, err) == (0, [f"wrote {folder / name}.toml: {said}"], warned)
+    assert (status, out, err) == (0, [f"wrote {folder / name}.toml: {said}"], "")
 
 
-def test_a_port_is_a_coast_where_armies_and_fleets_stand(capsys, folder: Path) -> None:
+def test_a_port_is_a_coast_whose_fleet_convoys(capsys, folder: Path) -> None:
     assert _import(capsys, _package_maps() / "ancmed.map", folder, "mila-ancmed")[0] == 0
     maps.use_operator_folder(folder)
     gm = maps.load_map("mila-ancmed")
@@ -508,6 +511,8 @@ def test_a_port_is_a_coast_where_armies_and_fleets_stand(capsys, folder: Path) -
     assert (bal.kind, bal.supply_center, bal.coasts) == ("coast", True, ())
     assert gm.army_moves["BAL"] == set()  # `Tar Sag`: no army moves to or from it
     assert gm.fleet_moves["BAL"] == {"BER", "LIG", "SAG", "TAR"}
+    assert bal.port and gm.convoys_at("BAL") and not gm.is_sea("BAL")
+    assert gm.sea_neighbours("BAL") == {"BER", "LIG", "SAG", "TAR"}
 
 
 @pytest.mark.parametrize(
@@ -527,6 +532,44 @@ def test_the_dummy_lines_of_dpjudge(
     source.write_text(TRI + lines + "\n")
     assert _import(capsys, source, folder)[:3:2] == (0, "")
     assert _toml(folder / "tri.toml")["neutral_powers"] == neutral
+
+
+def test_an_army_is_convoyed_through_a_port_as_the_diplomacy_package_convoys_it(
+    capsys, folder: Path
+) -> None:
+    """ancmed: Rome's army in Tarraconensis convoyed by its fleets in Baleares (a PORT)
+    and the sea BER to Carthage, which Carthage's army leaves."""
+    from diplomacy import Game
+
+    from judge.variants.json_contract import adjudicate_line
+
+    assert _import(capsys, _package_maps() / "ancmed.map", folder, "mila-ancmed")[0] == 0
+    maps.use_operator_folder(folder)
+    game = Game(map_name="ancmed")
+    game.clear_units()
+    game.set_units("ROME", ["A TAR", "F BAL", "F BER"])
+    game.set_units("CARTHAGE", ["A CAR"])
+    convoys = ["F BAL C A TAR - CAR", "F BER C A TAR - CAR"]
+    game.set_orders("ROME", ["A TAR - CAR VIA", *convoys])
+    game.set_orders("CARTHAGE", ["A CAR - THA"])
+    line = {
+        "map": "mila-ancmed",
+        "phase": game.get_current_phase(),
+        "units": {p: list(pw.units) for p, pw in game.powers.items() if pw.units},
+        "centers": {p: list(pw.centers) for p, pw in game.powers.items() if pw.centers},
+        "orders": {"ROME": ["A TAR - CAR", *convoys], "CARTHAGE": ["A CAR - THA"]},
+    }
+    outcome = adjudicate_line(json.dumps(line))
+    game.process()
+    assert outcome["results"]["ROME"][0] == {
+        "order": "A TAR - CAR",
+        "given": "A TAR - CAR",
+        "result": "ok",
+    }
+    assert outcome["units"] == {"CARTHAGE": ["A THA"], "ROME": ["A CAR", "F BAL", "F BER"]}
+    assert {p: sorted(u) for p, u in outcome["units"].items()} == {
+        p: sorted(pw.units) for p, pw in game.powers.items() if pw.units
+    }
 
 
 def test_a_dummy_power_is_a_neutral_power(capsys, folder: Path) -> None:

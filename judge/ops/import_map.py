@@ -7,16 +7,16 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from judge.ops.console import fail, load, out
 from judge.variants import maps
-from judge.variants.import_dpjudge import import_dpjudge
+from judge.variants.import_dpjudge import read_dpjudge
 from judge.variants.import_njudge import STANDARD_POWERS, read_njudge
-from judge.variants.map_import import Imported, MapFileError, checked_toml, read_source
+from judge.variants.map_import import MapFileError, checked_toml, read_source
 
 # Each source format in words, for the written file's first line.
 SOURCES = {"dpjudge": "a DPjudge map file", "njudge": "an njudge map file"}
@@ -24,9 +24,8 @@ _POWER_NAMES = re.compile(r"([0-9A-Z])=([A-Za-z][A-Za-z' -]{0,39}):([A-Za-z][A-Z
 
 
 def import_map(args: argparse.Namespace) -> int:
-    """Read FILE, and write it as NAME.toml into the map folder, each feature dropped
-    from it said on standard error; exit status 1, with the line and the reason, and
-    nothing written, when the file or the name is refused."""
+    """Read FILE, and write it as NAME.toml into the map folder; exit status 1, with the
+    line and the reason, and nothing written, when the file or the name is refused."""
     name = str(args.name).lower()
     if not maps.valid_name(name):
         return fail(f"--name {args.name[:100]!r}: letters, digits, - and _ (at most 100)")
@@ -47,8 +46,7 @@ def import_map(args: argparse.Namespace) -> int:
         return fail(f"{target} exists: --force to replace it")
     source = f"{SOURCES[args.format]}, {Path(args.file).name}"
     try:
-        imported = _read(args, name)
-        text = checked_toml(imported.data, f"{name}: imported from {source}")
+        text = checked_toml(_read(args, name), f"{name}: imported from {source}")
     except MapFileError as e:
         where = args.file if e.source is None else Path(args.file).parent / e.source
         if e.source == "seed":
@@ -60,9 +58,6 @@ def import_map(args: argparse.Namespace) -> int:
         _write(target, text)
     except OSError as e:  # a read-only folder, or a folder where the file would go
         return fail(f"cannot write {target}: {e.strerror}")
-    for warning in imported.warnings:
-        where = args.file if warning.source is None else Path(args.file).parent / warning.source
-        print(f"judge: warning: {where}: {warning}", file=sys.stderr, flush=True)
     maps.use_operator_folder(folder)  # read again from the folder the map is in
     game_map = maps.load_map(name)
     out(
@@ -73,15 +68,14 @@ def import_map(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read(args: argparse.Namespace, name: str) -> Imported:
-    """The map's tables, read from FILE (and for njudge its seed file), and the features
-    dropped from them."""
+def _read(args: argparse.Namespace, name: str) -> dict[str, Any]:
+    """The map's tables, read from FILE (and for njudge its seed file)."""
     text = read_source(Path(args.file))
     if args.format == "dpjudge":
-        return import_dpjudge(text, name, _beside(Path(args.file).parent))
+        return read_dpjudge(text, name, _beside(Path(args.file).parent))
     seed = _seed_file(args)
     names = STANDARD_POWERS | _power_names(args.powers or [])
-    return Imported(read_njudge(text, name, None if seed is None else read_source(seed), names))
+    return read_njudge(text, name, None if seed is None else read_source(seed), names)
 
 
 def _beside(folder: Path) -> Callable[[str], str]:

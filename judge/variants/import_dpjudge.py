@@ -11,9 +11,8 @@ with its home centres, followed by its units (`A BUD`, `F STP/SC`) and optionall
 `VICTORY n` and `BEGIN SPRING year MOVEMENT` are the game's; `RULE BUILD_ANY` builds
 anywhere; `USE file`, `MAP name` read another file beside this one first, `UNPLAYED`
 forgets powers; `DUMMY` powers, which no player controls, become neutral powers (their
-units hold). A `PORT` space (a coast whose fleets may convoy as at sea) is written as a
-coast, with a warning: the project's maps cannot state it. `# ...` lines are
-comments."""
+units hold). A `PORT` space (a coast whose fleets may convoy as at sea) is a coast with
+`port = true`. `# ...` lines are comments."""
 
 from __future__ import annotations
 
@@ -26,16 +25,13 @@ from judge.engine.geography import squash
 from judge.variants.map_import import (
     MAX_POWERS,
     MAX_PROVINCES,
-    Imported,
     MapFileError,
-    MapWarning,
     both_ways,
     checked_unit,
     numbered_lines,
 )
 
-# PORT: a coast whose fleets may also convoy, as at sea (DPjudge's map-file syntax); the
-# project's maps have no such space, so it is written as a coast, with a warning.
+# PORT: a coast whose fleets may also convoy, as at sea (DPjudge's map-file syntax).
 _TERRAINS = {
     "WATER": "sea",
     "LAND": "land",
@@ -63,6 +59,7 @@ class _Terrain:
     """A location's terrain line (mutable while the file is read)."""
 
     kind: str
+    port: bool
     line: int
     fleets_stand: bool  # the abbreviation in upper case: a fleet may stand there
     abuts: tuple[str, ...]
@@ -98,7 +95,6 @@ class _Reading:
     files: list[str] = field(default_factory=lambda: [""])  # index 0: the file itself
     open: list[str] = field(default_factory=list)  # the files being read, outermost first
     dummies: list[str] = field(default_factory=list)  # powers no player controls
-    dropped: dict[str, tuple[int, str]] = field(default_factory=dict)  # place -> line, why
 
 
 # A file named in USE or MAP -> its text (MapFileError if it cannot be read): the command
@@ -107,29 +103,18 @@ Include = Callable[[str], str]
 
 
 def read_dpjudge(text: str, name: str, include: Include | None = None) -> dict[str, Any]:
-    """The map data of `import_dpjudge` (the features it dropped not said)."""
-    return import_dpjudge(text, name, include).data
-
-
-def import_dpjudge(text: str, name: str, include: Include | None = None) -> Imported:
     """The map data (as `maps/<name>.toml` holds it) of the DPjudge map file `text`, the
-    files it USEs read by `include` (None: refused), and the features dropped from it;
-    MapFileError, with the line (and the file, when it is another), for anything
-    malformed or not supported."""
+    files it USEs read by `include` (None: refused); MapFileError, with the line (and the
+    file, when it is another), for anything malformed or not supported."""
     reading = _Reading(include=include)
     try:
         _read_file(reading, text, 0)
-        data = _map_data(reading, name)
+        return _map_data(reading, name)
     except MapFileError as e:
         if e.line is None or e.line < _STRIDE:
             raise
         index, line = divmod(e.line, _STRIDE)
         raise MapFileError(line, e.reason, reading.files[index]) from None
-    warnings = []
-    for number, reason in sorted(reading.dropped.values()):  # a file's lines in order
-        index, line = divmod(number, _STRIDE)
-        warnings.append(MapWarning(line, reason, reading.files[index] if index else None))
-    return Imported(data, tuple(warnings))
 
 
 def _read_file(reading: _Reading, text: str, index: int) -> None:
@@ -287,15 +272,9 @@ def _terrain(reading: _Reading, number: int, words: list[str]) -> None:
         _location(w, number)
         if _case(w) is None:
             raise MapFileError(number, f"{w!r}: upper, lower or capitalised case only")
-    reading.dropped.pop(where, None)
-    if words[0].upper() == "PORT":
-        reading.dropped[where] = (
-            number,
-            f"PORT {where} is written as a coast: its fleets do not convoy "
-            "(the project's maps have no such space)",
-        )
     reading.terrain[where] = _Terrain(
         kind=_TERRAINS[words[0].upper()],
+        port=words[0].upper() == "PORT",
         line=number,
         fleets_stand=_case(words[1]) == "upper",
         abuts=tuple(words[3:]),
@@ -493,6 +472,10 @@ def _provinces(reading: _Reading) -> dict[str, dict[str, Any]]:
             }
         elif key in fleet or _stands(terrain):
             table["fleet"] = sorted(fleet.get(key, ()))
+        if terrain.port:
+            if key in coasts or not _stands(terrain):
+                raise MapFileError(terrain.line, f"PORT {key}: a port is one coast, upper case")
+            table["port"] = True
         provinces[key] = table
     return provinces
 
@@ -524,6 +507,8 @@ def _coasts(reading: _Reading) -> dict[str, list[str]]:
         province, _, coast = location.partition("/")
         if not coast:
             continue
+        if terrain.port:
+            raise MapFileError(terrain.line, f"PORT {location}: a port is one coast, upper case")
         own = reading.terrain.get(province)
         if own is None:
             raise MapFileError(

@@ -124,7 +124,7 @@ def _terrain_lines(gm: GameMap, key: str) -> list[str]:
     """The terrain line of province `key` (and one per coast, first), with its neighbours
     written in the case that says which units move there."""
     province = gm.provinces[key]
-    terrain = _TERRAIN[province.kind]
+    terrain = "PORT" if province.port else _TERRAIN[province.kind]
     if province.kind == IMPASSABLE:
         return [f"SHUT {key}"]
     if province.coasts:
@@ -247,6 +247,8 @@ def _area_line(
         kind = home_of.get(key, "x")
     else:
         kind = "l"
+    if province.port:  # land that fleets convoy through
+        kind += "w"
     taken.add(key.lower())
     words = [key.lower()]
     for alias in aliases:

@@ -8,7 +8,6 @@ import json
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,27 +33,6 @@ class MapFileError(Exception):
 
     def __str__(self) -> str:
         return self.reason if self.line is None else f"line {self.line}: {self.reason}"
-
-
-@dataclass(frozen=True)
-class MapWarning:
-    """A feature of the source file dropped on import (the map is written without it):
-    where (1-based line) and what; `source`, the file when it is not the one imported."""
-
-    line: int
-    reason: str
-    source: str | None = None
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.reason}"
-
-
-@dataclass(frozen=True)
-class Imported:
-    """A source file read: the map's tables, and the features dropped from it."""
-
-    data: dict[str, Any]
-    warnings: tuple[MapWarning, ...] = ()
 
 
 def read_source(path: Path) -> str:
