@@ -291,12 +291,37 @@ MALFORMED = [
         "BAY is a centre here, but `UNOWNED -BAY` says not",
     ),
     (
-        "WATER SOS ABUTS ELM CAP/SC HAV",
-        "PORT SOS ABUTS ELM CAP/SC HAV",
-        18,
-        "PORT spaces (fleets there convoy as at sea) are not supported",
+        "COAST CAP/SC ABUTS SOS ELM HAV",
+        "PORT CAP/SC ABUTS SOS ELM HAV",
+        20,
+        "PORT CAP/SC: a port is one coast, upper case",
     ),
-    ("BEGIN SPRING 2001 MOVEMENT", "DUMMY ALL", 40, "dummy powers are not supported"),
+    (
+        "COAST cap ABUTS bay dun elm hav alp",
+        "PORT cap ABUTS bay dun elm hav alp",
+        21,
+        "PORT CAP: a port is one coast, upper case",
+    ),
+    ("BEGIN SPRING 2001 MOVEMENT", "DUMMY RED PINK", 40, "DUMMY: no power PINK"),
+    ("BEGIN SPRING 2001 MOVEMENT", "DUMMIES", 40, "DUMMIES takes the powers, or ALL"),
+    (
+        "BEGIN SPRING 2001 MOVEMENT",
+        "DUMMY ALL BUT RED",
+        40,
+        "DUMMY ALL EXCEPT takes the powers not made dummies",
+    ),
+    (
+        "BEGIN SPRING 2001 MOVEMENT",
+        "DUMMY ALL EXCEPT",
+        40,
+        "DUMMY ALL EXCEPT takes the powers not made dummies",
+    ),
+    (
+        "# Powers, their home centres and units.",
+        "DUMMY",
+        30,
+        "DUMMY before the power it belongs to",
+    ),
     ("BEGIN SPRING 2001 MOVEMENT", "VICTROY", 40, "VICTROY: a power with no centres and no units"),
     (
         "BEGIN SPRING 2001 MOVEMENT",
@@ -456,10 +481,11 @@ PACKAGE_MAPS = {
     "standard_fleet_rome": WRITTEN.format(76, 7, 34, 18, 1901),
     "standard_france_austria": WRITTEN.format(76, 2, 34, 18, 1901),
     "standard_germany_italy": WRITTEN.format(76, 2, 34, 18, 1901),
-    "ancmed": "ancmed.map: line 121: PORT spaces (fleets there convoy as at sea) are not supported",
-    "ancmed_age_of_empires": "ancmed.map: line 121: PORT spaces (fleets there convoy as at sea) "
-    "are not supported",
-    "known_world_901": "known_world_901.map: line 95: dummy powers are not supported",
+    # ancmed's Baleares (BAL) is a PORT: a coast whose fleet convoys
+    "ancmed": WRITTEN.format(79, 5, 34, 18, 1),
+    "ancmed_age_of_empires": WRITTEN.format(79, 5, 34, 18, 1),
+    # its NEUTRAL-STATE is a DUMMY power: a neutral power here
+    "known_world_901": WRITTEN.format(269, 16, 109, 55, 901),
 }
 
 
@@ -468,16 +494,97 @@ def test_every_map_file_of_the_package_is_listed() -> None:
 
 
 @pytest.mark.parametrize(("stem", "said"), sorted(PACKAGE_MAPS.items()))
-def test_each_map_of_the_diplomacy_package_imports_or_is_refused_for_a_feature(
+def test_each_map_of_the_diplomacy_package_imports_whole(
     capsys, folder: Path, stem: str, said: str
 ) -> None:
     source = _package_maps() / f"{stem}.map"
     name = "mila-" + stem.replace("_", "-")
     status, out, err = _import(capsys, source, folder, name)
-    if status == 0:
-        assert (out, err) == ([f"wrote {folder / name}.toml: {said}"], "")
-    else:
-        assert (out, err) == ([], f"judge: {source.parent}/{said}\n")
+    assert (status, out, err) == (0, [f"wrote {folder / name}.toml: {said}"], "")
+
+
+def test_a_port_is_a_coast_whose_fleet_convoys(capsys, folder: Path) -> None:
+    assert _import(capsys, _package_maps() / "ancmed.map", folder, "mila-ancmed")[0] == 0
+    maps.use_operator_folder(folder)
+    gm = maps.load_map("mila-ancmed")
+    bal = gm.provinces["BAL"]
+    assert (bal.kind, bal.supply_center, bal.coasts) == ("coast", True, ())
+    assert gm.army_moves["BAL"] == set()  # `Tar Sag`: no army moves to or from it
+    assert gm.fleet_moves["BAL"] == {"BER", "LIG", "SAG", "TAR"}
+    assert bal.port and gm.convoys_at("BAL") and not gm.is_sea("BAL")
+    assert gm.sea_neighbours("BAL") == {"BER", "LIG", "SAG", "TAR"}
+
+
+@pytest.mark.parametrize(
+    ("lines", "neutral"),
+    [
+        ("DUMMY BLUE", ["BLUE"]),
+        ("DUMMIES GREEN, BLUE", ["GREEN", "BLUE"]),
+        ("DUMMY ALL EXCEPT RED", ["GREEN", "BLUE"]),
+        ("DUMMIES ALL\nUNPLAYED GREEN", ["RED", "BLUE"]),
+        ("BLUE\nDUMMY\nDUMMY BLUE", ["BLUE"]),
+    ],
+)
+def test_the_dummy_lines_of_dpjudge(
+    capsys, tmp_path: Path, folder: Path, lines: str, neutral: list[str]
+) -> None:
+    source = tmp_path / "dummies.map"
+    source.write_text(TRI + lines + "\n")
+    assert _import(capsys, source, folder)[:3:2] == (0, "")
+    assert _toml(folder / "tri.toml")["neutral_powers"] == neutral
+
+
+def test_an_army_is_convoyed_through_a_port_as_the_diplomacy_package_convoys_it(
+    capsys, folder: Path
+) -> None:
+    """ancmed: Rome's army in Tarraconensis convoyed by its fleets in Baleares (a PORT)
+    and the sea BER to Carthage, which Carthage's army leaves."""
+    from diplomacy import Game
+
+    from judge.variants.json_contract import adjudicate_line
+
+    assert _import(capsys, _package_maps() / "ancmed.map", folder, "mila-ancmed")[0] == 0
+    maps.use_operator_folder(folder)
+    game = Game(map_name="ancmed")
+    game.clear_units()
+    game.set_units("ROME", ["A TAR", "F BAL", "F BER"])
+    game.set_units("CARTHAGE", ["A CAR"])
+    convoys = ["F BAL C A TAR - CAR", "F BER C A TAR - CAR"]
+    game.set_orders("ROME", ["A TAR - CAR VIA", *convoys])
+    game.set_orders("CARTHAGE", ["A CAR - THA"])
+    line = {
+        "map": "mila-ancmed",
+        "phase": game.get_current_phase(),
+        "units": {p: list(pw.units) for p, pw in game.powers.items() if pw.units},
+        "centers": {p: list(pw.centers) for p, pw in game.powers.items() if pw.centers},
+        "orders": {"ROME": ["A TAR - CAR", *convoys], "CARTHAGE": ["A CAR - THA"]},
+    }
+    outcome = adjudicate_line(json.dumps(line))
+    game.process()
+    assert outcome["results"]["ROME"][0] == {
+        "order": "A TAR - CAR",
+        "given": "A TAR - CAR",
+        "result": "ok",
+    }
+    assert outcome["units"] == {"CARTHAGE": ["A THA"], "ROME": ["A CAR", "F BAL", "F BER"]}
+    assert {p: sorted(u) for p, u in outcome["units"].items()} == {
+        p: sorted(pw.units) for p, pw in game.powers.items() if pw.units
+    }
+
+
+def test_a_dummy_power_is_a_neutral_power(capsys, folder: Path) -> None:
+    """known_world_901's NEUTRAL-STATE (`DUMMY` after its line): no player controls it,
+    its units hold."""
+    name = "mila-known-world-901"
+    assert _import(capsys, _package_maps() / "known_world_901.map", folder, name)[0] == 0
+    maps.use_operator_folder(folder)
+    gm = maps.load_map(name)
+    assert gm.neutral_powers == {"NEUTRAL-STATE"}
+    neutral = gm.powers["NEUTRAL-STATE"]
+    assert (neutral.name, neutral.adjective, neutral.initial) == ("Neutral-state", "Neutral", "N")
+    assert len(neutral.units) == 49 and gm.players() == tuple(
+        (p,) for p in gm.powers if p != "NEUTRAL-STATE"
+    )
 
 
 def _orders(game, step: int) -> dict[str, list[str]]:
@@ -497,7 +604,7 @@ def _orders(game, step: int) -> dict[str, list[str]]:
     return orders
 
 
-@pytest.mark.parametrize("stem", ["standard", "modern", "standard_fleet_rome"])
+@pytest.mark.parametrize("stem", ["standard", "modern", "standard_fleet_rome", "ancmed"])
 def test_an_imported_map_plays_as_the_diplomacy_package_plays_it(
     capsys, folder: Path, stem: str
 ) -> None:
@@ -521,7 +628,7 @@ def test_an_imported_map_plays_as_the_diplomacy_package_plays_it(
             game.set_orders(power, orders)
         outcome = adjudicate_line(json.dumps(line))
         game.process()
-        assert outcome["next_phase"] == game.get_current_phase()
+        assert outcome["next_phase"] == game.get_current_phase()  # ancmed's F0001M too
         assert {p: sorted(u) for p, u in outcome["units"].items() if u} == {
             p: sorted(pw.units) for p, pw in game.powers.items() if pw.units
         }

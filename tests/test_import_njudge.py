@@ -115,7 +115,7 @@ MALFORMED_MAPS = [
     ("Fen,        l fen", "Fen,        v fen", 11,
      "arctic waters (iced in the fall) are not supported"),
     ("Fen,        l fen", "Fen,        lw fen", 11,
-     "lw: land that fleets convoy through is not supported"),
+     "FEN: land fleets convoy through has one coast"),
     ("Fen,        l fen", "Fen,        T1f fen", 11,
      "the area type 'T1f': l, w, x or a power's letter"),
     ("Fen,        l fen", "Fen,        M fen", 11,
@@ -188,3 +188,15 @@ def test_the_seeds_record_gives_the_starting_centres(capsys, tmp_path: Path, fol
     assert gm.powers["RED"].starting_centers == {"BAY"}
     assert gm.powers["GREEN"].starting_centers == {"ALP", "DUN"}
     assert gm.powers["BLUE"].starting_centers == {"HAV"}
+
+
+def test_land_that_fleets_convoy_through_is_a_port(capsys, tmp_path: Path, folder: Path) -> None:
+    """`Uw` (Blue's home centre Haven, where a fleet convoys as at sea)."""
+    (tmp_path / "map.tri").write_text(MAP.replace("Haven,      U hav", "Haven,      Uw hav", 1))
+    (tmp_path / "seed.tri").write_text(SEED)
+    assert _import(capsys, tmp_path / "map.tri", folder, "tri", *TRI_POWERS)[:3:2] == (0, "")
+    maps.use_operator_folder(folder)
+    gm = maps.load_map("tri")
+    assert gm.provinces["HAV"].port and gm.powers["BLUE"].home_centers == {"HAV"}
+    assert gm.convoys_at("HAV") and gm.sea_neighbours("HAV") == {"CAP", "SOS"}
+    assert [p for p in gm.provinces if gm.provinces[p].port] == ["HAV"]

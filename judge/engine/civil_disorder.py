@@ -70,7 +70,7 @@ def _convoy_seas(game_map: GameMap, power: str, rule: str, board: Iterable[Unit]
         u.province
         for u in board
         if u.kind == FLEET
-        and game_map.is_sea(u.province)
+        and game_map.convoys_at(u.province)
         and (rule == "convoy_any_fleets" or u.power == power)
     )
 

@@ -34,6 +34,7 @@ class Province:
     coasts: tuple[str, ...]  # ("NC", "SC") for two-coast provinces, () otherwise
     sort_name: str
     default_coast: str | None = None  # for games that fill in a missing coast (DATC 4.B)
+    port: bool = False  # a coast whose fleet may convoy as at sea (DPjudge's PORT)
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ class GameMap:
     power_names: Mapping[str, str]  # squashed power name, adjective or alias -> power key
     spellings: tuple[str, ...]  # every name and alias as written in the file
     supply_centers: frozenset[str]
-    sea_adjacent: Mapping[str, frozenset[str]]  # sea -> provinces it borders (for convoys)
+    sea_adjacent: Mapping[str, frozenset[str]]  # sea or port -> provinces it borders (convoys)
     # -- variant rules (maps/README.md); the defaults are the standard game's ----------
     base: str | None = None  # the full map file a variant is built on (None: this is one)
     build_anywhere: bool = False  # build in any owned centre; civil disorder counts them home
@@ -112,6 +113,11 @@ class GameMap:
 
     def is_sea(self, province: str) -> bool:
         return self.provinces[province].kind == SEA
+
+    def convoys_at(self, province: str) -> bool:
+        """Whether a fleet in `province` may convoy: at sea, or in a port."""
+        p = self.provinces[province]
+        return p.kind == SEA or p.port
 
     # -- variant rules ------------------------------------------------------------------
     def build_sites(self, power: str, owned: Collection[str]) -> frozenset[str]:
@@ -177,7 +183,7 @@ def build_map(data: Mapping[str, Any]) -> GameMap:
             {
                 k: frozenset(d.split("/", 1)[0] for d in fleet[k])
                 for k, p in provinces.items()
-                if p.kind == SEA
+                if p.kind == SEA or p.port
             }
         ),
         **variant,
@@ -225,7 +231,10 @@ def _provinces(
             coasts=coasts,
             sort_name=p.get("sort_name", p["name"]),
             default_coast=p.get("default_coast"),
+            port=bool(p.get("port", False)),
         )
+        if p.get("port") and (kind != COAST or coasts):
+            raise MapError(f"{key}: a port is a coast province with no coasts of its own")
         if p.get("default_coast") is not None and p["default_coast"] not in coasts:
             raise MapError(f"{key}: default_coast must be one of its coasts {coasts}")
         if kind in (LAND, COAST):

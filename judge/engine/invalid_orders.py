@@ -212,7 +212,7 @@ def _convoy_possible(legality: MovementLegality, unit: Unit, order: Convoy) -> b
     origin, dest = order.army.province, gm.province_of(order.dest)
     return (
         unit.kind == FLEET
-        and gm.is_sea(unit.province)
+        and gm.convoys_at(unit.province)
         and dest != origin
         and dest not in legality.closed
         and gm.provinces[origin].kind == COAST
@@ -231,7 +231,7 @@ def _convoy_form(
     army = position.unit_in(order.army.province)
     if (
         unit.kind != FLEET
-        or not gm.is_sea(unit.province)
+        or not gm.convoys_at(unit.province)
         or army is None
         or army.kind != ARMY
         or order.dest not in gm.provinces

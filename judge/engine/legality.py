@@ -61,7 +61,7 @@ class MovementLegality:
         self.gm = position.game_map
         self.closed = self.gm.closed_in(position.phase)  # a variant's closed provinces
         self.fleet_seas = frozenset(
-            u.province for u in position.units if u.kind == FLEET and self.gm.is_sea(u.province)
+            u.province for u in position.units if u.kind == FLEET and self.gm.convoys_at(u.province)
         )
 
     def check(self, order: Order, power: str) -> MovementOrder:
@@ -198,7 +198,7 @@ class MovementLegality:
     # -- convoy ---------------------------------------------------------------------------
     def _convoy(self, unit: Unit, order: Convoy) -> Convoy:
         gm = self.gm
-        if unit.kind != FLEET or not gm.is_sea(unit.province):
+        if unit.kind != FLEET or not gm.convoys_at(unit.province):
             raise IllegalOrder(Problem("convoy_not_fleet_at_sea"))
         army = self.position.unit_in(order.army.province)
         if army is None:

@@ -85,7 +85,7 @@ def shielded_supports(adj: _Tables) -> dict[str, frozenset[str]]:
             # "...a fleet which is supporting an action in a body of water; and that
             # body of water contains a convoying fleet": holds as well as moves.
             into = gm.province_of(order.dest) if order.dest else order.supported.province
-            protected = gm.is_sea(into) and into in convoying
+            protected = gm.convoys_at(into) and into in convoying
         elif order.dest is None:
             protected = False  # 1971 and 2000 name only supports of attacks
         else:

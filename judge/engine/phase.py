@@ -29,7 +29,9 @@ class Phase:
         return Phase(year, season, kind)
 
     def __str__(self) -> str:
-        return f"{self.season}{self.year}{self.kind}"
+        # four digits, as `parse` reads them: a map may begin before 1000 (DPjudge's
+        # ancmed in year 1: S0001M, as the MILA package writes it too)
+        return f"{self.season}{self.year:04d}{self.kind}"
 
     @property
     def long_name(self) -> str:

@@ -121,6 +121,7 @@ _OPERATOR_COMMANDS = {
     "export": ("export", "export"),
     "map": ("draw_map", "draw_map"),
     "import-map": ("import_map", "import_map"),
+    "export-map": ("export_map", "export_map"),
 }
 
 
@@ -259,6 +260,27 @@ def _add_history_commands(sub: Subparsers) -> None:
     )
     board.set_defaults(operator="map")
     _add_import_map(sub)
+    _add_export_map(sub)
+
+
+def _add_export_map(sub: Subparsers) -> None:
+    """`export-map NAME --format F [--maps DIR] [-o FILE]`."""
+    exporting = sub.add_parser(
+        "export-map",
+        help="write a map back in another judge's format",
+        description="Write map NAME (bundled, or in the operator's map folder) in another "
+        "judge's format, as import-map reads it: --format dpjudge, a DPjudge .map file "
+        "(standard output unless -o); --format njudge, the classic judge's map.X and its "
+        "seed.X (default: map.NAME and seed.NAME here). What the format cannot state is "
+        "said as a warning.",
+    )
+    exporting.add_argument("name", metavar="NAME")
+    exporting.add_argument("--format", required=True, choices=["dpjudge", "njudge"])
+    exporting.add_argument(
+        "--maps", type=Path, metavar="DIR", help="the map folder (default: judge.maps)"
+    )
+    exporting.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
+    exporting.set_defaults(operator="export-map")
 
 
 def _add_import_map(sub: Subparsers) -> None:

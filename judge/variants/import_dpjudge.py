@@ -10,7 +10,9 @@ with its home centres, followed by its units (`A BUD`, `F STP/SC`) and optionall
 `CENTERS`, `HOME`/`INHABITS`, `UNITS`; `UNOWNED`/`NEUTRAL` list the other supply centres;
 `VICTORY n` and `BEGIN SPRING year MOVEMENT` are the game's; `RULE BUILD_ANY` builds
 anywhere; `USE file`, `MAP name` read another file beside this one first, `UNPLAYED`
-forgets powers. `# ...` lines are comments."""
+forgets powers; `DUMMY` powers, which no player controls, become neutral powers (their
+units hold). A `PORT` space (a coast whose fleets may convoy as at sea) is a coast with
+`port = true`. `# ...` lines are comments."""
 
 from __future__ import annotations
 
@@ -29,13 +31,17 @@ from judge.variants.map_import import (
     numbered_lines,
 )
 
-_TERRAINS = {"WATER": "sea", "LAND": "land", "COAST": "coast", "SHUT": "impassable"}
+# PORT: a coast whose fleets may also convoy, as at sea (DPjudge's map-file syntax).
+_TERRAINS = {
+    "WATER": "sea",
+    "LAND": "land",
+    "COAST": "coast",
+    "PORT": "coast",
+    "SHUT": "impassable",
+}
 # Directives of the format whose effect the project's maps cannot state.
 _REFUSED = {
     "DROP": "DROP is not supported: import a map without the dropped places",
-    "PORT": "PORT spaces (fleets there convoy as at sea) are not supported",
-    "DUMMY": "dummy powers are not supported",
-    "DUMMIES": "dummy powers are not supported",
     "DIRECTIVE": "DIRECTIVE stanzas are not supported",
     "END": "DIRECTIVE stanzas are not supported",
 }
@@ -53,6 +59,7 @@ class _Terrain:
     """A location's terrain line (mutable while the file is read)."""
 
     kind: str
+    port: bool
     line: int
     fleets_stand: bool  # the abbreviation in upper case: a fleet may stand there
     abuts: tuple[str, ...]
@@ -87,6 +94,7 @@ class _Reading:
     include: Include | None = None
     files: list[str] = field(default_factory=lambda: [""])  # index 0: the file itself
     open: list[str] = field(default_factory=list)  # the files being read, outermost first
+    dummies: list[str] = field(default_factory=list)  # powers no player controls
 
 
 # A file named in USE or MAP -> its text (MapFileError if it cannot be read): the command
@@ -157,8 +165,34 @@ def _unplayed(reading: _Reading, number: int, words: list[str]) -> None:
     gone = [k for k in reading.powers if (k not in names) == everyone]
     for key in gone:
         del reading.powers[key]
+    reading.dummies = [k for k in reading.dummies if k not in gone]
     if reading.current in gone:
         reading.current = None
+
+
+def _dummies(reading: _Reading, number: int, words: list[str]) -> None:
+    """`DUMMY` (the current power), `DUMMY|DUMMIES [ALL [EXCEPT]] power...`: powers no
+    player controls (DPjudge's map-file syntax), neutral powers here."""
+    names = [_power_key(w) for w in " ".join(words[1:]).replace(",", " ").split()]
+    if not names:
+        if words[0].upper() == "DUMMIES":
+            raise MapFileError(number, "DUMMIES takes the powers, or ALL")
+        power = _current(reading, number, "DUMMY")
+        names = [k for k, p in reading.powers.items() if p is power]
+    everyone = names[0] == "ALL"
+    if everyone:
+        if names[1:2] not in ([], ["EXCEPT"]) or names[1:] == ["EXCEPT"]:
+            raise MapFileError(number, "DUMMY ALL EXCEPT takes the powers not made dummies")
+        names = names[2:]
+    elif len(words) > 1:
+        reading.current = None
+    for key in names:
+        if key not in reading.powers:
+            raise MapFileError(number, f"DUMMY: no power {key[:40]}")
+    if everyone:
+        reading.dummies = [k for k in reading.powers if k not in names]
+    else:
+        reading.dummies += [k for k in names if k not in reading.dummies]
 
 
 def _unowned(reading: _Reading, number: int, words: list[str]) -> None:
@@ -184,6 +218,8 @@ def _read_line(reading: _Reading, number: int, line: str) -> None:
         _use(reading, number, words[1:])
     elif word == "UNPLAYED":
         _unplayed(reading, number, words[1:])
+    elif word in ("DUMMY", "DUMMIES"):
+        _dummies(reading, number, words)
     elif word in _REFUSED:
         raise MapFileError(number, _REFUSED[word])
     elif word in _TERRAINS:
@@ -238,6 +274,7 @@ def _terrain(reading: _Reading, number: int, words: list[str]) -> None:
             raise MapFileError(number, f"{w!r}: upper, lower or capitalised case only")
     reading.terrain[where] = _Terrain(
         kind=_TERRAINS[words[0].upper()],
+        port=words[0].upper() == "PORT",
         line=number,
         fleets_stand=_case(words[1]) == "upper",
         abuts=tuple(words[3:]),
@@ -391,6 +428,8 @@ def _map_data(reading: _Reading, name: str) -> dict[str, Any]:
         raise MapFileError(None, f"VICTORY {reading.victory}: the map has {len(centres)} centres")
     if reading.build_anywhere:
         data["build_anywhere"] = True
+    if reading.dummies:
+        data["neutral_powers"] = [k for k in reading.powers if k in reading.dummies]
     data["powers"] = _powers(reading, provinces)
     data["provinces"] = provinces
     return data
@@ -433,6 +472,10 @@ def _provinces(reading: _Reading) -> dict[str, dict[str, Any]]:
             }
         elif key in fleet or _stands(terrain):
             table["fleet"] = sorted(fleet.get(key, ()))
+        if terrain.port:
+            if key in coasts or not _stands(terrain):
+                raise MapFileError(terrain.line, f"PORT {key}: a port is one coast, upper case")
+            table["port"] = True
         provinces[key] = table
     return provinces
 
@@ -464,6 +507,8 @@ def _coasts(reading: _Reading) -> dict[str, list[str]]:
         province, _, coast = location.partition("/")
         if not coast:
             continue
+        if terrain.port:
+            raise MapFileError(terrain.line, f"PORT {location}: a port is one coast, upper case")
         own = reading.terrain.get(province)
         if own is None:
             raise MapFileError(

@@ -60,6 +60,7 @@ class _Area:
     kind: str  # "l", "w", "x" or a power's letter
     aliases: tuple[str, ...]
     line: int
+    port: bool = False  # `lw`, `xw`, `Aw`: land whose fleets convoy as at sea
 
 
 @dataclass
@@ -128,8 +129,8 @@ def _areas(lines: list[_Line]) -> dict[str, _Area]:
         full, kind, words = match.groups()
         if kind in _REFUSED_TYPES:
             raise MapFileError(number, _REFUSED_TYPES[kind])
-        if len(kind) == 2 and kind[1] == "w":
-            raise MapFileError(number, f"{kind}: land that fleets convoy through is not supported")
+        port = len(kind) == 2 and kind[1] == "w" and kind[0] != "w"
+        kind = kind[0] if port else kind
         if len(kind) > 1:
             raise MapFileError(number, f"the area type {kind[:10]!r}: l, w, x or a power's letter")
         if kind not in "lwx" and not _POWER_LETTER.fullmatch(kind):
@@ -143,7 +144,7 @@ def _areas(lines: list[_Line]) -> dict[str, _Area]:
         key = names[0].upper()
         full = " ".join(full.split())
         aliases = tuple(n for n in names[1:] if squash(n) not in (squash(key), squash(full)))
-        areas[key] = _Area(key, full, kind, aliases, number)
+        areas[key] = _Area(key, full, kind, aliases, number, port)
         if len(areas) > MAX_PROVINCES:
             raise MapFileError(number, f"more than {MAX_PROVINCES} areas")
     return areas
@@ -248,6 +249,10 @@ def _provinces(areas: Mapping[str, _Area], moves: _Moves) -> dict[str, dict[str,
             if table["kind"] == "impassable":
                 raise MapFileError(area.line, f"the supply centre {key} has no moves")
             table["supply_center"] = True
+        if area.port:
+            if table["kind"] != "coast" or key in moves.coasts:
+                raise MapFileError(area.line, f"{key}: land fleets convoy through has one coast")
+            table["port"] = True
         if area.aliases:
             table["aliases"] = list(area.aliases)
         provinces[key] = table

@@ -138,3 +138,10 @@ def _overlay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+def map_data(name: str) -> dict[str, Any]:
+    """The TOML data of map `name` (a variant laid over its base), once `load_map` has
+    checked it: what `judge export-map` writes out."""
+    load_map(name)
+    return _map_data(str(name).strip().lower(), ())
