@@ -36,7 +36,11 @@ from judge.render.orders import Order, UnitKey, draw_order, orders_of
 from judge.render.schematic import picture_drawing
 from judge.render.symbols import FAIL, unit_symbol
 
-DISPLACE = (20.0, 17.0)  # where a dislodged unit is drawn, from its province's unit point
+# Where a dislodged unit is drawn, from its province's unit point: down and right, far
+# enough that its ring (radius RING) clears the unit that beat it (a fleet's hull reaches
+# 14 from its point), mirrored near the drawing's right or bottom edge.
+DISPLACE = (26.0, 24.0)
+RING = 14.0
 
 
 def as_position(position: Position | Mapping[str, Any]) -> Position:
@@ -98,7 +102,7 @@ def _dislodged(
     displaced: dict[UnitKey, Point] = {}
     destroyed: set[UnitKey] = set()
     for d in board.dislodged:
-        displaced[(d.unit.power, str(d.unit))] = _displace(dr.point(d.unit.location))
+        displaced[(d.unit.power, str(d.unit))] = _displace(dr, dr.point(d.unit.location))
     if before.phase.kind == "M":
         for o in orders:
             if o.result == "dislodged" and len(o.tokens) >= 2:
@@ -106,13 +110,13 @@ def _dislodged(
                 if key not in displaced:
                     with_point = _safe_point(dr, o.tokens[1])
                     if with_point is not None:
-                        displaced[key] = _displace(with_point)
+                        displaced[key] = _displace(dr, with_point)
                         if with_after:
                             destroyed.add(key)
     # Where each order's unit stood: a retreating unit beside its province.
     origin: dict[UnitKey, Point] = dict(displaced)
     for d in before.dislodged:
-        origin[(d.unit.power, str(d.unit))] = _displace(dr.point(d.unit.location))
+        origin[(d.unit.power, str(d.unit))] = _displace(dr, dr.point(d.unit.location))
     return _Dislodged(displaced, destroyed, origin)
 
 
@@ -224,15 +228,21 @@ def _draw_units(
         canvas.begin(attrs, 0.6 if (power, text) in destroyed else 1.0)
         home = dr.point(loc)
         canvas.shape([[home, at]], None, FAIL, 1.5, (3, 2), closed=False)
-        canvas.circle(at, 14, "#fff", FAIL, 2.0, (4, 2))
+        canvas.circle(at, RING, "#fff", FAIL, 2.5, (4, 2), attrs={"data-mark": "dislodged"})
         unit_symbol(canvas, kind, dr.powers[power], at)
         canvas.end()
     canvas.end()
 
 
-def _displace(at: Point) -> Point:
-    """Where a dislodged unit is drawn, beside the point of its province."""
-    return (at[0] + DISPLACE[0], at[1] + DISPLACE[1])
+def _displace(dr: Drawing, at: Point) -> Point:
+    """Where a dislodged unit is drawn: beside the point of its province, clear of the
+    unit standing there, and inside the drawing."""
+    dx, dy = DISPLACE
+    if at[0] + dx + RING > dr.width:
+        dx = -dx
+    if at[1] + dy + RING > dr.height:
+        dy = -dy
+    return (at[0] + dx, at[1] + dy)
 
 
 def _safe_point(dr: Drawing, location: str) -> Point | None:

@@ -1,0 +1,120 @@
+"""The standard board's picture as players saw it (issue 19, item 6): each fault fixed,
+checked on the drawing's content (the SVG's elements, their positions and styles).
+
+- a dislodged unit is drawn beside the unit that beat it, clear of it, in a red ring;
+- a convoyed move runs through the convoying fleets' seas, in order;
+- a removal has its own mark, not a failed order's red cross;
+- where several lines end in one province, their ends are spread apart;
+- Britain's and Iberia's outlines follow the coast, each unit point inside its province;
+- the legend shows every power of a 34-power map inside the picture.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import xml.etree.ElementTree as ET
+
+from judge.game.pictures import after_of
+from judge.render import render_svg
+from judge.variants.json_contract import adjudicate_line
+
+SVG = "{http://www.w3.org/2000/svg}"
+FAIL = "#d00000"
+
+CENTERS = {
+    "AUSTRIA": ["BUD", "TRI", "VIE"],
+    "ENGLAND": ["EDI", "LON", "LVP"],
+    "FRANCE": ["BRE", "MAR", "PAR"],
+    "GERMANY": ["BER", "KIE", "MUN"],
+    "ITALY": ["NAP", "ROM", "VEN"],
+    "RUSSIA": ["MOS", "SEV", "STP", "WAR"],
+    "TURKEY": ["ANK", "CON", "SMY"],
+}
+
+
+def adjudicated(position: dict, orders: dict) -> dict:
+    out = adjudicate_line(json.dumps({**position, "orders": orders}))
+    assert "error" not in out, out
+    return out
+
+
+def svg_of(position: dict, orders: dict, *, after: bool = True) -> ET.Element:
+    """The picture of `position` with `orders` adjudicated, as its results mail draws it
+    (after=True) or on the board they were given on."""
+    out = adjudicated(position, orders)
+    board = after_of(position, out) if after else None
+    return ET.fromstring(render_svg(position, out, after=board))
+
+
+def units(root: ET.Element) -> dict[tuple[str, str], ET.Element]:
+    return {
+        (e.get("data-power"), e.get("data-unit")): e for e in root.iter() if "data-unit" in e.attrib
+    }
+
+
+def orders(root: ET.Element) -> dict[str, ET.Element]:
+    return {e.get("data-order"): e for e in root.iter() if "data-order" in e.attrib}
+
+
+def centre(element: ET.Element) -> tuple[float, float]:
+    """Where a unit element stands: its army's disc, or its fleet's letter."""
+    for e in element.iter(SVG + "circle"):
+        if e.get("r") == "9.5":
+            return float(e.get("cx")), float(e.get("cy"))
+    text = next(element.iter(SVG + "text"))
+    return float(text.get("x")), float(text.get("y")) - 6.5
+
+
+def marks(element: ET.Element, kind: str) -> list[ET.Element]:
+    return [e for e in element.iter() if e.get("data-mark") == kind]
+
+
+def points(d: str) -> list[tuple[float, float]]:
+    """The points of SVG path data made by the canvas (`M x,y L x,y ...`)."""
+    return [(float(x), float(y)) for x, y in re.findall(r"(-?[\d.]+),(-?[\d.]+)", d)]
+
+
+# -- 1. a dislodged unit beside the one that beat it ------------------------------------
+
+SPRING = {
+    "phase": "S1901M",
+    "units": {
+        "ITALY": ["A VEN", "A TYR"],
+        "AUSTRIA": ["A TRI", "F ALB"],
+        "TURKEY": ["F AEG", "F ION"],
+        "ENGLAND": ["F GRE"],
+    },
+    "centers": CENTERS,
+}
+
+
+def test_a_dislodged_unit_is_drawn_clear_of_the_unit_that_beat_it() -> None:
+    """Army beaten by an army (Trieste) and fleet by a fleet (Greece): on the results
+    picture, the dislodged unit's red ring clears the winner standing in its province."""
+    root = svg_of(
+        SPRING,
+        {
+            "ITALY": ["A Ven - Tri", "A Tyr S A Ven - Tri"],
+            "AUSTRIA": ["A Tri H", "F Alb H"],
+            "TURKEY": ["F Aeg - Gre", "F Ion S F Aeg - Gre"],
+            "ENGLAND": ["F Gre H"],
+        },
+    )
+    drawn = units(root)
+    for loser, winner in (
+        (("AUSTRIA", "A TRI"), ("ITALY", "A TRI")),
+        (("ENGLAND", "F GRE"), ("TURKEY", "F GRE")),
+    ):
+        beaten = drawn[loser]
+        assert beaten.get("data-dislodged") == "true"
+        (ring,) = marks(beaten, "dislodged")
+        assert ring.get("stroke") == FAIL and ring.get("r") == "14"
+        at = float(ring.get("cx")), float(ring.get("cy"))
+        assert centre(beaten) == at  # the unit inside its ring
+        w = centre(drawn[winner])
+        assert drawn[winner].get("data-dislodged") is None
+        # ring (14) and the winner (a fleet's hull reaches 14 from its point) never touch
+        assert math.dist(at, w) >= 14 + 14 + 2, (loser, at, w)
+        assert at[0] > w[0] and at[1] > w[1]  # down and right of it
