@@ -118,3 +118,63 @@ def test_a_dislodged_unit_is_drawn_clear_of_the_unit_that_beat_it() -> None:
         # ring (14) and the winner (a fleet's hull reaches 14 from its point) never touch
         assert math.dist(at, w) >= 14 + 14 + 2, (loser, at, w)
         assert at[0] > w[0] and at[1] > w[1]  # down and right of it
+
+
+# -- 3. removals have their own mark -----------------------------------------------------
+
+
+def test_removals_have_their_own_mark_not_a_failed_orders_cross() -> None:
+    """A disband in the adjustments, a unit destroyed because it has nowhere to retreat,
+    and a disband in the retreats carry the removal mark (a dark struck ring); a failed
+    order carries the red cross; neither carries the other's mark."""
+    winter = {
+        "phase": "W1901A",
+        "units": {"FRANCE": ["A PAR"], "RUSSIA": ["A WAR", "A MOS", "F SEV", "A UKR"]},
+        "centers": {"FRANCE": ["BRE", "MAR", "PAR", "SPA"], "RUSSIA": ["MOS", "STP", "WAR"]},
+    }
+    root = svg_of(winter, {"FRANCE": ["F Bre B"], "RUSSIA": ["A Mos D"]})
+    disband = orders(root)["A MOS D"]
+    (mark,) = marks(disband, "removed")
+    assert not marks(disband, "failed") and not _red(disband)
+    ring = next(mark.iter(SVG + "circle"))
+    assert ring.get("stroke") == "#fff"  # the halo, then the dark ring and its slash
+    strokes = {e.get("stroke") for e in mark.iter() if e.get("stroke") not in (None, "#fff")}
+    assert strokes == {"#222"}
+    assert not marks(orders(root)["F BRE B"], "removed")
+
+    # Trieste beaten, Albania, Budapest, Serbia, Vienna and Tyrolia all held: it is gone
+    trapped = {
+        "phase": "S1901M",
+        "units": {
+            "ITALY": ["A VEN", "A TYR"],
+            "AUSTRIA": ["A TRI", "A VIE", "A BUD", "A SER", "F ALB"],
+            "TURKEY": ["A BUL"],
+        },
+        "centers": CENTERS,
+    }
+    out = {
+        "ITALY": ["A Ven - Tri", "A Tyr S A Ven - Tri"],
+        "AUSTRIA": ["A Tri H", "A Vie H", "A Bud H", "A Ser H", "F Alb H"],
+        "TURKEY": ["A Bul - Ser"],
+    }
+    root = svg_of(trapped, out)
+    gone = units(root)[("AUSTRIA", "A TRI")]
+    assert gone.get("data-destroyed") == "true" and len(marks(gone, "removed")) == 1
+    bounce = orders(root)["A BUL - SER"]
+    assert bounce.get("data-failed") == "true"
+    assert len(marks(bounce, "failed")) == 1 and not marks(bounce, "removed")
+    assert _red(bounce)
+
+    retreat = {
+        "phase": "F1901R",
+        "units": {"ENGLAND": ["A BEL"], "FRANCE": ["A PAR"]},
+        "centers": CENTERS,
+        "retreats": {"GERMANY": {"A BUR": ["GAS", "MAR"], "F HOL": ["HEL", "KIE"]}},
+    }
+    root = svg_of(retreat, {"GERMANY": ["A Bur R Mar", "F Hol D"]}, after=False)
+    assert len(marks(orders(root)["F HOL D"], "removed")) == 1
+    assert not marks(orders(root)["A BUR R MAR"], "removed")
+
+
+def _red(element: ET.Element) -> bool:
+    return any(e.get("stroke") == FAIL for e in element.iter())

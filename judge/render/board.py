@@ -34,7 +34,7 @@ from judge.render.drawing import Drawing, Mark, Word
 from judge.render.legend import LEGEND_WIDTH, draw_legend
 from judge.render.orders import Order, UnitKey, draw_order, orders_of
 from judge.render.schematic import picture_drawing
-from judge.render.symbols import FAIL, unit_symbol
+from judge.render.symbols import FAIL, removal, unit_symbol
 
 # Where a dislodged unit is drawn, from its province's unit point: down and right, far
 # enough that its ring (radius RING) clears the unit that beat it (a fleet's hull reaches
@@ -230,6 +230,8 @@ def _draw_units(
         canvas.shape([[home, at]], None, FAIL, 1.5, (3, 2), closed=False)
         canvas.circle(at, RING, "#fff", FAIL, 2.5, (4, 2), attrs={"data-mark": "dislodged"})
         unit_symbol(canvas, kind, dr.powers[power], at)
+        if (power, text) in destroyed:  # it could not retreat: removed
+            removal(canvas, at)
         canvas.end()
     canvas.end()
 

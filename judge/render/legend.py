@@ -10,7 +10,7 @@ from judge.engine.geography import GameMap
 from judge.render.canvas import Canvas, Hatch, Point
 from judge.render.drawing import Drawing, PowerStyle
 from judge.render.orders import Order
-from judge.render.symbols import FAIL, arrow, cross, link, unit_symbol
+from judge.render.symbols import FAIL, arrow, cross, link, removal, unit_symbol
 
 LEGEND_WIDTH = 220
 # The key's army and fleet: no power's colour or letter (a letter "A" could read as Army).
@@ -141,6 +141,7 @@ def _key_rows(canvas: Canvas, sx: float) -> list[tuple[str, Callable[[float], No
         ("Hold", lambda y: canvas.circle((sx + 12, y), 10, None, "#000", 2.5)),
         ("Failed order", lambda y: cross(canvas, (sx + 12, y))),
         ("Dislodged unit", lambda y: canvas.circle((sx + 12, y), 10, None, FAIL, 2.0, (4, 2))),
+        ("Removed unit", lambda y: removal(canvas, (sx + 12, y), 10)),
         ("Build", lambda y: canvas.circle((sx + 12, y), 10, None, "#000", 2.0, (4, 3))),
         ("Supply centre", lambda y: _centre_key(canvas, (sx + 12, y))),
     ]

@@ -11,7 +11,7 @@ from typing import Any
 from judge.engine.geography import GameMap
 from judge.render.canvas import Canvas, Point
 from judge.render.drawing import Drawing, PowerStyle
-from judge.render.symbols import arrow, cross, link, mid, offset, unit_symbol
+from judge.render.symbols import arrow, cross, link, mid, offset, removal, unit_symbol
 
 # A unit of the picture's orders or dislodged units: (power, "A TRI").
 UnitKey = tuple[str, str]
@@ -125,10 +125,12 @@ def _order_body(
         there = dr.point(t[3])
         arrow(canvas, here, there, color, None, 2.5)
         fail_at = mid(here, there)
-    elif verb == "D":  # a disband or a removal: the unit struck out
+        if o.failed:  # a retreat that fails destroys the unit
+            removal(canvas, here)
+    elif verb == "D":  # a disband or a removal: the unit struck out by the removal mark
         if style and (o.power, unit) not in present:
             unit_symbol(canvas, t[0], style, here, ghost=True)
-        cross(canvas, here, 10)
+        removal(canvas, here)
     elif verb == "B":  # a build: the new unit in a dashed ring
         x, y = dr.point(t[1])
         canvas.circle((x, y), 16, None, "#000", 2.0, (4, 3))

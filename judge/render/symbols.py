@@ -10,6 +10,7 @@ from judge.render.canvas import Canvas, Point
 from judge.render.drawing import PowerStyle
 
 FAIL = "#d00000"  # the colour of a failed order's cross and of a dislodged unit's ring
+REMOVED = "#222"  # the colour of a removal's mark: not a failed order's red
 
 
 def _along(a: Point, b: Point, start: float, end: float) -> tuple[Point, Point, Point]:
@@ -92,10 +93,28 @@ def link(
 
 
 def cross(canvas: Canvas, at: Point, size: float = 6.0) -> None:
+    """A failed order's mark: a red X (a group with data-mark="failed")."""
     x, y = at
     lines = [
         [(x - size, y - size), (x + size, y + size)],
         [(x - size, y + size), (x + size, y - size)],
     ]
+    canvas.begin({"data-mark": "failed"})
     canvas.shape(lines, None, "#fff", 5.5, closed=False)
     canvas.shape(lines, None, FAIL, 3.0, closed=False)
+    canvas.end()
+
+
+def removal(canvas: Canvas, at: Point, r: float = 15.0) -> None:
+    """A removed unit's mark (a disband, a unit destroyed): a dark ring struck through
+    once, like a "no entry" sign, over the unit; unlike a failed order's red X, it is
+    neither red nor crossed (a group with data-mark="removed")."""
+    x, y = at
+    d = r * 0.7071
+    slash = [[(x - d, y + d), (x + d, y - d)]]
+    canvas.begin({"data-mark": "removed"})
+    canvas.circle(at, r, None, "#fff", 5.0)
+    canvas.shape(slash, None, "#fff", 5.5, closed=False)
+    canvas.circle(at, r, None, REMOVED, 3.0)
+    canvas.shape(slash, None, REMOVED, 3.0, closed=False)
+    canvas.end()
