@@ -178,3 +178,78 @@ def test_removals_have_their_own_mark_not_a_failed_orders_cross() -> None:
 
 def _red(element: ET.Element) -> bool:
     return any(e.get("stroke") == FAIL for e in element.iter())
+
+
+# -- 2. a convoyed move runs through the convoying fleets' seas --------------------------
+
+
+def _path_of(order: ET.Element) -> list[tuple[float, float]]:
+    """The points of an order's line (its first path: the black outline under it)."""
+    return points(next(order.iter(SVG + "path")).get("d"))
+
+
+def test_a_convoyed_move_runs_through_each_convoying_fleets_sea_in_order() -> None:
+    """Liverpool to Brest by the Irish Sea and the Channel: the arrow passes through the
+    two fleets' points, in order; a fleet ordered to convoy another move is not on it."""
+    from judge.render import load_drawing
+
+    dr = load_drawing("standard")
+    position = {
+        "phase": "S1901M",
+        "units": {"ENGLAND": ["A LVP", "F IRI", "F ENG", "F MAO", "A YOR", "F NTH"]},
+        "centers": CENTERS,
+    }
+    given = {
+        "ENGLAND": [
+            "A Lvp - Bre",
+            "F Iri C A Lvp - Bre",
+            "F Eng C A Lvp - Bre",
+            "F Mao H",
+            "A Yor - Nwy",
+            "F Nth C A Yor - Nwy",
+        ]
+    }
+    root = svg_of(position, given)
+    drawn = orders(root)
+    chain = _path_of(drawn["A LVP - BRE"])
+    iri, eng, mao = dr.point("IRI"), dr.point("ENG"), dr.point("MAO")
+    assert chain[1:-1] == [iri, eng]  # from Liverpool, through the two seas, to Brest
+    assert mao not in chain
+    assert math.dist(chain[0], dr.point("LVP")) <= 12.5
+    assert math.dist(chain[-1], dr.point("BRE")) <= 13 + 11 + 0.5  # up to the head's base
+    # dashed as a move by convoy; one fleet's chain too
+    assert next(drawn["A LVP - BRE"].iter(SVG + "path")).get("stroke-dasharray") == "9,4"
+    assert _path_of(drawn["A YOR - NWY"])[1:-1] == [dr.point("NTH")]
+    # a move by land stays straight
+    plain = svg_of(position, {"ENGLAND": ["A Yor - Lvp"]})
+    assert len(_path_of(orders(plain)["A YOR - LVP"])) == 2
+
+
+def test_the_route_drawn_is_the_chain_of_fleets_that_held() -> None:
+    """Two chains ordered from London to Portugal (the Channel, or the Irish Sea), and the
+    Channel's fleet dislodged: the arrow goes the way the convoy could still go."""
+    from judge.render import load_drawing
+
+    dr = load_drawing("standard")
+    position = {
+        "phase": "S1901M",
+        "units": {
+            "ENGLAND": ["A WAL", "F ENG", "F IRI", "F MAO"],
+            "FRANCE": ["F BRE", "F PIC", "A PAR"],
+        },
+        "centers": CENTERS,
+    }
+    given = {
+        "ENGLAND": [
+            "A Wal - Por",
+            "F Eng C A Wal - Por",
+            "F Iri C A Wal - Por",
+            "F Mao C A Wal - Por",
+        ],
+        "FRANCE": ["F Bre - Eng", "F Pic S F Bre - Eng", "A Par H"],
+    }
+    root = svg_of(position, given)
+    drawn = orders(root)
+    assert drawn["F ENG C A WAL - POR"].get("data-result") == "dislodged"
+    assert drawn["A WAL - POR"].get("data-result") == "ok"
+    assert _path_of(drawn["A WAL - POR"])[1:-1] == [dr.point("IRI"), dr.point("MAO")]

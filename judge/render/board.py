@@ -32,7 +32,7 @@ from judge.engine.geography import IMPASSABLE, SEA, GameMap
 from judge.render.canvas import Canvas, Point, SvgCanvas
 from judge.render.drawing import Drawing, Mark, Word
 from judge.render.legend import LEGEND_WIDTH, draw_legend
-from judge.render.orders import Order, UnitKey, draw_order, orders_of
+from judge.render.orders import Order, UnitKey, draw_order, order_line, orders_of, scene_of
 from judge.render.schematic import picture_drawing
 from judge.render.symbols import FAIL, removal, unit_symbol
 
@@ -83,12 +83,12 @@ def draw_board(
     _draw_centers(canvas, gm, dr, owner)
     _draw_labels(canvas, gm, dr)
     _draw_units(canvas, dr, board, dislodged, after is not None)
-    # orders
-    moves = {o.tokens[1]: o.tokens[3] for o in orders if len(o.tokens) >= 4 and o.tokens[2] == "-"}
     present = {(u.power, str(u)) for u in board.units}
+    scene = scene_of(orders, dr, gm, dislodged.origin, present)
+    lines = [order_line(o, scene) for o in orders]
     canvas.begin({"id": "orders"})
-    for o in orders:
-        draw_order(canvas, o, dr, moves, dislodged.origin, present, gm)
+    for o, line, tip in zip(orders, lines, [None] * len(lines), strict=True):
+        draw_order(canvas, o, scene, line, tip)
     canvas.end()
 
     draw_legend(canvas, before, board, dr, caption, orders, after is not None)
