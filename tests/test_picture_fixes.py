@@ -11,6 +11,7 @@ checked on the drawing's content (the SVG's elements, their positions and styles
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -253,3 +254,90 @@ def test_the_route_drawn_is_the_chain_of_fleets_that_held() -> None:
     assert drawn["F ENG C A WAL - POR"].get("data-result") == "dislodged"
     assert drawn["A WAL - POR"].get("data-result") == "ok"
     assert _path_of(drawn["A WAL - POR"])[1:-1] == [dr.point("IRI"), dr.point("MAO")]
+
+
+# -- 4. crowded places: the ends of their lines spread apart -----------------------------
+
+# A made-up Spring 1901 with a crowded North Sea (two moves into it, two supports of the
+# fleet there, three of the German attack) and a crowded Bulgaria (two moves, two
+# supports of the Turkish army, one of each attack), a convoy and a dislodgement.
+CROWDED = {
+    "phase": "S1901M",
+    "centers": CENTERS,
+    "units": {
+        "ENGLAND": ["F NTH", "F EDI", "F LON", "A LVP", "F IRI", "F ENG"],
+        "GERMANY": ["F HEL", "F DEN", "F HOL", "A MUN"],
+        "FRANCE": ["F BEL", "A BRE", "A PAR"],
+        "RUSSIA": ["F NWY", "A RUM", "F AEG"],
+        "TURKEY": ["A BUL", "F BLA", "A CON"],
+        "AUSTRIA": ["A SER", "A BUD", "F GRE"],
+    },
+}
+CROWDED_ORDERS = {
+    "ENGLAND": [
+        "F Nth H",
+        "F Edi S F Nth",
+        "F Lon S F Nth",
+        "A Lvp - Bre",
+        "F Iri C A Lvp - Bre",
+        "F Eng C A Lvp - Bre",
+    ],
+    "GERMANY": ["F Hel - Nth", "F Den S F Hel - Nth", "F Hol S F Hel - Nth", "A Mun - Bur"],
+    "FRANCE": ["F Bel - Nth", "A Bre - Pic", "A Par - Bur"],
+    "RUSSIA": ["F Nwy S F Hel - Nth", "A Rum - Bul", "F Aeg S A Rum - Bul"],
+    "TURKEY": ["A Bul H", "F Bla S A Bul", "A Con S A Bul"],
+    "AUSTRIA": ["A Ser - Bul", "A Bud - Rum", "F Gre S A Ser - Bul"],
+}
+
+
+def heads(root: ET.Element) -> dict[str, tuple[float, float]]:
+    """Each order's line end: an arrow's tip, a support's or convoy's little circle."""
+    out = {}
+    for text, element in orders(root).items():
+        for e in element.iter():
+            if e.get("data-head"):
+                if e.tag == SVG + "circle":
+                    out[text] = (float(e.get("cx")), float(e.get("cy")))
+                else:
+                    out[text] = points(e.get("d"))[0]
+    return out
+
+
+def test_the_ends_of_lines_meeting_in_a_crowded_place_are_spread_apart() -> None:
+    for after in (True, False):
+        root = svg_of(CROWDED, CROWDED_ORDERS, after=after)
+        ends = heads(root)
+        assert len(ends) == 20  # every move, support and convoy (all but the 2 holds)
+        close = [
+            (a, b, round(math.dist(ends[a], ends[b]), 1))
+            for a, b in itertools.combinations(sorted(ends), 2)
+            if math.dist(ends[a], ends[b]) < 7
+        ]
+        assert close == []
+    # the lines into the North Sea end around its point, each towards where it comes from
+    from judge.render import load_drawing
+
+    nth = load_drawing("standard").point("NTH")
+    into = ["F HEL - NTH", "F BEL - NTH", "F EDI S F NTH", "F LON S F NTH"]
+    for text in into:
+        assert 16 <= math.dist(ends[text], nth) <= 18, text
+    assert ends["F HEL - NTH"][0] > nth[0] and ends["F EDI S F NTH"][0] < nth[0]
+    assert ends["F BEL - NTH"][1] > nth[1]
+    # the three supports of the German attack meet its line at three points
+    support_ends = [ends[f"F {p} S F HEL - NTH"] for p in ("DEN", "HOL", "NWY")]
+    assert len(set(support_ends)) == 3
+
+
+def test_spread_keeps_the_order_around_the_circle_and_the_gap() -> None:
+    from judge.render.ends import GAP, spread
+
+    angles = [0.0, 0.05, 0.1, 3.0]
+    moved = spread(angles)
+    assert moved[0] < moved[1] < moved[2]  # same order around the circle
+    assert all(b - a >= GAP - 1e-9 for a, b in itertools.pairwise(moved[:3]))
+    assert math.isclose(sum(moved[:3]) / 3, 0.05)  # centred where the lines are
+    assert moved[3] == 3.0  # a line alone keeps its angle
+    assert spread([1.0]) == [1.0]
+    twelve = sorted(spread([0.0] * 12))  # too many for the gap: an even share of the circle
+    gaps = [b - a for a, b in itertools.pairwise(twelve)]
+    assert all(math.isclose(g, math.tau / 12) for g in gaps)

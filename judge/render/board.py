@@ -31,6 +31,7 @@ from judge.engine.board import Position
 from judge.engine.geography import IMPASSABLE, SEA, GameMap
 from judge.render.canvas import Canvas, Point, SvgCanvas
 from judge.render.drawing import Drawing, Mark, Word
+from judge.render.ends import spread_ends
 from judge.render.legend import LEGEND_WIDTH, draw_legend
 from judge.render.orders import Order, UnitKey, draw_order, order_line, orders_of, scene_of
 from judge.render.schematic import picture_drawing
@@ -87,7 +88,7 @@ def draw_board(
     scene = scene_of(orders, dr, gm, dislodged.origin, present)
     lines = [order_line(o, scene) for o in orders]
     canvas.begin({"id": "orders"})
-    for o, line, tip in zip(orders, lines, [None] * len(lines), strict=True):
+    for o, line, tip in zip(orders, lines, spread_ends(lines), strict=True):
         draw_order(canvas, o, scene, line, tip)
     canvas.end()
 

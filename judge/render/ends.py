@@ -16,6 +16,7 @@ from judge.render.canvas import Point
 
 GAP = math.radians(34)  # the least angle between two ends around one place
 CROWDED_RADIUS = 17.0  # how far from the place's point a spread end stands (at least)
+ALONG = 10.0  # how far apart the supports of one move meet its line
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class Line:
     points: tuple[Point, ...]
     target: str
     radius: float
+    on: tuple[Point, Point] | None = None  # a support of a move: the segment it meets
 
 
 def spread_ends(lines: Sequence[Line | None]) -> list[Point | None]:
@@ -40,6 +42,11 @@ def spread_ends(lines: Sequence[Line | None]) -> list[Point | None]:
     for members in groups.values():
         if len(members) < 2:
             continue
+        segment = members[0][1].on
+        if segment is not None:  # supports of one move: apart along its line
+            for (i, _), at in zip(members, _along_segment(members, segment), strict=True):
+                tips[i] = at
+            continue
         angles = []
         for _, line in members:
             (ax, ay), (bx, by) = line.points[-2], line.points[-1]
@@ -48,6 +55,30 @@ def spread_ends(lines: Sequence[Line | None]) -> list[Point | None]:
             (cx, cy), r = line.points[-1], max(line.radius, CROWDED_RADIUS)
             tips[i] = (cx + r * math.cos(angle), cy + r * math.sin(angle))
     return tips
+
+
+def _along_segment(
+    members: Sequence[tuple[int, Line]], segment: tuple[Point, Point]
+) -> list[Point]:
+    """Where lines meeting one segment at its middle meet it instead: ALONG apart
+    (closer on a short segment), in the order of where they come from along it."""
+    (ax, ay), (bx, by) = segment
+    length = math.hypot(bx - ax, by - ay) or 1.0
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    step = min(ALONG, length * 0.6 / len(members))
+    rank = sorted(
+        range(len(members)),
+        key=lambda k: (
+            (members[k][1].points[0][0] - mx) * ux + (members[k][1].points[0][1] - my) * uy,
+            k,
+        ),
+    )
+    out: list[Point] = [(mx, my)] * len(members)
+    for place, k in enumerate(rank):
+        t = (place - (len(members) - 1) / 2) * step
+        out[k] = (mx + ux * t, my + uy * t)
+    return out
 
 
 def spread(angles: Sequence[float]) -> list[float]:
@@ -67,11 +98,29 @@ def spread(angles: Sequence[float]) -> list[float]:
     for m in range(1, n):
         while run[m] < run[m - 1]:
             run[m] += math.tau
-    moved = list(run)
-    for m in range(1, n):
-        moved[m] = max(moved[m], moved[m - 1] + gap)
-    shift = (sum(run) - sum(moved)) / n  # keep the spread centred where the lines are
+    moved = _apart(run, gap)
     out = [0.0] * n
     for m in range(n):
-        out[order[(start + m) % n]] = moved[m] + shift
+        out[order[(start + m) % n]] = moved[m]
     return out
+
+
+def _apart(run: Sequence[float], gap: float) -> list[float]:
+    """Increasing angles moved at least `gap` apart: those too close join one cluster,
+    whose members stand `gap` apart centred on the mean of their own angles (clusters
+    merged until none overlaps the next); a lone angle stays where it is."""
+    clusters = [[m] for m in range(len(run))]
+
+    def placed(c: list[int]) -> list[float]:
+        centre = sum(run[m] for m in c) / len(c)
+        return [centre + (k - (len(c) - 1) / 2) * gap for k in range(len(c))]
+
+    merged = True
+    while merged:
+        merged = False
+        for j in range(len(clusters) - 1):
+            if placed(clusters[j + 1])[0] - placed(clusters[j])[-1] < gap - 1e-9:
+                clusters[j : j + 2] = [clusters[j] + clusters[j + 1]]
+                merged = True
+                break
+    return [a for c in clusters for a in placed(c)]

@@ -159,8 +159,10 @@ def order_line(o: Order, scene: Scene) -> Line | None:
         if rest[0] in ("A", "F"):
             rest = rest[1:]
         if len(rest) >= 3 and rest[1] == "-":
-            to = _path_mid(_supported_move(rest, scene))
-            return Line((here, to), f"{rest[0]} - {rest[2]}", 4.0)
+            move = _supported_move(rest, scene)
+            k = (len(move) - 1) // 2
+            on = (move[k], move[k + 1])
+            return Line((here, _path_mid(move)), f"{rest[0]} - {rest[2]}", 4.0, on)
         return Line((here, scene.dr.point(rest[0])), rest[0].partition("/")[0], 15.0)
     return None
 
