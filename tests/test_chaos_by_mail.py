@@ -80,6 +80,8 @@ The deadline for orders is Wednesday 25 November 2026 12:35 UTC.
 
 The board after Movement for Spring of 1901, with its orders drawn, is in
 the attached picture board-S1901M.png.
+Key: arrow move (dashed: convoyed), dashes support, dots convoy, ring hold,
+red X failed, red ring dislodged, struck ring removed, dashed ring built.
 """
 )
 

@@ -604,7 +604,9 @@ def check_results(results: Mail, phase: Phase, deadline: str) -> None:
         f"The next phase of {GAME} is {phase.next_kind} for {phase.next_title}. "
         f"The deadline for orders is {deadline}. "
         f"The board after {phase.kind} for {phase.title}, with its orders drawn, is in "
-        f"the attached picture {name}."
+        f"the attached picture {name}. Key: arrow move (dashed: convoyed), dashes support, "
+        "dots convoy, ring hold, red X failed, red ring dislodged, struck ring removed, "
+        "dashed ring built."
     ), text
 
 

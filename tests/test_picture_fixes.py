@@ -341,3 +341,76 @@ def test_spread_keeps_the_order_around_the_circle_and_the_gap() -> None:
     twelve = sorted(spread([0.0] * 12))  # too many for the gap: an even share of the circle
     gaps = [b - a for a, b in itertools.pairwise(twelve)]
     assert all(math.isclose(g, math.tau / 12) for g in gaps)
+
+
+# -- 6. the legend shows every power, even 34 ---------------------------------------------
+
+
+def _text_width(text: str, size: float, bold: bool = False) -> float:
+    """The width of `text` as the PNG draws it (Cairo, DejaVu Sans)."""
+    import cairocffi as cairo
+
+    surface = cairo.ImageSurface(cairo.FORMAT_RGB24, 1, 1)
+    ctx = cairo.Context(surface)
+    weight = cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL
+    ctx.set_font_face(cairo.ToyFontFace("DejaVu Sans", cairo.FONT_SLANT_NORMAL, weight))
+    ctx.set_font_size(size)
+    return float(ctx.text_extents(text)[4])
+
+
+def test_the_legend_of_chaos_shows_every_power_inside_the_picture() -> None:
+    from judge.engine.board import starting_position
+    from judge.variants.maps import load_map
+
+    gm = load_map("chaos")
+    root = ET.fromstring(render_svg(starting_position(gm), caption="Game chaos1"))
+    width, height = int(root.get("width")), int(root.get("height"))
+    legend = root.find(f".//{SVG}g[@id='legend']")
+    names = {}
+    for row in legend.iter():
+        if "data-power" in row.attrib:
+            (name,) = [t for t in row.iter(SVG + "text") if t.get("data-legend") == "power"]
+            names[row.get("data-power")] = name
+    assert list(names) == list(gm.powers)  # every power, Warsaw too, in the map's order
+    boxes = []
+    for key, text in names.items():
+        assert text.text == gm.powers[key].name
+        x, y, size = float(text.get("x")), float(text.get("y")), float(text.get("font-size"))
+        assert size >= 9
+        assert x > 1000 and x + _text_width(text.text, size) < width, key
+        assert size <= y <= height - 4, key
+        boxes.append((x, y, x + _text_width(text.text, size), size))
+    # no two names overlap
+    for (x1, y1, r1, s1), (x2, y2, r2, s2) in itertools.combinations(boxes, 2):
+        assert abs(y1 - y2) >= min(s1, s2) or r1 <= x2 or r2 <= x1
+    # the title is whole, wrapped inside the panel
+    title = [t.text for t in legend.iter(SVG + "text") if t.get("data-legend") == "title"]
+    assert " ".join(title) == gm.title
+    for t in legend.iter(SVG + "text"):
+        if t.get("data-legend") == "title":
+            assert float(t.get("x")) + _text_width(t.text, 15, bold=True) < width
+    # and the key below the powers, inside the picture
+    key_texts = [t for t in legend.iter(SVG + "text") if t.text == "Supply centre"]
+    assert key_texts and float(key_texts[0].get("y")) < height
+
+
+def test_the_standard_legend_keeps_its_one_column() -> None:
+    from judge.engine.board import starting_position
+    from judge.variants.maps import load_map
+
+    root = ET.fromstring(render_svg(starting_position(load_map())))
+    assert root.get("width") == "1220"
+    rows = [e for e in root.iter() if e.get("data-legend") == "power"]
+    assert [r.text for r in rows][:2] == ["Austria", "England"]
+    assert {r.get("x") for r in rows} == {"1042"} and {r.get("font-size") for r in rows} == {"12"}
+
+
+def test_a_long_title_or_power_name_is_wrapped_or_cut_not_run_off() -> None:
+    from judge.render.legend import NAME_CHARS, TITLE_LINES, _cut, _title_lines
+
+    lines = _title_lines("Ü" * 500 + " an imported map's title", 220)
+    assert len(lines) == TITLE_LINES and lines[-1].endswith("\u2026")
+    assert all(_text_width(line, 15, bold=True) <= 220 - 24 for line in lines)
+    assert _title_lines("Standard Diplomacy", 220) == ["Standard Diplomacy"]
+    assert _cut("The Most Serene Republic of Venice") == "The Most Serene\u2026"
+    assert len(_cut("x" * 100)) == NAME_CHARS and _cut("Constantinople") == "Constantinople"

@@ -92,9 +92,11 @@ def test_results_mail_and_its_list_copy_carry_the_board_named_in_the_text(tmp_pa
     for msg in (to_players, to_list):
         text = text_of(msg)
         assert "Army Paris -> Burgundy." in text
-        assert " ".join(text.split()).endswith(
-            "The board after Movement for Spring of 1901, with its orders drawn, is in "
-            "the attached picture board-S1901M.png."
+        assert text.endswith(
+            "The board after Movement for Spring of 1901, with its orders drawn, is in\n"
+            "the attached picture board-S1901M.png.\n"
+            "Key: arrow move (dashed: convoyed), dashes support, dots convoy, ring hold,\n"
+            "red X failed, red ring dislodged, struck ring removed, dashed ring built.\n"
         )
     # Sent once, the finished mail is what the outbox keeps: the picture drawn no more.
     rows = judge.db.execute("SELECT raw, picture FROM outbound").fetchall()

@@ -41,6 +41,8 @@ The deadline for orders is Monday 23 November 2026 12:05 UTC.
 
 The board after Movement for Spring of 1901, with its orders drawn, is in
 the attached picture board-S1901M.png.
+Key: arrow move (dashed: convoyed), dashes support, dots convoy, ring hold,
+red X failed, red ring dislodged, struck ring removed, dashed ring built.
 """
 
 DUEL_FALL = """Game: duel1   Variant: Duel: two powers
@@ -66,6 +68,8 @@ The game is over: Orange has won.
 
 The board after Movement for Fall of 1901, with its orders drawn, is in
 the attached picture board-F1901M.png.
+Key: arrow move (dashed: convoyed), dashes support, dots convoy, ring hold,
+red X failed, red ring dislodged, struck ring removed, dashed ring built.
 """
 
 

@@ -32,7 +32,7 @@ from judge.engine.geography import IMPASSABLE, SEA, GameMap
 from judge.render.canvas import Canvas, Point, SvgCanvas
 from judge.render.drawing import Drawing, Mark, Word
 from judge.render.ends import spread_ends
-from judge.render.legend import LEGEND_WIDTH, draw_legend
+from judge.render.legend import draw_legend, legend_width
 from judge.render.orders import Order, UnitKey, draw_order, order_line, orders_of, scene_of
 from judge.render.schematic import picture_drawing
 from judge.render.symbols import FAIL, removal, unit_symbol
@@ -268,7 +268,7 @@ def render_svg(
     before = as_position(position)
     dr = drawing or picture_drawing(before.game_map)
     canvas = SvgCanvas(
-        dr.width + LEGEND_WIDTH,
+        dr.width + legend_width(before.game_map),
         dr.height,
         {"data-map": before.game_map.name, "data-phase": str(before.phase)},
     )
