@@ -414,3 +414,45 @@ def test_a_long_title_or_power_name_is_wrapped_or_cut_not_run_off() -> None:
     assert _title_lines("Standard Diplomacy", 220) == ["Standard Diplomacy"]
     assert _cut("The Most Serene Republic of Venice") == "The Most Serene\u2026"
     assert len(_cut("x" * 100)) == NAME_CHARS and _cut("Constantinople") == "Constantinople"
+
+
+# -- 5. Britain's and Iberia's outlines ----------------------------------------------------
+
+COASTS = ("CLY", "EDI", "LVP", "YOR", "WAL", "LON", "POR", "SPA")
+
+
+def _inside(point: tuple[float, float], rings) -> bool:
+    x, y = point
+    hit = False
+    for ring in rings:
+        for (x1, y1), (x2, y2) in itertools.pairwise([*ring, ring[0]]):
+            if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
+                hit = not hit
+    return hit
+
+
+def test_britain_and_iberia_follow_the_coast_with_their_points_inside() -> None:
+    """Drawn from the real coast (about 240 points for the eight provinces, where there
+    were 93): Cornwall reaches west and south of Wales, Kintyre and Galloway south-west
+    of Clyde's unit, Cape Wrath and Dunnet Head in the north, East Anglia east of London;
+    Finisterre in the north-west of Spain; and every unit, centre and coast point inside
+    its province."""
+    from judge.render import load_drawing
+
+    dr = load_drawing("standard")
+    shapes = {k: dr.provinces[k] for k in COASTS}
+    assert sum(len(r) for p in shapes.values() for r in p.rings) >= 200
+    assert all(len(p.rings[0]) >= 15 for p in shapes.values())
+    for key, p in shapes.items():
+        for point in (p.unit, p.center, *p.coasts.values()):
+            if point is not None:
+                assert _inside(point, p.rings), (key, point)
+    xs = {k: [x for x, _ in p.rings[0]] for k, p in shapes.items()}
+    ys = {k: [y for _, y in p.rings[0]] for k, p in shapes.items()}
+    wal, lon = shapes["WAL"], shapes["LON"]
+    lands_end = min(wal.rings[0])
+    assert lands_end[1] > wal.unit[1] + 30  # Cornwall: south of Wales
+    assert max(xs["LON"]) > lon.unit[0] + 30  # East Anglia
+    assert min(ys["CLY"]) < min(ys["EDI"])  # the north coast is Clyde's
+    assert max(ys["CLY"]) > shapes["CLY"].unit[1] + 30  # Galloway
+    assert min(xs["SPA"]) < min(xs["POR"]) + 15 and min(ys["SPA"]) < min(ys["POR"])
