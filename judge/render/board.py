@@ -15,8 +15,12 @@ Two views of a phase, with the same orders drawn from the order texts:
 
 In the SVG every unit is one element with `data-unit` ("F STP/SC") and `data-power`,
 every order one element with `data-order` (its canonical text), `data-power` and
-`data-result`; failed orders carry `data-failed="true"` and a red cross; dislodged units
-are drawn beside their province in a dashed red ring with `data-dislodged="true"`. Hue is
+`data-result`; failed orders carry `data-failed="true"` and a red cross
+(`data-mark="failed"`); removals (disbands, units destroyed with nowhere to retreat) a
+dark struck ring (`data-mark="removed"`); dislodged units are drawn down-right of their
+province's point, clear of the unit there, in a dashed red ring with
+`data-dislodged="true"`. A convoyed move runs through the convoying fleets' seas; the
+ends of lines meeting in one place are spread around it (judge/render/ends.py). Hue is
 never the only cue: each power also has a pattern (on the centres it owns) and a letter
 (on its units and in the legend).
 """
