@@ -78,6 +78,8 @@ The Budapest Army in Budapest can retreat to Galicia.
 
 The board after Movement for Spring of 1901, with its orders drawn, is in
 the attached picture board-S1901M.png.
+Key: arrow move (dashed: convoyed), dashes support, dots convoy, ring hold,
+red X failed, red ring dislodged, struck ring removed, dashed ring built.
 
 The next phase of 'chaos1' will be Retreats for Spring of 1901.
 The deadline for orders will be Wed Nov 25 2026 12:35:00 +0000.

@@ -251,7 +251,9 @@ def check_results(
     next_kind, next_title = next_phase.split(" for ")
     assert flat(results.body).endswith(
         f"The board after {kind} for {title}, with its orders drawn, is in the attached picture "
-        f"board-{code}.png. The next phase of '{GAME}' will be {kind_of[next_kind]} for "
+        f"board-{code}.png. Key: arrow move (dashed: convoyed), dashes support, dots convoy, "
+        "ring hold, red X failed, red ring dislodged, struck ring removed, dashed ring built. "
+        f"The next phase of '{GAME}' will be {kind_of[next_kind]} for "
         f"{next_title}. The deadline for orders will be {ptime(deadline, UTC)}."
     ), results.body
 
@@ -414,7 +416,7 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
             results, "Movement", "Spring of 1901", "S1901M", "Movement for Fall of 1901", deadline
         )
         assert f"\n\n{CIVIL_DISORDER}\n" in results.body, results.body
-        assert "dislodged" not in results.body and "Ownership" not in results.body
+        assert "were dislodged" not in results.body and "Ownership" not in results.body
 
         # Fall 1901: the same again; two Austrian units are dislodged.
         at(processed + timedelta(minutes=10))

@@ -613,7 +613,9 @@ def check_results(results: Mail, phase: Phase, deadline: datetime, turn: int) ->
     plural = {"Movement": "Movement", "Retreat": "Retreats", "Adjustment": "Adjustments"}
     assert flat(text).endswith(
         f"The board after {phase.kind} for {phase.title}, with its orders drawn, is in "
-        f"the attached picture {name}. "
+        f"the attached picture {name}. Key: arrow move (dashed: convoyed), dashes support, "
+        "dots convoy, ring hold, red X failed, red ring dislodged, struck ring removed, "
+        "dashed ring built. "
         f"The next phase of '{GAME}' will be {plural[phase.next_kind]} for {phase.next_title}. "
         f"The deadline for orders will be {ptime(deadline, UTC)}."
     ), text

@@ -89,6 +89,12 @@ NEW_DEADLINE_TEXT = "Thursday 12 March 2026 18:00 UTC"
 GREY_TEXT = "Shall we split the Low Countries?\nMeet me in the Channel."
 BROADCAST_TEXT = "France wishes everyone a peaceful spring."
 
+# The results mail's key to the picture's marks (templates/results.txt).
+PICTURE_KEY = (
+    "Key: arrow move (dashed: convoyed), dashes support, dots convoy, ring hold,\n"
+    "red X failed, red ring dislodged, struck ring removed, dashed ring built."
+)
+
 
 FIRST_SPRING = {  # Turkey sends nothing: the master processes without its orders
     "Austria": [
@@ -239,11 +245,12 @@ def check_results(results: Mail, expected_lines: list[str], civil: str, deadline
         assert f"\n\nIn civil disorder (no orders received): {civil}.\n" in results.body
     else:
         assert "civil disorder" not in results.body
-    assert "dislodged" not in results.body and "Ownership" not in results.body
+    assert "were dislodged" not in results.body and "Ownership" not in results.body
     assert flat(results.body).endswith(
         "The board after Movement for Spring of 1901, with its orders drawn, is in the "
-        f"attached picture board-S1901M.png. The next phase of '{GAME}' will be Movement for "
-        f"Fall of 1901. The deadline for orders will be {ptime(deadline, UTC)}."
+        f"attached picture board-S1901M.png. {flat(PICTURE_KEY)} The next phase of '{GAME}' "
+        f"will be Movement for Fall of 1901. The deadline for orders will be "
+        f"{ptime(deadline, UTC)}."
     ), results.body
 
 

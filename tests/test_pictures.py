@@ -93,9 +93,12 @@ def test_results_mail_and_its_list_copy_carry_the_board_named_in_the_text(tmp_pa
         text = text_of(msg)
         assert "Army Paris -> Burgundy." in text
         assert (
-            "The board after Movement for Spring of 1901, with its orders drawn, is in "
-            "the attached picture board-S1901M.png. The next phase of 'war1' will be "
-        ) in " ".join(text.split())
+            "The board after Movement for Spring of 1901, with its orders drawn, is in\n"
+            "the attached picture board-S1901M.png.\n"
+            "Key: arrow move (dashed: convoyed), dashes support, dots convoy, ring hold,\n"
+            "red X failed, red ring dislodged, struck ring removed, dashed ring built.\n"
+            "\nThe next phase of 'war1' will be "
+        ) in text
     # Sent once, the finished mail is what the outbox keeps: the picture drawn no more.
     rows = judge.db.execute("SELECT raw, picture FROM outbound").fetchall()
     rows = [(raw, picture) for raw, picture in rows if b"board-S1901M.png" in raw]

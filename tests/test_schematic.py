@@ -31,6 +31,7 @@ from judge.render.board import render_svg
 from judge.render.canvas import FONT
 from judge.render.drawing import Drawing, Mark, Word, has_drawing
 from judge.render.layout import clear_edges, distances, lay_out
+from judge.render.legend import legend_width
 from judge.render.png import PNG_SIGNATURE, render_png
 from judge.render.schematic import (
     FLEET_LINK,
@@ -183,7 +184,8 @@ def test_every_map_renders_a_png_that_decodes(name: str, gm: GameMap) -> None:
     dr = picture_drawing(gm)
     png = render_png(starting_position(gm), caption="Game x")
     image = decoded(png)
-    assert image.size == (dr.width + 220, dr.height)
+    # the legend is 220 wide, 400 for a map of more than 12 powers (Chaos)
+    assert image.size == (dr.width + legend_width(gm), dr.height)
     colours = image.getcolors(1 << 16)
     assert colours is not None and len(colours) > 20  # not blank: many colours drawn
     # Not blank: more than a twentieth of the picture is drawn on.
@@ -321,7 +323,11 @@ def test_a_duel_games_results_mail_carries_its_schematic_board(tmp_path: Path) -
     text, image = results.iter_parts()
     assert text.get_content_type() == "text/plain"
     body = " ".join(text.get_content().split())
-    assert "is in the attached picture board-S1901M.png." in body
+    assert (
+        "is in the attached picture board-S1901M.png. Key: arrow move (dashed: convoyed), "
+        "dashes support, dots convoy, ring hold, red X failed, red ring dislodged, "
+        "struck ring removed, dashed ring built. The next phase of 'duel1' will be"
+    ) in body
     assert image.get_content_type() == "image/png"
     assert image.get_filename() == "board-S1901M.png"
     assert image.get_content_disposition() == "inline"

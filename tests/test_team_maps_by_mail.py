@@ -38,6 +38,8 @@ Violet: Army Vioridge SUPPORT Army Eastfold.
 
 The board after Movement for Spring of 1901, with its orders drawn, is in
 the attached picture board-S1901M.png.
+Key: arrow move (dashed: convoyed), dashes support, dots convoy, ring hold,
+red X failed, red ring dislodged, struck ring removed, dashed ring built.
 
 The next phase of 'duel1' will be Movement for Fall of 1901.
 The deadline for orders will be Mon Nov 23 2026 12:05:00 +0000.
@@ -66,6 +68,8 @@ The game is over: Orange has won.
 
 The board after Movement for Fall of 1901, with its orders drawn, is in
 the attached picture board-F1901M.png.
+Key: arrow move (dashed: convoyed), dashes support, dots convoy, ring hold,
+red X failed, red ring dislodged, struck ring removed, dashed ring built.
 """
 
 

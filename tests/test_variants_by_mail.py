@@ -618,7 +618,8 @@ TWO_FINAL_UNITS = {  # the board at the start of Fall 1915
 # -- the clock, the mail and the mailboxes --------------------------------------------
 
 
-PICTURE = re.compile(r"\n*The board\b[^.]*?\battached picture (\S+?)\.\n")
+# The sentence naming the picture, and a results mail's two lines of the key to its marks.
+PICTURE = re.compile(r"\n*The board\b[^.]*?\battached picture (\S+?)\.\n(?:Key: .*\n.*\n)?")
 
 
 def without_picture(m: Mail, problems: list[str]) -> str:

@@ -15,8 +15,12 @@ Two views of a phase, with the same orders drawn from the order texts:
 
 In the SVG every unit is one element with `data-unit` ("F STP/SC") and `data-power`,
 every order one element with `data-order` (its canonical text), `data-power` and
-`data-result`; failed orders carry `data-failed="true"` and a red cross; dislodged units
-are drawn beside their province in a dashed red ring with `data-dislodged="true"`. Hue is
+`data-result`; failed orders carry `data-failed="true"` and a red cross
+(`data-mark="failed"`); removals (disbands, units destroyed with nowhere to retreat) a
+dark struck ring (`data-mark="removed"`); dislodged units are drawn down-right of their
+province's point, clear of the unit there, in a dashed red ring with
+`data-dislodged="true"`. A convoyed move runs through the convoying fleets' seas; the
+ends of lines meeting in one place are spread around it (judge/render/ends.py). Hue is
 never the only cue: each power also has a pattern (on the centres it owns) and a letter
 (on its units and in the legend).
 """
@@ -31,12 +35,17 @@ from judge.engine.board import Position
 from judge.engine.geography import IMPASSABLE, SEA, GameMap
 from judge.render.canvas import Canvas, Point, SvgCanvas
 from judge.render.drawing import Drawing, Mark, Word
-from judge.render.legend import LEGEND_WIDTH, draw_legend
-from judge.render.orders import Order, UnitKey, draw_order, orders_of
+from judge.render.ends import spread_ends
+from judge.render.legend import draw_legend, legend_width
+from judge.render.orders import Order, UnitKey, draw_order, order_line, orders_of, scene_of
 from judge.render.schematic import picture_drawing
-from judge.render.symbols import FAIL, unit_symbol
+from judge.render.symbols import FAIL, removal, unit_symbol
 
-DISPLACE = (20.0, 17.0)  # where a dislodged unit is drawn, from its province's unit point
+# Where a dislodged unit is drawn, from its province's unit point: down and right, far
+# enough that its ring (radius RING) clears the unit that beat it (a fleet's hull reaches
+# 14 from its point), mirrored near the drawing's right or bottom edge.
+DISPLACE = (26.0, 24.0)
+RING = 14.0
 
 
 def as_position(position: Position | Mapping[str, Any]) -> Position:
@@ -79,12 +88,12 @@ def draw_board(
     _draw_centers(canvas, gm, dr, owner)
     _draw_labels(canvas, gm, dr)
     _draw_units(canvas, dr, board, dislodged, after is not None)
-    # orders
-    moves = {o.tokens[1]: o.tokens[3] for o in orders if len(o.tokens) >= 4 and o.tokens[2] == "-"}
     present = {(u.power, str(u)) for u in board.units}
+    scene = scene_of(orders, dr, gm, dislodged.origin, present)
+    lines = [order_line(o, scene) for o in orders]
     canvas.begin({"id": "orders"})
-    for o in orders:
-        draw_order(canvas, o, dr, moves, dislodged.origin, present, gm)
+    for o, line, tip in zip(orders, lines, spread_ends(lines), strict=True):
+        draw_order(canvas, o, scene, line, tip)
     canvas.end()
 
     draw_legend(canvas, before, board, dr, caption, orders, after is not None)
@@ -98,7 +107,7 @@ def _dislodged(
     displaced: dict[UnitKey, Point] = {}
     destroyed: set[UnitKey] = set()
     for d in board.dislodged:
-        displaced[(d.unit.power, str(d.unit))] = _displace(dr.point(d.unit.location))
+        displaced[(d.unit.power, str(d.unit))] = _displace(dr, dr.point(d.unit.location))
     if before.phase.kind == "M":
         for o in orders:
             if o.result == "dislodged" and len(o.tokens) >= 2:
@@ -106,13 +115,13 @@ def _dislodged(
                 if key not in displaced:
                     with_point = _safe_point(dr, o.tokens[1])
                     if with_point is not None:
-                        displaced[key] = _displace(with_point)
+                        displaced[key] = _displace(dr, with_point)
                         if with_after:
                             destroyed.add(key)
     # Where each order's unit stood: a retreating unit beside its province.
     origin: dict[UnitKey, Point] = dict(displaced)
     for d in before.dislodged:
-        origin[(d.unit.power, str(d.unit))] = _displace(dr.point(d.unit.location))
+        origin[(d.unit.power, str(d.unit))] = _displace(dr, dr.point(d.unit.location))
     return _Dislodged(displaced, destroyed, origin)
 
 
@@ -224,15 +233,23 @@ def _draw_units(
         canvas.begin(attrs, 0.6 if (power, text) in destroyed else 1.0)
         home = dr.point(loc)
         canvas.shape([[home, at]], None, FAIL, 1.5, (3, 2), closed=False)
-        canvas.circle(at, 14, "#fff", FAIL, 2.0, (4, 2))
+        canvas.circle(at, RING, "#fff", FAIL, 2.5, (4, 2), attrs={"data-mark": "dislodged"})
         unit_symbol(canvas, kind, dr.powers[power], at)
+        if (power, text) in destroyed:  # it could not retreat: removed
+            removal(canvas, at)
         canvas.end()
     canvas.end()
 
 
-def _displace(at: Point) -> Point:
-    """Where a dislodged unit is drawn, beside the point of its province."""
-    return (at[0] + DISPLACE[0], at[1] + DISPLACE[1])
+def _displace(dr: Drawing, at: Point) -> Point:
+    """Where a dislodged unit is drawn: beside the point of its province, clear of the
+    unit standing there, and inside the drawing."""
+    dx, dy = DISPLACE
+    if at[0] + dx + RING > dr.width:
+        dx = -dx
+    if at[1] + dy + RING > dr.height:
+        dy = -dy
+    return (at[0] + dx, at[1] + dy)
 
 
 def _safe_point(dr: Drawing, location: str) -> Point | None:
@@ -255,7 +272,7 @@ def render_svg(
     before = as_position(position)
     dr = drawing or picture_drawing(before.game_map)
     canvas = SvgCanvas(
-        dr.width + LEGEND_WIDTH,
+        dr.width + legend_width(before.game_map),
         dr.height,
         {"data-map": before.game_map.name, "data-phase": str(before.phase)},
     )

@@ -48,7 +48,7 @@ def render_png(
     """The board as PNG bytes, `scale` times the drawing's size (arguments as
     judge.render.board.render_svg)."""
     from judge.render.board import as_position, draw_board
-    from judge.render.legend import LEGEND_WIDTH
+    from judge.render.legend import legend_width
     from judge.render.schematic import picture_drawing
 
     try:
@@ -56,7 +56,7 @@ def render_png(
 
         before = as_position(position)
         dr = picture_drawing(before.game_map)
-        canvas = CairoCanvas(dr.width + LEGEND_WIDTH, dr.height, scale)
+        canvas = CairoCanvas(dr.width + legend_width(before.game_map), dr.height, scale)
     except (ImportError, OSError) as e:  # OSError: libcairo2 missing
         raise PngUnavailable(f"PNG pictures need cairocffi and libcairo2: {e}") from None
     draw_board(canvas, before, results, after=after, caption=caption, drawing=dr)

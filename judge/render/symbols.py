@@ -10,6 +10,7 @@ from judge.render.canvas import Canvas, Point
 from judge.render.drawing import PowerStyle
 
 FAIL = "#d00000"  # the colour of a failed order's cross and of a dislodged unit's ring
+REMOVED = "#222"  # the colour of a removal's mark: not a failed order's red
 
 
 def _along(a: Point, b: Point, start: float, end: float) -> tuple[Point, Point, Point]:
@@ -66,13 +67,33 @@ def arrow(
     end: float = 13.0,
 ) -> None:
     """A line from a to b with an arrow head, outlined in black for contrast."""
-    p, q, (ux, uy) = _along(a, b, start, end)
+    arrow_along(canvas, (a, b), color, dash, width, start, end)
+
+
+def arrow_along(
+    canvas: Canvas,
+    points: Sequence[Point],
+    color: str,
+    dash: Sequence[float] | None = None,
+    width: float = 3.0,
+    start: float = 12.0,
+    end: float = 13.0,
+) -> None:
+    """A line through `points` (a convoyed move: through each fleet's sea) with an arrow
+    head at the last, starting `start` after the first and ending `end` before the last."""
+    if len(points) == 2:
+        p, q, (ux, uy) = _along(points[0], points[1], start, end)
+    else:
+        p = _along(points[0], points[1], start, 0)[0]
+        _, q, (ux, uy) = _along(points[-2], points[-1], 0, end)
     hx, hy = q[0] - ux * 11, q[1] - uy * 11
     nx, ny = -uy * 5.5, ux * 5.5
-    line = [[p, (hx, hy)]]
+    line = [[p, *points[1:-1], (hx, hy)]]
     canvas.shape(line, None, "#000", width + 2, dash, closed=False)
     canvas.shape(line, None, color, width, dash, closed=False)
-    canvas.shape([[q, (hx + nx, hy + ny), (hx - nx, hy - ny)]], color, "#000", 1.0)
+    canvas.shape(
+        [[q, (hx + nx, hy + ny), (hx - nx, hy - ny)]], color, "#000", 1.0, attrs={"data-head": "1"}
+    )
 
 
 def link(
@@ -88,14 +109,32 @@ def link(
     p, q, _ = _along(a, b, start, end)
     canvas.shape([[p, q]], None, "#000", 4.2, dash, closed=False)
     canvas.shape([[p, q]], None, color, 2.4, dash, closed=False)
-    canvas.circle(q, 3.5, "#fff", "#000", 1.0)
+    canvas.circle(q, 3.5, "#fff", "#000", 1.0, attrs={"data-head": "1"})
 
 
 def cross(canvas: Canvas, at: Point, size: float = 6.0) -> None:
+    """A failed order's mark: a red X (a group with data-mark="failed")."""
     x, y = at
     lines = [
         [(x - size, y - size), (x + size, y + size)],
         [(x - size, y + size), (x + size, y - size)],
     ]
+    canvas.begin({"data-mark": "failed"})
     canvas.shape(lines, None, "#fff", 5.5, closed=False)
     canvas.shape(lines, None, FAIL, 3.0, closed=False)
+    canvas.end()
+
+
+def removal(canvas: Canvas, at: Point, r: float = 15.0) -> None:
+    """A removed unit's mark (a disband, a unit destroyed): a dark ring struck through
+    once, like a "no entry" sign, over the unit; unlike a failed order's red X, it is
+    neither red nor crossed (a group with data-mark="removed")."""
+    x, y = at
+    d = r * 0.7071
+    slash = [[(x - d, y + d), (x + d, y - d)]]
+    canvas.begin({"data-mark": "removed"})
+    canvas.circle(at, r, None, "#fff", 5.0)
+    canvas.shape(slash, None, "#fff", 5.5, closed=False)
+    canvas.circle(at, r, None, REMOVED, 3.0)
+    canvas.shape(slash, None, REMOVED, 3.0, closed=False)
+    canvas.end()
