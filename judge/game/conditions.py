@@ -118,24 +118,25 @@ class _Reader:
 
 
 def place_named(words: Sequence[str], gm: GameMap) -> Place:
-    """`[power] [unit] province` as a Place; CommandError naming the words if not."""
+    """`[power] [unit] province`, power and unit in either order, as a Place;
+    CommandError naming the words if not."""
     shown = " ".join(words)[:60]
-    if not words:
-        raise CommandError("condition_bad", word=shown)
-    power = None
+    power: str | None = None
+    kind: str | None = None
     rest = list(words)
-    province = gm.names.get(squash(" ".join(rest)))
-    if province is None and len(rest) > 1:
-        power = power_named(rest[0], gm)
-        if power is not None:
-            rest = rest[1:]
-    kind = None
-    if province is None and len(rest) > 1 and rest[0].upper() in _UNIT_WORDS:
-        kind, rest = _UNIT_WORDS[rest[0].upper()], rest[1:]
-    if province is None:
+    province = gm.names.get(squash(" ".join(rest))) if rest else None
+    while province is None and len(rest) > 1:
+        word = rest[0]
+        if kind is None and word.upper() in _UNIT_WORDS:
+            kind = _UNIT_WORDS[word.upper()]
+        elif power is None and (named := power_named(word, gm)) is not None:
+            power = named
+        else:
+            break
+        rest = rest[1:]
         province = gm.names.get(squash(" ".join(rest)))
     if province is None:
-        raise CommandError("condition_place", words=shown)
+        raise CommandError("condition_place" if words else "condition_bad", words=shown, word="")
     return Place(gm.province_of(province), power, kind)
 
 
