@@ -175,3 +175,20 @@ def test_conditions_nested_too_deep_are_refused(judge: Judge) -> None:
         " conditions may be nested at most 4 deep.\n"
     ) in ack
     assert "Fall 1902" not in ack.split("----- Pending orders")[1]
+
+
+def test_a_wait_after_phase_waits_in_that_phase(judge: Judge) -> None:
+    players = judge.start_game()
+    ack = judge.send(
+        players["G"],
+        f"{GERMANY}\nA Mun H\nF Kie H\nA Ber H\nPHASE F1901M\nSET WAIT\nGermany:\nA Mun - Ruh",
+    )[0].body
+    assert "  WAIT is not set. Deadline: " in ack
+    assert ack.endswith("    SET WAIT\n    Germany:\n    A Mun - Ruh\n")
+    assert judge.effective("war1", "GERMANY") == ["A MUN H", "F KIE H", "A BER H"]
+    _others_hold(judge, players)  # Spring is processed: Germany did not wait in it
+    assert judge.game().phase == "F1901M"
+    pending = judge._since(0)[-1]
+    assert pending.subject == "[TEST] war1 - F1901M Pending Orders"
+    assert "  A MUN - RUH\n" in pending.body
+    assert "  WAIT is set. Deadline: " in pending.body

@@ -44,8 +44,8 @@ def phase(run: Run, cmd: Command) -> None:
 
 
 def held_or(handler: Handler) -> Handler:
-    """ORDER and CLEAR: after a PHASE, for the phase named (a line after a refused PHASE
-    is ignored); otherwise `handler`, the current phase's."""
+    """ORDER, CLEAR, SET WAIT and SET NOWAIT: after a PHASE, for the phase named (a line
+    after a refused PHASE is ignored); otherwise `handler`, the current phase's."""
 
     def run_it(run: Run, cmd: Command) -> None:
         block = run.block
@@ -53,8 +53,8 @@ def held_or(handler: Handler) -> Handler:
             handler(run, cmd)
         elif block.holding and cmd.name == "CLEAR":
             _clear(run, cmd, block, block.holding)
-        elif block.holding:
-            block.held[block.holding].append(cmd.text)
+        elif block.holding:  # a WAIT is held by its name (SET NO WAIT is SET NOWAIT)
+            block.held[block.holding].append(cmd.text if cmd.name == "ORDER" else cmd.name)
 
     return run_it
 

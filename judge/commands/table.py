@@ -167,12 +167,19 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "SET WAIT",
         PLAYER,
-        player.set_wait,
+        phase_orders.held_or(player.set_wait),
         "SET WAIT",
         help="wait for the deadline / go when all are in",
         section=PLAYERS,
     ),
-    CommandSpec("SET NOWAIT", PLAYER, player.set_wait, "SET NOWAIT", section=PLAYERS, joined=True),
+    CommandSpec(
+        "SET NOWAIT",
+        PLAYER,
+        phase_orders.held_or(player.set_wait),
+        "SET NOWAIT",
+        section=PLAYERS,
+        joined=True,
+    ),
     CommandSpec(
         "PRESS",
         SIGNED_ON,

@@ -6,22 +6,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import sqlite_utils
 
 from judge.engine.board import Position
-from judge.engine.geography import GameMap
+from judge.engine.geography import GameMap, squash
 from judge.engine.notation import NotationError, parse_order
 from judge.engine.phase import Phase
 from judge.game import conditions
 from judge.game.errors import CommandError
+from judge.game.player_groups import partners, route_lines
+from judge.game.rules import may_wait
 from judge.replies import Reply
 from judge.store import games, pending
 from judge.variants.problem_text import reason_text
 
 YEARS_AHEAD = 5  # njudge's reach: a PHASE up to five years after the current one
 MAX_HELD_LINES = 100  # lines one power may hold for one phase, all mails together
+_WAITS = {"SET WAIT": True, "SET NOWAIT": False}  # held too (njudge: WAIT after PHASE)
 
 # How a power's held lines are entered: (seat, order lines) -> the order status.
 Submit = Callable[[games.Seat, list[str]], Any]
@@ -54,7 +58,8 @@ def check(gm: GameMap, phase: str, lines: Sequence[str]) -> Checked:
     kept: list[str] = []
     refused: list[tuple[str, str]] = []
     for line in lines:
-        if line.partition(" ")[0] in ("IF", "ELSE", "ENDIF"):
+        heading = gm.power_names.get(squash(line.rstrip(":")))  # "France:", several powers'
+        if line.partition(" ")[0] in ("IF", "ELSE", "ENDIF") or line in _WAITS or heading:
             kept.append(line)
             continue
         try:
@@ -68,7 +73,12 @@ def check(gm: GameMap, phase: str, lines: Sequence[str]) -> Checked:
 
 
 def keep(
-    db: sqlite_utils.Database, game: games.Game, power: str, phase: str, lines: list[str], now: Any
+    db: sqlite_utils.Database,
+    game: games.Game,
+    power: str,
+    phase: str,
+    lines: list[str],
+    now: datetime,
 ) -> None:
     """Store checked lines after those held before; CommandError past MAX_HELD_LINES."""
     before = sum(len(h.lines) for h in pending.held(db, game.id, power) if h.phase == phase)
@@ -87,19 +97,23 @@ def listing(db: sqlite_utils.Database, game: games.Game, power: str) -> list[dic
 
 
 def enter(
-    db: sqlite_utils.Database, game: games.Game, position: Position, submit: Submit
+    db: sqlite_utils.Database,
+    game: games.Game,
+    position: Position,
+    submit: Submit,
+    now: datetime,
 ) -> list[Reply]:
     """At the start of the phase of `position`: each power's held lines for it, their
     conditions evaluated on `position`, entered by `submit` as if mailed now; a "Pending
     Orders" mail to each. Lines for this phase or earlier ones are dropped."""
-    now = position.phase
+    phase = position.phase
     by_power: dict[str, list[str]] = {}
     done: list[int] = []
     for h in pending.held(db, game.id):
-        if Phase.parse(h.phase).sort_key > now.sort_key:
+        if Phase.parse(h.phase).sort_key > phase.sort_key:
             continue
         done.append(h.id)
-        if h.phase == str(now):
+        if h.phase == str(phase):
             by_power.setdefault(h.power, []).extend(h.lines)
     pending.drop(db, done)
     seats = {s.power: s for s in games.seats(db, game, games.PLAYER) if s.power}
@@ -112,7 +126,33 @@ def enter(
             program = conditions.program(lines, position.game_map)
         except CommandError:  # checked when held: a map changed since cannot happen
             continue
-        status = submit(seat, conditions.orders_of(program, position))
-        context = {"game": game.name, "phase": str(now), "status": status}
-        mails.append(Reply((seat.address,), "pending_orders", context, "notice", False))
+        chosen = conditions.orders_of(program, position)
+        mails += _entered(db, game, position, seat, chosen, submit, now)
+    return mails
+
+
+def _entered(
+    db: sqlite_utils.Database,
+    game: games.Game,
+    position: Position,
+    seat: games.Seat,
+    chosen: list[str],
+    submit: Submit,
+    now: datetime,
+) -> list[Reply]:
+    """The chosen lines of one player entered: a held WAIT set (where the game allows
+    it), the orders routed to the player's powers as one mail's would be; a "Pending
+    Orders" mail for each power given orders."""
+    waits = [_WAITS[line] for line in chosen if line in _WAITS]
+    orders = [line for line in chosen if line not in _WAITS]
+    if waits and (not waits[-1] or may_wait(db, game, seat)):
+        games.update_seat(db, seat, now, wait=int(waits[-1]))
+    mine = partners(db, game, seat)  # a player of several powers orders them all
+    routed = route_lines(position, [s.power for s in mine if s.power], orders)
+    mails = []
+    for s in mine:
+        if s.power and (routed.get(s.power) or (s.id == seat.id and waits)):
+            status = submit(s, routed.get(s.power, []))
+            context = {"game": game.name, "phase": str(position.phase), "status": status}
+            mails.append(Reply((s.address,), "pending_orders", context, "notice", False))
     return mails

@@ -526,7 +526,7 @@ def save_phase(
             if seat.wait:
                 games.update_seat(db, seat, now, wait=0)  # WAIT lasts one phase
         entered = pending_orders.enter(  # orders held by PHASE, as if mailed now
-            db, game, after, lambda s, lines: _held_orders(db, config, game, s, lines, now)
+            db, game, after, lambda s, lines: _held_orders(db, config, game, s, lines, now), now
         )
         if entered and ready_to_process(db, game):  # as orders_changed does for a mail's
             delay = timedelta(minutes=float(game.settings.delay_minutes))
