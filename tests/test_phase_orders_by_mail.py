@@ -36,7 +36,7 @@ def test_orders_held_for_the_next_two_phases_are_adjudicated(judge: Judge) -> No
     )[0].body
     assert (
         "Line 5: PHASE Fall 1901 Movement\n"
-        "  The orders below, up to the next PHASE, are held for Fall 1901 Movement (F1901M).\n"
+        "  Orders below held for Fall 1901 Movement (F1901M), to the next PHASE.\n"
     ) in ack
     assert ack.endswith(
         "----- Pending orders in war1:\n"
@@ -83,8 +83,8 @@ def test_the_pending_orders_mail_and_a_later_mail_replacing_them(judge: Judge) -
     assert pending.to == [players["G"]]
     assert pending.subject == "[TEST] war1 - F1901M Pending Orders"
     assert pending.body == (
-        "Your orders held for Fall 1901 Movement (F1901M) are entered, as if mailed now.\n"
-        "Later mails still replace them.\n"
+        "Your orders held for Fall 1901 Movement (F1901M) are entered,\n"
+        "as if mailed now. Later mails still replace them.\n"
         "\n"
         "Germany in war1, Movement for Fall of 1901:\n"
         "  F KIE - DEN\n"
@@ -116,24 +116,28 @@ def test_refused_phases_and_conditions(judge: Judge) -> None:
     assert "hunter2" not in ack
     assert (
         "Line 2: IF Kiel\n"
-        "  ERROR: Conditional orders (IF, ELSE, ENDIF) are only taken after a PHASE line"
-        " naming a later phase.\n"
+        "  ERROR: Conditional orders (IF, ELSE, ENDIF) are only taken after a PHASE line\n"
+        "  naming a later phase.\n"
         "Line 3: PHASE F1900M\n"
-        "  ERROR: Invalid phase F1900M: the game is at Spring 1901 Movement (S1901M), after it."
-        " Phased orders will be ignored up to the next PHASE.\n"
+        "  ERROR: Invalid phase F1900M: the game is at Spring 1901 Movement (S1901M).\n"
+        "  Phased orders will be ignored up to the next PHASE.\n"
         "Line 5: PHASE Fall 1907 Movement\n"
-        "  ERROR: Invalid phase F1907M: orders may be held for at most 5 years after"
-        " Spring 1901 Movement (S1901M). Phased orders will be ignored up to the next PHASE.\n"
+        "  ERROR: Invalid phase F1907M: orders may be held for at most 5 years\n"
+        "  after Spring 1901 Movement (S1901M).\n"
+        "  Phased orders will be ignored up to the next PHASE.\n"
         "Line 7: PHASE password ****\n"
-        "  ERROR: Invalid phase password ****: write e.g. PHASE Fall 1905 Movement or"
-        " PHASE F1905M. Phased orders will be ignored up to the next PHASE.\n"
+        "  ERROR: Invalid phase password ****: write e.g. PHASE Fall 1905 Movement or PHASE"
+        " F1905M.\n"
+        "  Phased orders will be ignored up to the next PHASE.\n"
         "Line 8: PHASE S1901M\n"
-        "  Spring 1901 Movement (S1901M) is the current phase: the orders below are for it.\n"
+        "  The orders below are current ones (Spring 1901 Movement (S1901M)).\n"
     ) in ack
-    assert "  ERROR: Invalid phase order rejected: -> A Mun - Nowhere (Fall 1902 Movement" in ack
     assert (
-        "  ERROR: the orders of this mail for Winter 1902 Adjustments (W1902A) are not kept:"
-        ' "Atlantis" is not [power] [unit] province on this map.\n'
+        "  ERROR: Invalid phase order rejected: -> A Mun - Nowhere\n  (Fall 1902 Movement (F1902M):"
+    ) in ack
+    assert (
+        "  ERROR: the orders of this mail for Winter 1902 Adjustments (W1902A) are not kept:\n"
+        '  "Atlantis" is not [power] [unit] province on this map.\n'
     ) in ack
     assert ack.endswith(
         "----- Pending orders in war1:\n  Fall 1902 Movement (F1902M):\n    A Mun H\n"
@@ -165,14 +169,14 @@ def test_conditions_nested_too_deep_are_refused(judge: Judge) -> None:
     ifs = "\n".join(["IF Kiel"] * 5)
     ack = judge.send(players["G"], f"{GERMANY}\nPHASE F1902M\n{ifs}\nF Kie H\n")[0].body
     assert (
-        "  ERROR: the orders of this mail for Fall 1902 Movement (F1902M) are not kept:"
-        " conditions may be nested at most 4 deep.\n"
+        "  ERROR: the orders of this mail for Fall 1902 Movement (F1902M) are not kept:\n"
+        "  conditions may be nested at most 4 deep.\n"
     ) in ack
     deep = "IF (((((Kiel)))))"  # five brackets: one too many
     ack = judge.send(players["G"], f"{GERMANY}\nPHASE F1901M\n{deep}\nF Kie H\n")[0].body
     assert (
-        "  ERROR: the orders of this mail for Fall 1901 Movement (F1901M) are not kept:"
-        " conditions may be nested at most 4 deep.\n"
+        "  ERROR: the orders of this mail for Fall 1901 Movement (F1901M) are not kept:\n"
+        "  conditions may be nested at most 4 deep.\n"
     ) in ack
     assert "Fall 1902" not in ack.split("----- Pending orders")[1]
 

@@ -34,9 +34,9 @@ def phase(run: Run, cmd: Command) -> None:
         block.holding = None
         run.event("holding", cmd, phase=named, current=True)
         return
-    refusal = pending_orders.phase_refusal(current, named)
-    if refusal is not None:
-        refuse(run, cmd, refusal.code, **refusal.values)
+    e = pending_orders.phase_refusal(current, named)
+    if e is not None:
+        refuse(run, cmd, e.code, **e.values)
         return
     block.holding = named
     block.held.setdefault(named, [])

@@ -135,8 +135,10 @@ def place_named(words: Sequence[str], gm: GameMap) -> Place:
             break
         rest = rest[1:]
         province = gm.names.get(squash(" ".join(rest)))
+    if not words:
+        raise CommandError("condition_bad", word="")
     if province is None:
-        raise CommandError("condition_place" if words else "condition_bad", words=shown, word="")
+        raise CommandError("condition_place", words=shown)
     return Place(gm.province_of(province), power, kind)
 
 
