@@ -42,7 +42,7 @@ def test_orders_held_for_the_next_two_phases_are_adjudicated(judge: Judge) -> No
         "----- Pending orders in war1:\n"
         "  Fall 1901 Movement (F1901M):\n"
         "    IF German Army Ruhr AND NOT (French Burgundy OR French Belgium) THEN\n"
-        "    A Ruh - Bel\n    ELSE\n    A Ruh - Hol\n    ENDIF\n    F Den H\n    A Kie - Hol\n"
+        "      A Ruh - Bel\n    ELSE\n      A Ruh - Hol\n    ENDIF\n    F Den H\n    A Kie - Hol\n"
         "  Winter 1901 Adjustments (W1901A):\n"
         "    Build A Ber\n    Build F Kie\n    Build A Mun\n"
     )
@@ -165,7 +165,7 @@ def test_clear_after_phase_clears_that_phases_held_orders_only(judge: Judge) -> 
 def test_conditions_nested_too_deep_are_refused(judge: Judge) -> None:
     players = judge.start_game()
     four = judge.send(players["G"], f"{GERMANY}\nPHASE F1901M\nIF ((((Kiel))))\nF Kie H")
-    assert four[0].body.endswith("    IF ((((Kiel))))\n    F Kie H\n")
+    assert four[0].body.endswith("    IF ((((Kiel))))\n      F Kie H\n")
     ifs = "\n".join(["IF Kiel"] * 5)
     ack = judge.send(players["G"], f"{GERMANY}\nPHASE F1902M\n{ifs}\nF Kie H\n")[0].body
     assert (
