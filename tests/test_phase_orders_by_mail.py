@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from judge_harness import HOLDS, POWERS, Judge
 
+from judge.store import games
+
 GERMANY = "SIGNON Gwar1 pw3"
 
 
@@ -196,3 +198,17 @@ def test_a_wait_after_phase_waits_in_that_phase(judge: Judge) -> None:
     assert pending.subject == "[TEST] war1 - F1901M Pending Orders"
     assert "  A MUN - RUH\n" in pending.body
     assert "  WAIT is set. Deadline: " in pending.body
+
+
+def test_a_replacement_does_not_inherit_the_orders_held_by_the_player_before(
+    judge: Judge,
+) -> None:
+    players = judge.start_game()
+    judge.send(players["G"], f"{GERMANY}\nA Mun H\nF Kie H\nA Ber H\nPHASE F1901M\nA Mun - Ruh")
+    judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nREPLACE G new@example.org")
+    germany = [s for s in games.seats(judge.db, judge.game()) if s.power == "GERMANY"]
+    assert [s.address for s in germany] == ["new@example.org"]
+    _others_hold(judge, players)
+    assert judge.game().phase == "F1901M"
+    assert not [m for m in judge._since(0) if "Pending Orders" in m.subject]
+    assert judge.effective("war1", "GERMANY") == []

@@ -73,8 +73,7 @@ def conditional(run: Run, cmd: Command) -> None:
 
 def _clear(run: Run, cmd: Command, block: Block, phase: str) -> None:
     """CLEAR after PHASE: the orders held for that phase, this mail's before it too."""
-    power = block.seat.power or ""
-    pending.clear(run.ctx.db, block.game.id, power, phase)
+    pending.clear(run.ctx.db, block.game.id, block.seat.id, phase)
     block.held[phase] = []
     run.event("held_cleared", cmd, phase=phase)
 
@@ -82,7 +81,6 @@ def _clear(run: Run, cmd: Command, block: Block, phase: str) -> None:
 def close_held(run: Run, block: Block, game: games.Game, seat: games.Seat) -> None:
     """At the block's close: each phase's held lines checked and stored (or refused),
     then everything the power holds listed under "Pending orders"."""
-    power = seat.power or ""
     gm = load_map(game.variant)
     for phase_code, lines in block.held.items():
         if not lines:
@@ -93,10 +91,10 @@ def close_held(run: Run, block: Block, game: games.Game, seat: games.Seat) -> No
                 refuse(run, None, "held_order_bad", phase=phase_code, order=line, reason=reason)
             if checked.kept:
                 pending_orders.keep(
-                    run.ctx.db, game, power, phase_code, list(checked.kept), run.ctx.now
+                    run.ctx.db, game, seat, phase_code, list(checked.kept), run.ctx.now
                 )
         except CommandError as e:
             refuse(run, None, "held_refused", phase=phase_code, why=e.code, **e.values)
-    held = pending_orders.listing(run.ctx.db, game, power)
+    held = pending_orders.listing(run.ctx.db, game, seat)
     if held:
         run.event("pending_orders", game=game.name, phases=held)

@@ -75,22 +75,22 @@ def check(gm: GameMap, phase: str, lines: Sequence[str]) -> Checked:
 def keep(
     db: sqlite_utils.Database,
     game: games.Game,
-    power: str,
+    seat: games.Seat,
     phase: str,
     lines: list[str],
     now: datetime,
 ) -> None:
     """Store checked lines after those held before; CommandError past MAX_HELD_LINES."""
-    before = sum(len(h.lines) for h in pending.held(db, game.id, power) if h.phase == phase)
+    before = sum(len(h.lines) for h in pending.held(db, game.id, seat.id) if h.phase == phase)
     if before + len(lines) > MAX_HELD_LINES:
         raise CommandError("held_too_many", phase=phase, limit=MAX_HELD_LINES)
-    pending.hold(db, game.id, power, phase, lines, now)
+    pending.hold(db, game.id, seat.id, seat.power or "", phase, lines, now)
 
 
-def listing(db: sqlite_utils.Database, game: games.Game, power: str) -> list[dict[str, Any]]:
-    """What a power holds, by phase in the order they come: {phase, lines}."""
+def listing(db: sqlite_utils.Database, game: games.Game, seat: games.Seat) -> list[dict[str, Any]]:
+    """What a seat holds, by phase in the order they come: {phase, lines}."""
     by_phase: dict[str, list[str]] = {}
-    for h in pending.held(db, game.id, power):
+    for h in pending.held(db, game.id, seat.id):
         by_phase.setdefault(h.phase, []).extend(h.lines)
     ordered = sorted(by_phase, key=lambda p: Phase.parse(p).sort_key)
     return [{"phase": p, "lines": by_phase[p]} for p in ordered]
@@ -107,20 +107,20 @@ def enter(
     conditions evaluated on `position`, entered by `submit` as if mailed now; a "Pending
     Orders" mail to each. Lines for this phase or earlier ones are dropped."""
     phase = position.phase
-    by_power: dict[str, list[str]] = {}
+    by_seat: dict[int, list[str]] = {}
     done: list[int] = []
     for h in pending.held(db, game.id):
         if Phase.parse(h.phase).sort_key > phase.sort_key:
             continue
         done.append(h.id)
         if h.phase == str(phase):
-            by_power.setdefault(h.power, []).extend(h.lines)
+            by_seat.setdefault(h.seat_id, []).extend(h.lines)
     pending.drop(db, done)
-    seats = {s.power: s for s in games.seats(db, game, games.PLAYER) if s.power}
+    seats = {s.id: s for s in games.seats(db, game, games.PLAYER) if s.power}
     mails = []
-    for power, lines in by_power.items():
-        seat = seats.get(power)
-        if seat is None:  # the power's player left: nobody to enter them for
+    for seat_id, lines in by_seat.items():
+        seat = seats.get(seat_id)
+        if seat is None:  # the player left (resigned, replaced): not entered for another
             continue
         try:
             program = conditions.program(lines, position.game_map)

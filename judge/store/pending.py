@@ -1,6 +1,7 @@
 """Orders held for a later phase (njudge's PHASE): each mail's lines for one phase of one
-power, kept as written (conditions included) until that phase starts. The caller holds
-the transaction."""
+seat (a player at a power: a replacement or newcomer does not inherit them), kept as
+written (conditions included) until that phase starts. The caller holds the
+transaction."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from .audit import iso
 
 @dataclass(frozen=True)
 class Held:
-    """One mail's held lines for one phase of one power, oldest first when listed."""
+    """One mail's held lines for one phase of one seat, oldest first when listed."""
 
     id: int
+    seat_id: int
     power: str
     phase: str  # its code, e.g. F1902M
     lines: tuple[str, ...]
@@ -26,35 +28,36 @@ class Held:
 def hold(
     db: sqlite_utils.Database,
     game_id: int,
+    seat_id: int,
     power: str,
     phase: str,
     lines: list[str],
     now: datetime,
 ) -> None:
-    """Keep `lines` for `power` in `phase` after the lines held before them."""
+    """Keep `lines` of the seat (at `power`) for `phase` after the lines held before."""
     db.execute(
-        "INSERT INTO pending_orders (game_id, power, phase, lines, created_at) "
-        "VALUES (?, ?, ?, ?, ?)",
-        [game_id, power, phase, json.dumps(lines), iso(now)],
+        "INSERT INTO pending_orders (game_id, seat_id, power, phase, lines, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [game_id, seat_id, power, phase, json.dumps(lines), iso(now)],
     )
 
 
-def held(db: sqlite_utils.Database, game_id: int, power: str | None = None) -> list[Held]:
-    """The lines held in the game (for one power, if given), oldest first."""
-    sql = "SELECT id, power, phase, lines FROM pending_orders WHERE game_id = ?"
+def held(db: sqlite_utils.Database, game_id: int, seat_id: int | None = None) -> list[Held]:
+    """The lines held in the game (by one seat, if given), oldest first."""
+    sql = "SELECT id, seat_id, power, phase, lines FROM pending_orders WHERE game_id = ?"
     args: list[object] = [game_id]
-    if power is not None:
-        sql += " AND power = ?"
-        args.append(power)
+    if seat_id is not None:
+        sql += " AND seat_id = ?"
+        args.append(seat_id)
     rows = db.execute(sql + " ORDER BY id", args).fetchall()
-    return [Held(int(r[0]), str(r[1]), str(r[2]), tuple(json.loads(r[3]))) for r in rows]
+    return [Held(int(r[0]), int(r[1]), str(r[2]), str(r[3]), tuple(json.loads(r[4]))) for r in rows]
 
 
-def clear(db: sqlite_utils.Database, game_id: int, power: str, phase: str) -> int:
-    """Drop the lines `power` holds for `phase`; how many mails' lines were dropped."""
+def clear(db: sqlite_utils.Database, game_id: int, seat_id: int, phase: str) -> int:
+    """Drop the lines the seat holds for `phase`; how many mails' lines were dropped."""
     cursor = db.execute(
-        "DELETE FROM pending_orders WHERE game_id = ? AND power = ? AND phase = ?",
-        [game_id, power, phase],
+        "DELETE FROM pending_orders WHERE game_id = ? AND seat_id = ? AND phase = ?",
+        [game_id, seat_id, phase],
     )
     return int(cursor.rowcount)
 
