@@ -25,6 +25,50 @@ ERRORS = ROOT / "templates" / "errors"
 
 # code -> (values, the line as the command wrote it before the templates)
 CASES: dict[str, tuple[dict[str, object], str]] = {
+    # judge/commands/phase_orders.py, judge/game/pending_orders.py, judge/game/conditions.py
+    "phase_unreadable": (
+        {"written": "Fall 19O5"},
+        "Invalid phase Fall 19O5: write e.g. PHASE Fall 1905 Movement or PHASE F1905M.\n"
+        "  Phased orders will be ignored up to the next PHASE.",
+    ),
+    "phase_past": (
+        {"phase": "S1901M", "current": "F1901M"},
+        "Invalid phase S1901M: the game is at Fall 1901 Movement (F1901M).\n"
+        "  Phased orders will be ignored up to the next PHASE.",
+    ),
+    "phase_too_far": (
+        {"phase": "S1907M", "current": "F1901M", "years": 5},
+        "Invalid phase S1907M: orders may be held for at most 5 years\n"
+        "  after Fall 1901 Movement (F1901M).\n"
+        "  Phased orders will be ignored up to the next PHASE.",
+    ),
+    "condition_needs_phase": (
+        {},
+        "Conditional orders (IF, ELSE, ENDIF) are only taken after a PHASE line\n"
+        "  naming a later phase.",
+    ),
+    "held_order_bad": (
+        {"phase": "F1901M", "order": "A Mun - Xyz", "reason": "No such place."},
+        "Invalid phase order rejected: -> A Mun - Xyz\n"
+        "  (Fall 1901 Movement (F1901M): No such place.)",
+    ),
+    "held_refused": (
+        {"phase": "F1901M", "why": "condition_place", "words": "Atlantis"},
+        "the orders of this mail for Fall 1901 Movement (F1901M) are not kept:\n"
+        '  "Atlantis" is not [power] [unit] province on this map.',
+    ),
+    "held_too_many": ({"limit": 100}, "at most 100 lines may be held for one phase."),
+    "condition_bad": (
+        {"word": "XOR"},
+        'a condition is [NOT] [power] [unit] province, joined by AND or OR (not "XOR").',
+    ),
+    "condition_place": (
+        {"words": "Atlantis"},
+        '"Atlantis" is not [power] [unit] province on this map.',
+    ),
+    "condition_too_deep": ({"limit": 4}, "conditions may be nested at most 4 deep."),
+    "condition_too_long": ({"limit": 12}, "a condition may name at most 12 places."),
+    "condition_order": ({"word": "ENDIF"}, "ENDIF without an IF before it."),
     # judge/commands/fewer_players.py
     "players_none": (
         {"written": "9", "counts": [2, 3, 7]},
@@ -544,6 +588,13 @@ READER_ERRORS = [
     ("SET ORDERS merge x", "Expected SET ORDERS MERGE or SET ORDERS REPLACE."),
     ("SET MOVE LENGTH", "Expected SET MOVE LENGTH followed by a length, e.g. SET MOVE LENGTH 48h."),
     ("SET OBSERVER PRESS", "Expected SET OBSERVER PRESS followed by YES or NO."),
+    (
+        "PHASE",
+        "Expected PHASE followed by a later phase, e.g. PHASE Fall 1905 Movement or PHASE F1905M.",
+    ),
+    ("IF", "Expected IF followed by a condition, e.g. IF NOT French Army Ruhr."),
+    ("ELSE x", "Expected ELSE on its own line, or ELSE IF followed by a condition."),
+    ("ENDIF now", "Expected ENDIF on its own line."),
 ]
 
 

@@ -36,7 +36,9 @@ HELP = (
     "                                M for the master\n"
     "    A Par - Bur                 orders, one per line, after SIGNON, e.g. also\n"
     "    F Nth C A Lon - Bel           A Mun S A Par - Bur, A Mun H, Build A Par\n"
-    "    CLEAR                       discard this phase's orders\n"
+    "    CLEAR                       discard this phase's orders, or a PHASE's\n"
+    "    PHASE F1905M                the orders below are held for that later phase\n"
+    "    IF place / ELSE / ENDIF     after PHASE: orders if a unit stands there\n"
     "    MERGE / REPLACE             this mail's orders add to / replace the last\n"
     "    SET WAIT / SET NOWAIT       wait for the deadline / go when all are in\n"
     "    PRESS [TO powers]           press to the powers named, or to all:\n"
@@ -117,6 +119,7 @@ def test_the_table_has_every_command_the_language_reads() -> None:
     words += ["PROMOTE", "BECOME", "OBSERVE", "LIST", "WHOGAME", "SUMMARY", "HISTORY"]
     words += ["PRESS", "BROADCAST", "ENDPRESS", "VERSION", "GET", "SEND", "SEND ME"]
     words += ["REGISTER", "WHOIS", "I AM ALSO"]
+    words += ["PHASE", "IF", "ELSE", "ENDIF"]
     words += ["UNSTART", "SET MANUAL PROCESS", "SET STRICT WAIT", "SET UNMODERATED"]
     words += [f"SET {name.removeprefix('SET ')}" for name in BY_NAME if name.startswith("SET ")]
     read = set()

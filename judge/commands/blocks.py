@@ -6,6 +6,7 @@ from __future__ import annotations
 import zlib
 
 from judge.commands.language import Command
+from judge.commands.phase_orders import close_held
 from judge.commands.run import PLAYING, Block, Run
 from judge.game import play
 from judge.game.player_groups import groups_of, partners, route_lines
@@ -38,6 +39,7 @@ def close_block(run: Run) -> None:
     if not block.touched:
         for s in mine:
             run.event("orders", status=play.order_status(run.ctx.db, run.ctx.config, game, s))
+        close_held(run, block, game, seat)  # orders held by PHASE, and the list of them
         return
     mode = block.mode or game.settings.orders
     routed: dict[str, list[str]] = {seat.power: block.lines} if seat.power else {}
@@ -61,6 +63,7 @@ def close_block(run: Run) -> None:
         )
         run.event("orders", status=status)
     run.to_process.add(game.id)
+    close_held(run, block, game, seat)
 
 
 def _create_or_join_done(run: Run) -> None:

@@ -157,6 +157,7 @@ NAMES = frozenset(
     (_SIMPLE - {"SIGNOFF", "ENDPRESS", "BROADCAST", "FORCE", "SEND"})
     | set(_SET.values())
     | {"JOIN", "ORDER", "REPLACE POWER", "FORCE BEGIN"}
+    | {"PHASE", "IF", "ELSE", "ENDIF"}
 )
 
 
@@ -250,6 +251,8 @@ def read_commands(body: str) -> list[Command]:
         elif first == "SET" and [w.upper() for w in words[1:]] == ["COMMENT", "BEGIN"]:
             out.append(_long_comment(number, text, body.splitlines()[number:]))
             break  # the rest of the mail was the comment
+        elif first in _HELD_WORDS or [w.upper() for w in words[:2]] == ["END", "IF"]:
+            out.append(_held(number, text, spelled(text.split())))  # as masked
         elif first in _SIMPLE:
             out.append(_simple(number, text, first, words[1:]))
         elif first == "SET":
@@ -485,6 +488,31 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
     ):
         return _error(number, text, "alone_on_line", name=name)
     return Command(number, text, name, tuple(args))
+
+
+# njudge's orders for a later phase (njudge.md section 4): PHASE, and the conditions
+# after it. END IF and ELSEIF are read as ENDIF and ELSE IF.
+_HELD_WORDS = frozenset({"PHASE", "IF", "ELSE", "ELSEIF", "ENDIF"})
+
+
+def _held(number: int, text: str, words: list[str]) -> Command:
+    """PHASE phase (args: the phase as written; the handler reads it), IF condition
+    (args: the condition, THEN left on it), ELSE [IF condition] (args: "IF condition" or
+    none) and ENDIF. `words` are the line's as masked: the args are echoed and stored."""
+    first, args = words[0].upper(), words[1:]
+    if first == "ELSEIF":
+        first, args = "ELSE", ["IF", *args]
+    if first == "END":
+        first, args = "ENDIF", args[1:]
+    if first in ("PHASE", "IF") and not args:
+        return _error(number, text, "usage", name=first)
+    if first == "ENDIF" and args:
+        return _error(number, text, "alone_on_line", name=first)
+    if first == "ELSE" and args and (args[0].upper() != "IF" or len(args) < 2):
+        return _error(number, text, "usage", name="ELSE")
+    if first == "ELSE" and args:
+        return Command(number, text, "ELSE", ("IF " + " ".join(args[1:]),))
+    return Command(number, text, first, (" ".join(args),) if args else ())
 
 
 def _get(number: int, text: str, first: str, args: list[str]) -> Command:

@@ -36,6 +36,10 @@ class Block:
     mode: str | None = None  # MERGE / REPLACE for this mail
     clear: bool = False
     touched: bool = False  # orders or CLEAR were given
+    # PHASE (judge/commands/phase_orders.py): the phase the lines below are held for
+    # (None: the current one; "": a refused PHASE's, ignored), and each phase's lines.
+    holding: str | None = None
+    held: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass

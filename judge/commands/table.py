@@ -19,6 +19,7 @@ from judge.commands import (
     listing_settings,
     master,
     master_settings,
+    phase_orders,
     player,
     press,
     registry,
@@ -117,7 +118,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "ORDER",
         PLAYER,
-        player.order,
+        phase_orders.held_or(player.order),
         "A Par - Bur\nF Nth C A Lon - Bel",
         full="orders, one a line: A Par - Bur, F Nth C A Lon - Bel, Build A Par",
         help="orders, one per line, after SIGNON, e.g. also\n"
@@ -125,8 +126,33 @@ COMMANDS: tuple[CommandSpec, ...] = (
         section=PLAYERS,
     ),
     CommandSpec(
-        "CLEAR", PLAYER, player.clear, "CLEAR", help="discard this phase's orders", section=PLAYERS
+        "CLEAR",
+        PLAYER,
+        phase_orders.held_or(player.clear),
+        "CLEAR",
+        help="discard this phase's orders, or a PHASE's",
+        section=PLAYERS,
     ),
+    CommandSpec(
+        "PHASE",
+        PLAYER,
+        phase_orders.phase,
+        "PHASE F1905M",
+        full="PHASE season year phase (e.g. PHASE Fall 1905 Movement), orders below it",
+        help="the orders below are held for that later phase",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "IF",
+        PLAYER,
+        phase_orders.conditional,
+        "IF place",
+        full="IF [NOT] [power] [unit] province [AND|OR ...] ... ELSE IF ... ELSE ... ENDIF",
+        help="after PHASE: orders if a unit stands there",
+        section=PLAYERS,
+    ),
+    CommandSpec("ELSE", PLAYER, phase_orders.conditional, "ELSE", section=PLAYERS, joined=True),
+    CommandSpec("ENDIF", PLAYER, phase_orders.conditional, "ENDIF", section=PLAYERS, joined=True),
     CommandSpec(
         "MERGE",
         PLAYER,
@@ -141,12 +167,19 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "SET WAIT",
         PLAYER,
-        player.set_wait,
+        phase_orders.held_or(player.set_wait),
         "SET WAIT",
         help="wait for the deadline / go when all are in",
         section=PLAYERS,
     ),
-    CommandSpec("SET NOWAIT", PLAYER, player.set_wait, "SET NOWAIT", section=PLAYERS, joined=True),
+    CommandSpec(
+        "SET NOWAIT",
+        PLAYER,
+        phase_orders.held_or(player.set_wait),
+        "SET NOWAIT",
+        section=PLAYERS,
+        joined=True,
+    ),
     CommandSpec(
         "PRESS",
         SIGNED_ON,

@@ -25,7 +25,7 @@ from judge.engine.geography import GameMap
 from judge.engine.phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
 from judge.engine.rules import DEFAULT_RULES, Rules, describe
 from judge.engine.validation import CheckedOrder, check_orders, orders_due
-from judge.game import njudge_lines, proxies
+from judge.game import njudge_lines, pending_orders, proxies
 from judge.game.assignment import assign_powers
 from judge.game.dates import next_deadline, parse_time_of_day, push_past_absence
 from judge.game.end import Ending, ending
@@ -436,6 +436,7 @@ class PhaseSaved:
     game: games.Game  # with the next phase and deadline (or finished)
     end: Ending | None  # how the game ended, or None when it goes on
     coin: dict[str, list[str]] | None  # the World War I coin, when flipped in this phase
+    entered: tuple[Reply, ...] = ()  # the "Pending Orders" mails of orders held for it
 
     @property
     def finished(self) -> bool:
@@ -527,7 +528,7 @@ def save_phase(
         process_at=None,
         state=games.FINISHED if finished else games.ACTIVE,
     )
-    coin = None
+    coin, entered = None, []
     if deadline is not None:  # the game goes on (a finished game has no next deadline)
         games.add_phase(db, game, str(after.phase), position_to_json(after), deadline, now)
         flipped = flip_coin(db, game, gm, after.phase, now)
@@ -536,7 +537,26 @@ def save_phase(
         for seat in games.seats(db, game, games.PLAYER):
             if seat.wait:
                 games.update_seat(db, seat, now, wait=0)  # WAIT lasts one phase
-    return PhaseSaved(game, end, coin)
+        entered = pending_orders.enter(  # orders held by PHASE, as if mailed now
+            db, game, after, lambda s, lines: _held_orders(db, config, game, s, lines, now), now
+        )
+        if entered and ready_to_process(db, game):  # as orders_changed does for a mail's
+            delay = timedelta(minutes=float(game.settings.delay_minutes))
+            game = games.update_game(db, game, now, process_at=iso(now + delay))
+    return PhaseSaved(game, end, coin, tuple(entered))
+
+
+def _held_orders(
+    db: sqlite_utils.Database,
+    config: Config,
+    game: games.Game,
+    seat: games.Seat,
+    lines: list[str],
+    now: datetime,
+) -> OrderStatus:
+    """Orders held for the phase just stored, entered as one mail's would be."""
+    seat = games.get_seat(db, seat.id)
+    return submit_orders(db, config, game, seat, lines, game.settings.orders, False, None, now)
 
 
 def phase_notices(
@@ -571,7 +591,7 @@ def phase_notices(
         mails += _retreat_requests(gm, context, by_power)
     if after.phase.kind == ADJUSTMENTS:
         mails += _build_requests(gm, context, by_power, after, judged.outcome.builds)
-    return mails
+    return mails + list(saved.entered)
 
 
 def _results_context(

@@ -524,10 +524,11 @@ def rewind(db: sqlite_utils.Database, game: Game, to: PhaseMark) -> None:
 
 
 def unstart(db: sqlite_utils.Database, game: Game, now: datetime) -> Game:
-    """UNSTART: the game back to forming, as before its start: its phases, orders and
-    notices deleted, its players' powers and WAITs cleared (they stay seated), no phase,
-    deadline or hand-overs. The caller checks that no phase was processed."""
-    for table in ("phases", "orders", "notices"):
+    """UNSTART: the game back to forming, as before its start: its phases, orders,
+    notices and orders held by PHASE deleted, its players' powers and WAITs cleared (they
+    stay seated), no phase, deadline or hand-overs. The caller checks that no phase was
+    processed."""
+    for table in ("phases", "orders", "notices", "pending_orders"):
         db.execute(f"DELETE FROM {table} WHERE game_id = ?", [game.id])
     db.execute(
         "UPDATE seats SET power = NULL, wait = 0 WHERE game_id = ? AND role = ?",

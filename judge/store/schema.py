@@ -345,6 +345,28 @@ def _v15_registry(db: sqlite_utils.Database) -> None:
     db.table("registry_addresses").create_index(["registration_id"])
 
 
+def _v16_pending_orders(db: sqlite_utils.Database) -> None:
+    # Orders held for a later phase (njudge's PHASE; judge/store/pending.py): one row per
+    # mail, seat and phase, the lines as written (conditions included); by seat, so that
+    # a replacement at the power does not inherit them. (Numbered 16: other branches add
+    # 14 and 15.)
+    db.table("pending_orders").create(
+        {
+            "id": int,
+            "game_id": int,
+            "seat_id": int,
+            "power": str,
+            "phase": str,
+            "lines": str,
+            "created_at": str,
+        },
+        pk="id",
+        not_null={"game_id", "seat_id", "power", "phase", "lines", "created_at"},
+        foreign_keys=[("game_id", "games", "id"), ("seat_id", "seats", "id")],
+    )
+    db.table("pending_orders").create_index(["game_id", "seat_id", "phase"])
+
+
 def _json_or_null(value: object) -> str | None:
     """A moved value as its column holds it: NULL for none or an empty object."""
     return json.dumps(value) if value else None
@@ -365,4 +387,5 @@ MIGRATIONS = [
     _v12_handovers,
     _v13_next_event,
     _v15_registry,
+    _v16_pending_orders,
 ]
