@@ -303,16 +303,10 @@ def orders(text: str) -> list[str]:
 
 
 def _press(number: int, text: str, first: str, args: list[str]) -> Command:
-    """PRESS [TO powers] or BROADCAST: recipients as written (initials or names)."""
-    if first == "BROADCAST":
-        if args:
-            return _error(number, text, "usage", name="BROADCAST")
-        return Command(number, text, "PRESS", ("*",))
-    if args and args[0].upper() == "TO":
-        args = args[1:]
-    if not args:
-        return Command(number, text, "PRESS", ("*",))  # PRESS alone: to everyone
-    return Command(number, text, "PRESS", (" ".join(args),))
+    """PRESS options or BROADCAST [options]: args (PRESS or BROADCAST, the options as
+    written; judge/game/press_rules.py reads them). PRESS without options is refused by
+    the handler, its text read and discarded, as njudge does."""
+    return Command(number, text, "PRESS", (first, " ".join(args)))
 
 
 # Words after which a line carries a password, as written or nearly (a typo, a colon, a
