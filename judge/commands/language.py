@@ -157,6 +157,7 @@ NAMES = frozenset(
     (_SIMPLE - {"SIGNOFF", "ENDPRESS", "BROADCAST", "FORCE", "SEND"})
     | set(_SET.values())
     | {"JOIN", "ORDER", "REPLACE POWER", "FORCE BEGIN"}
+    | {"SET PRESS RULE"}
 )
 
 
@@ -592,6 +593,42 @@ _SET_FLAGS: dict[str, tuple[str, tuple[str, ...]]] = {
     "UNLIST": ("SET LISTED", ("NO",)),
     "PRIVATE": ("SET LISTED", ("NO",)),
     "PUBLIC": ("SET LISTED", ("YES",)),
+    # njudge's press settings (judge/commands/press_options.py); PRESS after one is filler.
+    "NOGREY": ("SET PRESS", ("WHITE",)),
+    "NOGRAY": ("SET PRESS", ("WHITE",)),
+    "NOWHITE": ("SET PRESS", ("GREY",)),
+    "WHITE/GREY": ("SET PRESS RULE", ("MODE", "white/grey")),
+    "WHITE/GRAY": ("SET PRESS RULE", ("MODE", "white/grey")),
+    "GREY/WHITE": ("SET PRESS RULE", ("MODE", "grey/white")),
+    "GRAY/WHITE": ("SET PRESS RULE", ("MODE", "grey/white")),
+    "PARTIAL": ("SET PRESS RULE", ("PARTIAL", "ON")),
+    "NOPARTIAL": ("SET PRESS RULE", ("PARTIAL", "OFF")),
+    "NOFAKE": ("SET PRESS RULE", ("FAKE", "no")),
+    "NOFAKES": ("SET PRESS RULE", ("FAKE", "no")),
+    "MINOR": ("SET PRESS RULE", ("MINOR", "ON")),
+    "NOMINOR": ("SET PRESS RULE", ("MINOR", "OFF")),
+    "LATE": ("SET PRESS RULE", ("LATE", "ON")),
+    "NOLATE": ("SET PRESS RULE", ("LATE", "OFF")),
+    "POSTAL": ("SET PRESS RULE", ("POSTAL", "ON")),
+    "NOPOSTAL": ("SET PRESS RULE", ("POSTAL", "OFF")),
+    "ALL": ("SET PRESS RULE", ("ALL", "ON")),
+    "NORMAL": ("SET PRESS RULE", ("ALL", "OFF")),
+}
+# njudge's press keywords of several words (tried before single ones, longest first).
+_SET_PHRASES: dict[tuple[str, ...], tuple[str, tuple[str, ...]]] = {
+    ("PARTIAL", "MAY", "BE", "FAKED"): ("SET PRESS RULE", ("FAKE", "may")),
+    ("PARTIAL", "FAKES", "BROADCAST", "BY", "DEFAULT"): ("SET PRESS RULE", ("FAKE", "broadcast")),
+    ("PARTIAL", "FAKES", "BROADCAST"): ("SET PRESS RULE", ("FAKE", "broadcast")),
+    **{
+        (*press, "OBSERVER", *after, word): ("SET PRESS RULE", ("OBSERVER", word.lower()))
+        for word in ("ANY", "WHITE", "NONE")
+        for press, after in (((), ()), (("PRESS",), ()), ((), ("PRESS",)))
+    },
+    **{
+        tuple(f"{no}{words}".split()): ("SET PRESS RULE", ("NJUDGE", f"SET {no}{words}"))
+        for no in ("", "NO ")
+        for words in ("GRACE PRESS", "MUST ORDER", "TOUCH PRESS", "BLANK PRESS", "WATCH ALL PRESS")
+    },
 }
 
 
@@ -614,6 +651,11 @@ def _set_flags(args: list[str]) -> list[tuple[str, str, tuple[str, ...]]] | None
     out: list[tuple[str, str, tuple[str, ...]]] = []
     at = 0
     while at < len(words):
+        phrase = _phrase([w.upper() for w in words[at:]])
+        if phrase:
+            out.append((" ".join(words[at : at + len(phrase)]), *_SET_PHRASES[phrase]))
+            at += len(phrase)
+            continue
         word = words[at].upper()
         width = 2 if word == "NO" and at + 1 < len(words) else 1
         key = "".join(w.upper() for w in words[at : at + width])
@@ -624,6 +666,12 @@ def _set_flags(args: list[str]) -> list[tuple[str, str, tuple[str, ...]]] | None
             return None
         out.append((" ".join(words[at - width : at]), *_SET_FLAGS[key]))
     return out or None
+
+
+def _phrase(words: list[str]) -> tuple[str, ...] | None:
+    """The longest of njudge's several-word SET keywords that `words` (capitals) start with."""
+    found = [p for p in _SET_PHRASES if tuple(words[: len(p)]) == p]
+    return max(found, key=len) if found else None
 
 
 # njudge's on/off flags: the word after SET -> (the command, on), and the words each

@@ -20,7 +20,7 @@ from judge.engine.geography import GameMap
 from judge.game import press_rules
 from judge.game.errors import CommandError
 from judge.game.outgoing import public_copy
-from judge.game.press_rules import PressOptions, Readers
+from judge.game.press_rules import Addressed, PressOptions, Readers
 from judge.replies import Reply
 from judge.store import games
 from judge.variants.maps import load_map
@@ -119,10 +119,14 @@ def _phase_refusal(run: Run, game: games.Game, seat: games.Seat) -> str | None:
     return None if on_file.get(seat.power or "") else "press_no_late"
 
 
-def _names(gm: GameMap, readers: Readers) -> list[str]:
-    """The readers' names as the press says them: powers, then the master, the observers."""
-    names = [gm.powers[p].name for p in readers.powers]
-    return names + ["the master"] * readers.master + ["the observers"] * readers.observers
+def _named(gm: GameMap, addressed: Addressed | None) -> list[str]:
+    """The names a list of readers gives, as the press says them (for ALL BUT, those left
+    out): powers, then the master, the observers."""
+    if addressed is None:
+        return []
+    named = press_rules.readers(gm, replace(addressed, all_but=False))
+    names = [gm.powers[p].name for p in named.powers]
+    return names + ["the master"] * named.master + ["the observers"] * named.observers
 
 
 def _send(
@@ -137,7 +141,6 @@ def _send(
     """Store the press, mail it to its readers and the masters, and say so in the reply."""
     db, settings = run.ctx.db, game.settings
     broadcast = press_rules.shown_broadcast(settings, m.options, m.real is None)
-    shown = m.fake if m.fake is not None else m.real
     listed = m.options.fake_to if m.fake is not None else m.options.to
     all_but = listed is not None and listed.all_but
     sender = sender_name(gm, seat)
@@ -146,7 +149,7 @@ def _send(
         "sender": None if m.grey else sender,
         "address": seat.address,
         "broadcast": broadcast,
-        "to": [] if broadcast or shown is None else _names(gm, shown),
+        "to": [] if broadcast else _named(gm, listed),
         "all_but": all_but and not broadcast,
         "text": text,
     }
@@ -162,7 +165,7 @@ def _send(
         "press_sent",
         cmd,
         game=game.name,
-        to=[] if m.real is None else _names(gm, m.real),
+        to=_named(gm, m.options.to),
         all_but=bool(m.options.to and m.options.to.all_but),
         broadcast=m.real is None,
         grey=m.grey,
@@ -176,7 +179,7 @@ def _really(gm: GameMap, m: _Message, broadcast: bool) -> str | None:
         return None
     if m.real is None:
         return "everyone"
-    names = ", ".join(_names(gm, m.real))
+    names = ", ".join(_named(gm, m.options.to))
     return f"all but {names}" if m.options.to and m.options.to.all_but else names
 
 

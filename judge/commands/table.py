@@ -21,6 +21,7 @@ from judge.commands import (
     master_settings,
     player,
     press,
+    press_options,
     registry,
 )
 from judge.commands.language import Command
@@ -391,6 +392,20 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "SET OBSERVER PRESS YES/NO",
         section=MASTERS,
         line=5,
+    ),
+    CommandSpec(
+        "SET PRESS RULE",
+        SETTER,
+        press_options.press_rule,
+        "SET WHITE/GREY ... (GET press)",
+        section=MASTERS,
+        line=13,
+        full=(
+            "SET WHITE/GREY / GREY/WHITE / [NO] PARTIAL / NO FAKE\n"
+            "SET PARTIAL MAY BE FAKED / PARTIAL FAKES BROADCAST\n"
+            "SET OBSERVER ANY|WHITE|NONE / [NO] MINOR|LATE|POSTAL PRESS\n"
+            "SET ALL PRESS / NORMAL PRESS"
+        ),
     ),
     CommandSpec(
         "SET LIST",

@@ -177,12 +177,12 @@ def refusal(settings: GameSettings, options: PressOptions, observer: bool) -> st
     """The error code of the first press setting the options break, for a player or an
     observer (the master's press and press to the master alone are never checked)."""
     grey = default_grey(settings) if options.grey is None else options.grey
+    if observer and grey and settings.observer_white:
+        return "press_observer_white"
     if grey and settings.press == "white":
         return "press_no_grey"
     if not grey and settings.press == "grey":
         return "press_no_white"
-    if observer and grey and settings.observer_white:
-        return "press_observer_white"
     if options.fake in ("broadcast", "list") and settings.fake == "no":
         return "press_no_fake"
     return None
