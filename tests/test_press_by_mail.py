@@ -347,3 +347,49 @@ def test_press_settings_are_announced_to_the_game(judge: Judge) -> None:
         "  Fake press: may\n"
         "  Press in retreat and build phases: no\n"
     )
+
+
+def test_a_diary_is_private_until_the_game_ends_then_mailed_to_everyone(judge: Judge) -> None:
+    players = judge.start_game()
+    mails = _from("F", "DIARY\nEngland trusts me.\nENDPRESS\nDIARY RECORD\nNot for long.", judge)
+    assert len(mails) == 1  # nobody else is told
+    assert (
+        "Line 2: DIARY\n  Diary entry #1 recorded for war1.\n"
+        "Line 5: DIARY RECORD\n  Diary entry #2 recorded for war1.\n"
+    ) in mails[0].body
+    ack = _from("F", "DIARY DELETE 1\nDIARY\nA third.\nENDPRESS\nDIARY LIST", judge)[0]
+    assert (
+        "Line 2: DIARY DELETE 1\n  Diary entry #1 deleted.\n"
+        "Line 3: DIARY\n  Diary entry #3 recorded for war1.\n"
+        "Line 6: DIARY LIST\n"
+        "  Entry #2: modified Saturday 21 November 2026 12:09 UTC\n"
+        "  Entry #3: modified Saturday 21 November 2026 12:10 UTC\n"
+    ) in ack.body
+    ack = _from("F", "DIARY READ 2\nDIARY READ 1\nDIARY READ x", judge)[0]
+    assert (
+        "Line 2: DIARY READ 2\n  Reading entry 2 ...\nNot for long.\n  End of entry\n"
+        "Line 3: DIARY READ 1\n  ERROR: You have no diary entry #1 (DIARY LIST lists them).\n"
+        "Line 4: DIARY READ x\n  ERROR: Expected DIARY [RECORD] (the entry below it, up to "
+        "ENDPRESS), DIARY LIST, DIARY READ n or DIARY DELETE n.\n"
+    ) in ack.body
+    ack = _from("E", "DIARY READ 2\nDIARY LIST", judge)[0]  # another power's: none
+    assert "  ERROR: You have no diary entry #2" in ack.body
+    assert "Line 3: DIARY LIST\n  No diary entries in war1.\n" in ack.body
+    mails = judge.send(MASTER, "SIGNON Mwar1 masterpw\nTERMINATE")
+    [diaries] = [m for m in mails if m.subject == "[TEST] war1: the diaries"]
+    assert sorted(diaries.to) == sorted([*players.values(), MASTER])
+    assert diaries.body == (
+        "The diaries of game 'war1', now that it has ended:\n\n"
+        "Diary of France, entry #2:\nNot for long.\n\n"
+        "Diary of France, entry #3:\nA third.\n"
+    )
+
+
+def test_diary_limits(judge: Judge) -> None:
+    judge.start_game()
+    long = "\n".join(["x" * 99] * 201)  # 20,100 characters with the line ends
+    ack = _from("F", f"DIARY\n{long}\nENDPRESS\nDIARY\n\nENDPRESS", judge)[0]
+    assert "  ERROR: The diary entry is too long: at most 20000 characters.\n" in ack.body
+    assert "  ERROR: The diary entry has no text.\n" in ack.body
+    ack = _from("F", "DIARY READ 1234567", judge)[0]
+    assert "Line 2: DIARY READ 1234567\n  ERROR: Expected DIARY" in ack.body

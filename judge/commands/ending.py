@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.commands.run import Run
+from judge.game.diaries import diary_mails
 from judge.game.outgoing import public_copy
 from judge.replies import Reply
 from judge.store import games
@@ -28,4 +29,5 @@ def end_game(run: Run, game: games.Game, how: dict[str, Any]) -> list[Reply]:
     everyone = tuple(dict.fromkeys(s.address for s in games.seats(run.ctx.db, game)))
     context = {"game": game.name, **how}
     mail = Reply(everyone, "game_end", context, "end", False)
-    return [mail, *public_copy(run.ctx.config, game.name, game.settings.list, mail)]
+    public = public_copy(run.ctx.config, game.name, game.settings.list, mail)
+    return [mail, *public, *diary_mails(run.ctx.db, game)]  # DIARY's entries, now it ended

@@ -157,7 +157,7 @@ NAMES = frozenset(
     (_SIMPLE - {"SIGNOFF", "ENDPRESS", "BROADCAST", "FORCE", "SEND"})
     | set(_SET.values())
     | {"JOIN", "ORDER", "REPLACE POWER", "FORCE BEGIN"}
-    | {"SET PRESS RULE"}
+    | {"SET PRESS RULE", "DIARY"}
 )
 
 
@@ -239,13 +239,15 @@ def read_commands(body: str) -> list[Command]:
         first = words[0].upper()
         if first == "SIGNOFF":
             break
-        if first in ("PRESS", "BROADCAST", "REGISTER"):
+        if first in ("PRESS", "BROADCAST", "REGISTER") or _diary_opens(first, words[1:]):
             opened = _opening(number, text, first, words[1:])
             if opened.name == "ERROR":
                 out.append(opened)
                 opened = None
             else:
                 block = []
+        elif first == "DIARY":
+            out.append(_diary(number, text, words[1:]))
         elif first == "HISTORY":
             out.append(_history(number, text, words[1:], any(c.name in _OPENS for c in out)))
         elif first == "SET" and [w.upper() for w in words[1:]] == ["COMMENT", "BEGIN"]:
@@ -269,12 +271,18 @@ def read_commands(body: str) -> list[Command]:
 
 
 # The lines that end a block, by the command that opened it: REGISTER's form ends at END.
-_BLOCK_ENDS = {"PRESS": _PRESS_ENDS, "REGISTER": frozenset({"END", "SIGNOFF"})}
+_BLOCK_ENDS = {
+    "PRESS": _PRESS_ENDS,
+    "REGISTER": frozenset({"END", "SIGNOFF"}),
+    "DIARY": _PRESS_ENDS,  # DIARY [RECORD]: its text ends as press does
+}
 
 
 def _opening(number: int, text: str, first: str, args: list[str]) -> Command:
     """The command opening a block of lines: PRESS/BROADCAST, or REGISTER (alone on its
     line: njudge's form follows it, one `Field: value` a line, up to END)."""
+    if first == "DIARY":
+        return Command(number, text, "DIARY", ("RECORD",))
     if first != "REGISTER":
         return _press(number, text, first, args)
     if args:
@@ -308,6 +316,26 @@ def _press(number: int, text: str, first: str, args: list[str]) -> Command:
     written; judge/game/press_rules.py reads them). PRESS without options is refused by
     the handler, its text read and discarded, as njudge does."""
     return Command(number, text, "PRESS", (first, " ".join(args)))
+
+
+def _diary_opens(first: str, args: list[str]) -> bool:
+    """Whether the line is DIARY or DIARY RECORD, which the entry's lines follow."""
+    return first == "DIARY" and [a.upper() for a in args] in ([], ["RECORD"])
+
+
+def _diary(number: int, text: str, args: list[str]) -> Command:
+    """DIARY LIST, DIARY READ n, DIARY DELETE n: args (the word, the number if any)."""
+    words = [a.upper() for a in args]
+    if words == ["LIST"]:
+        return Command(number, text, "DIARY", ("LIST",))
+    # A number of more than six digits is no entry's (MAX_ENTRIES), and not read as one.
+    if len(words) == 2 and words[0] in ("READ", "DELETE") and words[1].isdecimal():
+        return (
+            Command(number, text, "DIARY", (words[0], words[1]))
+            if len(words[1]) <= 6
+            else _error(number, text, "usage", name="DIARY")
+        )
+    return _error(number, text, "usage", name="DIARY")
 
 
 # Words after which a line carries a password, as written or nearly (a typo, a colon, a

@@ -98,25 +98,27 @@ def _refused(run: Run, cmd: Command, game: games.Game, seat: games.Seat, m: _Mes
     if reason:  # the refusals this judge had before njudge's settings
         run.event("press_refused", cmd, game=game.name, reason=reason)
         return True
-    code = press_rules.refusal(settings, m.options, observer) or _phase_refusal(run, game, seat)
-    if code:
-        refuse(run, cmd, code, game=game.name)
+    try:
+        press_rules.check(settings, m.options, observer)
+        _check_phase(run, game, seat)
+    except CommandError as e:
+        refuse(run, cmd, e.code, game=game.name)
         return True
     return False
 
 
-def _phase_refusal(run: Run, game: games.Game, seat: games.Seat) -> str | None:
-    """SET NO MINOR PRESS (no press in retreat and build phases) and SET NO LATE PRESS
-    (none from a player with no orders on file once the deadline has passed)."""
+def _check_phase(run: Run, game: games.Game, seat: games.Seat) -> None:
+    """CommandError for SET NO MINOR PRESS (no press in retreat and build phases) and SET
+    NO LATE PRESS (none from a player with no orders on file once the deadline passed)."""
     settings, phase = game.settings, game.phase or ""
     if not settings.minor_press and phase[-1:] in ("R", "A"):
-        return "press_no_minor"
+        raise CommandError("press_no_minor")
     if settings.late_press or seat.role != games.PLAYER or not game.deadline or not phase:
-        return None
+        return
     if datetime.fromisoformat(game.deadline) > run.ctx.now:
-        return None
-    on_file = games.effective_orders(run.ctx.db, game, phase)
-    return None if on_file.get(seat.power or "") else "press_no_late"
+        return
+    if not games.effective_orders(run.ctx.db, game, phase).get(seat.power or ""):
+        raise CommandError("press_no_late")
 
 
 def _named(gm: GameMap, addressed: Addressed | None) -> list[str]:

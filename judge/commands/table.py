@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from itertools import zip_longest
 
 from judge.commands import (
+    diary,
     fewer_players,
     files,
     house_rules,
@@ -155,6 +156,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "PRESS [TO powers]\nBROADCAST",
         full="PRESS [TO powers] or BROADCAST, the press, then ENDPRESS",
         help="press to the powers named, or to all:\n  the lines after it, up to ENDPRESS",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "DIARY",
+        SIGNED_ON,
+        diary.diary_command,
+        "DIARY / DIARY LIST",
+        full="DIARY [RECORD] (then ENDPRESS) / DIARY LIST / DIARY READ n / DIARY DELETE n",
+        help="your private notes, mailed to all at the end",
         section=PLAYERS,
     ),
     CommandSpec(

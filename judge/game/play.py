@@ -26,6 +26,7 @@ from judge.engine.validation import CheckedOrder, check_orders, orders_due
 from judge.game import proxies
 from judge.game.assignment import assign_powers
 from judge.game.dates import next_deadline, parse_time_of_day, push_past_absence
+from judge.game.diaries import diary_mails
 from judge.game.end import Ending, ending
 from judge.game.outgoing import public_copy
 from judge.game.pictures import of_results, of_start
@@ -547,7 +548,7 @@ def phase_notices(
     )
     mails = [results_mail, *public_copy(config, game.name, game.settings.list, results_mail)]
     if saved.finished:
-        return mails
+        return mails + diary_mails(db, game)  # DIARY's entries, now that it has ended
     by_power = {s.power: s for s in games.seats(db, game, games.PLAYER) if s.power}
     if after.phase.kind == RETREATS:
         mails += _retreat_requests(gm, context, by_power)

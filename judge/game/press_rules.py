@@ -173,19 +173,18 @@ def default_grey(settings: GameSettings) -> bool:
     return settings.press in ("grey", "grey/white")
 
 
-def refusal(settings: GameSettings, options: PressOptions, observer: bool) -> str | None:
-    """The error code of the first press setting the options break, for a player or an
+def check(settings: GameSettings, options: PressOptions, observer: bool) -> None:
+    """CommandError naming the first press setting the options break, for a player or an
     observer (the master's press and press to the master alone are never checked)."""
     grey = default_grey(settings) if options.grey is None else options.grey
     if observer and grey and settings.observer_white:
-        return "press_observer_white"
+        raise CommandError("press_observer_white")
     if grey and settings.press == "white":
-        return "press_no_grey"
+        raise CommandError("press_no_grey")
     if not grey and settings.press == "grey":
-        return "press_no_white"
+        raise CommandError("press_no_white")
     if options.fake in ("broadcast", "list") and settings.fake == "no":
-        return "press_no_fake"
-    return None
+        raise CommandError("press_no_fake")
 
 
 def shown_broadcast(settings: GameSettings, options: PressOptions, real_broadcast: bool) -> bool:

@@ -345,6 +345,28 @@ def _v15_registry(db: sqlite_utils.Database) -> None:
     db.table("registry_addresses").create_index(["registration_id"])
 
 
+def _v16_diary(db: sqlite_utils.Database) -> None:
+    # DIARY's entries (judge/store/diary.py): a seat's private notes, numbered per seat; a
+    # deleted entry is kept marked so that its number is not used again. (Numbered 16:
+    # other branches add 14 and 15; the lead renumbers.)
+    db.table("diary").create(
+        {
+            "id": int,
+            "game_id": int,
+            "seat_id": int,
+            "number": int,
+            "text": str,
+            "modified_at": str,
+            "deleted": int,
+        },
+        pk="id",
+        not_null={"game_id", "seat_id", "number", "text", "modified_at", "deleted"},
+        foreign_keys=[("game_id", "games", "id"), ("seat_id", "seats", "id")],
+    )
+    db.table("diary").create_index(["seat_id", "number"], unique=True)
+    db.table("diary").create_index(["game_id"])
+
+
 def _json_or_null(value: object) -> str | None:
     """A moved value as its column holds it: NULL for none or an empty object."""
     return json.dumps(value) if value else None
@@ -365,4 +387,5 @@ MIGRATIONS = [
     _v12_handovers,
     _v13_next_event,
     _v15_registry,
+    _v16_diary,
 ]
