@@ -393,3 +393,34 @@ def test_diary_limits(judge: Judge) -> None:
     assert "  ERROR: The diary entry has no text.\n" in ack.body
     ack = _from("F", "DIARY READ 1234567", judge)[0]
     assert "Line 2: DIARY READ 1234567\n  ERROR: Expected DIARY" in ack.body
+
+
+def test_postal_press_is_held_and_mailed_with_the_results(judge: Judge) -> None:
+    judge.start_game()
+    mails = _from("F", "POSTAL PRESS\nSee you after the moves.\nENDPRESS", judge)
+    assert _first_lines(mails) == {}  # held: nobody has it yet
+    assert (
+        "Line 2: POSTAL PRESS\n"
+        "  Broadcast message sent; held until the phase is processed (postal press).\n"
+    ) in mails[0].body
+    ack = _master(judge, "SET POSTAL PRESS")
+    assert "  war1: postal press is now on.\n" in ack.body
+    assert _first_lines(_from("F", "PRESS TO E\nLater.\nENDPRESS", judge)) == {}
+    assert MASTER in _first_lines(_from("F", "PRESS TO M\nNow.\nENDPRESS", judge))
+    mails = judge.send(MASTER, "SIGNON Mwar1 masterpw\nPROCESS")
+    press = [m for m in mails if "war1: broadcast from" in m.subject or "press from" in m.subject]
+    line = f"Broadcast message from {FRANCE} as France in 'war1':"
+    assert [(sorted(m.to), m.body.split("\n")[0]) for m in press] == [
+        (sorted(_others("F")), line),
+        ([MASTER], line),
+        ([LIST], line),
+        ([_address("E")], f"Message from {FRANCE} as France to England in 'war1':"),
+        ([MASTER], f"Message from {FRANCE} as France to England in 'war1':"),
+    ]
+    subjects = [m.subject for m in mails]
+    assert subjects.index("[TEST] war1: Movement results for Spring of 1901") < subjects.index(
+        press[0].subject
+    )
+    assert _first_lines(_from("F", "PRESS TO M\nAfter.\nENDPRESS", judge)) == {
+        MASTER: f"Message from {FRANCE} as France to the master in 'war1':"
+    }

@@ -181,6 +181,7 @@ _JOINED = {
     ("ROLL", "BACK"): "ROLLBACK",
     ("END", "PRESS"): "ENDPRESS",
     ("END", "BROADCAST"): "ENDPRESS",
+    ("POSTAL", "PRESS"): "POSTALPRESS",  # njudge's press held until the phase is processed
 }
 _SPLIT = {"FORCEBEGIN": ("FORCE", "BEGIN")}
 
@@ -239,7 +240,8 @@ def read_commands(body: str) -> list[Command]:
         first = words[0].upper()
         if first == "SIGNOFF":
             break
-        if first in ("PRESS", "BROADCAST", "REGISTER") or _diary_opens(first, words[1:]):
+        opens = first in ("PRESS", "BROADCAST", "REGISTER", "POSTALPRESS")
+        if opens or _diary_opens(first, words[1:]):
             opened = _opening(number, text, first, words[1:])
             if opened.name == "ERROR":
                 out.append(opened)
@@ -312,10 +314,12 @@ def orders(text: str) -> list[str]:
 
 
 def _press(number: int, text: str, first: str, args: list[str]) -> Command:
-    """PRESS options or BROADCAST [options]: args (PRESS or BROADCAST, the options as
+    """PRESS options, BROADCAST [options] or POSTAL PRESS [options]: args (PRESS,
+    BROADCAST or POSTAL, the options as
     written; judge/game/press_rules.py reads them). PRESS without options is refused by
     the handler, its text read and discarded, as njudge does."""
-    return Command(number, text, "PRESS", (first, " ".join(args)))
+    kind = "POSTAL" if first == "POSTALPRESS" else first
+    return Command(number, text, "PRESS", (kind, " ".join(args)))
 
 
 def _diary_opens(first: str, args: list[str]) -> bool:

@@ -22,7 +22,7 @@ from judge.game.errors import CommandError
 from judge.game.outgoing import public_copy
 from judge.game.press_rules import Addressed, PressOptions, Readers
 from judge.replies import Reply
-from judge.store import games
+from judge.store import games, held_press
 from judge.variants.maps import load_map
 
 _TO_MASTER = Readers((), True, False)
@@ -65,7 +65,11 @@ def press(run: Run, cmd: Command) -> None:
     checked = seat.role != games.MASTER and message.real != _TO_MASTER
     if checked and _refused(run, cmd, game, seat, message):
         return
-    _send(run, cmd, gm, game, seat, message, text)
+    # Postal press (POSTAL PRESS, or all press under SET POSTAL PRESS) waits for the
+    # results; the master's and press to the master never do.
+    postal = kind == "POSTAL" or game.settings.postal_press
+    held = postal and seat.role != games.MASTER and message.real != _TO_MASTER
+    _send(run, cmd, gm, (game, seat), message, (text, held))
 
 
 def _read(gm: GameMap, game: games.Game, seat: games.Seat, written: str) -> _Message:
@@ -135,12 +139,13 @@ def _send(
     run: Run,
     cmd: Command,
     gm: GameMap,
-    game: games.Game,
-    seat: games.Seat,
+    where: tuple[games.Game, games.Seat],
     m: _Message,
-    text: str,
+    written: tuple[str, bool],
 ) -> None:
-    """Store the press, mail it to its readers and the masters, and say so in the reply."""
+    """Store the press, mail it to its readers and the masters (or hold the mails until
+    the phase is processed), and say so in the reply."""
+    (game, seat), (text, held) = where, written
     db, settings = run.ctx.db, game.settings
     broadcast = press_rules.shown_broadcast(settings, m.options, m.real is None)
     listed = m.options.fake_to if m.fake is not None else m.options.to
@@ -157,12 +162,14 @@ def _send(
     }
     powers = [] if m.real is None else list(m.real.powers)
     games.add_press(db, game, seat, ["*"] if m.real is None else powers, m.grey, text, run.ctx.now)
-    run.mails += _readers_mails(db, game, seat, m, context)
-    run.mails += _masters_copy(db, game, seat, m, context, (sender, _really(gm, m, broadcast)))
+    mails = _readers_mails(db, game, seat, m, context)
+    mails += _masters_copy(db, game, seat, m, context, (sender, _really(gm, m, broadcast)))
     if m.real is None:
-        run.mails += public_copy(
-            run.ctx.config, game.name, settings.list, Reply((), "press", context)
-        )
+        mails += public_copy(run.ctx.config, game.name, settings.list, Reply((), "press", context))
+    if held:
+        held_press.hold(db, game, mails, run.ctx.now)
+    else:
+        run.mails += mails
     run.event(
         "press_sent",
         cmd,
@@ -171,6 +178,7 @@ def _send(
         all_but=bool(m.options.to and m.options.to.all_but),
         broadcast=m.real is None,
         grey=m.grey,
+        held=held,
         shown=None if m.fake is None and broadcast == (m.real is None) else context,
     )
 

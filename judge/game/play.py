@@ -46,7 +46,7 @@ from judge.game.report import (
 )
 from judge.game.rules import end_rules, processes_itself, rules_of
 from judge.replies import Reply
-from judge.store import games
+from judge.store import games, held_press
 from judge.store.audit import iso
 from judge.store.result import GameResult
 from judge.store.settings import GameSettings
@@ -440,7 +440,8 @@ def process_phase(
     on_file = load_phase(db, game)
     judged = adjudicate_phase(on_file)
     saved = save_phase(db, config, game, on_file, judged, now)
-    return phase_notices(db, config, on_file, judged, saved)
+    # Postal press (SET POSTAL PRESS) goes out with the results.
+    return phase_notices(db, config, on_file, judged, saved) + held_press.release(db, game)
 
 
 def load_phase(db: sqlite_utils.Database, game: games.Game) -> PhaseOnFile:

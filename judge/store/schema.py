@@ -346,9 +346,9 @@ def _v15_registry(db: sqlite_utils.Database) -> None:
 
 
 def _v16_diary(db: sqlite_utils.Database) -> None:
-    # DIARY's entries (judge/store/diary.py): a seat's private notes, numbered per seat; a
-    # deleted entry is kept marked so that its number is not used again. (Numbered 16:
-    # other branches add 14 and 15; the lead renumbers.)
+    # Issue 18's press. DIARY's entries (judge/store/diary.py): a seat's private notes,
+    # numbered per seat; a deleted entry is kept marked so that its number is not used
+    # again. (Numbered 16: other branches add 14 and 15; the lead renumbers.)
     db.table("diary").create(
         {
             "id": int,
@@ -365,6 +365,15 @@ def _v16_diary(db: sqlite_utils.Database) -> None:
     )
     db.table("diary").create_index(["seat_id", "number"], unique=True)
     db.table("diary").create_index(["game_id"])
+    # Postal press (judge/store/held_press.py): press mails held until the phase is
+    # processed, each as its Reply's JSON.
+    db.table("held_press").create(
+        {"id": int, "game_id": int, "mail": str, "held_at": str},
+        pk="id",
+        not_null={"game_id", "mail", "held_at"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db.table("held_press").create_index(["game_id"])
 
 
 def _json_or_null(value: object) -> str | None:
