@@ -424,3 +424,12 @@ def test_postal_press_is_held_and_mailed_with_the_results(judge: Judge) -> None:
     assert _first_lines(_from("F", "PRESS TO M\nAfter.\nENDPRESS", judge)) == {
         MASTER: f"Message from {FRANCE} as France to the master in 'war1':"
     }
+
+
+def test_a_diary_line_carrying_a_password_is_kept_masked(judge: Judge) -> None:
+    judge.start_game()
+    _from("F", "DIARY\nmy other game: SIGNON Fwar2 hunter2\nENDPRESS", judge)
+    ack = _from("F", "DIARY READ 1", judge)[0]
+    assert "  Reading entry 1 ...\nmy other game: SIGNON ****\n  End of entry\n" in ack.body
+    mails = judge.send(MASTER, "SIGNON Mwar1 masterpw\nTERMINATE")
+    assert all("hunter2" not in m.body for m in mails)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from judge.commands.language import Command
+from judge.commands.language import Command, carries_password
 from judge.commands.run import Run, need_block, refuse
 from judge.game.dates import format_moment
 from judge.store import diary, games
@@ -51,5 +51,18 @@ def _record(run: Run, cmd: Command, game: games.Game, seat: games.Seat, text: st
     elif diary.count(run.ctx.db, seat) >= diary.MAX_ENTRIES:
         refuse(run, cmd, "diary_full", limit=diary.MAX_ENTRIES)
     else:
+        # Mailed to everyone at the end: a line that seems to carry a password is kept
+        # masked, as replies echo lines.
+        text = "\n".join(_masked(line) for line in text.split("\n"))
         number = diary.record(run.ctx.db, game, seat, text, run.ctx.now)
         run.event("diary_recorded", cmd, game=game.name, number=number)
+
+
+def _masked(line: str) -> str:
+    """The line with everything after a word a password follows (SIGNON, PASSWORD, ...,
+    anywhere in it) replaced by ****; other lines as written."""
+    words = line.split()
+    for at, word in enumerate(words):
+        if carries_password(word):
+            return " ".join([*words[: at + 1], "****"])
+    return line

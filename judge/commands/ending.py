@@ -8,7 +8,7 @@ from judge.commands.run import Run
 from judge.game.diaries import diary_mails
 from judge.game.outgoing import public_copy
 from judge.replies import Reply
-from judge.store import games
+from judge.store import games, held_press
 from judge.store.result import GameResult
 from judge.variants.maps import load_map
 
@@ -30,4 +30,6 @@ def end_game(run: Run, game: games.Game, how: dict[str, Any]) -> list[Reply]:
     context = {"game": game.name, **how}
     mail = Reply(everyone, "game_end", context, "end", False)
     public = public_copy(run.ctx.config, game.name, game.settings.list, mail)
-    return [mail, *public, *diary_mails(run.ctx.db, game)]  # DIARY's entries, now it ended
+    # Postal press still held goes out, then DIARY's entries, now that the game has ended.
+    held = held_press.release(run.ctx.db, game)
+    return [mail, *public, *held, *diary_mails(run.ctx.db, game)]
