@@ -185,6 +185,10 @@ def test_partial_fakes_broadcast_by_default_unless_no_fake(judge: Judge) -> None
     }
     mails = _from("F", "PRESS TO R NO FAKE\nx\nENDPRESS", judge)
     assert _first_lines(mails)[_address("R")] == "Message to Russia in 'war1':"
+    mails = _from("F", "PRESS TO M\nx\nENDPRESS", judge)  # the master's: never faked
+    assert _first_lines(mails) == {
+        MASTER: f"Message from {FRANCE} as France to the master in 'war1':"
+    }
 
 
 def test_press_option_order_and_repeats_are_refused(judge: Judge) -> None:

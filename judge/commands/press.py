@@ -59,9 +59,11 @@ def press(run: Run, cmd: Command) -> None:
     except CommandError as e:
         refuse(run, cmd, e.code, **e.values)
         return
-    if message.real == _TO_MASTER and message.options.fake in ("broadcast", "list"):
-        run.event("press_fake_dropped", cmd)  # njudge scolds, and sends it as it is
-        message = replace(message, fake=None, options=replace(message.options, fake=None))
+    if message.real == _TO_MASTER:  # shown as it is, whatever the game's fakes
+        if message.options.fake in ("broadcast", "list"):
+            run.event("press_fake_dropped", cmd)  # njudge scolds, and sends it as it is
+        options = replace(message.options, fake="no", fake_to=None)
+        message = replace(message, fake=None, options=options)
     checked = seat.role != games.MASTER and message.real != _TO_MASTER
     if checked and _refused(run, cmd, game, seat, message):
         return
