@@ -284,6 +284,63 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     "concede_to": ({"power": "F"}, "Expected another power to concede to, not F."),
     "press_empty": ({}, "The press has no text."),
     "unknown_power": ({"power": "Narnia"}, "I don't know the power 'Narnia'."),
+    # judge/commands/press.py, judge/game/press_rules.py (njudge's press, issue 18)
+    "press_no_options": (
+        {},
+        "You have specified no options. If you want to send a plain message to everyone, "
+        "please use the BROADCAST command.",
+    ),
+    "press_no_grey": ({"game": "war1"}, "Game 'war1' does not allow grey press."),
+    "press_no_white": ({"game": "war1"}, "Game 'war1' does not allow white press."),
+    "press_no_fake": ({"game": "war1"}, "Game 'war1' does not allow fake press."),
+    "press_observer_white": ({"game": "war1"}, "Game 'war1' allows observers only white press."),
+    "press_no_minor": (
+        {"game": "war1"},
+        "Game 'war1' does not allow press in retreat and build phases (NO MINOR PRESS).",
+    ),
+    "press_no_late": (
+        {"game": "war1"},
+        "Game 'war1' does not allow press from players whose orders are late (NO LATE PRESS).",
+    ),
+    "press_paused": (
+        {"game": "war1"},
+        "Game 'war1' is paused: only press to the master (PRESS TO M) is allowed.",
+    ),
+    "press_option_twice": (
+        {"word": "TO"},
+        "The press option TO is given twice; each option may be given once.",
+    ),
+    "press_option_order": (
+        {"word": "TO"},
+        "TO after FAKE: the real readers come first, then FAKE and the ones shown (PRESS TO "
+        "FRG FAKE, PRESS FAKE TO FRG).",
+    ),
+    "press_option_unknown": (
+        {"word": "LOUDLY"},
+        "LOUDLY is no press option: WHITE, GREY, TO letters, TO ALL BUT letters, +letters, "
+        "-letters, FAKE [BROADCAST], NO FAKE, FAKE TO letters.",
+    ),
+    "press_fake_partial": (
+        {},
+        "FAKE PARTIAL must be followed by TO letters, TO ALL BUT letters, +letters or -letters.",
+    ),
+    "press_no_readers": (
+        {"word": "TO"},
+        "TO names no readers: give the powers' letters run together (TO FRG), M for the "
+        "master, O for the observers.",
+    ),
+    "press_options_long": ({"limit": 40}, "Too many press options: at most 40 words."),
+    # judge/commands/diary.py
+    "diary_no_entry": ({"number": 3}, "You have no diary entry #3 (DIARY LIST lists them)."),
+    "diary_empty": ({}, "The diary entry has no text."),
+    "diary_too_long": (
+        {"limit": 20000},
+        "The diary entry is too long: at most 20000 characters.",
+    ),
+    "diary_full": (
+        {"limit": 200},
+        "You have recorded 200 diary entries in this game, the most there may be.",
+    ),
     # judge/game/assignment.py
     "preference_twice": (
         {"power": "France"},
@@ -461,7 +518,11 @@ def test_every_code_has_its_template_and_every_template_a_code() -> None:
 
 # Lines the command reader refuses, and the words their ERROR had before the templates.
 READER_ERRORS = [
-    ("BROADCAST to all", "Expected BROADCAST on its own line, the press below it."),
+    (
+        "DIARY READ x",
+        "Expected DIARY [RECORD] (the entry below it, up to ENDPRESS), DIARY LIST, "
+        "DIARY READ n or DIARY DELETE n.",
+    ),
     ("REPLACE F", "Expected REPLACE power address (or REPLACE alone before orders)."),
     ("FORCE", "Expected FORCE BEGIN."),
     ("EJECT", "Expected EJECT power."),
@@ -545,7 +606,6 @@ READER_ERRORS = [
         "Expected SET ADJUST LENGTH followed by a length, e.g. SET ADJUST LENGTH 24h.",
     ),
     ("SET PRESS", "Expected SET PRESS followed by WHITE, GREY or NONE."),
-    ("SET PARTIAL", "Expected SET PARTIAL followed by YES or NO."),
     ("SET MAP", "Expected SET MAP followed by ON or OFF."),
     (
         "SET CONCEDE",

@@ -43,6 +43,7 @@ HELP = (
     "    SET WAIT / SET NOWAIT       wait for the deadline / go when all are in\n"
     "    PRESS [TO powers]           press to the powers named, or to all:\n"
     "    BROADCAST                     the lines after it, up to ENDPRESS\n"
+    "    DIARY / DIARY LIST          your private notes, mailed to all at the end\n"
     "    SET PROXY unit TO power     that power orders the unit this phase\n"
     "                                (SET PROXY NONE takes them all back)\n"
     "    SET PASSWORD new            change your password\n"
@@ -76,7 +77,8 @@ HELP = (
     "    SET RULES [set] [option=choice ...] (alone: the list),\n"
     "    SET VICTORY n, SET END year DRAW/MOST, SET STALE n, SET MAXYEARS n,\n"
     "    UNSTART, SET [NO] MANUAL PROCESS/START, SET [NO] STRICT WAIT,\n"
-    "    SET START date, SET [UN]MODERATED, SET PLAYERS n\n"
+    "    SET START date, SET [UN]MODERATED, SET PLAYERS n,\n"
+    "    SET WHITE/GREY ... (GET press)\n"
     "  Dates: 2026-12-01 23:30, Tue 23:30, Dec 1 23:30, +36h (in the judge's zone).\n"
 )
 
@@ -118,7 +120,7 @@ def test_the_table_has_every_command_the_language_reads() -> None:
     words += ["PAUSE", "RESUME", "PREDICT", "TERMINATE", "EJECT", "ROLLBACK", "FORCE"]
     words += ["PROMOTE", "BECOME", "OBSERVE", "LIST", "WHOGAME", "SUMMARY", "HISTORY"]
     words += ["PRESS", "BROADCAST", "ENDPRESS", "VERSION", "GET", "SEND", "SEND ME"]
-    words += ["REGISTER", "WHOIS", "I AM ALSO"]
+    words += ["REGISTER", "WHOIS", "I AM ALSO", "DIARY"]
     words += ["PHASE", "IF", "ELSE", "ENDIF"]
     words += ["UNSTART", "SET MANUAL PROCESS", "SET STRICT WAIT", "SET UNMODERATED"]
     words += [f"SET {name.removeprefix('SET ')}" for name in BY_NAME if name.startswith("SET ")]

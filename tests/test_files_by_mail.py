@@ -348,6 +348,6 @@ def test_the_press_examples_are_commands_the_judge_reads(judge: Judge) -> None:
     assert "  PRESS TO FG" in text and "  BROADCAST" in text and "  ENDPRESS" in text
     body = "PRESS TO FG\nthe lines of the message\nENDPRESS\nBROADCAST\nhello\nENDPRESS"
     assert [(c.name, c.args) for c in read_commands(body)] == [
-        ("PRESS", ("FG", "the lines of the message")),
-        ("PRESS", ("*", "hello")),
+        ("PRESS", ("PRESS", "TO FG", "the lines of the message")),
+        ("PRESS", ("BROADCAST", "", "hello")),
     ]

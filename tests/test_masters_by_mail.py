@@ -419,7 +419,7 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
             ack.body,
             [
                 "Line 2: PRESS TO E G",
-                "Press sent to England, Germany, without your name (grey press).",
+                "Message sent to England, Germany, without your name (grey press).",
             ],
         ), ack.body
         grey = one(new[ADDRESS["England"]], from_someone)
@@ -427,15 +427,15 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
         assert grey.to == (ADDRESS["England"],)
         other = one(new[ADDRESS["Germany"]], from_someone)
         assert other.to == (ADDRESS["Germany"],) and other.body == grey.body
-        assert grey.body == (
-            f"Press in {GAME} from someone who did not sign to England, Germany:\n\n{GREY_TEXT}\n"
-        ), grey.body
+        assert grey.body == (f"Message to England, Germany in '{GAME}':\n\n{GREY_TEXT}\n"), (
+            grey.body
+        )
         for leak in ("France", "French", ADDRESS["France"]):  # not in the body, not in a header
             assert leak.lower() not in (grey.headers + grey.body).lower(), (leak, grey.headers)
         copy = one(new[MASTER], from_france)
         assert copy.to == (MASTER,)
         assert copy.body == (
-            f"(The master's copy.)\nPress in {GAME} from France to England, Germany:\n\n"
+            f"Message to England, Germany in '{GAME}': [from {ADDRESS['France']} as France]\n\n"
             f"{GREY_TEXT}\n"
         ), copy.body
         assert LIST not in new and GAME_LIST not in new and OBSERVER not in new
@@ -487,18 +487,22 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
             }
         )
         ack = one(new[ADDRESS["France"]], subject("Re: to all"))
-        assert has_lines(ack.body, ["Line 2: BROADCAST", "Press sent to everyone."]), ack.body
+        assert has_lines(ack.body, ["Line 2: BROADCAST", "Broadcast message sent."]), ack.body
         to_players = one(new[OBSERVER], broadcast)
         assert to_players.to == (OBSERVER,), to_players.to  # one recipient per mail
         assert to_players.list_id is None
-        assert to_players.body == f"Broadcast in {GAME} from France:\n\n{BROADCAST_TEXT}\n"
+        assert to_players.body == (
+            f"Broadcast message from {ADDRESS['France']} as France in '{GAME}':\n\n"
+            f"{BROADCAST_TEXT}\n"
+        )
         for address in others:
             copy = one(new[address], broadcast)
             assert copy.to == (address,) and copy.body == to_players.body
         copy = one(new[MASTER], broadcast)
         assert copy.to == (MASTER,)
         assert copy.body == (
-            f"(The master's copy.)\nBroadcast in {GAME} from France:\n\n{BROADCAST_TEXT}\n"
+            f"Broadcast message from {ADDRESS['France']} as France in '{GAME}':\n\n"
+            f"{BROADCAST_TEXT}\n"
         ), copy.body
         public = one(new[LIST], broadcast)
         check_public(public)
@@ -771,7 +775,9 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
         rollback_notice.body,
         second_results.body,
     ]
-    assert observed[5].body == f"Broadcast in {GAME} from France:\n\n{BROADCAST_TEXT}\n"
+    assert observed[5].body == (
+        f"Broadcast message from {ADDRESS['France']} as France in '{GAME}':\n\n{BROADCAST_TEXT}\n"
+    )
     assert observed[9].body == end.body
     assert not any(GREY_TEXT.split("\n")[0] in m.body for m in observed)
 

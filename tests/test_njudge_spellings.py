@@ -43,7 +43,7 @@ def test_an_njudge_spelling_reads_as_our_command(njudge: str, ours: str) -> None
 def test_sign_off_and_end_press_end_what_ours_end() -> None:
     assert [c.name for c in read_commands("SUSPEND\nSIGN OFF\nRESUME")] == ["PAUSE"]
     [press] = read_commands("PRESS TO F\nhello France\nEND PRESS\nRESUME")[:1]
-    assert press.args == ("F", "hello France")
+    assert press.args == ("PRESS", "TO F", "hello France")
 
 
 def test_a_player_signs_on_and_sets_with_njudges_words(judge: Judge) -> None:
@@ -340,12 +340,12 @@ def test_a_player_sets_two_keywords_and_ends_press_with_endbroadcast(judge: Judg
     )
     assert (
         "Line 3: PRESS TO G\n"
-        "  Press sent to Germany.\n"
+        "  Message sent to Germany.\n"
         "Line 6: END BROADCAST\n"
         "  ERROR: Expected PRESS or BROADCAST, then the press, before ENDPRESS.\n"
     ) in ack.body
     assert press.to == [players["G"]]
-    assert press.body == "Press in war1 from France to Germany:\n\nhello\n"
+    assert press.body == f"Message from {players['F']} as France to Germany in 'war1':\n\nhello\n"
 
 
 SET_LINES = [

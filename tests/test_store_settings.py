@@ -60,11 +60,22 @@ MASTER_FLAG_DEFAULTS = {
     "grace_phase": None,
 }
 
+# njudge's press settings (issue 18), defaulted for older games.
+PRESS_DEFAULTS = {
+    "fake": "no",
+    "observer_white": False,
+    "minor_press": True,
+    "late_press": True,
+    "postal_press": False,
+    "all_press": True,
+}
+
 
 def test_a_new_games_settings_are_stored_as_before_without_the_result() -> None:
     stored = {k: v for k, v in VERSION_10_DEFAULTS.items() if k != "result"}
     stored |= LISTING_DEFAULTS  # settings added since, defaulted for older games
     stored |= MASTER_FLAG_DEFAULTS
+    stored |= PRESS_DEFAULTS
     assert GameSettings().to_json() == stored
     assert GameSettings().dumps() == json.dumps(stored)
     assert GameSettings.from_json(stored) == GameSettings()
@@ -141,6 +152,7 @@ def test_settings_and_result_round_trip_through_the_store(tmp_path: Path) -> Non
         **{k: v for k, v in VERSION_10_DEFAULTS.items() if k != "result"},
         **LISTING_DEFAULTS,
         **MASTER_FLAG_DEFAULTS,
+        **PRESS_DEFAULTS,
         "press": "none",
         "weekdays": [1, 2],
     }

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from judge.commands.run import Run
+from judge.game.diaries import diary_mails
 from judge.game.outgoing import public_copy
 from judge.replies import Reply
-from judge.store import games
+from judge.store import games, held_press
 from judge.store.result import GameResult
 from judge.variants.maps import load_map
 
@@ -28,4 +29,7 @@ def end_game(run: Run, game: games.Game, how: dict[str, Any]) -> list[Reply]:
     everyone = tuple(dict.fromkeys(s.address for s in games.seats(run.ctx.db, game)))
     context = {"game": game.name, **how}
     mail = Reply(everyone, "game_end", context, "end", False)
-    return [mail, *public_copy(run.ctx.config, game.name, game.settings.list, mail)]
+    public = public_copy(run.ctx.config, game.name, game.settings.list, mail)
+    # Postal press still held goes out, then DIARY's entries, now that the game has ended.
+    held = held_press.release(run.ctx.db, game)
+    return [mail, *public, *held, *diary_mails(run.ctx.db, game)]

@@ -158,6 +158,7 @@ NAMES = frozenset(
     | set(_SET.values())
     | {"JOIN", "ORDER", "REPLACE POWER", "FORCE BEGIN"}
     | {"PHASE", "IF", "ELSE", "ENDIF"}
+    | {"SET PRESS RULE", "DIARY"}
 )
 
 
@@ -181,6 +182,7 @@ _JOINED = {
     ("ROLL", "BACK"): "ROLLBACK",
     ("END", "PRESS"): "ENDPRESS",
     ("END", "BROADCAST"): "ENDPRESS",
+    ("POSTAL", "PRESS"): "POSTALPRESS",  # njudge's press held until the phase is processed
 }
 _SPLIT = {"FORCEBEGIN": ("FORCE", "BEGIN")}
 
@@ -239,13 +241,16 @@ def read_commands(body: str) -> list[Command]:
         first = words[0].upper()
         if first == "SIGNOFF":
             break
-        if first in ("PRESS", "BROADCAST", "REGISTER"):
+        opens = first in ("PRESS", "BROADCAST", "REGISTER", "POSTALPRESS")
+        if opens or _diary_opens(first, words[1:]):
             opened = _opening(number, text, first, words[1:])
             if opened.name == "ERROR":
                 out.append(opened)
                 opened = None
             else:
                 block = []
+        elif first == "DIARY":
+            out.append(_diary(number, text, words[1:]))
         elif first == "HISTORY":
             out.append(_history(number, text, words[1:], any(c.name in _OPENS for c in out)))
         elif first == "SET" and [w.upper() for w in words[1:]] == ["COMMENT", "BEGIN"]:
@@ -271,12 +276,18 @@ def read_commands(body: str) -> list[Command]:
 
 
 # The lines that end a block, by the command that opened it: REGISTER's form ends at END.
-_BLOCK_ENDS = {"PRESS": _PRESS_ENDS, "REGISTER": frozenset({"END", "SIGNOFF"})}
+_BLOCK_ENDS = {
+    "PRESS": _PRESS_ENDS,
+    "REGISTER": frozenset({"END", "SIGNOFF"}),
+    "DIARY": _PRESS_ENDS,  # DIARY [RECORD]: its text ends as press does
+}
 
 
 def _opening(number: int, text: str, first: str, args: list[str]) -> Command:
     """The command opening a block of lines: PRESS/BROADCAST, or REGISTER (alone on its
     line: njudge's form follows it, one `Field: value` a line, up to END)."""
+    if first == "DIARY":
+        return Command(number, text, "DIARY", ("RECORD",))
     if first != "REGISTER":
         return _press(number, text, first, args)
     if args:
@@ -306,16 +317,32 @@ def orders(text: str) -> list[str]:
 
 
 def _press(number: int, text: str, first: str, args: list[str]) -> Command:
-    """PRESS [TO powers] or BROADCAST: recipients as written (initials or names)."""
-    if first == "BROADCAST":
-        if args:
-            return _error(number, text, "usage", name="BROADCAST")
-        return Command(number, text, "PRESS", ("*",))
-    if args and args[0].upper() == "TO":
-        args = args[1:]
-    if not args:
-        return Command(number, text, "PRESS", ("*",))  # PRESS alone: to everyone
-    return Command(number, text, "PRESS", (" ".join(args),))
+    """PRESS options, BROADCAST [options] or POSTAL PRESS [options]: args (PRESS,
+    BROADCAST or POSTAL, the options as
+    written; judge/game/press_rules.py reads them). PRESS without options is refused by
+    the handler, its text read and discarded, as njudge does."""
+    kind = "POSTAL" if first == "POSTALPRESS" else first
+    return Command(number, text, "PRESS", (kind, " ".join(args)))
+
+
+def _diary_opens(first: str, args: list[str]) -> bool:
+    """Whether the line is DIARY or DIARY RECORD, which the entry's lines follow."""
+    return first == "DIARY" and [a.upper() for a in args] in ([], ["RECORD"])
+
+
+def _diary(number: int, text: str, args: list[str]) -> Command:
+    """DIARY LIST, DIARY READ n, DIARY DELETE n: args (the word, the number if any)."""
+    words = [a.upper() for a in args]
+    if words == ["LIST"]:
+        return Command(number, text, "DIARY", ("LIST",))
+    # A number of more than six digits is no entry's (MAX_ENTRIES), and not read as one.
+    if len(words) == 2 and words[0] in ("READ", "DELETE") and words[1].isdecimal():
+        return (
+            Command(number, text, "DIARY", (words[0], words[1]))
+            if len(words[1]) <= 6
+            else _error(number, text, "usage", name="DIARY")
+        )
+    return _error(number, text, "usage", name="DIARY")
 
 
 # Words after which a line carries a password, as written or nearly (a typo, a colon, a
@@ -626,6 +653,42 @@ _SET_FLAGS: dict[str, tuple[str, tuple[str, ...]]] = {
     "UNLIST": ("SET LISTED", ("NO",)),
     "PRIVATE": ("SET LISTED", ("NO",)),
     "PUBLIC": ("SET LISTED", ("YES",)),
+    # njudge's press settings (judge/commands/press_options.py); PRESS after one is filler.
+    "NOGREY": ("SET PRESS", ("WHITE",)),
+    "NOGRAY": ("SET PRESS", ("WHITE",)),
+    "NOWHITE": ("SET PRESS", ("GREY",)),
+    "WHITE/GREY": ("SET PRESS RULE", ("MODE", "white/grey")),
+    "WHITE/GRAY": ("SET PRESS RULE", ("MODE", "white/grey")),
+    "GREY/WHITE": ("SET PRESS RULE", ("MODE", "grey/white")),
+    "GRAY/WHITE": ("SET PRESS RULE", ("MODE", "grey/white")),
+    "PARTIAL": ("SET PRESS RULE", ("PARTIAL", "ON")),
+    "NOPARTIAL": ("SET PRESS RULE", ("PARTIAL", "OFF")),
+    "NOFAKE": ("SET PRESS RULE", ("FAKE", "no")),
+    "NOFAKES": ("SET PRESS RULE", ("FAKE", "no")),
+    "MINOR": ("SET PRESS RULE", ("MINOR", "ON")),
+    "NOMINOR": ("SET PRESS RULE", ("MINOR", "OFF")),
+    "LATE": ("SET PRESS RULE", ("LATE", "ON")),
+    "NOLATE": ("SET PRESS RULE", ("LATE", "OFF")),
+    "POSTAL": ("SET PRESS RULE", ("POSTAL", "ON")),
+    "NOPOSTAL": ("SET PRESS RULE", ("POSTAL", "OFF")),
+    "ALL": ("SET PRESS RULE", ("ALL", "ON")),
+    "NORMAL": ("SET PRESS RULE", ("ALL", "OFF")),
+}
+# njudge's press keywords of several words (tried before single ones, longest first).
+_SET_PHRASES: dict[tuple[str, ...], tuple[str, tuple[str, ...]]] = {
+    ("PARTIAL", "MAY", "BE", "FAKED"): ("SET PRESS RULE", ("FAKE", "may")),
+    ("PARTIAL", "FAKES", "BROADCAST", "BY", "DEFAULT"): ("SET PRESS RULE", ("FAKE", "broadcast")),
+    ("PARTIAL", "FAKES", "BROADCAST"): ("SET PRESS RULE", ("FAKE", "broadcast")),
+    **{
+        (*press, "OBSERVER", *after, word): ("SET PRESS RULE", ("OBSERVER", word.lower()))
+        for word in ("ANY", "WHITE", "NONE")
+        for press, after in (((), ()), (("PRESS",), ()), ((), ("PRESS",)))
+    },
+    **{
+        tuple(f"{no}{words}".split()): ("SET PRESS RULE", ("NJUDGE", f"SET {no}{words}"))
+        for no in ("", "NO ")
+        for words in ("GRACE PRESS", "MUST ORDER", "TOUCH PRESS", "BLANK PRESS", "WATCH ALL PRESS")
+    },
 }
 
 
@@ -648,6 +711,11 @@ def _set_flags(args: list[str]) -> list[tuple[str, str, tuple[str, ...]]] | None
     out: list[tuple[str, str, tuple[str, ...]]] = []
     at = 0
     while at < len(words):
+        phrase = _phrase([w.upper() for w in words[at:]])
+        if phrase:
+            out.append((" ".join(words[at : at + len(phrase)]), *_SET_PHRASES[phrase]))
+            at += len(phrase)
+            continue
         word = words[at].upper()
         width = 2 if word == "NO" and at + 1 < len(words) else 1
         key = "".join(w.upper() for w in words[at : at + width])
@@ -658,6 +726,12 @@ def _set_flags(args: list[str]) -> list[tuple[str, str, tuple[str, ...]]] | None
             return None
         out.append((" ".join(words[at - width : at]), *_SET_FLAGS[key]))
     return out or None
+
+
+def _phrase(words: list[str]) -> tuple[str, ...] | None:
+    """The longest of njudge's several-word SET keywords that `words` (capitals) start with."""
+    found = [p for p in _SET_PHRASES if tuple(words[: len(p)]) == p]
+    return max(found, key=len) if found else None
 
 
 # njudge's on/off flags: the word after SET -> (the command, on), and the words each

@@ -1,107 +1,241 @@
-"""PRESS and BROADCAST: press to some powers or to everyone, white or grey.
+"""PRESS and BROADCAST with njudge's options: white or grey, to some powers (the master
+`M`, the observers `O`) or everyone but some, faked as a broadcast or as to others.
 
-Broadcast press also goes to the judge's broadcast address and the game's own list;
-private press never does. The masters see all press, with its sender.
+Readers see what they are meant to believe; the masters' copy tells the truth (the
+sender when grey, the real readers when faked). Broadcast press also goes to the judge's
+broadcast address and the game's own list; other press never does. The rules that
+refuse press are judge/game/press_rules.py's and the checks below.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
-from sqlite_utils import Database
-
 from judge.commands.language import Command
-from judge.commands.powers import powers_named, sender_name
+from judge.commands.powers import sender_name
 from judge.commands.run import Run, need_block, refuse
+from judge.engine.geography import GameMap
+from judge.game import press_rules
 from judge.game.errors import CommandError
 from judge.game.outgoing import public_copy
+from judge.game.press_rules import Addressed, PressOptions, Readers
 from judge.replies import Reply
-from judge.store import games
+from judge.store import games, held_press
 from judge.variants.maps import load_map
+
+_TO_MASTER = Readers((), True, False)
+
+
+@dataclass(frozen=True)
+class _Message:
+    """One message as read: its options, its real readers (None: everyone), the readers
+    it pretends to (None: as it is), and whether it is grey."""
+
+    options: PressOptions
+    real: Readers | None
+    fake: Readers | None
+    grey: bool
 
 
 def press(run: Run, cmd: Command) -> None:
-    """PRESS or BROADCAST from the open block's seat, if the game's press settings allow it."""
+    """PRESS options or BROADCAST [options] from the open block's seat, if the game's
+    press settings allow it; press to the master alone and the master's press always."""
     block = need_block(run, cmd)
     if not block:
         return
-    db, game, seat = run.ctx.db, games.get_game(run.ctx.db, block.game.id), block.seat
+    game, seat = games.get_game(run.ctx.db, block.game.id), block.seat
     gm = load_map(game.variant)
-    to_text, text = cmd.args
-    settings = game.settings
-    master = seat.role == games.MASTER
+    kind, written, text = cmd.args
+    if kind == "PRESS" and not written.strip():
+        refuse(run, cmd, "press_no_options")
+        return
     if not text.strip():
         refuse(run, cmd, "press_empty")
         return
-    if settings.press == "none" and not master:
-        run.event("press_refused", cmd, game=game.name, reason="none")
+    try:
+        message = _read(gm, game, seat, written)
+    except CommandError as e:
+        refuse(run, cmd, e.code, **e.values)
         return
-    if seat.role == games.OBSERVER and not settings.observer_press:
-        run.event("press_refused", cmd, game=game.name, reason="observer")
+    if message.real == _TO_MASTER:  # shown as it is, whatever the game's fakes
+        if message.options.fake in ("broadcast", "list"):
+            run.event("press_fake_dropped", cmd)  # njudge scolds, and sends it as it is
+        options = replace(message.options, fake="no", fake_to=None)
+        message = replace(message, fake=None, options=options)
+    checked = seat.role != games.MASTER and message.real != _TO_MASTER
+    if checked and _refused(run, cmd, game, seat, message):
         return
-    broadcast = to_text == "*"
-    if broadcast:
-        powers: list[str] = []
+    # Postal press (POSTAL PRESS, or all press under SET POSTAL PRESS) waits for the
+    # results; the master's and press to the master never do.
+    postal = kind == "POSTAL" or game.settings.postal_press
+    held = postal and seat.role != games.MASTER and message.real != _TO_MASTER
+    _send(run, cmd, gm, (game, seat), message, (text, held))
+
+
+def _read(gm: GameMap, game: games.Game, seat: games.Seat, written: str) -> _Message:
+    """The message's options and readers; CommandError for options that cannot be read."""
+    options = press_rules.read_options(written.split())
+    real = press_rules.readers(gm, options.to) if options.to else None
+    fake = press_rules.readers(gm, options.fake_to) if options.fake_to else None
+    if seat.role == games.MASTER or real == _TO_MASTER:
+        grey = options.grey is True and real != _TO_MASTER  # to the master: always white
     else:
-        try:
-            powers = powers_named(gm, to_text)
-        except CommandError as e:
-            refuse(run, cmd, e.code, **e.values)
-            return
-        if not settings.partial and not master:
-            run.event("press_refused", cmd, game=game.name, reason="partial")
-            return
-    grey = settings.press == "grey" and not master
-    games.add_press(db, game, seat, ["*"] if broadcast else powers, grey, text, run.ctx.now)
+        grey = press_rules.default_grey(game.settings) if options.grey is None else options.grey
+    return _Message(options, real, fake, grey)
+
+
+def _refused(run: Run, cmd: Command, game: games.Game, seat: games.Seat, m: _Message) -> bool:
+    """Whether a player's or observer's press breaks a setting; the reply says which."""
+    settings, observer = game.settings, seat.role == games.OBSERVER
+    if game.state == games.PAUSED:
+        refuse(run, cmd, "press_paused", game=game.name)
+        return True
+    reason = (
+        "none"
+        if settings.press == "none"
+        else "observer"
+        if observer and not settings.observer_press
+        else "partial"
+        if m.real is not None and not settings.partial
+        else None
+    )
+    if reason:  # the refusals this judge had before njudge's settings
+        run.event("press_refused", cmd, game=game.name, reason=reason)
+        return True
+    try:
+        press_rules.check(settings, m.options, observer)
+        _check_phase(run, game, seat)
+    except CommandError as e:
+        refuse(run, cmd, e.code, game=game.name)
+        return True
+    return False
+
+
+def _check_phase(run: Run, game: games.Game, seat: games.Seat) -> None:
+    """CommandError for SET NO MINOR PRESS (no press in retreat and build phases) and SET
+    NO LATE PRESS (none from a player with no orders on file once the deadline passed)."""
+    settings, phase = game.settings, game.phase or ""
+    if not settings.minor_press and phase[-1:] in ("R", "A"):
+        raise CommandError("press_no_minor")
+    if settings.late_press or seat.role != games.PLAYER or not game.deadline or not phase:
+        return
+    if datetime.fromisoformat(game.deadline) > run.ctx.now:
+        return
+    if not games.effective_orders(run.ctx.db, game, phase).get(seat.power or ""):
+        raise CommandError("press_no_late")
+
+
+def _named(gm: GameMap, addressed: Addressed | None) -> list[str]:
+    """The names a list of readers gives, as the press says them (for ALL BUT, those left
+    out): powers, then the master, the observers."""
+    if addressed is None:
+        return []
+    named = press_rules.readers(gm, replace(addressed, all_but=False))
+    names = [gm.powers[p].name for p in named.powers]
+    return names + ["the master"] * named.master + ["the observers"] * named.observers
+
+
+def _send(
+    run: Run,
+    cmd: Command,
+    gm: GameMap,
+    where: tuple[games.Game, games.Seat],
+    m: _Message,
+    written: tuple[str, bool],
+) -> None:
+    """Store the press, mail it to its readers and the masters (or hold the mails until
+    the phase is processed), and say so in the reply."""
+    (game, seat), (text, held) = where, written
+    db, settings = run.ctx.db, game.settings
+    broadcast = press_rules.shown_broadcast(settings, m.options, m.real is None)
+    listed = m.options.fake_to if m.fake is not None else m.options.to
+    all_but = listed is not None and listed.all_but
     sender = sender_name(gm, seat)
-    names = [gm.powers[p].name for p in powers]
-    context = {
+    context: dict[str, Any] = {
         "game": game.name,
-        "sender": None if grey else sender,
-        "to": names,
+        "sender": None if m.grey else sender,
+        "address": seat.address,
         "broadcast": broadcast,
+        "to": [] if broadcast else _named(gm, listed),
+        "all_but": all_but and not broadcast,
         "text": text,
     }
-    run.mails += _press_mails(db, game, seat, powers, context, sender, grey=grey)
-    if broadcast:
-        run.mails += public_copy(
-            run.ctx.config, game.name, settings.list, Reply((), "press", context)
-        )
-    run.event("press_sent", cmd, game=game.name, to=names, broadcast=broadcast, grey=grey)
+    powers = [] if m.real is None else list(m.real.powers)
+    games.add_press(db, game, seat, ["*"] if m.real is None else powers, m.grey, text, run.ctx.now)
+    mails = _readers_mails(db, game, seat, m, context)
+    mails += _masters_copy(db, game, seat, m, context, (sender, _really(gm, m, broadcast)))
+    if m.real is None:
+        mails += public_copy(run.ctx.config, game.name, settings.list, Reply((), "press", context))
+    if held:
+        held_press.hold(db, game, mails, run.ctx.now)
+    else:
+        run.mails += mails
+    run.event(
+        "press_sent",
+        cmd,
+        game=game.name,
+        to=_named(gm, m.options.to),
+        all_but=bool(m.options.to and m.options.to.all_but),
+        broadcast=m.real is None,
+        grey=m.grey,
+        held=held,
+        shown=None if m.fake is None and broadcast == (m.real is None) else context,
+    )
 
 
-def _press_mails(
-    db: Database,
+def _really(gm: GameMap, m: _Message, broadcast: bool) -> str | None:
+    """The real readers for the masters' copy when the readers are shown others; else None."""
+    if m.fake is None and broadcast == (m.real is None):
+        return None
+    if m.real is None:
+        return "everyone"
+    names = ", ".join(_named(gm, m.options.to))
+    return f"all but {names}" if m.options.to and m.options.to.all_but else names
+
+
+def _readers_mails(
+    db: Any, game: games.Game, seat: games.Seat, m: _Message, context: dict[str, Any]
+) -> list[Reply]:
+    """The press to its real readers other than the masters and the sender: one mail for
+    them all, or one each when grey (a shared To: line would give the sender away)."""
+    seats = [s for s in games.seats(db, game) if s.id != seat.id and s.role != games.MASTER]
+    if m.real is None:
+        chosen = seats
+    else:
+        real = m.real
+        chosen = [
+            s
+            for s in seats
+            if (s.role == games.PLAYER and s.power in real.powers)
+            or (s.role == games.OBSERVER and real.observers)
+        ]
+    to = tuple(dict.fromkeys(s.address for s in chosen))
+    if to and m.grey:
+        return [Reply((a,), "press", context, "press", False) for a in to]
+    return [Reply(to, "press", context, "press", False)] if to else []
+
+
+def _masters_copy(
+    db: Any,
     game: games.Game,
     seat: games.Seat,
-    powers: list[str],
+    m: _Message,
     context: dict[str, Any],
-    sender: str,
-    grey: bool,
+    truth: tuple[str, str | None],
 ) -> list[Reply]:
-    """The press to its readers (everyone but the masters for a broadcast), and a copy
-    to the masters naming the sender, unless a master sent it."""
-    master, broadcast = seat.role == games.MASTER, context["broadcast"]
-    mails: list[Reply] = []
-    seats = games.seats(db, game)
-    masters = [s.address for s in seats if s.role == games.MASTER]
-    if broadcast:
-        to = tuple(
-            dict.fromkeys(s.address for s in seats if s.id != seat.id and s.role != games.MASTER)
-        )
-    else:
-        to = tuple(
-            dict.fromkeys(s.address for s in seats if s.power in powers and s.role == games.PLAYER)
-        )
-    if to and grey:  # one mail each: a shared To: line would give the sender away
-        mails += [Reply((a,), "press", context, "press", False) for a in to]
-    elif to:
-        mails.append(Reply(to, "press", context, "press", False))
-    # The master sees all press, with the sender even when it is grey.
-    if masters and not master:
-        mails.append(
-            Reply(
-                tuple(masters), "press", {**context, "sender": sender, "copy": True}, "press", False
-            )
-        )
-    return mails
+    """The masters' truthful copy: the sender when grey, the real readers when faked.
+    Under SET NORMAL PRESS only broadcasts and press to the master; none of their own."""
+    if seat.role == games.MASTER:
+        return []
+    if m.real is not None and not m.real.master and not game.settings.all_press:
+        return []
+    masters = tuple(
+        dict.fromkeys(s.address for s in games.seats(db, game) if s.role == games.MASTER)
+    )
+    if not masters:
+        return []
+    sender, really = truth
+    copy = {"sender": sender, "address": seat.address, "grey": m.grey, "really": really}
+    return [Reply(masters, "press", {**context, "copy": copy}, "press", False)]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from itertools import zip_longest
 
 from judge.commands import (
+    diary,
     fewer_players,
     files,
     house_rules,
@@ -22,6 +23,7 @@ from judge.commands import (
     phase_orders,
     player,
     press,
+    press_options,
     registry,
 )
 from judge.commands.language import Command
@@ -187,6 +189,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "PRESS [TO powers]\nBROADCAST",
         full="PRESS [TO powers] or BROADCAST, the press, then ENDPRESS",
         help="press to the powers named, or to all:\n  the lines after it, up to ENDPRESS",
+        section=PLAYERS,
+    ),
+    CommandSpec(
+        "DIARY",
+        SIGNED_ON,
+        diary.diary_command,
+        "DIARY / DIARY LIST",
+        full="DIARY [RECORD] (then ENDPRESS) / DIARY LIST / DIARY READ n / DIARY DELETE n",
+        help="your private notes, mailed to all at the end",
         section=PLAYERS,
     ),
     CommandSpec(
@@ -424,6 +435,20 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "SET OBSERVER PRESS YES/NO",
         section=MASTERS,
         line=5,
+    ),
+    CommandSpec(
+        "SET PRESS RULE",
+        SETTER,
+        press_options.press_rule,
+        "SET WHITE/GREY ... (GET press)",
+        section=MASTERS,
+        line=13,
+        full=(
+            "SET WHITE/GREY / GREY/WHITE / [NO] PARTIAL / NO FAKE\n"
+            "SET PARTIAL MAY BE FAKED / PARTIAL FAKES BROADCAST\n"
+            "SET OBSERVER ANY|WHITE|NONE / [NO] MINOR|LATE|POSTAL PRESS\n"
+            "SET ALL PRESS / NORMAL PRESS"
+        ),
     ),
     CommandSpec(
         "SET LIST",

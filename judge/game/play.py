@@ -28,6 +28,7 @@ from judge.engine.validation import CheckedOrder, check_orders, orders_due
 from judge.game import njudge_lines, pending_orders, proxies
 from judge.game.assignment import assign_powers
 from judge.game.dates import next_deadline, parse_time_of_day, push_past_absence
+from judge.game.diaries import diary_mails
 from judge.game.end import Ending, ending
 from judge.game.outgoing import public_copy
 from judge.game.pictures import of_results, of_start
@@ -47,7 +48,7 @@ from judge.game.report import (
 )
 from judge.game.rules import end_rules, processes_itself, rules_of
 from judge.replies import Reply
-from judge.store import games
+from judge.store import games, held_press
 from judge.store.audit import iso
 from judge.store.result import GameResult
 from judge.store.settings import GameSettings
@@ -452,7 +453,8 @@ def process_phase(
     on_file = load_phase(db, game)
     judged = adjudicate_phase(on_file)
     saved = save_phase(db, config, game, on_file, judged, now)
-    return phase_notices(db, config, on_file, judged, saved)
+    # Postal press (SET POSTAL PRESS) goes out with the results.
+    return phase_notices(db, config, on_file, judged, saved) + held_press.release(db, game)
 
 
 def load_phase(db: sqlite_utils.Database, game: games.Game) -> PhaseOnFile:
@@ -585,7 +587,7 @@ def phase_notices(
     )
     mails = [results_mail, *public_copy(config, game.name, game.settings.list, results_mail)]
     if saved.finished:
-        return mails
+        return mails + diary_mails(db, game)  # DIARY's entries, now that it has ended
     by_power = {s.power: s for s in games.seats(db, game, games.PLAYER) if s.power}
     if after.phase.kind == RETREATS:
         mails += _retreat_requests(gm, context, by_power)

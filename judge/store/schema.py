@@ -326,11 +326,10 @@ def _v13_next_event(db: sqlite_utils.Database) -> None:
             )
 
 
-def _v15_registry(db: sqlite_utils.Database) -> None:
+def _v14_registry(db: sqlite_utils.Database) -> None:
     # The player registry of njudge's REGISTER form (judge/store/registry.py): one row per
     # registered person, the form's fields as JSON, and the addresses that are that
-    # person: the one that sent the form and those joined by I AM ALSO. (Numbered 15:
-    # another branch adds 14; on its own, this step is version 14.)
+    # person: the one that sent the form and those joined by I AM ALSO.
     db.table("registrations").create(
         {"id": int, "fields": str, "created_at": str, "updated_at": str},
         pk="id",
@@ -345,11 +344,10 @@ def _v15_registry(db: sqlite_utils.Database) -> None:
     db.table("registry_addresses").create_index(["registration_id"])
 
 
-def _v16_pending_orders(db: sqlite_utils.Database) -> None:
+def _v15_pending_orders(db: sqlite_utils.Database) -> None:
     # Orders held for a later phase (njudge's PHASE; judge/store/pending.py): one row per
     # mail, seat and phase, the lines as written (conditions included); by seat, so that
-    # a replacement at the power does not inherit them. (Numbered 16: other branches add
-    # 14 and 15.)
+    # a replacement at the power does not inherit them.
     db.table("pending_orders").create(
         {
             "id": int,
@@ -365,6 +363,37 @@ def _v16_pending_orders(db: sqlite_utils.Database) -> None:
         foreign_keys=[("game_id", "games", "id"), ("seat_id", "seats", "id")],
     )
     db.table("pending_orders").create_index(["game_id", "seat_id", "phase"])
+
+
+def _v16_diary(db: sqlite_utils.Database) -> None:
+    # Issue 18's press. DIARY's entries (judge/store/diary.py): a seat's private notes,
+    # numbered per seat; a deleted entry is kept marked so that its number is not used
+    # again.
+    db.table("diary").create(
+        {
+            "id": int,
+            "game_id": int,
+            "seat_id": int,
+            "number": int,
+            "text": str,
+            "modified_at": str,
+            "deleted": int,
+        },
+        pk="id",
+        not_null={"game_id", "seat_id", "number", "text", "modified_at", "deleted"},
+        foreign_keys=[("game_id", "games", "id"), ("seat_id", "seats", "id")],
+    )
+    db.table("diary").create_index(["seat_id", "number"], unique=True)
+    db.table("diary").create_index(["game_id"])
+    # Postal press (judge/store/held_press.py): press mails held until the phase is
+    # processed, each as its Reply's JSON.
+    db.table("held_press").create(
+        {"id": int, "game_id": int, "mail": str, "held_at": str},
+        pk="id",
+        not_null={"game_id", "mail", "held_at"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db.table("held_press").create_index(["game_id"])
 
 
 def _json_or_null(value: object) -> str | None:
@@ -386,6 +415,7 @@ MIGRATIONS = [
     _v11_result,
     _v12_handovers,
     _v13_next_event,
-    _v15_registry,
-    _v16_pending_orders,
+    _v14_registry,
+    _v15_pending_orders,
+    _v16_diary,
 ]

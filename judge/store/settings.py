@@ -64,6 +64,17 @@ class GameSettings:
     # not grace_hours after its deadline; other phases keep grace_hours.
     grace_until: str | None = None
     grace_phase: str | None = None
+    # njudge's press settings (issue 18; press itself above: "white/grey" and "grey/white"
+    # allow both, the first the default): fakes "no", "may" (PARTIAL MAY BE FAKED) or
+    # "broadcast" (PARTIAL FAKES BROADCAST); observers' press only white; press in retreat
+    # and build phases; from players late with orders; held and mailed with the results;
+    # the masters' copies of partial press (NORMAL PRESS: only press to them).
+    fake: str = "no"
+    observer_white: bool = False
+    minor_press: bool = True
+    late_press: bool = True
+    postal_press: bool = False
+    all_press: bool = True
 
     def __post_init__(self) -> None:
         # A change made with replace() may pass a dict or a list: kept read-only, as read.
@@ -223,4 +234,10 @@ _SCHEMA: dict[str, _Check] = {
     "moderated": _BOOLEAN,
     "grace_until": _OPTIONAL_STRING,
     "grace_phase": _OPTIONAL_STRING,
+    "fake": _STRING,
+    "observer_white": _BOOLEAN,
+    "minor_press": _BOOLEAN,
+    "late_press": _BOOLEAN,
+    "postal_press": _BOOLEAN,
+    "all_press": _BOOLEAN,
 }

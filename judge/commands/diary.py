@@ -1,0 +1,68 @@
+"""DIARY (njudge's): a seat's private notes in its game, recorded, listed, read and
+deleted; judge/game/diaries.py mails them to everyone when the game ends."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from judge.commands.language import Command, carries_password
+from judge.commands.run import Run, need_block, refuse
+from judge.game.dates import format_moment
+from judge.store import diary, games
+
+
+def diary_command(run: Run, cmd: Command) -> None:
+    """DIARY RECORD (with its text), LIST, READ n, DELETE n for the open block's seat."""
+    block = need_block(run, cmd)
+    if not block:
+        return
+    db, seat, game = run.ctx.db, block.seat, block.game
+    action, *rest = cmd.args
+    if action == "RECORD":
+        _record(run, cmd, game, seat, rest[0] if rest else "")
+    elif action == "LIST":
+        zone = run.ctx.config.zone
+        listed = [
+            {
+                "number": e.number,
+                "modified": format_moment(datetime.fromisoformat(e.modified_at), zone),
+            }
+            for e in diary.entries(db, seat)
+        ]
+        run.event("diary_list", cmd, game=game.name, entries=listed)
+    else:
+        number = int(rest[0])
+        found = [e for e in diary.entries(db, seat) if e.number == number]
+        if not found:
+            refuse(run, cmd, "diary_no_entry", number=number)
+        elif action == "READ":
+            run.event("diary_read", cmd, number=number, entry=found[0].text)
+        else:
+            diary.delete(db, seat, number)
+            run.event("diary_deleted", cmd, number=number)
+
+
+def _record(run: Run, cmd: Command, game: games.Game, seat: games.Seat, text: str) -> None:
+    """A new entry, within the limits of its size and of the seat's count of entries."""
+    if not text.strip():
+        refuse(run, cmd, "diary_empty")
+    elif len(text) > diary.MAX_ENTRY_CHARS:
+        refuse(run, cmd, "diary_too_long", limit=diary.MAX_ENTRY_CHARS)
+    elif diary.count(run.ctx.db, seat) >= diary.MAX_ENTRIES:
+        refuse(run, cmd, "diary_full", limit=diary.MAX_ENTRIES)
+    else:
+        # Mailed to everyone at the end: a line that seems to carry a password is kept
+        # masked, as replies echo lines.
+        text = "\n".join(_masked(line) for line in text.split("\n"))
+        number = diary.record(run.ctx.db, game, seat, text, run.ctx.now)
+        run.event("diary_recorded", cmd, game=game.name, number=number)
+
+
+def _masked(line: str) -> str:
+    """The line with everything after a word a password follows (SIGNON, PASSWORD, ...,
+    anywhere in it) replaced by ****; other lines as written."""
+    words = line.split()
+    for at, word in enumerate(words):
+        if carries_password(word):
+            return " ".join([*words[: at + 1], "****"])
+    return line

@@ -1,0 +1,77 @@
+"""DIARY's entries: a seat's private notes in a game, numbered from 1 (a deleted entry's
+number is not used again), kept deleted rather than removed so numbers stay."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlite_utils
+
+from judge.store.audit import iso
+from judge.store.games import Game, Seat
+
+MAX_ENTRY_CHARS = 20_000  # one DIARY entry's text (README: limits)
+MAX_ENTRIES = 200  # DIARY entries recorded by one seat of a game, deleted ones too
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry: its number, text and when it was written; whose, for the game's end."""
+
+    number: int
+    text: str
+    modified_at: str
+    role: str = ""
+    power: str | None = None
+
+
+def record(db: sqlite_utils.Database, game: Game, seat: Seat, text: str, now: datetime) -> int:
+    """Store a new entry of the seat's; its number (one more than any before, deleted too)."""
+    row = db.execute(
+        "SELECT COALESCE(MAX(number), 0) FROM diary WHERE seat_id = ?", [seat.id]
+    ).fetchone()
+    number = int(row[0]) + 1
+    db.execute(
+        "INSERT INTO diary (game_id, seat_id, number, text, modified_at, deleted) "
+        "VALUES (?, ?, ?, ?, ?, 0)",
+        [game.id, seat.id, number, text, iso(now)],
+    )
+    return number
+
+
+def count(db: sqlite_utils.Database, seat: Seat) -> int:
+    """The entries the seat has recorded, deleted ones too (MAX_ENTRIES bounds them)."""
+    return int(db.execute("SELECT COUNT(*) FROM diary WHERE seat_id = ?", [seat.id]).fetchone()[0])
+
+
+def entries(db: sqlite_utils.Database, seat: Seat) -> list[Entry]:
+    """The seat's entries not deleted, by number."""
+    rows = db.execute(
+        "SELECT number, text, modified_at FROM diary WHERE seat_id = ? AND deleted = 0 "
+        "ORDER BY number",
+        [seat.id],
+    ).fetchall()
+    return [Entry(int(n), text, at) for n, text, at in rows]
+
+
+def delete(db: sqlite_utils.Database, seat: Seat, number: int) -> bool:
+    """Delete one of the seat's entries; False if it has none of that number."""
+    cursor = db.execute(
+        "UPDATE diary SET deleted = 1 WHERE seat_id = ? AND number = ? AND deleted = 0",
+        [seat.id, number],
+    )
+    return cursor.rowcount > 0
+
+
+def game_entries(db: sqlite_utils.Database, game: Game) -> list[Entry]:
+    """Every entry not deleted in the game, with its writer's role and power, in the
+    order written ([] for a database without the diary table)."""
+    if "diary" not in db.table_names():
+        return []
+    rows = db.execute(
+        "SELECT d.number, d.text, d.modified_at, s.role, s.power FROM diary d "
+        "JOIN seats s ON s.id = d.seat_id WHERE d.game_id = ? AND d.deleted = 0 ORDER BY d.id",
+        [game.id],
+    ).fetchall()
+    return [Entry(int(n), text, at, role, power) for n, text, at, role, power in rows]
