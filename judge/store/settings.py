@@ -64,10 +64,14 @@ class GameSettings:
     # not grace_hours after its deadline; other phases keep grace_hours.
     grace_until: str | None = None
     grace_phase: str | None = None
+    # njudge's SET [NO] APPROVAL: a newcomer taking over a power may not order until the
+    # master's SET APPROVE; `unapproved` holds the power keys still waiting for it.
+    approval: bool = False
+    unapproved: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # A change made with replace() may pass a dict or a list: kept read-only, as read.
-        for name in ("weekdays", "rules"):
+        for name in ("weekdays", "rules", "unapproved"):
             object.__setattr__(self, name, _frozen(_plain(getattr(self, name))))
 
     def to_json(self) -> dict[str, Any]:
@@ -167,6 +171,10 @@ def _weekdays(value: Any) -> bool:
     return isinstance(value, list) and all(_integer(d) and 0 <= d <= 6 for d in value)
 
 
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
 def _object(value: Any) -> bool:
     return isinstance(value, dict) and all(isinstance(k, str) for k in value)
 
@@ -223,4 +231,6 @@ _SCHEMA: dict[str, _Check] = {
     "moderated": _BOOLEAN,
     "grace_until": _OPTIONAL_STRING,
     "grace_phase": _OPTIONAL_STRING,
+    "approval": _BOOLEAN,
+    "unapproved": (_strings, "a list of power names", _frozen),
 }

@@ -1,0 +1,178 @@
+"""Issue 18, item 4: taking over an abandoned power as njudge.md section 5 says, by mail
+through the real handling path with a clock the test moves: `SIGNON Xgame newpassword`,
+`SIGNON ?game password`, `SIGNON ? password`, the notices, WAIT for the newcomer, the
+deadline pushed out when the last free power is taken; the master's SET [NO] APPROVAL and
+SET [NOT] APPROVE; and a game without NMR waiting for replacements."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge_harness import Judge, Mail
+
+from judge.store import games
+from judge.variants.maps import load_map
+
+GM = "gm@example.org"
+MASTER = "SIGNON Mwar1 masterpw"
+NEW = "new@example.org"
+
+
+def _to(mails: list[Mail], address: str) -> list[Mail]:
+    return [m for m in mails if address in m.to]
+
+
+def _ack(mails: list[Mail], address: str) -> str:
+    """The acknowledgement's body: the first mail to `address` alone."""
+    return next(m for m in mails if m.to == [address]).body
+
+
+def _seat(judge: Judge, power: str) -> games.Seat:
+    [seat] = [s for s in games.seats(judge.db, judge.game(), games.PLAYER) if s.power == power]
+    return seat
+
+
+def _resigned(judge: Judge) -> dict[str, str]:
+    """A started game war1 whose French player (p2, password pw2) has resigned."""
+    players = judge.start_game()
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
+    return players
+
+
+def test_a_newcomer_takes_over_a_resigned_power_with_orders_in_the_same_mail(
+    judge: Judge,
+) -> None:
+    players = _resigned(judge)
+    assert judge.game().deadline == "2026-11-23T12:08:00.000000+00:00"
+    mails = judge.send(NEW, "SIGNON Fwar1 newpw\nA Par - Bur\nF Bre - Mao\nA Mar H")
+    assert _ack(mails, NEW).startswith(
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  Take over of abandoned France allowed.\n"
+        "  You now play France in war1, with the password of this line.\n"
+        "  Wait has been set automatically for you - send 'set nowait' to clear.\n"
+        "\n"
+        "France in war1, Movement for Spring of 1901:\n"
+    )
+    others = sorted([GM, *(a for i, a in players.items() if i != "F")])
+    [notice] = [m for m in mails if "New Player Signon" in m.subject]
+    assert (sorted(notice.to), notice.subject, notice.body) == (
+        others,
+        "[TEST] war1: New Player Signon: F",
+        "new@example.org has taken over the abandoned France in game 'war1'.\n",
+    )
+    # The last free power taken: the deadline pushed out a whole phase from now, and
+    # WAIT set for every player.
+    [advanced] = [m for m in mails if m.subject.startswith("[TEST] war1: the deadline is")]
+    assert sorted(advanced.to) == sorted([*others, NEW])
+    assert advanced.body.startswith(
+        "Deadline for 'war1' advanced to Monday 23 November 2026 12:10 UTC.\n"
+    )
+    assert judge.game().deadline == "2026-11-23T12:10:00.000000+00:00"
+    assert all(s.wait for s in games.seats(judge.db, judge.game(), games.PLAYER))
+    seat = _seat(judge, "FRANCE")
+    assert seat.address == NEW
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR", "F BRE - MAO", "A MAR H"]
+    # The old password signs on no more; the newcomer's does.
+    body = _ack(judge.send(players["F"], "SIGNON Fwar1 pw2"), players["F"])
+    assert "  ERROR: signon refused: the game name, the power or the password is wrong.\n" in body
+    body = _ack(judge.send(NEW, "SIGNON Fwar1 newpw\nSET NOWAIT"), NEW)
+    assert "  Signed on to war1 as France.\n" in body
+    assert "newpw" not in body and "pw2" not in body
+
+
+def test_a_power_with_a_player_is_never_taken_over(judge: Judge) -> None:
+    players = judge.start_game()
+    mails = judge.send(NEW, "SIGNON Fwar1 newpw\nA Par - Bur")
+    assert _ack(mails, NEW) == (
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  ERROR: signon refused: the game name, the power or the password is wrong.\n"
+        "Line 2: A Par - Bur\n"
+        "  ERROR: not used, because the SIGNON before it was refused.\n"
+    )
+    assert [m.to for m in mails] == [[NEW]]
+    assert _seat(judge, "FRANCE").address == players["F"]
+
+
+def test_a_player_of_the_game_may_not_take_a_second_power(judge: Judge) -> None:
+    players = _resigned(judge)
+    mails = judge.send(players["E"], "SIGNON Fwar1 newpw\nA Par - Bur")
+    body = _ack(mails, players["E"])
+    assert body.startswith(
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  ERROR: You already play a power in war1, so you cannot take over another one.\n"
+        "Line 2: A Par - Bur\n"
+        "  ERROR: not used, because the SIGNON before it was refused.\n"
+    )
+    assert [m.to for m in mails] == [[players["E"]]]
+    assert [s.power for s in games.seats(judge.db, judge.game(), games.PLAYER)].count("FRANCE") == 0
+
+
+def test_signon_query_takes_the_first_free_power_of_a_started_game(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send(players["T"], "SIGNON Twar1 pw6\nRESIGN")
+    judge.send(players["E"], "SIGNON Ewar1 pw1\nRESIGN")
+    mails = judge.send(NEW, "SIGNON ?war1 newpw")
+    assert "  Take over of abandoned England allowed.\n" in _ack(mails, NEW)
+    assert _seat(judge, "ENGLAND").address == NEW
+    # Turkey is still free: no deadline pushed yet.
+    assert not [m for m in mails if "deadline is now" in m.subject]
+    mails = judge.send("other@example.org", "SIGNON ?war1 otherpw")
+    assert "  Take over of abandoned Turkey allowed.\n" in _ack(mails, "other@example.org")
+    assert [m for m in mails if "deadline is now" in m.subject]
+    # No free power left: SIGNON ?war1 makes an observer, as before.
+    body = _ack(judge.send("third@example.org", "SIGNON ?war1 thirdpw"), "third@example.org")
+    assert "  You are now an observer of war1" in body
+
+
+def test_an_ejected_power_and_a_force_begin_power_are_free(judge: Judge) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    for i in range(6):
+        judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}")
+    judge.send(GM, f"{MASTER}\nFORCE BEGIN")
+    seated = {s.power for s in games.seats(judge.db, judge.game(), games.PLAYER)}
+    [free] = [p for p in load_map(judge.game().variant).powers if p not in seated]
+    mails = judge.send(NEW, "SIGNON ?war1 newpw")
+    assert f"  Take over of abandoned {free.title()} allowed.\n" in _ack(mails, NEW)
+    assert _seat(judge, free).address == NEW
+    victim = next(s for s in games.seats(judge.db, judge.game(), games.PLAYER) if s.address != NEW)
+    assert victim.power is not None
+    judge.send(GM, f"{MASTER}\nEJECT {victim.power[0]}")
+    mails = judge.send("other@example.org", f"SIGNON {victim.power[0]}war1 otherpw")
+    body = _ack(mails, "other@example.org")
+    assert f"  Take over of abandoned {victim.power.title()} allowed.\n" in body
+    assert _seat(judge, victim.power).address == "other@example.org"
+
+
+def test_the_limits_on_wrong_passwords_hold_for_a_takeover(tmp_path: Path) -> None:
+    judge = Judge(tmp_path, wrong_passwords_per_hour=2)
+    _resigned(judge)
+    thief = "thief@example.org"
+    judge.send(thief, "SIGNON Gwar1 guess1")
+    judge.send(thief, "SIGNON Gwar1 guess2")
+    mails = judge.send(thief, "SIGNON Fwar1 mine\nA Par - Bur")
+    body = _ack(mails, thief)
+    assert body.startswith(
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  ERROR: signon refused, and the password was not checked: too many wrong\n"
+    )
+    assert "  ERROR: not used, because the SIGNON before it was refused.\n" in body
+    assert "FRANCE" not in {s.power for s in games.seats(judge.db, judge.game(), games.PLAYER)}
+
+
+def test_signon_query_alone_joins_the_first_forming_game(judge: Judge) -> None:
+    judge.start_game("war1")  # started: not forming
+    judge.send(GM, "CREATE ?second masterpw")
+    judge.send(GM, "CREATE ?third masterpw")
+    mails = judge.send(NEW, "SIGNON ? newpw")
+    assert "Line 1: SIGNON ? ****\n" in _ack(mails, NEW)
+    assert [s.address for s in games.seats(judge.db, judge.game("second"), games.PLAYER)] == [NEW]
+    judge.send(NEW, "SIGNON ? newpw")  # already in second: the next one
+    assert [s.address for s in games.seats(judge.db, judge.game("third"), games.PLAYER)] == [NEW]
+
+
+def test_signon_query_alone_with_no_forming_game(judge: Judge) -> None:
+    judge.start_game()
+    assert _ack(judge.send(NEW, "SIGNON ? newpw"), NEW) == (
+        "Line 1: SIGNON ? ****\n"
+        "  ERROR: no game is waiting for players just now (LIST shows the games).\n"
+    )
