@@ -6,9 +6,10 @@ SET [NOT] APPROVE; and a game without NMR waiting for replacements."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 
-from judge_harness import Judge, Mail
+from judge_harness import HOLDS, POWERS, Judge, Mail
 
 from judge.store import games
 from judge.variants.maps import load_map
@@ -176,3 +177,150 @@ def test_signon_query_alone_with_no_forming_game(judge: Judge) -> None:
         "Line 1: SIGNON ? ****\n"
         "  ERROR: no game is waiting for players just now (LIST shows the games).\n"
     )
+
+
+def _orders_from_all_but_france(judge: Judge, players: dict[str, str]) -> None:
+    for i, initial in enumerate(POWERS):
+        if initial != "F":
+            judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\n{HOLDS[initial]}")
+
+
+def test_without_nmr_the_game_waits_for_a_replacement_who_orders_in_the_takeover_mail(
+    judge: Judge,
+) -> None:
+    players = judge.start_game()
+    judge.send(GM, f"{MASTER}\nSET NONMR")
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
+    _orders_from_all_but_france(judge, players)
+    assert judge.game().phase == "S1901M"  # every player's orders in: France's are not
+    deadline = datetime.fromisoformat(judge.game().deadline or "")
+    [notice] = judge.at(deadline)
+    everyone = sorted([GM, *(a for i, a in players.items() if i != "F")])
+    assert (sorted(notice.to), notice.subject, notice.body) == (
+        everyone,
+        "[TEST] war1: Waiting for Replacements: F",
+        "The deadline for war1 (Movement, Spring of 1901) has passed,\n"
+        "and France has no player. The game waits for replacements:\n"
+        "the phase is processed once every power has a player again.\n"
+        "Anyone not playing in the game may take a power over with\n"
+        "SIGNON Fwar1 password\n"
+        "(or SIGNON ?war1 password for the first free power).\n",
+    )
+    # Past the end of grace: still waiting, and told once only.
+    assert judge.at(deadline + timedelta(days=3)) == []
+    assert judge.game().phase == "S1901M"
+    mails = judge.send(NEW, "SIGNON Fwar1 newpw\nA Par - Bur\nF Bre - Mao\nA Mar - Spa")
+    assert "  Take over of abandoned France allowed.\n" in _ack(mails, NEW)
+    pushed = judge.now + timedelta(hours=48)
+    assert judge.game().deadline == pushed.isoformat(timespec="microseconds")
+    results = judge.at(pushed)
+    [result] = [
+        m for m in results if m.subject == "[TEST] war1: Movement results for Spring of 1901"
+    ]
+    assert NEW in result.to
+    assert (
+        "France: Army Paris -> Burgundy.\n"
+        "France: Fleet Brest -> Mid-Atlantic Ocean.\n"
+        "France: Army Marseilles -> Spain.\n"
+    ) in result.body
+    assert judge.game().phase == "F1901M"
+
+
+def test_with_nmr_a_free_power_is_in_civil_disorder_as_before(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
+    for i, initial in enumerate(POWERS[:-1]):
+        if initial != "F":
+            judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\n{HOLDS[initial]}")
+    # The last player's orders process the phase at once: France's units hold.
+    mails = judge.send(players["T"], f"SIGNON Twar1 pw6\n{HOLDS['T']}")
+    assert not [m for m in mails if "Replacements" in m.subject]
+    [result] = [m for m in mails if m.subject.endswith("Movement results for Spring of 1901")]
+    assert "France: Army Paris HOLD.\n" in result.body
+    assert judge.game().phase == "F1901M"
+
+
+def test_a_master_approves_a_newcomer_before_their_orders_are_taken(judge: Judge) -> None:
+    players = judge.start_game()
+    mails = judge.send(GM, f"{MASTER}\nSET APPROVAL")
+    assert "Line 2: SET APPROVAL\n  war1: approval is now on.\n" in _ack(mails, GM)
+    [changed] = [m for m in mails if m.subject == "[TEST] war1: parameters changed"]
+    assert changed.body == (
+        "Parameters for game 'war1' changed to:\n  Newcomers wait for the master's approval: yes\n"
+    )
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
+    mails = judge.send(NEW, "SIGNON Fwar1 newpw\nA Par - Bur")
+    assert _ack(mails, NEW).startswith(
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  Take over of abandoned France allowed.\n"
+        "  You now play France in war1, with the password of this line.\n"
+        "  Wait has been set automatically for you - send 'set nowait' to clear.\n"
+        "  You are not approved to make moves yet: the master of war1 is asked to\n"
+        "  approve you, and you are mailed when they do.\n"
+        "Line 2: A Par - Bur\n"
+        "  ERROR: You are not approved to make moves: please contact the Master.\n"
+    )
+    assert judge.effective("war1", "FRANCE") == []
+    [asked] = [m for m in mails if m.to == [GM]]
+    assert (asked.subject, asked.body) == (
+        "[TEST] war1: France waits for your approval",
+        "new@example.org has taken over the abandoned France in game 'war1'.\n"
+        "Their orders are refused until you approve them. To approve:\n"
+        "\n"
+        "    SIGNON Mwar1 password\n"
+        "    SET APPROVE F\n"
+        "\n"
+        "SET NOT APPROVE F withdraws an approval; EJECT F frees the power again.\n",
+    )
+    mails = judge.send(GM, f"{MASTER}\nSET APPROVE F")
+    assert (
+        "Line 2: SET APPROVE F\n"
+        "  France may make moves in war1 (a newcomer waiting for\n"
+        '  your approval is mailed "Player moves approved").\n'
+    ) in _ack(mails, GM)
+    [approved] = [m for m in mails if m.to == [NEW]]
+    assert (approved.subject, approved.body) == (
+        "[TEST] war1: Player moves approved",
+        "Player moves approved: the master of war1 has approved you as France.\n"
+        "Your orders are taken from now on.\n",
+    )
+    judge.send(NEW, "SIGNON Fwar1 newpw\nA Par - Bur")
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]
+    # SET NOT APPROVE withdraws it: the orders are refused again.
+    judge.send(GM, f"{MASTER}\nSET NOT APPROVE F")
+    body = _ack(judge.send(NEW, "SIGNON Fwar1 newpw\nA Par - Pic"), NEW)
+    assert "  ERROR: You are not approved to make moves: please contact the Master.\n" in body
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]
+
+
+def test_approval_is_the_masters_and_its_letters_are_checked(judge: Judge) -> None:
+    players = judge.start_game()
+    body = _ack(judge.send(players["E"], "SIGNON Ewar1 pw1\nSET APPROVE F"), players["E"])
+    assert "Line 2: SET APPROVE F\n  ERROR:" in body
+    long = "X" * 500
+    body = _ack(judge.send(GM, f"{MASTER}\nSET APPROVE {long}\nSET NOT APPROVE"), GM)
+    assert (
+        f"  ERROR: {'X' * 40} are not the initials of powers of war1; write e.g. SET APPROVE F.\n"
+    ) in body
+    assert "Line 3: SET NOT APPROVE\n  ERROR:" in body
+    assert judge.game().settings.unapproved == ()
+
+
+def test_the_old_player_with_their_own_password_returns_rather_than_taking_over(
+    judge: Judge,
+) -> None:
+    players = _resigned(judge)
+    mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par - Bur")
+    assert _ack(mails, players["F"]).startswith(
+        "Line 1: SIGNON Fwar1 ****\n  Welcome back: you play France in war1 again.\n"
+    )
+    assert not [m for m in mails if "New Player Signon" in m.subject]
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]
+    seat = _seat(judge, "FRANCE")
+    # No power is free any more: WAIT set for every player, as after a takeover.
+    assert (seat.address, seat.wait) == (players["F"], True)
+    # With another password, the old player is a newcomer like any other.
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
+    mails = judge.send(players["F"], "SIGNON Fwar1 another")
+    assert "  Take over of abandoned France allowed.\n" in _ack(mails, players["F"])
+    assert "signon refused" in _ack(judge.send(players["F"], "SIGNON Fwar1 pw2"), players["F"])

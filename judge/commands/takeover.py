@@ -20,7 +20,7 @@ from judge.commands.signon import WINDOW, minute_words
 from judge.engine.phase import Phase
 from judge.game import play, vacancies
 from judge.game.dates import format_moment
-from judge.game.passwords import hash_password
+from judge.game.passwords import check_password, hash_password
 from judge.game.player_groups import partners, seat_the_group
 from judge.mail.addresses import Undeliverable, deliverable
 from judge.replies import Reply
@@ -55,6 +55,8 @@ def take_over(
         return
     if _locked(run, cmd, game, lead.initial):
         return
+    if _returned(run, cmd, game, group, address, password):
+        return
     if any(s.address == address for s in games.seats(db, game, games.PLAYER)):
         run.refused = True
         refuse(run, cmd, "takeover_playing", game=game.name)
@@ -87,6 +89,29 @@ def take_over(
         )
     if not vacancies.free_groups(db, game):
         _push_deadline(run, game)
+
+
+def _returned(
+    run: Run, cmd: Command, game: games.Game, group: tuple[str, ...], address: str, password: str
+) -> bool:
+    """njudge's "returned": the player who left the free power signs on again with their
+    own password, and has it back as it was (no takeover, no notice). False, having
+    changed nothing, for anyone else or another password."""
+    db, now = run.ctx.db, run.ctx.now
+    old = games.left_seat(db, game, group[0], address)
+    if old is None or run.passwords_left < 1:
+        return False
+    run.passwords_left -= 1  # a password check
+    if not check_password(password, old.password_hash):
+        return False
+    seat = games.update_seat(db, old, now, left_at=None)
+    run.refused, run.signed_on = False, True
+    run.block = Block(game, seat)
+    power = load_map(game.variant).powers[group[0]].name
+    run.event("returned", cmd, game=game.name, power=power)
+    if not vacancies.free_groups(db, game):
+        _push_deadline(run, game)
+    return True
 
 
 def _locked(run: Run, cmd: Command, game: games.Game, initial: str) -> bool:

@@ -61,12 +61,16 @@ def _owes_orders(position: Position, power: str) -> bool:
     return bool(units) or owed != 0
 
 
-def replacements_notice(db: sqlite_utils.Database, game: games.Game, now: datetime) -> list[Reply]:
-    """At the deadline of a game waiting for replacements: njudge's `Waiting for
-    Replacements: X` notice to everyone in the game, once a phase (empty when sent
-    already, or when the game waits for nobody)."""
+def replacements_notice(
+    db: sqlite_utils.Database, game: games.Game, now: datetime
+) -> list[Reply] | None:
+    """At or after the deadline: None when the game waits for no replacement; else
+    njudge's `Waiting for Replacements: X` notice to everyone in the game, once a phase
+    (empty once sent): the phase is not processed meanwhile."""
     waiting = waiting_for(db, game)
-    if not waiting or games.notice_sent(db, game, NOTICE):
+    if not waiting:
+        return None
+    if games.notice_sent(db, game, NOTICE):
         return []
     gm = _position(db, game).game_map
     games.record_notice(db, game, NOTICE, now)
