@@ -60,11 +60,15 @@ MASTER_FLAG_DEFAULTS = {
     "grace_phase": None,
 }
 
+# SET [NO] APPROVAL and the powers waiting for SET APPROVE (issue 18, takeover).
+APPROVAL_DEFAULTS = {"approval": False, "unapproved": []}
+
 
 def test_a_new_games_settings_are_stored_as_before_without_the_result() -> None:
     stored = {k: v for k, v in VERSION_10_DEFAULTS.items() if k != "result"}
     stored |= LISTING_DEFAULTS  # settings added since, defaulted for older games
     stored |= MASTER_FLAG_DEFAULTS
+    stored |= APPROVAL_DEFAULTS
     assert GameSettings().to_json() == stored
     assert GameSettings().dumps() == json.dumps(stored)
     assert GameSettings.from_json(stored) == GameSettings()
