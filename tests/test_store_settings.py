@@ -145,6 +145,7 @@ def test_settings_and_result_round_trip_through_the_store(tmp_path: Path) -> Non
         **{k: v for k, v in VERSION_10_DEFAULTS.items() if k != "result"},
         **LISTING_DEFAULTS,
         **MASTER_FLAG_DEFAULTS,
+        **APPROVAL_DEFAULTS,
         "press": "none",
         "weekdays": [1, 2],
     }
