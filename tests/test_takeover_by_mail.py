@@ -324,3 +324,13 @@ def test_the_old_player_with_their_own_password_returns_rather_than_taking_over(
     mails = judge.send(players["F"], "SIGNON Fwar1 another")
     assert "  Take over of abandoned France allowed.\n" in _ack(mails, players["F"])
     assert "signon refused" in _ack(judge.send(players["F"], "SIGNON Fwar1 pw2"), players["F"])
+
+
+def test_a_takeover_password_of_any_length_or_script_is_never_echoed(judge: Judge) -> None:
+    _resigned(judge)
+    password = "pässwörd-" + "x" * 500
+    mails = judge.send(NEW, f"SIGNON Fwar1 {password}")
+    assert "  Take over of abandoned France allowed.\n" in _ack(mails, NEW)
+    assert all("pässwörd" not in m.body and "xxxxxxxx" not in m.body for m in mails)
+    body = _ack(judge.send(NEW, f"SIGNON Fwar1 {password}"), NEW)
+    assert body.startswith("Line 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n")

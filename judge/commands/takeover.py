@@ -14,6 +14,7 @@ from datetime import datetime
 
 import sqlite_utils
 
+from judge.commands.blocks import too_many_passwords
 from judge.commands.language import Command
 from judge.commands.run import Block, Run, need_master, refuse
 from judge.commands.signon import WINDOW, minute_words
@@ -33,8 +34,12 @@ MAX_LETTERS = 40  # SET APPROVE's letters: longer is refused (and never echoed w
 def free_group(db: sqlite_utils.Database, game: games.Game, who: str) -> tuple[str, ...] | None:
     """The free group (judge/game/vacancies.py) with the power of initial `who`, if any."""
     gm = load_map(game.variant)
+    keys = [k for k, p in gm.powers.items() if p.initial.upper() == who.upper()]
+    played = {s.power for s in games.seats(db, game, games.PLAYER)}
+    if not keys or keys[0] in played:  # the usual SIGNON: no position is read
+        return None
     for group in vacancies.free_groups(db, game):
-        if any(gm.powers[p].initial.upper() == who.upper() for p in group):
+        if keys[0] in group:
             return group
     return None
 
@@ -55,13 +60,18 @@ def take_over(
         return
     if _locked(run, cmd, game, lead.initial):
         return
-    if _returned(run, cmd, game, group, address, password):
+    if cmd.name == "SIGNON" and _returned(run, cmd, game, group, address, password):
         return
     if any(s.address == address for s in games.seats(db, game, games.PLAYER)):
         run.refused = True
         refuse(run, cmd, "takeover_playing", game=game.name)
         return
-    run.passwords_left -= 1  # the hash below costs as much as a check
+    if cmd.name == "SIGNON":  # the hash below costs as a check (dispatch paid JOIN's)
+        if run.passwords_left < 1:
+            run.refused = True
+            too_many_passwords(run, cmd)
+            return
+        run.passwords_left -= 1
     seat = games.add_seat(db, game, games.PLAYER, address, hash_password(password), now)
     seat_the_group(db, game, seat, group, now)
     for s in partners(db, game, games.get_seat(db, seat.id)):
