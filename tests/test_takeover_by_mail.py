@@ -165,7 +165,9 @@ def test_signon_query_alone_joins_the_first_forming_game(judge: Judge) -> None:
     judge.send(GM, "CREATE ?second masterpw")
     judge.send(GM, "CREATE ?third masterpw")
     mails = judge.send(NEW, "SIGNON ? newpw")
-    assert "Line 1: SIGNON ? ****\n" in _ack(mails, NEW)
+    assert _ack(mails, NEW).startswith(
+        "Line 1: SIGNON ? ****\n  You have joined second: 1 of 7 players.\n"
+    )
     assert [s.address for s in games.seats(judge.db, judge.game("second"), games.PLAYER)] == [NEW]
     judge.send(NEW, "SIGNON ? newpw")  # already in second: the next one
     assert [s.address for s in games.seats(judge.db, judge.game("third"), games.PLAYER)] == [NEW]

@@ -82,6 +82,7 @@ def join(run: Run, cmd: Command) -> None:
     if address is None:
         return
     game = games.find_game(db, name) if name else first_forming(db, address)
+    name = game.name if game is not None else name
     if game is not None and game.state in PLAYING:
         free = free_groups(db, game)
         if free:
