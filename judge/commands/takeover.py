@@ -56,6 +56,7 @@ def take_over(
     lead = gm.powers[group[0]]
     address = deliverable(run.sub.sender)
     if isinstance(address, Undeliverable):
+        run.refused = True
         run.event("address_bad", cmd, address=address.address, reason=address.reason, own=True)
         return
     if _locked(run, cmd, game, lead.initial):
@@ -85,20 +86,25 @@ def take_over(
     run.block = Block(game, games.get_seat(db, seat.id))
     names = [gm.powers[p].name for p in group]
     run.event("taken_over", cmd, game=game.name, powers=names, approval=approval)
-    context = {"game": game.name, "power": lead.name, "initial": lead.initial}
-    others = [s.address for s in games.seats(db, game) if s.address != address]
-    if others:  # who took it over is the `newcomer` variable's alone (gunboat hides it)
-        notice = {**context, "newcomer": address}
-        run.mails.append(
-            Reply(tuple(dict.fromkeys(others)), "takeover_notice", notice, "notice", False)
-        )
-    masters = tuple(s.address for s in games.seats(db, game, games.MASTER))
-    if approval and masters:
-        run.mails.append(
-            Reply(masters, "approval_wanted", {**context, "newcomer": address}, "notice", False)
-        )
+    run.mails += _notices(run, game, lead.name, lead.initial, address)
     if not vacancies.free_groups(db, game):
         _push_deadline(run, game)
+
+
+def _notices(run: Run, game: games.Game, power: str, initial: str, newcomer: str) -> list[Reply]:
+    """njudge's `New Player Signon` to everyone else in the game, and in a game with
+    APPROVAL the masters' request to approve. Who took the power over is in the
+    `newcomer` variable alone, so that a gunboat game can hide it."""
+    db = run.ctx.db
+    context = {"game": game.name, "power": power, "initial": initial, "newcomer": newcomer}
+    mails = []
+    others = tuple(dict.fromkeys(s.address for s in games.seats(db, game) if s.address != newcomer))
+    if others:
+        mails.append(Reply(others, "takeover_notice", context, "notice", False))
+    masters = tuple(s.address for s in games.seats(db, game, games.MASTER))
+    if game.settings.approval and masters:
+        mails.append(Reply(masters, "approval_wanted", context, "notice", False))
+    return mails
 
 
 def _returned(
