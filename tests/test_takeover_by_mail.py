@@ -11,7 +11,10 @@ from pathlib import Path
 
 from judge_harness import HOLDS, POWERS, Judge, Mail
 
+from judge.engine.phase import Phase
+from judge.game import play
 from judge.store import games
+from judge.store.db import transaction
 from judge.variants.maps import load_map
 
 GM = "gm@example.org"
@@ -336,3 +339,39 @@ def test_a_takeover_password_of_any_length_or_script_is_never_echoed(judge: Judg
     assert all("pässwörd" not in m.body and "xxxxxxxx" not in m.body for m in mails)
     body = _ack(judge.send(NEW, f"SIGNON Fwar1 {password}"), NEW)
     assert body.startswith("Line 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n")
+
+
+def test_an_eliminated_power_is_never_taken_over(judge: Judge) -> None:
+    players = judge.start_game()
+    judge.send(players["A"], "SIGNON Awar1 pw0\nRESIGN")
+    # Fall 1905 with Austria gone from the board: no unit, no supply centre.
+    data = {
+        "map": "standard",
+        "phase": "F1905M",
+        "units": {
+            "ENGLAND": ["A WAL", "F NTH"],
+            "FRANCE": ["A BUR", "A PAR"],
+            "GERMANY": ["A BER", "A KIE"],
+            "ITALY": ["A TYR", "A VEN"],
+            "RUSSIA": ["A GAL", "A VIE"],
+            "TURKEY": ["A BUL", "A CON"],
+        },
+        "centers": {
+            "ENGLAND": ["EDI", "LVP"],
+            "FRANCE": ["BRE", "PAR"],
+            "GERMANY": ["BER", "KIE"],
+            "ITALY": ["NAP", "VEN"],
+            "RUSSIA": ["MOS", "VIE"],
+            "TURKEY": ["ANK", "CON"],
+        },
+    }
+    with transaction(judge.db):
+        game = judge.game()
+        deadline = play.deadline_for(game, Phase.parse("F1905M"), judge.now)
+        game = games.update_game(judge.db, game, judge.now, phase="F1905M", deadline=deadline)
+        games.add_phase(judge.db, game, "F1905M", data, deadline, judge.now)
+    body = _ack(judge.send(NEW, "SIGNON Awar1 newpw"), NEW)
+    assert "  ERROR: signon refused: the game name, the power or the password is wrong.\n" in body
+    body = _ack(judge.send(NEW, "SIGNON ?war1 newpw"), NEW)
+    assert "  You are now an observer of war1" in body
+    assert "AUSTRIA" not in {s.power for s in games.seats(judge.db, judge.game(), games.PLAYER)}
