@@ -557,7 +557,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "SET [NOT] APPROVE X",
         section=MASTERS,
         line=20,
-        full="SET APPROVE letters, SET NOT APPROVE letters (the newcomers' orders taken or not)",
+        full="SET [NOT] APPROVE letters (a newcomer's orders taken, or refused)",
     ),
 )
 BY_NAME = {spec.name: spec for spec in COMMANDS}
