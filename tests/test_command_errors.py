@@ -69,6 +69,19 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     "condition_too_deep": ({"limit": 4}, "conditions may be nested at most 4 deep."),
     "condition_too_long": ({"limit": 12}, "a condition may name at most 12 places."),
     "condition_order": ({"word": "ENDIF"}, "ENDIF without an IF before it."),
+    # judge/commands/takeover.py
+    "takeover_playing": (
+        {"game": "war1"},
+        "You already play a power in war1, so you cannot take over another one.",
+    ),
+    "not_approved": (
+        {"game": "war1"},
+        "You are not approved to make moves: please contact the Master.",
+    ),
+    "approve_letters": (
+        {"letters": "XYZ", "game": "war1"},
+        "XYZ are not the initials of powers of war1; write e.g. SET APPROVE F.",
+    ),
     # judge/commands/fewer_players.py
     "players_none": (
         {"written": "9", "counts": [2, 3, 7]},
@@ -531,6 +544,12 @@ READER_ERRORS = [
     ("SET STRICT", "Expected SET STRICT WAIT or SET NO STRICT WAIT."),
     ("SET START", "Expected SET START followed by a date, e.g. SET START Dec 1 12:00."),
     ("SET MODERATED now", "Expected SET MODERATED or SET UNMODERATED on its own."),
+    ("SET NO APPROVAL now", "Expected SET APPROVAL or SET NO APPROVAL on its own."),
+    (
+        "SET NOT APPROVE",
+        "Expected SET APPROVE followed by power initials, e.g. SET APPROVE F"
+        " (SET NOT APPROVE F withdraws it).",
+    ),
     (
         "SET MANUAL",
         "Expected SET MANUAL PROCESS or SET MANUAL START (SET NO MANUAL or SET AUTO to undo).",

@@ -78,7 +78,8 @@ HELP = (
     "    SET VICTORY n, SET END year DRAW/MOST, SET STALE n, SET MAXYEARS n,\n"
     "    UNSTART, SET [NO] MANUAL PROCESS/START, SET [NO] STRICT WAIT,\n"
     "    SET START date, SET [UN]MODERATED, SET PLAYERS n,\n"
-    "    SET WHITE/GREY ... (GET press)\n"
+    "    SET WHITE/GREY ... (GET press),\n"
+    "    SET [NO] APPROVAL, SET [NOT] APPROVE X\n"
     "  Dates: 2026-12-01 23:30, Tue 23:30, Dec 1 23:30, +36h (in the judge's zone).\n"
 )
 

@@ -331,8 +331,10 @@ def test_resigning_tells_the_master(judge: Judge) -> None:
     assert notice.to == ["gm@example.org"]
     assert notice.subject == "TEST:war1 - S1901M Resignation: France"
     assert "p2@example.org has resigned from war1, where they played France." in notice.body
-    refused = judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Bur")[0].body
-    assert "signon refused" in refused
+    # France is free now: its player signing on again with their password is back
+    # (njudge's "returned"), as anyone else could take it over (tests/test_takeover_by_mail.py).
+    back = judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par-Bur")[0].body
+    assert "  Welcome back: you play France in war1 again.\n" in back
 
 
 def test_several_games_in_one_mail_each_after_its_own_signon(judge: Judge) -> None:

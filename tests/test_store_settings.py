@@ -69,6 +69,8 @@ PRESS_DEFAULTS = {
     "postal_press": False,
     "all_press": True,
 }
+# SET [NO] APPROVAL and the powers waiting for SET APPROVE (issue 18, takeover).
+APPROVAL_DEFAULTS = {"approval": False, "unapproved": []}
 
 
 def test_a_new_games_settings_are_stored_as_before_without_the_result() -> None:
@@ -76,6 +78,7 @@ def test_a_new_games_settings_are_stored_as_before_without_the_result() -> None:
     stored |= LISTING_DEFAULTS  # settings added since, defaulted for older games
     stored |= MASTER_FLAG_DEFAULTS
     stored |= PRESS_DEFAULTS
+    stored |= APPROVAL_DEFAULTS
     assert GameSettings().to_json() == stored
     assert GameSettings().dumps() == json.dumps(stored)
     assert GameSettings.from_json(stored) == GameSettings()
@@ -153,6 +156,7 @@ def test_settings_and_result_round_trip_through_the_store(tmp_path: Path) -> Non
         **LISTING_DEFAULTS,
         **MASTER_FLAG_DEFAULTS,
         **PRESS_DEFAULTS,
+        **APPROVAL_DEFAULTS,
         "press": "none",
         "weekdays": [1, 2],
     }

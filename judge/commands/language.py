@@ -115,6 +115,10 @@ _SET = {
     "UNMODERATE": "SET MODERATED",
     "UNMODERATED": "SET MODERATED",
     "START": "SET START",
+    "APPROVAL": "SET APPROVAL",  # SET [NO] APPROVAL; SET [NOT] APPROVE letters
+    "NOAPPROVAL": "SET APPROVAL",
+    "APPROVE": "SET APPROVE",
+    "NOT": "SET APPROVE",
 }
 # The SET commands that take text (templates/errors/usage.txt says what text each takes).
 _TAKES_TEXT = frozenset(
@@ -622,7 +626,10 @@ def _create(number: int, text: str, args: list[str]) -> Command:
 
 
 def _signon(number: int, text: str, args: list[str]) -> Command:
-    """SIGNON Xname password, or SIGNON ?name password (JOIN)."""
+    """SIGNON Xname password, or SIGNON ?name password (JOIN); SIGNON ? password (JOIN
+    with no name: the first game still forming)."""
+    if len(args) == 2 and args[0] == "?":
+        return Command(number, text, "JOIN", ("", args[1]))
     if len(args) != 2 or len(args[0]) < 2:
         return _error(number, text, "usage", name="SIGNON")
     who, game = args[0][0].upper(), args[0][1:].lower()
@@ -746,11 +753,14 @@ _FLAGS = {
     "MODERATED": ("SET MODERATED", True),
     "UNMODERATE": ("SET MODERATED", False),
     "UNMODERATED": ("SET MODERATED", False),
+    "APPROVAL": ("SET APPROVAL", True),
+    "NOAPPROVAL": ("SET APPROVAL", False),
 }
 _FLAG_WORDS = {
     "SET MANUAL": ("PROCESS", "START"),
     "SET STRICT": ("WAIT",),
     "SET MODERATED": (),
+    "SET APPROVAL": (),
 }
 # njudge's flags this judge does not have: refused by name.
 _FLAGS_NOT_HERE = {"SET STRICT": ("GRACE", "CONVOY")}
@@ -769,6 +779,19 @@ def _flag(number: int, text: str, word: str, rest: list[str]) -> Command:
     return Command(number, text, name, (*about, "ON" if on else "OFF"))
 
 
+def _approve(number: int, text: str, word: str, rest: list[str]) -> Command:
+    """SET APPROVE letters, SET NOT APPROVE letters (njudge's): args (the letters as
+    written, then ON or OFF)."""
+    on = word == "APPROVE"
+    if not on:
+        if not rest or rest[0].upper() != "APPROVE":
+            return _error(number, text, "usage", name="SET APPROVE")
+        rest = rest[1:]
+    if not rest:
+        return _error(number, text, "usage", name="SET APPROVE")
+    return Command(number, text, "SET APPROVE", ("".join(rest), "ON" if on else "OFF"))
+
+
 def _set(number: int, text: str, args: list[str]) -> Command:
     """A SET command: the word after SET names it."""
     if not args:
@@ -785,6 +808,8 @@ def _set(number: int, text: str, args: list[str]) -> Command:
         return listing
     if args[0].upper() in _FLAGS:
         return _flag(number, text, args[0].upper(), rest)
+    if name == "SET APPROVE":
+        return _approve(number, text, args[0].upper(), rest)
     if name.endswith(" LENGTH") and rest and rest[0].upper() == "LENGTH":
         rest = rest[1:]  # SET MOVE LENGTH 48h
     if name == "SET OBSERVER PRESS" and rest and rest[0].upper() == "PRESS":

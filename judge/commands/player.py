@@ -21,6 +21,7 @@ from judge.commands.run import (
     refuse,
 )
 from judge.commands.signon import sign_on
+from judge.commands.takeover import first_forming, free_group, orders_refused, take_over
 from judge.engine.geography import GameMap, MapError
 from judge.game import play
 from judge.game.assignment import parse_preference
@@ -34,6 +35,7 @@ from judge.game.dates import (
 from judge.game.errors import CommandError
 from judge.game.passwords import hash_password
 from judge.game.rules import may_wait
+from judge.game.vacancies import free_groups
 from judge.mail.addresses import Undeliverable, deliverable
 from judge.replies import Reply
 from judge.store import games
@@ -71,16 +73,22 @@ def create(run: Run, cmd: Command) -> None:
 
 
 def join(run: Run, cmd: Command) -> None:
-    """SIGNON ?name password: a seat in a forming game (in a started one, observing)."""
+    """SIGNON ?name password: a seat in a forming game; in a started one, its first free
+    power taken over, else observing. SIGNON ? password: the first game still forming."""
     close_block(run)
     name, password = cmd.args
     db, now = run.ctx.db, run.ctx.now
     address = _sender_of_record(run, cmd)
     if address is None:
         return
-    game = games.find_game(db, name)
+    game = games.find_game(db, name) if name else first_forming(db, address)
+    name = game.name if game is not None else name
     if game is not None and game.state in PLAYING:
-        observe(run, cmd)  # a started game: join it as an observer
+        free = free_groups(db, game)
+        if free:
+            take_over(run, cmd, game, free[0], password)
+        else:
+            observe(run, cmd)  # a started game with no free power: join it as an observer
         return
     if game is None or game.state != games.FORMING:
         run.event("join_failed", cmd, game=name, reason="no_game")
@@ -109,6 +117,11 @@ def signon(run: Run, cmd: Command) -> None:
     """SIGNON Xname password: the lines after it act for that power (or master, observer)."""
     close_block(run)
     who, name, password = cmd.args
+    game = games.find_game(run.ctx.db, name)
+    group = free_group(run.ctx.db, game, who) if game and who not in "MO" else None
+    if game is not None and group is not None:  # a free power: taken over, no check
+        take_over(run, cmd, game, group, password)
+        return
     outcome = sign_on(
         run.ctx, run.sub.sender, who, name, password, run.passwords_left, run.sub.references
     )
@@ -155,6 +168,8 @@ def order(run: Run, cmd: Command) -> None:
     if block.seat.role != games.PLAYER or block.game.state not in PLAYING:
         hint = nearest_command(cmd.text)
         run.event("unknown" if hint else "not_now", cmd, suggestion=hint, game=block.game.name)
+        return
+    if orders_refused(run, cmd, block):  # a newcomer the master has not approved (SET APPROVAL)
         return
     block.lines.append(cmd.text)
     block.touched = True

@@ -76,7 +76,7 @@ def sign_on(
     held = [k for k, passed in ((power_key, of_record), (sender_key, proven)) if not passed]
     until = guesses.locked_until(db, held, limit, now, WINDOW)
     if until is not None:
-        return Outcome(None, None, "locked", _minute_words(ctx, until))
+        return Outcome(None, None, "locked", minute_words(ctx, until))
     checks = 0
     for seat in candidates:
         if checks >= left:
@@ -152,7 +152,7 @@ def _notice(ctx: Context, game: games.Game, seats: list[games.Seat], key: str) -
         "game": game.name,
         "power": power,
         "limit": ctx.config.wrong_passwords_per_hour,
-        "until": _minute_words(ctx, until or ctx.now),
+        "until": minute_words(ctx, until or ctx.now),
     }
     to = tuple(dict.fromkeys(s.address for s in seats))
     return _answerable(ctx, to, "wrong_passwords", context)
@@ -166,7 +166,7 @@ def _sender_notice(ctx: Context, sender: str, key: str) -> Reply:
     context = {
         "address": sender,
         "limit": ctx.config.wrong_passwords_per_hour,
-        "until": _minute_words(ctx, until or ctx.now),
+        "until": minute_words(ctx, until or ctx.now),
     }
     return _answerable(ctx, (sender,), "wrong_passwords_sender", context)
 
@@ -181,7 +181,7 @@ def _answerable(
     return Reply(to, template, context, "notice", False, message_id=message_id)
 
 
-def _minute_words(ctx: Context, moment: datetime) -> str:
+def minute_words(ctx: Context, moment: datetime) -> str:
     """The moment in words, rounded up to the minute (the words show no seconds)."""
     up = moment.replace(second=0, microsecond=0)
     if up < moment:

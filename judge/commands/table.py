@@ -25,6 +25,7 @@ from judge.commands import (
     press,
     press_options,
     registry,
+    takeover,
 )
 from judge.commands.language import Command
 from judge.commands.run import MASTER_ONLY, SETTINGS, Run
@@ -596,6 +597,25 @@ COMMANDS: tuple[CommandSpec, ...] = (
         section=MASTERS,
         line=12,
         full="SET PLAYERS n (the map's variant for n players)",
+    ),
+    # Taking over a free power (njudge.md section 5): the master vets newcomers.
+    CommandSpec(
+        "SET APPROVAL",
+        MASTER,
+        takeover.set_approval,
+        "SET [NO] APPROVAL",
+        section=MASTERS,
+        line=20,
+        full="SET [NO] APPROVAL (a newcomer taking over a power waits for SET APPROVE)",
+    ),
+    CommandSpec(
+        "SET APPROVE",
+        MASTER,
+        takeover.set_approve,
+        "SET [NOT] APPROVE X",
+        section=MASTERS,
+        line=20,
+        full="SET [NOT] APPROVE letters (a newcomer's orders taken, or refused)",
     ),
 )
 BY_NAME = {spec.name: spec for spec in COMMANDS}

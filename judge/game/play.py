@@ -25,7 +25,7 @@ from judge.engine.geography import GameMap
 from judge.engine.phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
 from judge.engine.rules import DEFAULT_RULES, Rules, describe
 from judge.engine.validation import CheckedOrder, check_orders, orders_due
-from judge.game import njudge_lines, pending_orders, proxies
+from judge.game import njudge_lines, pending_orders, proxies, vacancies
 from judge.game.assignment import assign_powers
 from judge.game.dates import next_deadline, parse_time_of_day, push_past_absence
 from judge.game.diaries import diary_mails
@@ -380,6 +380,8 @@ def ready_to_process(
     """Every power with something to order has complete orders, and (unless the
     deadline has passed, `ignore_wait`) nobody waits."""
     if game.state != games.ACTIVE or not game.phase:
+        return False
+    if vacancies.waiting_for(db, game):  # no NMR: a free power waits for a replacement
         return False
     position = current_position(db, game)
     rules = proxies.engine_rules(rules_of(game))

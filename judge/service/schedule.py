@@ -29,7 +29,7 @@ from apscheduler.triggers.date import DateTrigger
 from judge.config import Config
 from judge.engine.phase import Phase
 from judge.failures import failure_reason, is_transient
-from judge.game import play
+from judge.game import play, vacancies
 from judge.game.failure import pause_failed
 from judge.game.outgoing import queue_reply
 from judge.game.report import format_deadline
@@ -135,6 +135,9 @@ def _due(
             reminders = _to_late_powers(db, config, game, "reminder")
             return reminders, f"reminded {len(reminders)}"
         return [], ""
+    replacements = vacancies.replacements_notice(db, game, now)  # no NMR: a free power waits
+    if replacements is not None:
+        return replacements, "waiting for replacements" if replacements else ""
     if play.ready_to_process(db, game, ignore_wait=True):
         return _go(db, config, game, now, deadline, "at the deadline")
     grace_end = _grace_end(game, deadline)

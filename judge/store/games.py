@@ -635,3 +635,14 @@ def seat_spans(db: sqlite_utils.Database, game: Game) -> list[SeatSpan]:
         [game.id],
     ).fetchall()
     return [SeatSpan(*row) for row in rows]
+
+
+def left_seat(db: sqlite_utils.Database, game: Game, power: str, address: str) -> Seat | None:
+    """The last seat of `power` that the player at `address` left (RESIGN, EJECT), if any:
+    such a player may come back to a power nobody has taken over since."""
+    row = db.execute(
+        f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? AND role = 'player' "
+        "AND power = ? AND address = ? AND left_at IS NOT NULL ORDER BY id DESC LIMIT 1",
+        [game.id, power, address],
+    ).fetchone()
+    return _seat(row) if row else None

@@ -75,10 +75,14 @@ class GameSettings:
     late_press: bool = True
     postal_press: bool = False
     all_press: bool = True
+    # njudge's SET [NO] APPROVAL: a newcomer taking over a power may not order until the
+    # master's SET APPROVE; `unapproved` holds the power keys still waiting for it.
+    approval: bool = False
+    unapproved: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # A change made with replace() may pass a dict or a list: kept read-only, as read.
-        for name in ("weekdays", "rules"):
+        for name in ("weekdays", "rules", "unapproved"):
             object.__setattr__(self, name, _frozen(_plain(getattr(self, name))))
 
     def to_json(self) -> dict[str, Any]:
@@ -178,6 +182,10 @@ def _weekdays(value: Any) -> bool:
     return isinstance(value, list) and all(_integer(d) and 0 <= d <= 6 for d in value)
 
 
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
 def _object(value: Any) -> bool:
     return isinstance(value, dict) and all(isinstance(k, str) for k in value)
 
@@ -240,4 +248,6 @@ _SCHEMA: dict[str, _Check] = {
     "late_press": _BOOLEAN,
     "postal_press": _BOOLEAN,
     "all_press": _BOOLEAN,
+    "approval": _BOOLEAN,
+    "unapproved": (_strings, "a list of power names", _frozen),
 }

@@ -1,0 +1,84 @@
+"""Free powers (njudge.md section 5): a power of a game under way that nobody plays (its
+player resigned or was ejected, or FORCE BEGIN left it in civil disorder) and that is
+still in the game. A newcomer may take it over; a game without NMR waits for one.
+Plain values only: the words are templates/replacements_waiting.txt's."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import sqlite_utils
+
+from judge.engine.board import Position
+from judge.engine.validation import orders_due
+from judge.game.player_groups import groups_of
+from judge.game.rules import processes_itself
+from judge.replies import Reply
+from judge.store import games
+from judge.variants.json_contract import position_from_json
+
+PLAYING = (games.ACTIVE, games.PAUSED)
+NOTICE = "replacements"  # the notice kind: Waiting for Replacements, once a phase
+
+
+def _position(db: sqlite_utils.Database, game: games.Game) -> Position:
+    position, _, _ = position_from_json(games.phase_position(db, game, game.phase or ""))
+    return position
+
+
+def free_groups(db: sqlite_utils.Database, game: games.Game) -> list[tuple[str, ...]]:
+    """The powers a newcomer could take, as the groups one player plays (one power each
+    in most games), in map order: no member has a player, and some member still has a
+    unit or a supply centre (an eliminated power is never taken over). Empty for a game
+    not under way."""
+    if game.state not in PLAYING or not game.phase:
+        return []
+    position = _position(db, game)
+    played = {s.power for s in games.seats(db, game, games.PLAYER) if s.power}
+    alive = {u.power for u in position.units} | {p for p, cs in position.centers.items() if cs}
+    return [
+        group
+        for group in groups_of(game, position.game_map, position.phase)
+        if not played & set(group) and alive & set(group)
+    ]
+
+
+def waiting_for(db: sqlite_utils.Database, game: games.Game) -> list[str]:
+    """The free powers a game without NMR waits for (njudge's NoNMR: the phase is not
+    processed until each is taken over): those with something to order this phase.
+    Empty with NMR (civil disorder, as before) and in a game its master processes."""
+    if game.settings.nmr or not processes_itself(game):
+        return []
+    free = [p for group in free_groups(db, game) for p in group]
+    if not free:
+        return []
+    position = _position(db, game)
+    return [p for p in free if _owes_orders(position, p)]
+
+
+def _owes_orders(position: Position, power: str) -> bool:
+    units, owed = orders_due(position, power)
+    return bool(units) or owed != 0
+
+
+def replacements_notice(
+    db: sqlite_utils.Database, game: games.Game, now: datetime
+) -> list[Reply] | None:
+    """At or after the deadline: None when the game waits for no replacement; else
+    njudge's `Waiting for Replacements: X` notice to everyone in the game, once a phase
+    (empty once sent): the phase is not processed meanwhile."""
+    waiting = waiting_for(db, game)
+    if not waiting:
+        return None
+    if games.notice_sent(db, game, NOTICE):
+        return []
+    gm = _position(db, game).game_map
+    games.record_notice(db, game, NOTICE, now)
+    everyone = tuple(dict.fromkeys(s.address for s in games.seats(db, game)))
+    context = {
+        "game": game.name,
+        "phase": game.phase,
+        "initials": "".join(gm.powers[p].initial for p in waiting),
+        "powers": [gm.powers[p].name for p in waiting],
+    }
+    return [Reply(everyone, "replacements_waiting", context, "notice", False)]
