@@ -48,11 +48,24 @@ def queue(
     return outbound_id
 
 
+# The kinds of the direct answers to a mail (game/outgoing.py, judge/replies.py): the
+# fast lane. A player's acknowledgement is sent before the results of a deadline burst
+# queued earlier, but never before an earlier mail to the same address.
+DIRECT = ("reply", "signed reply", "limit")
+
+
 def due(db: sqlite_utils.Database, now: datetime, limit: int = 100) -> list[Outbound]:
+    """Up to `limit` queued messages due by `now`, in the order to send them: first the
+    direct answers (DIRECT) with no earlier queued message to the same recipients, then
+    the rest, each lane in the order queued."""
+    lanes = ", ".join("?" for _ in DIRECT)
     rows = db.execute(
-        "SELECT id, message_id, recipients, raw, attempts, picture FROM outbound "
-        "WHERE state = 'queued' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
-        [iso(now), limit],
+        "SELECT id, message_id, recipients, raw, attempts, picture FROM outbound AS o "
+        "WHERE state = 'queued' AND next_attempt_at <= ? "
+        f"ORDER BY CASE WHEN kind IN ({lanes}) AND NOT EXISTS (SELECT 1 FROM outbound AS e "
+        "WHERE e.state = 'queued' AND e.id < o.id AND e.recipients = o.recipients) "
+        "THEN 0 ELSE 1 END, id LIMIT ?",
+        [iso(now), *DIRECT, limit],
     ).fetchall()
     return [Outbound(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], r[5]) for r in rows]
 
