@@ -57,6 +57,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/flood.py
 	$(PY) benchmarks/idle.py
 	$(PY) benchmarks/orders.py
+	$(PY) benchmarks/bigmap.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
