@@ -63,6 +63,10 @@ def test_an_unlisted_game_is_left_out_of_list_but_list_name_shows_it(judge: Judg
         "Line 1: LIST",
         "  Games on this judge:",
         "    other        forming   0 players signed on",
+        "  Variants for CREATE ?name password variant:",
+        "    archipelago, chaos, decapolis, duel, fleet_rome, standard,",
+        "    standard-1898, standard-2, standard-3a, standard-3b, standard-4,",
+        "    standard-5, standard-6, standard-anycenter",
     ]
     [shown] = judge.send("z@example.org", "LIST war1")
     assert _lines(shown.body)[1].startswith("Game 'war1' order #001 (S1901M) has a deadline")
@@ -103,6 +107,10 @@ def test_the_short_comment_is_set_shown_under_the_game_and_cleared(judge: Judge)
         "  Games on this judge:",
         "    war1         active    Movement, Spring of 1901",
         "      Gunboat, fast Ünïcode",
+        "  Variants for CREATE ?name password variant:",
+        "    archipelago, chaos, decapolis, duel, fleet_rome, standard,",
+        "    standard-1898, standard-2, standard-3a, standard-3b, standard-4,",
+        "    standard-5, standard-6, standard-anycenter",
     ]
     [ack, *_] = judge.send(MASTER, SIGNON + "SET COMMENT")
     assert _lines(ack.body)[2:] == ["Line 2: SET COMMENT", "  Brief comment set: []."]

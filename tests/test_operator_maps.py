@@ -90,6 +90,9 @@ def test_create_by_mail_uses_the_folder_and_an_unknown_variant_lists_its_maps(
     assert "Fortress" in ack.body and judge.game("fort").variant == "fortress"
     [ack] = judge.send("gm@example.org", "CREATE ?other masterpw nosuch")
     assert "fortress" in ack.body and "standard-1898" in ack.body
+    [listing] = judge.send("x@example.org", "LIST")  # LIST names them too
+    assert "  Variants for CREATE ?name password variant:\n    archipelago, chaos" in listing.body
+    assert " fleet_rome, fortress, standard," in " ".join(listing.body.split("\n"))
 
 
 def test_the_configuration_names_the_folder_relative_to_its_file(tmp_path: Path) -> None:

@@ -23,6 +23,10 @@ def test_list_names_the_phase_of_a_game_under_way(judge: Judge) -> None:
         "  Games on this judge:\n"
         "    war1         active    Movement, Spring of 1901\n"
         "    war2         forming   0 players signed on\n"
+        "  Variants for CREATE ?name password variant:\n"
+        "    archipelago, chaos, decapolis, duel, fleet_rome, standard,\n"
+        "    standard-1898, standard-2, standard-3a, standard-3b, standard-4,\n"
+        "    standard-5, standard-6, standard-anycenter\n"
     )
     started = judge.send("x@example.org", "LIST war1")[0].body
     assert "Game 'war1' order #001 (S1901M) has a deadline of " in started  # njudge's report

@@ -23,7 +23,7 @@ from judge.game.who_played import who_played
 from judge.mail.message import reply_address
 from judge.replies import Reply
 from judge.store import games
-from judge.variants.maps import load_map
+from judge.variants.maps import load_map, map_names
 
 MAX_FULL_REPORTS = 30  # full reports in one LIST FULL (the rest: named, LIST name each)
 
@@ -39,7 +39,8 @@ def list_games(run: Run, cmd: Command) -> None:
         report = game_report(db, games.get_game(db, block.game.id), zone, now, with_orders)
         run.event("list_game", cmd, report=report)
     elif not cmd.args:
-        run.event("list", cmd, games=[_short_line(db, game) for game in _listed(db)])
+        lines = [_short_line(db, game) for game in _listed(db)]
+        run.event("list", cmd, games=lines, variants=map_names())
     elif cmd.args[0] == "full":  # njudge's LIST FULL (a game called "full": LIST after SIGNON)
         listed = _listed(db)
         shown = listed[:MAX_FULL_REPORTS]
