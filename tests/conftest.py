@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from judge_harness import Judge
@@ -12,6 +13,7 @@ from servers import Dovecot, running_judge
 from smtp_sink import SmtpSink
 
 from judge.config import Config
+from judge.game import passwords
 from judge.service.daemon import real_clock
 from judge.variants import maps
 
@@ -53,3 +55,26 @@ def map_folder(tmp_path: Path) -> Iterator[Path]:
     where.mkdir()
     yield where
     maps.use_operator_folder(None)
+
+
+@pytest.fixture
+def fresh_password_cache() -> Iterator[None]:
+    """The verified-password cache emptied before and after the test."""
+    passwords.forget_verified()
+    yield
+    passwords.forget_verified()
+
+
+@pytest.fixture
+def scrypt_calls(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """The passwords scrypt is run on in this process from now on (hash_password's
+    included)."""
+    calls: list[bytes] = []
+    real: Callable[..., bytes] = passwords.hashlib.scrypt
+
+    def counting(password: bytes, **kwargs: Any) -> bytes:
+        calls.append(password)
+        return real(password, **kwargs)
+
+    monkeypatch.setattr(passwords.hashlib, "scrypt", counting)
+    return calls

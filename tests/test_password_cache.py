@@ -4,9 +4,7 @@ remembered, the cache holds no password and keeps at most VERIFIED_LIMIT pairs."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from judge_harness import Judge
@@ -14,26 +12,7 @@ from judge_harness import Judge
 from judge.game import passwords
 from judge.game.passwords import check_password, hash_password
 
-
-@pytest.fixture(autouse=True)
-def empty_cache() -> Iterator[None]:
-    passwords.forget_verified()
-    yield
-    passwords.forget_verified()
-
-
-@pytest.fixture
-def scrypt_calls(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
-    """The passwords scrypt is run on from now on (hash_password's included)."""
-    calls: list[bytes] = []
-    real: Callable[..., bytes] = passwords.hashlib.scrypt
-
-    def counting(password: bytes, **kwargs: Any) -> bytes:
-        calls.append(password)
-        return real(password, **kwargs)
-
-    monkeypatch.setattr(passwords.hashlib, "scrypt", counting)
-    return calls
+pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
 
 def test_a_right_password_is_checked_by_scrypt_once(scrypt_calls: list[bytes]) -> None:

@@ -5,11 +5,10 @@ exactly as before, with each password checked by scrypt once."""
 from __future__ import annotations
 
 import email
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future
 from email.policy import default
 from pathlib import Path
-from typing import Any
 
 import pytest
 from judge_harness import HOLDS, Judge
@@ -22,26 +21,7 @@ from judge.service.handling import handle_waiting
 from judge.service.prechecks import Pair, PasswordPool, check_ahead, check_here
 from judge.store import games, guesses, inbox
 
-
-@pytest.fixture(autouse=True)
-def empty_cache() -> Iterator[None]:
-    passwords.forget_verified()
-    yield
-    passwords.forget_verified()
-
-
-@pytest.fixture
-def scrypt_calls(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
-    """The passwords scrypt is run on in this process from now on."""
-    calls: list[bytes] = []
-    real: Callable[..., bytes] = passwords.hashlib.scrypt
-
-    def counting(password: bytes, **kwargs: Any) -> bytes:
-        calls.append(password)
-        return real(password, **kwargs)
-
-    monkeypatch.setattr(passwords.hashlib, "scrypt", counting)
-    return calls
+pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
 
 class Recording:

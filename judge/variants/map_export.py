@@ -11,17 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.engine.geography import COAST, IMPASSABLE, LAND, SEA, GameMap, squash
+from judge.variants.import_njudge import STANDARD_POWERS  # njudge's program names them
 
-# The standard game's power letters, named in njudge's program rather than its map files.
-_NJUDGE_STANDARD = {
-    "A": ("Austria", "Austrian"),
-    "E": ("England", "English"),
-    "F": ("France", "French"),
-    "G": ("Germany", "German"),
-    "I": ("Italy", "Italian"),
-    "R": ("Russia", "Russian"),
-    "T": ("Turkey", "Turkish"),
-}
 _TERRAIN = {SEA: "WATER", LAND: "LAND", COAST: "COAST", IMPASSABLE: "SHUT"}
 _DPJUDGE_POWER = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")
 _NJUDGE_WORD = re.compile(r"[A-Za-z0-9]{2,8}")
@@ -297,7 +288,7 @@ def _power_names_hint(gm: GameMap) -> list[str]:
     given = [
         f"{p.initial.upper()}={p.name}:{p.adjective}"
         for p in gm.powers.values()
-        if _NJUDGE_STANDARD.get(p.initial.upper()) != (p.name, p.adjective)
+        if STANDARD_POWERS.get(p.initial.upper()) != (p.name, p.adjective)
     ]
     if not given:
         return []
