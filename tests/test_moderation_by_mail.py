@@ -172,6 +172,56 @@ def test_a_manual_start_game_waits_for_its_master_when_full(judge: Judge) -> Non
     assert judge.game().phase == "S1901M"
 
 
+def _fill_manual_start_game(judge: Judge) -> datetime:
+    """A manual-start war1 with all its players; the moment its last JOIN filled it."""
+    judge.send(GM, "CREATE ?war1 masterpw")
+    judge.send(GM, f"{MASTER}\nSET MANUAL START")
+    for i, initial in enumerate(POWERS):
+        judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}\nSET PREFERENCE {initial}")
+    return judge.now
+
+
+def _start_waiting(mails: list[Mail]) -> list[Mail]:
+    return [m for m in mails if m.subject == "TEST:war1 - S1901M Start Waiting"]
+
+
+def test_a_full_manual_start_game_repeats_start_waiting_daily_until_it_starts(
+    judge: Judge,
+) -> None:
+    filled = _fill_manual_start_game(judge)
+    day = timedelta(days=1)
+    assert games.earliest_event(judge.db) is None  # not looked at yet: due at once
+    assert _start_waiting(judge.at(filled)) == []  # the JOIN that filled it sent today's
+    assert games.earliest_event(judge.db) == filled + day
+    assert _start_waiting(judge.at(filled + day - timedelta(seconds=1))) == []
+    waiting = _start_waiting(judge.at(filled + day))
+    assert {m.body for m in waiting} == {"Game 'war1' is waiting for master to start.\n"}
+    everyone = {GM} | {f"p{i}@example.org" for i in range(len(POWERS))}
+    assert sorted(a for m in waiting for a in m.to) == sorted(everyone)
+    assert _start_waiting(judge.at(filled + day + timedelta(hours=1))) == []  # once a day
+    assert games.earliest_event(judge.db) == filled + 2 * day
+    assert len(_start_waiting(judge.at(filled + 2 * day))) == len(everyone)
+    judge.send(GM, f"{MASTER}\nFORCE BEGIN")
+    assert judge.game().state == "active"
+    mails = judge.at(filled + 3 * day)
+    assert _start_waiting(mails) == []
+
+
+def test_start_waiting_stops_after_process_or_set_auto_start(judge: Judge) -> None:
+    filled = _fill_manual_start_game(judge)
+    judge.at(filled)
+    judge.send(GM, f"{MASTER}\nPROCESS")
+    assert judge.game().state == "active"
+    assert _start_waiting(judge.at(filled + timedelta(days=1))) == []
+
+
+def test_start_waiting_stops_after_set_auto_start(judge: Judge) -> None:
+    filled = _fill_manual_start_game(judge)
+    judge.send(GM, f"{MASTER}\nSET AUTO START")
+    assert judge.game().state == "active"
+    assert _start_waiting(judge.at(filled + timedelta(days=1))) == []
+
+
 def test_with_strict_wait_only_players_owing_orders_may_set_wait(judge: Judge) -> None:
     players = judge.start_game()
     body = _ack(judge.send(GM, f"{MASTER}\nSET STRICT WAIT"))

@@ -35,6 +35,7 @@ from judge.game.outgoing import queue_reply
 from judge.game.report import format_deadline
 from judge.game.rules import processes_itself, rules_of
 from judge.replies import Reply
+from judge.service import start_waiting
 from judge.store import games
 from judge.store.db import transaction
 
@@ -98,6 +99,14 @@ def _pause_failed(
 def _game_due(db: sqlite_utils.Database, config: Config, game_id: int, now: datetime) -> int:
     with transaction(db):
         game = games.get_game(db, game_id)  # re-read inside the transaction
+        if game.state == games.FORMING:  # a full manual-start game's daily Start Waiting
+            mails, next_at = start_waiting.due(db, game, now)
+            for mail in mails:
+                queue_reply(db, config, now, mail)
+            games.set_next_event(db, game, next_at)
+            if mails:
+                log.info("game %s: waiting for its master to start it", game.name)
+            return len(mails)
         if game.state != games.ACTIVE or not game.phase or not game.deadline:
             games.set_next_event(db, game, None)  # nothing timed until it changes
             return 0
