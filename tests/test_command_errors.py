@@ -265,7 +265,7 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "The grace cannot end before the deadline, Monday 23 November 2026 12:08 UTC.",
     ),
     "start_date": (
-        {"game": "war1", "forming": False},
+        {"game": "war1"},
         "war1 has started already; SET DEADLINE date moves the current deadline.",
     ),
     "become_master_not_alone": (

@@ -172,6 +172,56 @@ def test_a_manual_start_game_waits_for_its_master_when_full(judge: Judge) -> Non
     assert judge.game().phase == "S1901M"
 
 
+def _fill_manual_start_game(judge: Judge) -> datetime:
+    """A manual-start war1 with all its players; the moment its last JOIN filled it."""
+    judge.send(GM, "CREATE ?war1 masterpw")
+    judge.send(GM, f"{MASTER}\nSET MANUAL START")
+    for i, initial in enumerate(POWERS):
+        judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}\nSET PREFERENCE {initial}")
+    return judge.now
+
+
+def _start_waiting(mails: list[Mail]) -> list[Mail]:
+    return [m for m in mails if m.subject == "TEST:war1 - S1901M Start Waiting"]
+
+
+def test_a_full_manual_start_game_repeats_start_waiting_daily_until_it_starts(
+    judge: Judge,
+) -> None:
+    filled = _fill_manual_start_game(judge)
+    day = timedelta(days=1)
+    assert games.earliest_event(judge.db) is None  # not looked at yet: due at once
+    assert _start_waiting(judge.at(filled)) == []  # the JOIN that filled it sent today's
+    assert games.earliest_event(judge.db) == filled + day
+    assert _start_waiting(judge.at(filled + day - timedelta(seconds=1))) == []
+    waiting = _start_waiting(judge.at(filled + day))
+    assert {m.body for m in waiting} == {"Game 'war1' is waiting for master to start.\n"}
+    everyone = {GM} | {f"p{i}@example.org" for i in range(len(POWERS))}
+    assert sorted(a for m in waiting for a in m.to) == sorted(everyone)
+    assert _start_waiting(judge.at(filled + day + timedelta(hours=1))) == []  # once a day
+    assert games.earliest_event(judge.db) == filled + 2 * day
+    assert len(_start_waiting(judge.at(filled + 2 * day))) == len(everyone)
+    judge.send(GM, f"{MASTER}\nFORCE BEGIN")
+    assert judge.game().state == "active"
+    mails = judge.at(filled + 3 * day)
+    assert _start_waiting(mails) == []
+
+
+def test_start_waiting_stops_after_process_or_set_auto_start(judge: Judge) -> None:
+    filled = _fill_manual_start_game(judge)
+    judge.at(filled)
+    judge.send(GM, f"{MASTER}\nPROCESS")
+    assert judge.game().state == "active"
+    assert _start_waiting(judge.at(filled + timedelta(days=1))) == []
+
+
+def test_start_waiting_stops_after_set_auto_start(judge: Judge) -> None:
+    filled = _fill_manual_start_game(judge)
+    judge.send(GM, f"{MASTER}\nSET AUTO START")
+    assert judge.game().state == "active"
+    assert _start_waiting(judge.at(filled + timedelta(days=1))) == []
+
+
 def test_with_strict_wait_only_players_owing_orders_may_set_wait(judge: Judge) -> None:
     players = judge.start_game()
     body = _ack(judge.send(GM, f"{MASTER}\nSET STRICT WAIT"))
@@ -376,13 +426,52 @@ def test_set_grace_takes_a_length_or_njudges_date(judge: Judge) -> None:
     assert (s.grace_hours, s.grace_phase) == (36, "S1901M")
 
 
-def test_set_start_with_a_date_is_refused_clearly(judge: Judge) -> None:
+def test_set_start_date_holds_a_full_game_until_then_and_starts_it(judge: Judge) -> None:
     judge.send(GM, "CREATE ?war1 masterpw")
-    body = _ack(judge.send(GM, f"{MASTER}\nSET START Dec 1 12:00\nSET START someday"))
+    body = _ack(judge.send(GM, f"{MASTER}\nSET START Nov 23 12:00\nSET START someday"))
     assert (
-        "Line 2: SET START Dec 1 12:00\n  ERROR: This judge cannot start war1 at a set time: it"
-        " starts when its last player joins, or when the master sends FORCE BEGIN (or PROCESS"
-        " after SET MANUAL START).\n"
+        "Line 2: SET START Nov 23 12:00\n  war1 starts Monday 23 November 2026 12:00 UTC if all"
+        " its players have joined by then; if not, when its last player joins.\n"
     ) in body
     assert "Line 3: SET START someday\n  ERROR: " in body
+    start = datetime.fromisoformat("2026-11-23T12:00:00+00:00")
+    assert judge.game().settings.start_at == "2026-11-23T12:00:00.000000+00:00"
+    mails: list[Mail] = []
+    for i, initial in enumerate(POWERS):
+        mails = judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}\nSET PREFERENCE {initial}")
+    assert judge.game().state == "forming"  # full, but held until its start
+    assert len(_start_waiting(mails)) == len(POWERS) + 1
+    assert judge.at(judge.now) == []
+    assert games.earliest_event(judge.db) == judge.now + timedelta(days=1)  # Start Waiting
+    assert len(_start_waiting(judge.at(judge.now + timedelta(days=1)))) == len(POWERS) + 1
+    assert games.earliest_event(judge.db) == start
+    assert judge.at(start - timedelta(seconds=1)) == []
     assert judge.game().state == "forming"
+    mails = judge.at(start)
+    assert [m.subject for m in mails] == ["TEST:war1 - S1901M Game Starting"] * (len(POWERS) + 1)
+    game = judge.game()
+    assert (game.state, game.phase) == ("active", "S1901M")
+    assert game.deadline == "2026-11-25T12:00:00.000000+00:00"  # 48 hours from the start
+    body = _ack(judge.send(GM, f"{MASTER}\nSET START Dec 1 12:00"))
+    assert (
+        "Line 2: SET START Dec 1 12:00\n"
+        "  ERROR: war1 has started already; SET DEADLINE date moves the current deadline.\n"
+    ) in body
+
+
+def test_a_game_not_full_at_its_start_date_starts_when_it_fills(judge: Judge) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw")
+    body = _ack(judge.send(GM, f"{MASTER}\nSET START 2026-11-21 11:00\nSET START Nov 22 12:00"))
+    assert (
+        "Line 2: SET START 2026-11-21 11:00\n  ERROR: That time has already passed (Saturday"
+        " 21 November 2026 11:00 UTC); give a moment that is still ahead.\n"
+    ) in body
+    for i, initial in enumerate(POWERS[:-1]):
+        judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}\nSET PREFERENCE {initial}")
+    assert judge.at(datetime.fromisoformat("2026-11-22T12:00:00+00:00")) == []
+    assert judge.game().state == "forming"
+    assert games.earliest_event(judge.db) is None  # not full: nothing timed
+    last = len(POWERS) - 1
+    mails = judge.send(f"p{last}@example.org", f"SIGNON ?war1 pw{last}")
+    assert _start_waiting(mails) == []
+    assert judge.game().state == "active"

@@ -76,6 +76,7 @@ def _handle(j: Judge, at: datetime, dispatcher=broken) -> int:
 
 
 INTERNAL_ERROR = (
+    "\n:: Judge: TEST  \n\n"
     "The TEST judge could not process your mail because of an error of its own.\n"
     "Your mail is kept, and the judge's keeper can see what went wrong.\n"
     "Nothing in it has taken effect; please send it again later.\n"

@@ -71,6 +71,8 @@ PRESS_DEFAULTS = {
 }
 # SET [NO] APPROVAL and the powers waiting for SET APPROVE (issue 18, takeover).
 APPROVAL_DEFAULTS = {"approval": False, "unapproved": []}
+# njudge's SET START date (issue 17): no start moment unless set.
+START_DEFAULTS = {"start_at": None}
 
 
 def test_a_new_games_settings_are_stored_as_before_without_the_result() -> None:
@@ -79,6 +81,7 @@ def test_a_new_games_settings_are_stored_as_before_without_the_result() -> None:
     stored |= MASTER_FLAG_DEFAULTS
     stored |= PRESS_DEFAULTS
     stored |= APPROVAL_DEFAULTS
+    stored |= START_DEFAULTS
     assert GameSettings().to_json() == stored
     assert GameSettings().dumps() == json.dumps(stored)
     assert GameSettings.from_json(stored) == GameSettings()
@@ -157,6 +160,7 @@ def test_settings_and_result_round_trip_through_the_store(tmp_path: Path) -> Non
         **MASTER_FLAG_DEFAULTS,
         **PRESS_DEFAULTS,
         **APPROVAL_DEFAULTS,
+        **START_DEFAULTS,
         "press": "none",
         "weekdays": [1, 2],
     }

@@ -4,13 +4,14 @@ game started, the master shown every power's orders."""
 from __future__ import annotations
 
 import zlib
+from datetime import datetime
 
 from judge.commands.language import Command
 from judge.commands.phase_orders import close_held
 from judge.commands.run import PLAYING, Block, Run
 from judge.game import play
 from judge.game.player_groups import groups_of, partners, route_lines
-from judge.game.rules import starts_itself
+from judge.game.rules import starts_itself, waits_for_start_date
 from judge.replies import Reply
 from judge.store import games
 from judge.variants.maps import load_map
@@ -81,12 +82,18 @@ def start_if_full(run: Run, game: games.Game) -> None:
         game
     ):
         return
-    if not starts_itself(game):  # SET MANUAL START: the master starts it
+    # SET MANUAL START: the master starts it; SET START date: the clock does, then.
+    if not starts_itself(game) or waits_for_start_date(game, run.ctx.now):
         _start_waiting(run, game)
         return
-    seed = zlib.crc32(f"{game.name}|{run.ctx.now.isoformat()}".encode())
+    seed = start_seed(game, run.ctx.now)
     run.mails += play.start_game(db, run.ctx.config, game, run.ctx.now, seed)
     run.event("started", game=game.name)
+
+
+def start_seed(game: games.Game, now: datetime) -> int:
+    """The seed of the powers' assignment of `game` started at `now`."""
+    return zlib.crc32(f"{game.name}|{now.isoformat()}".encode())
 
 
 def _start_waiting(run: Run, game: games.Game) -> None:

@@ -297,17 +297,25 @@ def parameters_notices(run: Run) -> list[Reply]:
 
 
 def set_start(run: Run, cmd: Command) -> None:
-    """SET START date (njudge's): this judge starts a game when it is full (or at the
-    master's FORCE BEGIN), never at a set time; the date is read, so that a mistake in
-    it is named, and the command refused with what to do instead."""
+    """SET START date (njudge's): a forming game full before that moment waits for it
+    (with the Start Waiting mail) and starts then (judge/service/start_waiting.py); one
+    not full then starts when it fills. A started game refuses it (start_date); so does
+    a moment not ahead (moment_passed)."""
     block = need_master(run, cmd)
     if not block:
         return
     zone, now = run.ctx.config.zone, run.ctx.now
     try:
-        check_within_reach(parse_moment(cmd.args[0], now, zone), now, zone)
+        moment = check_within_reach(parse_moment(cmd.args[0], now, zone), now, zone)
     except DateError as e:
         refuse(run, cmd, e.code, **e.values)
         return
-    forming = block.game.state == games.FORMING
-    refuse(run, cmd, "start_date", game=block.game.name, forming=forming)
+    if block.game.state != games.FORMING:
+        refuse(run, cmd, "start_date", game=block.game.name)
+        return
+    if moment <= now:
+        refuse(run, cmd, "moment_passed", moment=format_moment(moment, zone))
+        return
+    settings = replace(block.game.settings, start_at=iso(moment))
+    block.game = games.update_game(run.ctx.db, block.game, now, settings=settings)
+    run.event("start_at", cmd, game=block.game.name, at=format_moment(moment, zone))

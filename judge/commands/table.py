@@ -552,7 +552,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "SET START date",
         section=MASTERS,
         line=12,
-        full="SET START date (refused: a game starts when full, or at FORCE BEGIN)",
+        full="SET START date (a forming game full by then waits for it, then starts)",
     ),
     CommandSpec(
         "SET MODERATED",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, fields
+from datetime import datetime
 from typing import Any
 
 import sqlite_utils
@@ -32,6 +33,13 @@ def starts_itself(game: games.Game) -> bool:
     """Whether a forming game starts by itself once full (SET AUTO START, the default);
     a manual-start game waits for its master's FORCE BEGIN or PROCESS."""
     return not game.settings.manual_start
+
+
+def waits_for_start_date(game: games.Game, now: datetime) -> bool:
+    """Whether a forming game is held until the start moment its master set (njudge's
+    SET START date) and `now` is before it."""
+    at = game.settings.start_at
+    return at is not None and now < datetime.fromisoformat(at)
 
 
 def processes_itself(game: games.Game) -> bool:

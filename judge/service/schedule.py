@@ -35,6 +35,7 @@ from judge.game.outgoing import queue_reply
 from judge.game.report import format_deadline
 from judge.game.rules import processes_itself, rules_of
 from judge.replies import Reply
+from judge.service import start_waiting
 from judge.store import games
 from judge.store.db import transaction
 
@@ -98,24 +99,47 @@ def _pause_failed(
 def _game_due(db: sqlite_utils.Database, config: Config, game_id: int, now: datetime) -> int:
     with transaction(db):
         game = games.get_game(db, game_id)  # re-read inside the transaction
-        if game.state != games.ACTIVE or not game.phase or not game.deadline:
-            games.set_next_event(db, game, None)  # nothing timed until it changes
-            return 0
-        changes = db.conn.total_changes  # rows written by this connection, triggers' too
-        # The timers' moments too: a stored value out of range (a deadline in year 9999)
-        # raises here, and the game is paused, rather than in _next_moment on every look.
-        _moments(db, game)
-        mails, what = _due(db, config, game, now)
-        for mail in mails:
-            queue_reply(db, config, now, mail)
-        # Something done (a notice, a phase processed): the moment is left as it is, due,
-        # so the game is looked at again on the next pass. Nothing done: nothing can fall
-        # due before its next moment (no write, so no fsync, when it is kept already).
-        if db.conn.total_changes == changes:
-            games.set_next_event(db, game, _next_moment(db, game, now))
+        if game.state == games.FORMING:
+            mails, what = _forming_due(db, config, game, now)
+        else:
+            mails, what = _active_due(db, config, game, now)
     if what:
-        log.info("game %s, phase %s: %s", game.name, game.phase, what)
+        log.info("game %s, phase %s: %s", game.name, game.phase or "forming", what)
     return len(mails)
+
+
+def _active_due(
+    db: sqlite_utils.Database, config: Config, game: games.Game, now: datetime
+) -> tuple[list[Reply], str]:
+    """What is due in a game in play, queued; its next moment kept."""
+    if game.state != games.ACTIVE or not game.phase or not game.deadline:
+        games.set_next_event(db, game, None)  # nothing timed until it changes
+        return [], ""
+    changes = db.conn.total_changes  # rows written by this connection, triggers' too
+    # The timers' moments too: a stored value out of range (a deadline in year 9999)
+    # raises here, and the game is paused, rather than in _next_moment on every look.
+    _moments(db, game)
+    mails, what = _due(db, config, game, now)
+    for mail in mails:
+        queue_reply(db, config, now, mail)
+    # Something done (a notice, a phase processed): the moment is left as it is, due,
+    # so the game is looked at again on the next pass. Nothing done: nothing can fall
+    # due before its next moment (no write, so no fsync, when it is kept already).
+    if db.conn.total_changes == changes:
+        games.set_next_event(db, game, _next_moment(db, game, now))
+    return mails, what
+
+
+def _forming_due(
+    db: sqlite_utils.Database, config: Config, game: games.Game, now: datetime
+) -> tuple[list[Reply], str]:
+    """A forming game's start at its SET START date or daily Start Waiting, queued."""
+    mails, next_at, what = start_waiting.due(db, config, game, now)
+    for mail in mails:
+        queue_reply(db, config, now, mail)
+    if what != "started":  # a started game stays due: its first phase's moments are kept
+        games.set_next_event(db, game, next_at)  # on the next pass
+    return mails, what
 
 
 def _due(

@@ -301,11 +301,13 @@ def _micros(moment: datetime) -> int:
 
 
 def due_games(db: sqlite_utils.Database, now: datetime) -> list[Game]:
-    """The active games whose next event (next_event_at) is due by `now`, by id; a game
-    changed since it was last looked at is due at once (its triggers set 0)."""
+    """The active and forming games whose next event (next_event_at) is due by `now`, by
+    id (a forming game's: a full manual-start game's daily Start Waiting); a game changed
+    since it was last looked at is due at once (its triggers set 0)."""
     rows = db.execute(
-        f"SELECT {_GAME_COLUMNS} FROM games WHERE state = ? AND next_event_at <= ? ORDER BY id",
-        [ACTIVE, _micros(now)],
+        f"SELECT {_GAME_COLUMNS} FROM games WHERE state IN (?, ?) AND next_event_at <= ? "
+        "ORDER BY id",
+        [ACTIVE, FORMING, _micros(now)],
     ).fetchall()
     return [_game(r) for r in rows]
 
@@ -321,17 +323,19 @@ def set_next_event(db: sqlite_utils.Database, game: Game, moment: datetime | Non
 
 
 def earliest_event(db: sqlite_utils.Database) -> datetime | None:
-    """The earliest next event kept for an active game, a changed game's aside; None
-    when no game waits for a moment."""
+    """The earliest next event kept for an active or forming game, a changed game's
+    aside; None when no game waits for a moment."""
     row = db.execute(
-        "SELECT MIN(next_event_at) FROM games WHERE state = ? AND next_event_at > 0", [ACTIVE]
+        "SELECT MIN(next_event_at) FROM games WHERE state IN (?, ?) AND next_event_at > 0",
+        [ACTIVE, FORMING],
     ).fetchone()
     return None if row[0] is None else _EPOCH + timedelta(microseconds=row[0])
 
 
 def notice_sent(db: sqlite_utils.Database, game: Game, kind: str) -> bool:
     row = db.execute(
-        "SELECT 1 FROM notices WHERE game_id = ? AND phase = ? AND kind = ?",
+        # IS: a forming game's notices have no phase (NULL).
+        "SELECT 1 FROM notices WHERE game_id = ? AND phase IS ? AND kind = ?",
         [game.id, game.phase, kind],
     ).fetchone()
     return row is not None

@@ -79,6 +79,8 @@ class GameSettings:
     # master's SET APPROVE; `unapproved` holds the power keys still waiting for it.
     approval: bool = False
     unapproved: tuple[str, ...] = ()
+    # njudge's SET START date: a forming game full before this moment (ISO) waits for it.
+    start_at: str | None = None
 
     def __post_init__(self) -> None:
         # A change made with replace() may pass a dict or a list: kept read-only, as read.
@@ -250,4 +252,5 @@ _SCHEMA: dict[str, _Check] = {
     "all_press": _BOOLEAN,
     "approval": _BOOLEAN,
     "unapproved": (_strings, "a list of power names", _frozen),
+    "start_at": _OPTIONAL_STRING,
 }
