@@ -7,15 +7,22 @@ deadline two to three days ahead, so no reminder, deadline or grace is due. Then
 what the daemon's loop does on each pass between events: `schedule.run_due` (with
 nothing due) and the wake computation handed to `schedule.Timers.sync`. The first pass
 is timed apart (it may do the start-up's work); the figure is the median of the next
-passes. Prints figures; asserts nothing.
+passes. With `--daemon SECONDS`, it then starts the real `judge run` (embedded SMTP
+receiver, Maildir outbox) on that store in a process of its own and reports the time from
+its start to its SMTP port answering, the CPU it uses while idle over SECONDS, and its
+resident memory (from /proc). Prints figures; asserts nothing.
 
-    python benchmarks/idle.py [--games 10000] [--passes 5] [--dir PATH]
+    python benchmarks/idle.py [--games 10000] [--passes 5] [--dir PATH] [--daemon SECONDS]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,6 +32,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from smtp_sink import free_port  # noqa: E402
 
 from judge.config import Config  # noqa: E402
 from judge.game import play  # noqa: E402
@@ -67,11 +77,65 @@ def _wake_events() -> Callable[..., dict[str, datetime]]:
     return getattr(schedule, "next_wake", schedule.next_events)
 
 
+def daemon_figures(folder: Path, seconds: float) -> list[str]:
+    """`judge run` on the store in `folder`: start-up to its SMTP port answering, then
+    its CPU share and resident memory over `seconds` of idleness."""
+    port = free_port()
+    config = folder / "judge.toml"
+    config.write_text(
+        '[judge]\nname = "IDLE"\naddress = "judge@example.org"\ndatabase = "judge.db"\n'
+        f'[inbound]\nmode = "smtp"\n[inbound.smtp]\nhost = "127.0.0.1"\nport = {port}\n'
+        '[outbound]\nmode = "maildir"\n[outbound.maildir]\npath = "outbox"\n'
+    )
+    command = [sys.executable, "-m", "judge.ops.cli", "--config", str(config), "run"]
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        while proc.poll() is None and not _answers(port):
+            time.sleep(0.01)
+        ready = time.perf_counter() - started
+        time.sleep(2)  # let the first passes settle
+        cpu0, wall0 = _cpu_seconds(proc.pid), time.perf_counter()
+        time.sleep(seconds)
+        cpu = _cpu_seconds(proc.pid) - cpu0
+        wall = time.perf_counter() - wall0
+        rss = _rss_mb(proc.pid)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+    return [
+        f"judge run: start to its SMTP port answering {ready:.2f} s",
+        f"idle over {wall:.0f} s: {cpu / wall:.2%} of one core; resident memory {rss:.0f} MB",
+    ]
+
+
+def _answers(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.2)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU of process `pid` and its threads so far, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--passes", type=int, default=5)
     parser.add_argument("--dir", default=None, help="where to put the temporary database")
+    parser.add_argument("--daemon", type=float, default=0, help="then run judge run this long")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.dir, prefix="judge-bench-") as tmp:
         config = Config(
@@ -102,6 +166,7 @@ def main() -> None:
         finally:
             timers.stop()
         db.conn.close()
+        daemon = daemon_figures(Path(tmp), args.daemon) if args.daemon else []
 
     print(f"games: {args.games} active, nothing due (setup {setup:.1f} s, not in the figures)")
     print(f"wake computation: schedule.{wake.__name__}")
@@ -117,6 +182,9 @@ def main() -> None:
         f"Timers.sync {sync:.3f} ms; one pass {due + wake_ms + sync:.3f} ms "
         f"({rest[-1][3]} timer jobs)"
     )
+
+    for line in daemon:
+        print(line)
 
 
 if __name__ == "__main__":
