@@ -10,7 +10,8 @@ is timed apart (it may do the start-up's work); the figure is the median of the 
 passes. With `--daemon SECONDS`, it then starts the real `judge run` (embedded SMTP
 receiver, Maildir outbox) on that store in a process of its own and reports the time from
 its start to its SMTP port answering, the CPU it uses while idle over SECONDS, and its
-resident memory (from /proc). Prints figures; asserts nothing.
+resident memory (from /proc); then again with its relay down (a port nobody listens on)
+and 200 mails waiting to be sent. Prints figures; asserts nothing.
 
     python benchmarks/idle.py [--games 10000] [--passes 5] [--dir PATH] [--daemon SECONDS]
 """
@@ -40,7 +41,7 @@ from judge.config import Config  # noqa: E402
 from judge.game import play  # noqa: E402
 from judge.game.passwords import hash_password  # noqa: E402
 from judge.service import schedule  # noqa: E402
-from judge.store import games  # noqa: E402
+from judge.store import games, outbox  # noqa: E402
 from judge.store.audit import iso  # noqa: E402
 from judge.store.db import open_db, transaction  # noqa: E402
 
@@ -77,21 +78,27 @@ def _wake_events() -> Callable[..., dict[str, datetime]]:
     return getattr(schedule, "next_wake", schedule.next_events)
 
 
-def daemon_figures(folder: Path, seconds: float) -> list[str]:
+def daemon_figures(folder: Path, seconds: float, relay_down: bool = False) -> list[str]:
     """`judge run` on the store in `folder`: start-up to its SMTP port answering, then
-    its CPU share and resident memory over `seconds` of idleness."""
+    its CPU share and resident memory over `seconds` of idleness. `relay_down`: its relay
+    is a port nobody listens on, and 200 mails wait in its outbox."""
     port = free_port()
     config = folder / "judge.toml"
+    if relay_down:
+        relay = free_port()  # nobody listens there
+        outbound = '[outbound]\nmode = "smtp"\n[outbound.smtp]\nhost = "127.0.0.1"\n'
+        outbound += f"port = {relay}\n"
+        _queue_mails(folder / "judge.db", 200)
+    else:
+        outbound = '[outbound]\nmode = "maildir"\n[outbound.maildir]\npath = "outbox"\n'
     config.write_text(
         '[judge]\nname = "IDLE"\naddress = "judge@example.org"\ndatabase = "judge.db"\n'
-        f'[inbound]\nmode = "smtp"\n[inbound.smtp]\nhost = "127.0.0.1"\nport = {port}\n'
-        '[outbound]\nmode = "maildir"\n[outbound.maildir]\npath = "outbox"\n'
+        f'[inbound]\nmode = "smtp"\n[inbound.smtp]\nhost = "127.0.0.1"\nport = {port}\n' + outbound
     )
     command = [sys.executable, "-m", "judge.ops.cli", "--config", str(config), "run"]
     started = time.perf_counter()
-    proc = subprocess.Popen(
-        command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    quiet = subprocess.DEVNULL
+    proc = subprocess.Popen(command, cwd=folder, stdout=quiet, stderr=quiet)
     try:
         while proc.poll() is None and not _answers(port):
             time.sleep(0.01)
@@ -105,10 +112,26 @@ def daemon_figures(folder: Path, seconds: float) -> list[str]:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(30)
+    what = "relay down, 200 mails waiting" if relay_down else "idle"
     return [
-        f"judge run: start to its SMTP port answering {ready:.2f} s",
-        f"idle over {wall:.0f} s: {cpu / wall:.2%} of one core; resident memory {rss:.0f} MB",
+        f"judge run ({what}): start to its SMTP port answering {ready:.2f} s",
+        f"{what} over {wall:.0f} s: {cpu / wall:.2%} of one core; resident memory {rss:.0f} MB",
     ]
+
+
+def _queue_mails(database: Path, count: int) -> None:
+    """`count` plain mails queued in the outbox, as replies waiting to be sent."""
+    db = open_db(database)
+    with transaction(db):
+        for i in range(count):
+            raw = (
+                f"From: judge@example.org\r\nTo: p{i}@example.org\r\nSubject: waiting {i}\r\n"
+                f"Message-ID: <waiting-{i}@example.org>\r\n\r\nA mail waiting for the relay.\r\n"
+            ).encode()
+            outbox.queue(
+                db, raw, f"<waiting-{i}@example.org>", [f"p{i}@example.org"], "reply", START
+            )
+    db.conn.close()
 
 
 def _answers(port: int) -> bool:
@@ -166,7 +189,10 @@ def main() -> None:
         finally:
             timers.stop()
         db.conn.close()
-        daemon = daemon_figures(Path(tmp), args.daemon) if args.daemon else []
+        daemon = []
+        if args.daemon:
+            daemon = daemon_figures(Path(tmp), args.daemon)
+            daemon += daemon_figures(Path(tmp), args.daemon, relay_down=True)
 
     print(f"games: {args.games} active, nothing due (setup {setup:.1f} s, not in the figures)")
     print(f"wake computation: schedule.{wake.__name__}")
