@@ -5,8 +5,10 @@ exactly as before, with each password checked by scrypt once."""
 from __future__ import annotations
 
 import email
+import os
 from collections.abc import Sequence
 from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from email.policy import default
 from pathlib import Path
 
@@ -162,3 +164,16 @@ def test_check_ahead_reads_the_signons_of_each_mail(tmp_path: Path) -> None:
     assert ahead.remember() == 1
     assert passwords.verified_count() == 1
     assert prechecks.check_here([]).result() == []
+
+
+def test_a_pool_whose_worker_died_starts_new_workers() -> None:
+    stored = passwords.hash_password("a")
+    pool = PasswordPool(workers=2)
+    try:
+        died = pool._pool.submit(os._exit, 1)  # a worker killed, as by the OOM killer
+        with pytest.raises(BrokenProcessPool):
+            died.result(timeout=60)
+        answers = pool([("a", stored), ("b", stored)])
+        assert answers.result(timeout=60) == [True, False]
+    finally:
+        pool.close()

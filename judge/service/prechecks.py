@@ -18,6 +18,7 @@ import os
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -52,22 +53,35 @@ def check_here(pairs: Sequence[Pair]) -> Future[list[bool]]:
 
 class PasswordPool:
     """A Checker on worker processes, one per core: the daemon's, for its life. The
-    answers come while the daemon goes on (with the mail before).
-
-    The workers are started by a fork server, not forked from the daemon, whose threads
-    (the SMTP receiver, the timers) a fork would copy mid-step."""
+    answers come while the daemon goes on (with the mail before). A pool whose worker
+    died is replaced at the next check; the checks it had are made by the handling."""
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or os.cpu_count() or 1
+        self._pool = self._started()
+
+    def _started(self) -> ProcessPoolExecutor:
+        """A new pool, its workers started now, in the background: the first mail need
+        not wait for them. Started by a fork server, not forked from the daemon, whose
+        threads (the SMTP receiver, the timers) a fork would copy mid-step."""
         context = multiprocessing.get_context("forkserver")
-        self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
-        # Start the workers now, in the background: the first mail need not wait for them.
+        pool = ProcessPoolExecutor(self.workers, mp_context=context)
         for _ in range(self.workers):
-            self._pool.submit(check_here_now, ())
+            pool.submit(check_here_now, ())
+        return pool
 
     def __call__(self, pairs: Sequence[Pair]) -> Future[list[bool]]:
         if not pairs:
             return check_here(pairs)
+        try:
+            return self._shared_out(pairs)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start anew
+            log.warning("the password workers stopped; starting new ones")
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._started()
+            return self._shared_out(pairs)
+
+    def _shared_out(self, pairs: Sequence[Pair]) -> Future[list[bool]]:
         # One task per worker, not per pair: a round trip costs more than it shares out.
         share = -(-len(pairs) // self.workers)
         parts = [

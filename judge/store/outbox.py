@@ -57,17 +57,34 @@ DIRECT = ("reply", "signed reply", "limit")
 def due(db: sqlite_utils.Database, now: datetime, limit: int = 100) -> list[Outbound]:
     """Up to `limit` queued messages due by `now`, in the order to send them: first the
     direct answers (DIRECT) with no earlier queued message to the same recipients, then
-    the rest, each lane in the order queued."""
-    lanes = ", ".join("?" for _ in DIRECT)
+    the rest, each lane in the order queued. The lanes are sorted from the small columns
+    of the queue; only the chosen messages' bodies are read."""
+    fast: list[int] = []
+    slow: list[int] = []
+    earlier: set[str] = set()  # recipients of the queued messages seen so far
     rows = db.execute(
-        "SELECT id, message_id, recipients, raw, attempts, picture FROM outbound AS o "
-        "WHERE state = 'queued' AND next_attempt_at <= ? "
-        f"ORDER BY CASE WHEN kind IN ({lanes}) AND NOT EXISTS (SELECT 1 FROM outbound AS e "
-        "WHERE e.state = 'queued' AND e.id < o.id AND e.recipients = o.recipients) "
-        "THEN 0 ELSE 1 END, id LIMIT ?",
-        [iso(now), *DIRECT, limit],
-    ).fetchall()
-    return [Outbound(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], r[5]) for r in rows]
+        "SELECT id, kind, recipients, next_attempt_at <= ? FROM outbound "
+        "WHERE state = 'queued' ORDER BY id",
+        [iso(now)],
+    )
+    for outbound_id, kind, recipients, is_due in rows:
+        if is_due:
+            first = kind in DIRECT and recipients not in earlier
+            (fast if first else slow).append(outbound_id)
+        earlier.add(recipients)
+    chosen = (fast + slow)[:limit]
+    if not chosen:
+        return []
+    marks = ", ".join("?" for _ in chosen)
+    found = {
+        r[0]: Outbound(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], r[5])
+        for r in db.execute(
+            "SELECT id, message_id, recipients, raw, attempts, picture FROM outbound "
+            f"WHERE id IN ({marks})",
+            chosen,
+        )
+    }
+    return [found[i] for i in chosen]
 
 
 def finish(db: sqlite_utils.Database, outbound_id: int, raw: bytes, now: datetime) -> None:
