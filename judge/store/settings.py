@@ -81,6 +81,16 @@ class GameSettings:
     unapproved: tuple[str, ...] = ()
     # njudge's SET START date: a forming game full before this moment (ISO) waits for it.
     start_at: str | None = None
+    # njudge's gunboat option (issue 18, judge/game/anonymity.py): players' identities
+    # hidden from the others and from observers until the end (revealed then unless NO
+    # REVEAL); SHOW: setting changes signed by the changer's address (None: the default,
+    # no in gunboat, yes otherwise); QUIET: no late/abandoned/takeover announcements;
+    # SECRET: also hide how many players have joined.
+    gunboat: bool = False
+    reveal: bool = True
+    show: bool | None = None
+    quiet: bool = False
+    secret: bool = False
 
     def __post_init__(self) -> None:
         # A change made with replace() may pass a dict or a list: kept read-only, as read.
@@ -253,4 +263,9 @@ _SCHEMA: dict[str, _Check] = {
     "approval": _BOOLEAN,
     "unapproved": (_strings, "a list of power names", _frozen),
     "start_at": _OPTIONAL_STRING,
+    "gunboat": _BOOLEAN,
+    "reveal": _BOOLEAN,
+    "show": (_or_none(_boolean), "true, false or null", _same),
+    "quiet": _BOOLEAN,
+    "secret": _BOOLEAN,
 }
