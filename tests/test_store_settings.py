@@ -73,6 +73,8 @@ PRESS_DEFAULTS = {
 APPROVAL_DEFAULTS = {"approval": False, "unapproved": []}
 # njudge's SET START date (issue 17): no start moment unless set.
 START_DEFAULTS = {"start_at": None}
+# Gunboat and its flags (issue 18): an open game, revealed at the end, SHOW by default.
+GUNBOAT_DEFAULTS = {"gunboat": False, "reveal": True, "show": None, "quiet": False, "secret": False}
 
 
 def test_a_new_games_settings_are_stored_as_before_without_the_result() -> None:
@@ -82,6 +84,7 @@ def test_a_new_games_settings_are_stored_as_before_without_the_result() -> None:
     stored |= PRESS_DEFAULTS
     stored |= APPROVAL_DEFAULTS
     stored |= START_DEFAULTS
+    stored |= GUNBOAT_DEFAULTS
     assert GameSettings().to_json() == stored
     assert GameSettings().dumps() == json.dumps(stored)
     assert GameSettings.from_json(stored) == GameSettings()
@@ -161,6 +164,7 @@ def test_settings_and_result_round_trip_through_the_store(tmp_path: Path) -> Non
         **PRESS_DEFAULTS,
         **APPROVAL_DEFAULTS,
         **START_DEFAULTS,
+        **GUNBOAT_DEFAULTS,
         "press": "none",
         "weekdays": [1, 2],
     }
