@@ -58,6 +58,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/idle.py
 	$(PY) benchmarks/orders.py
 	$(PY) benchmarks/bigmap.py
+	$(PY) benchmarks/versus_mila.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -8,11 +8,11 @@ callers of the engine use this same function.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 import jinja2
 
-from judge.engine.problems import Reason
+from judge.engine.problems import Problem, Reason
 from judge.paths import data_dir
 
 
@@ -41,5 +41,18 @@ def reason_text(reason: Reason) -> str:
     end; a Problem among its values rendered the same way), or a sentence as it is."""
     if isinstance(reason, str):
         return reason
-    template = _environment().get_template(f"problems/{reason.code}.txt")
-    return template.render(reason.values).removesuffix("\n")
+    try:
+        return _rendered(reason)
+    except TypeError:  # a value that cannot be hashed: rendered each time
+        return _render(reason)
+
+
+@lru_cache(maxsize=4096)
+def _rendered(problem: Problem) -> str:
+    # Random and real games repeat the same few hundred reasons: Jinja once for each.
+    return _render(problem)
+
+
+def _render(problem: Problem) -> str:
+    template = _environment().get_template(f"problems/{problem.code}.txt")
+    return template.render(problem.values).removesuffix("\n")
