@@ -147,8 +147,8 @@ def play(games: int, phases: int, seed: int) -> tuple[list[str], list[str], list
 
 
 def supports_against_own(line: str) -> bool:
-    """Whether a power supports a move into a province its own unit holds: DATC 6.D.10
-    to 6.D.15 and 6.E.4 say such support never dislodges that unit; the package counts it."""
+    """Whether a power supports a move into a province its own unit holds: DATC 6.D.12,
+    6.D.13 and 6.E.3 say such support never dislodges that unit; the package counts it."""
     data = json.loads(line)
     owner = {u.split()[1].split("/")[0]: p for p, us in data["units"].items() for u in us}
     for power, orders in data["orders"].items():
