@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 
 from .geography import GameMap
@@ -73,6 +74,23 @@ class Position:
 
 def parse_unit(game_map: GameMap, power: str, text: str) -> Unit:
     """`A PAR`, `F STP/SC` -> Unit; ValueError if the unit cannot stand there."""
+    if len(text) <= _CACHED_TEXT:
+        return _parse_unit_cached(game_map, power, text)
+    return _parse_unit(game_map, power, text)
+
+
+# Positions are read by the thousand (each phase of `judge adjudicate`, each game's step)
+# and name the same few hundred units: each is read once. A Unit is frozen, so shared;
+# a map is hashed by identity. Only short texts are kept: a long one is never a unit.
+_CACHED_TEXT = 16
+
+
+@lru_cache(maxsize=8192)
+def _parse_unit_cached(game_map: GameMap, power: str, text: str) -> Unit:
+    return _parse_unit(game_map, power, text)
+
+
+def _parse_unit(game_map: GameMap, power: str, text: str) -> Unit:
     parts = text.split()
     if len(parts) != 2 or parts[0].upper() not in (ARMY, FLEET):
         raise ValueError(f"not a unit: {text!r} (expected e.g. 'A PAR' or 'F STP/SC')")

@@ -237,6 +237,26 @@ def parse_order(
     `paths`: keep a convoy path written in a move (`A Yor - Nth - Bel`), for games whose
     rules read paths (DATC 4.A.6 b, c); otherwise the path is ignored (4.A.6 a) and the
     move reads `A YOR - BEL VIA`."""
+    if len(text) <= _CACHED_ORDER_CHARS:
+        return _parse_order_cached(text, game_map, phase_kind, paths)
+    return _parse_order(text, game_map, phase_kind, paths)
+
+
+# Orders repeat (every game opens with the same few; `judge adjudicate` reads thousands
+# of phases): each text is read once per map, phase kind and path rule. A Parsed is
+# immutable, so shared; a map is hashed by identity. Refusals (NotationError) are not
+# kept: they are read again. Only short texts are kept, so the cache stays small.
+_CACHED_ORDER_CHARS = 48
+
+
+@lru_cache(maxsize=16384)
+def _parse_order_cached(
+    text: str, game_map: GameMap, phase_kind: str | None, paths: bool
+) -> Parsed:
+    return _parse_order(text, game_map, phase_kind, paths)
+
+
+def _parse_order(text: str, game_map: GameMap, phase_kind: str | None, paths: bool) -> Parsed:
     if len(text) > MAX_ORDER_CHARS and len(text.strip()) > MAX_ORDER_CHARS:
         values = {"length": str(len(text.strip())), "limit": str(MAX_ORDER_CHARS)}
         raise NotationError(Problem("line_too_long", values))
