@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -160,10 +161,15 @@ def supports_against_own(line: str) -> bool:
     return False
 
 
-def timed(command: list[str], stdin: bytes | None = None) -> tuple[float, bytes]:
+def timed(command: list[str], stdin: bytes | None = None) -> tuple[float, float, bytes]:
+    """Wall time, CPU time (user and system: steadier on a shared machine) and output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, input=stdin, capture_output=True, check=True)
-    return time.perf_counter() - start, done.stdout
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
 
 
 def main() -> None:
@@ -176,8 +182,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         games_file = Path(tmp) / "games.jsonl"
         games_file.write_text("\n".join(replays) + "\n")
-        ours, out = timed([str(JUDGE), "adjudicate"], ("\n".join(lines) + "\n").encode())
-        theirs, _ = timed([sys.executable, "-c", REPLAY, str(games_file)])
+        ours, ours_cpu, out = timed([str(JUDGE), "adjudicate"], ("\n".join(lines) + "\n").encode())
+        theirs, theirs_cpu, _ = timed([sys.executable, "-c", REPLAY, str(games_file)])
     results = [json.loads(r) for r in out.decode().splitlines()]
     errors = sum(1 for r in results if "error" in r)
     differ = [
@@ -189,9 +195,15 @@ def main() -> None:
         f"{len(lines)} phases of {args.games} coordinated random games "
         f"({kinds['M']} movement, {kinds['R']} retreat, {kinds['A']} adjustment; seed {args.seed})"
     )
-    print(f"judge adjudicate, one process, start included: {ours:.2f} s")
-    print(f"the diplomacy package replaying them, one process, start included: {theirs:.2f} s")
-    print(f"ratio: {theirs / ours:.1f} times as fast (target: 10)")
+    print(f"judge adjudicate, one process, start included: {ours:.2f} s ({ours_cpu:.2f} s CPU)")
+    print(
+        "the diplomacy package replaying them, one process, start included: "
+        f"{theirs:.2f} s ({theirs_cpu:.2f} s CPU)"
+    )
+    print(
+        f"ratio: {theirs / ours:.1f} times as fast in wall time, "
+        f"{theirs_cpu / ours_cpu:.1f} in CPU time (target: 10)"
+    )
     print(f"outcomes equal: {len(lines) - len(differ)} of {len(lines)}; error lines: {errors}")
     print(f"of the {len(differ)} that differ, {own} have a power supporting a move on its own unit")
 
