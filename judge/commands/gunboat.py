@@ -12,7 +12,6 @@ from judge.commands.language import GUNBOAT, Command
 from judge.commands.run import Run, need_master, refuse
 from judge.store import games
 from judge.store.settings import GameSettings
-from judge.variants.maps import load_map
 
 # Each flag's command -> the settings with it on or off (judge/store/settings.py).
 _FLAGS: dict[str, Callable[[GameSettings, bool], GameSettings]] = {
@@ -54,8 +53,7 @@ def set_variant(run: Run, cmd: Command) -> None:
     block.game = games.update_game(
         run.ctx.db, game, run.ctx.now, settings=settings, variant=variant
     )
-    title = load_map(variant).title
-    run.event("variant", cmd, game=game.name, variant=title, gunboat=gunboat)
+    run.event("variant", cmd, game=game.name, variant=variant, gunboat=gunboat)
 
 
 def join_mismatch(game: games.Game, words: tuple[str, ...]) -> dict[str, object] | None:
