@@ -26,7 +26,7 @@ from judge.commands.signon import sign_on
 from judge.commands.takeover import first_forming, free_group, orders_refused, take_over
 from judge.engine.geography import GameMap, MapError
 from judge.game import play
-from judge.game.anonymity import secret
+from judge.game.anonymity import hidden, secret
 from judge.game.assignment import parse_preference
 from judge.game.dates import (
     DateError,
@@ -113,7 +113,9 @@ def join(run: Run, cmd: Command) -> None:
     seat = games.add_seat(db, game, games.PLAYER, address, hash_password(password), now)
     run.block = Block(game, seat)
     joined, needed = len(players) + 1, players_needed(game)
-    run.event("joined", cmd, game=name, joined=joined, needed=needed, secret=secret(game))
+    run.event(
+        "joined", cmd, game=name, joined=joined, needed=needed, secret=secret(game) and hidden(game)
+    )
 
 
 def _sender_of_record(run: Run, cmd: Command) -> str | None:
