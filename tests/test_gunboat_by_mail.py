@@ -214,6 +214,10 @@ def test_list_shows_a_player_only_his_own_address(judge: Judge) -> None:
         ]
         for address in players.values():
             assert address not in listing.full
+    judge.send("o@example.org", "OBSERVE gb watchpw")
+    [watching] = judge.send("o@example.org", "SIGNON Ogb watchpw\nLIST")
+    assert "   England    move  3/3  someone@somewhere" in watching.body.splitlines()
+    assert not any(address in watching.full for address in players.values())
     [master] = judge.send(MASTER, "SIGNON Mgb masterpw\nLIST")
     assert "   England    move  3/3  p1@example.org" in master.body.splitlines()
     [short] = judge.send(OUTSIDER, "LIST")
@@ -309,6 +313,13 @@ def test_the_start_mails_name_no_other_player(judge: Judge) -> None:
         others = [f"p{i}@example.org" for i in range(7) if [f"p{i}@example.org"] != mail.to]
         if mail.to != [MASTER]:
             assert not any(address in mail.full for address in others)
+    [france] = [m for m in starts if m.to == ["p2@example.org"]]
+    assert france.body.splitlines()[:4] == [
+        "Game gb (Standard Diplomacy, gunboat) has started.",
+        "Who plays which power is hidden from the players until the end of the game.",
+        "",
+        "You are France. Sign on with: SIGNON Fgb your-password",
+    ]
     [public] = [m for m in starts if m.to == ["gb@lists.example.org"]]
     assert "Austria: someone@somewhere\nEngland: someone@somewhere\n" in public.body
     [master] = [m for m in starts if m.to == [MASTER]]

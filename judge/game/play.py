@@ -235,6 +235,7 @@ def _game_context(config: Config, game: games.Game, gm: GameMap) -> dict[str, An
     return {
         "game": game.name,
         "variant": gm.title,
+        "gunboat": game.settings.gunboat,  # the start mail says so
         "phase": game.phase or "",  # its code; templates/words.txt says it
         "deadline": format_deadline(game.deadline, config.timezone),
         "rules": describe(rules_of(game)),
