@@ -253,6 +253,22 @@ def test_whogame_and_summary_hide_the_players_but_from_the_master(judge: Judge) 
     assert "    England  p1@example.org from S1901M" in lines
 
 
+def test_summary_tells_apart_the_hidden_players_of_one_power(judge: Judge) -> None:
+    players = _start(judge)
+    judge.send(players["E"], "SIGNON Egb pw1\nRESIGN")
+    judge.send("new@example.org", "SIGNON Egb newpw")
+    [ack] = judge.send("new@example.org", "SIGNON Egb newpw\nSUMMARY gb")
+    assert _lines(ack.body)[8:10] == [
+        "    England  Somebody #1 from S1901M, left in S1901M",
+        "             new@example.org from S1901M",
+    ]
+    [ack] = judge.send(players["F"], "SIGNON Fgb pw2\nSUMMARY gb")
+    assert _lines(ack.body)[8:10] == [
+        "    England  Somebody #1 from S1901M, left in S1901M",
+        "             Somebody #2 from S1901M",
+    ]
+
+
 def test_quiet_counts_late_and_abandoned_powers(judge: Judge) -> None:
     players = _start(judge)
     judge.send(MASTER, "SIGNON Mgb masterpw\nSET QUIET")

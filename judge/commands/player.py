@@ -47,7 +47,7 @@ from judge.variants.maps import load_map, map_names
 
 
 def create(run: Run, cmd: Command) -> None:
-    """CREATE ?name password [variant]: a new game, the sender its master."""
+    """CREATE ?name password [variant] [gunboat]: a new game, the sender its master."""
     close_block(run)
     name, password, *rest = cmd.args
     named = [w for w in rest if w != GUNBOAT]  # language.variant_words: a variant, options
