@@ -369,3 +369,22 @@ def test_no_reveal_keeps_them_hidden_after_the_end(judge: Judge) -> None:
     assert "    England  Somebody from S1901M" in lines
     for i in range(7):
         assert f"p{i}@example.org" not in ack.full
+
+
+def test_odd_variant_words_get_a_clear_reply(judge: Judge) -> None:
+    judge.send(MASTER, "CREATE ?gb masterpw")
+    long_word = "é" * 5000
+    [ack] = judge.send(MASTER, f"SIGNON Mgb masterpw\nSET VARIANT {long_word}\nSET VARIANT")
+    lines = _lines(ack.body)
+    assert lines[3].startswith("  ERROR: Expected SET VARIANT followed by a variant, GUNBOAT")
+    assert lines[5:] == [
+        "Line 3: SET VARIANT",
+        "  ERROR: Expected SET VARIANT followed by a variant, GUNBOAT, or both (e.g. SET VARIANT",
+        lines[-1],
+    ]
+    [ack] = judge.send("p0@example.org", f"SIGNON ?gb pw0 {long_word}")
+    assert _lines(ack.body)[0] == "Line 1: SIGNON ?gb ****"
+    assert long_word not in ack.full and "pw0" not in ack.full
+    [ack] = judge.send("p0@example.org", "SIGNON ?gb pw0 gunboat standard standard")
+    assert _lines(ack.body)[0] == "Line 1: SIGNON ?gb ****"
+    assert not judge.game("gb").settings.gunboat
