@@ -80,8 +80,10 @@ def create(run: Run, cmd: Command) -> None:
 
 
 def join(run: Run, cmd: Command) -> None:
-    """SIGNON ?name password: a seat in a forming game; in a started one, its first free
-    power taken over, else observing. SIGNON ? password: the first game still forming."""
+    """SIGNON ?name password [variant] [gunboat]: a seat in a forming game; in a started
+    one, its first free power taken over, else observing. Joining as a player names the
+    game's variant words (a gunboat game: gunboat), else refused as njudge does. SIGNON ?
+    password: the first game still forming."""
     close_block(run)
     name, password, *words = cmd.args
     db, now = run.ctx.db, run.ctx.now
