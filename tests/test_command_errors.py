@@ -142,6 +142,19 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         {"variants": ("standard", "standard-6")},
         "Expected a variant after the password, one of: standard, standard-6.",
     ),
+    "set_variant": (
+        {"variants": ("chaos", "standard")},
+        "Expected SET VARIANT followed by a variant, GUNBOAT, or both (e.g. SET VARIANT\n"
+        "  standard GUNBOAT); the variants: chaos, standard.",
+    ),
+    "variant_differs": (
+        {"game": "x", "variant": "standard", "gunboat": True, "use": "gunboat"},
+        "Game 'x' is not of the gunboat standard variant.\n  Use: signon ?x password gunboat",
+    ),
+    "variant_joined": (
+        {"game": "x", "joined": 1},
+        "1 player has joined x: its variant can no longer change.",
+    ),
     "set_unknown": (
         {"word": "WIAT", "guess": "WAIT"},
         "I don't know SET WIAT. Did you mean SET WAIT?",

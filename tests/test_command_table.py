@@ -79,7 +79,8 @@ HELP = (
     "    UNSTART, SET [NO] MANUAL PROCESS/START, SET [NO] STRICT WAIT,\n"
     "    SET START date, SET [UN]MODERATED, SET PLAYERS n,\n"
     "    SET WHITE/GREY ... (GET press),\n"
-    "    SET [NO] APPROVAL, SET [NOT] APPROVE X\n"
+    "    SET [NO] APPROVAL, SET [NOT] APPROVE X,\n"
+    "    SET VARIANT [variant] [GUNBOAT], SET [NO] REVEAL / SHOW / QUIET / SECRET\n"
     "  Dates: 2026-12-01 23:30, Tue 23:30, Dec 1 23:30, +36h (in the judge's zone).\n"
 )
 
@@ -124,6 +125,7 @@ def test_the_table_has_every_command_the_language_reads() -> None:
     words += ["REGISTER", "WHOIS", "I AM ALSO", "DIARY"]
     words += ["PHASE", "IF", "ELSE", "ENDIF"]
     words += ["UNSTART", "SET MANUAL PROCESS", "SET STRICT WAIT", "SET UNMODERATED"]
+    words += ["SET VARIANT GUNBOAT"]
     words += [f"SET {name.removeprefix('SET ')}" for name in BY_NAME if name.startswith("SET ")]
     read = set()
     for word in words:

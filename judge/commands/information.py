@@ -13,13 +13,14 @@ from judge.commands.language import Command
 from judge.commands.powers import sender_name
 from judge.commands.run import Run, need_block, refuse
 from judge.engine.phase import Phase
+from judge.game import anonymity
 from judge.game.dates import format_moment
 from judge.game.errors import CommandError
 from judge.game.history_window import Window, read_window, within_lines
-from judge.game.listing import game_report, njudge_time
+from judge.game.listing import Reader, game_report, njudge_time
 from judge.game.report import format_deadline, results_by_power
 from judge.game.rules import score_lines
-from judge.game.who_played import who_played
+from judge.game.who_played import as_read, who_played
 from judge.mail.message import reply_address
 from judge.replies import Reply
 from judge.store import games
@@ -34,9 +35,9 @@ def list_games(run: Run, cmd: Command) -> None:
     name: that game's full report, listed or not."""
     db, zone, now = run.ctx.db, run.ctx.config.zone, run.ctx.now
     if not cmd.args and run.block is not None:
-        block = run.block
-        with_orders = block.seat.role == games.MASTER
-        report = game_report(db, games.get_game(db, block.game.id), zone, now, with_orders)
+        signed_on = games.get_game(db, run.block.game.id)
+        reader = _reader(run, signed_on)
+        report = game_report(db, signed_on, zone, now, reader.master, reader)
         run.event("list_game", cmd, report=report)
     elif not cmd.args:
         lines = [_short_line(db, game) for game in _listed(db)]
@@ -44,14 +45,25 @@ def list_games(run: Run, cmd: Command) -> None:
     elif cmd.args[0] == "full":  # njudge's LIST FULL (a game called "full": LIST after SIGNON)
         listed = _listed(db)
         shown = listed[:MAX_FULL_REPORTS]
-        reports = [game_report(db, game, zone, now, False) for game in shown]
+        reports = [game_report(db, game, zone, now, False, _reader(run, game)) for game in shown]
         run.event("list_full", cmd, reports=reports, more=len(listed) - len(shown))
     else:
         game = games.find_game(db, cmd.args[0])
         if game is None:
             refuse(run, cmd, "no_game", game=cmd.args[0])
             return
-        run.event("list_game", cmd, report=game_report(db, game, zone, now, False))
+        report = game_report(db, game, zone, now, False, _reader(run, game))
+        run.event("list_game", cmd, report=report)
+
+
+def _reader(run: Run, game: games.Game) -> Reader:
+    """Who reads about `game` (judge/game/anonymity.py decides what they see): the seat
+    signed on to it in this mail, if any; the sender's From: alone proves nothing (a
+    forged one must not learn which power an address plays)."""
+    block = run.block
+    if block is None or block.game.id != game.id:
+        return Reader()
+    return Reader(block.seat.address, block.seat.role == games.MASTER)
 
 
 def _listed(db: Database) -> list[games.Game]:
@@ -68,6 +80,8 @@ def _short_line(db: Database, game: games.Game) -> dict[str, object]:
         "phase": str(phase) if phase else "",
         "players": len(games.seats(db, game, games.PLAYER)),
         "comment": game.settings.comment,
+        "gunboat": game.settings.gunboat,
+        "secret": anonymity.secret(game) and anonymity.hidden(game),  # read by no master
     }
 
 
@@ -93,6 +107,9 @@ def whogame(run: Run, cmd: Command) -> None:
         refuse(run, cmd, "no_game", game=cmd.args[0])
         return
     full = cmd.args[1:] == ("full",)
+    if anonymity.hidden_from(game, _reader(run, game).master):
+        run.event("whogame", cmd, game=game.name, powers=[], gunboat=True)
+        return
     run.event("whogame", cmd, game=game.name, powers=_who(run.ctx.db, game, full))
 
 
@@ -119,8 +136,17 @@ def summary(run: Run, cmd: Command) -> None:
         scores=(score_lines(game, gm, game.result) if game.state == games.FINISHED else []),
         powers=[gm.powers[k].name for k in gm.powers],
         table=table,
-        **who_played(db, game, gm),  # players, masters
+        **_played_as_read(run, game, who_played(db, game, gm)),  # players, masters
     )
+
+
+def _played_as_read(run: Run, game: games.Game, played: dict[str, Any]) -> dict[str, Any]:
+    """who_played's value as the reader may see it: in a gunboat game, to any but its
+    master, every other player is Somebody."""
+    reader = _reader(run, game)
+    if not anonymity.hidden_from(game, reader.master):
+        return played
+    return as_read(played, reader.address)
 
 
 def history(run: Run, cmd: Command) -> None:

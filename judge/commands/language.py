@@ -119,6 +119,13 @@ _SET = {
     "NOAPPROVAL": "SET APPROVAL",
     "APPROVE": "SET APPROVE",
     "NOT": "SET APPROVE",
+    # Gunboat (njudge.md section 2): the variant and its option words, and the flags.
+    "VARIANT": "SET VARIANT",
+    **{
+        f"{no}{word}": f"SET {word}"
+        for word in ("REVEAL", "SHOW", "QUIET", "SECRET")
+        for no in ("", "NO")
+    },
 }
 # The SET commands that take text (templates/errors/usage.txt says what text each takes).
 _TAKES_TEXT = frozenset(
@@ -382,8 +389,8 @@ def _masked(words: list[str]) -> str | None:
     command and masks everything after it (`SIGN ON ****`, `1. SIGNIN ****`)."""
     first = words[0].upper()
     if first in ("SIGNON", "OBSERVE", "CREATE") and len(words) >= 3:
-        if first == "CREATE" and len(words) == 4 and words[3].lower() in _variants():
-            return " ".join([*words[:2], _MASK, words[3]])  # the variant is no secret
+        if first != "OBSERVE" and len(words) > 3 and variant_words(words[3:]) is not None:
+            return " ".join([*words[:2], _MASK, *words[3:]])  # the variant is no secret
         return " ".join([*words[:2], _MASK])
     if first == "SET" and len(words) >= 2 and words[1].upper() == "PASSWORD":
         return " ".join([*words[:2], _MASK]) if len(words) > 2 else None
@@ -472,6 +479,25 @@ def _variants() -> set[str]:
     from judge.variants.maps import map_names  # noqa: PLC0415 (only for CREATE lines)
 
     return set(map_names())
+
+
+# The options a game of any variant may have (njudge's variant words after the name).
+GUNBOAT = "gunboat"
+OPTIONS = frozenset({GUNBOAT})
+
+
+def variant_words(words: list[str]) -> tuple[str, ...] | None:
+    """njudge's variant words (`standard gunboat`, `gunboat`, `chaos`: a variant and
+    options, in any order) in lower case, the variant first if named; None unless every
+    word is one, with at most one variant and each option once."""
+    lowered = [w.lower() for w in words]
+    named = [w for w in lowered if w not in OPTIONS]
+    options = [w for w in lowered if w in OPTIONS]
+    if len(named) > 1 or len(set(options)) != len(options):
+        return None
+    if any(w not in _variants() for w in named):
+        return None
+    return (*named, *options)
 
 
 def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
@@ -614,27 +640,30 @@ def _short(word: str) -> str:
 
 
 def _create(number: int, text: str, args: list[str]) -> Command:
-    """CREATE ?name password [variant]."""
-    if len(args) not in (2, 3) or not args[0].startswith("?"):
+    """CREATE ?name password [variant] [GUNBOAT]: args (name, password, then the variant
+    words as variant_words gives them)."""
+    if len(args) < 2 or not args[0].startswith("?"):
         return _error(number, text, "usage", name="CREATE")
-    if len(args) == 3 and args[2].lower() not in _variants():
+    words = variant_words(args[2:]) if len(args) <= 2 + len(OPTIONS) + 1 else None
+    if words is None:
         # Not echoed: "CREATE ?g my secret" would show half of a password.
         return _error(number, text, "variant_expected", variants=tuple(sorted(_variants())))
-    return Command(
-        number, text, "CREATE", (args[0][1:].lower(), args[1], *(a.lower() for a in args[2:]))
-    )
+    return Command(number, text, "CREATE", (args[0][1:].lower(), args[1], *words))
 
 
 def _signon(number: int, text: str, args: list[str]) -> Command:
-    """SIGNON Xname password, or SIGNON ?name password (JOIN); SIGNON ? password (JOIN
-    with no name: the first game still forming)."""
+    """SIGNON Xname password, or SIGNON ?name password [variant] [GUNBOAT] (JOIN: args
+    name, password and the variant words); SIGNON ? password (JOIN with no name: the
+    first game still forming)."""
     if len(args) == 2 and args[0] == "?":
         return Command(number, text, "JOIN", ("", args[1]))
-    if len(args) != 2 or len(args[0]) < 2:
+    joining = len(args) > 2 and args[0].startswith("?") and len(args) <= 3 + len(OPTIONS)
+    words = variant_words(args[2:]) if joining else ()
+    if (len(args) != 2 and not words) or len(args[0]) < 2:
         return _error(number, text, "usage", name="SIGNON")
     who, game = args[0][0].upper(), args[0][1:].lower()
     if who == "?":
-        return Command(number, text, "JOIN", (game, args[1]))
+        return Command(number, text, "JOIN", (game, args[1], *(words or ())))
     return Command(number, text, "SIGNON", (who, game, args[1]))
 
 
@@ -680,6 +709,12 @@ _SET_FLAGS: dict[str, tuple[str, tuple[str, ...]]] = {
     "NOPOSTAL": ("SET PRESS RULE", ("POSTAL", "OFF")),
     "ALL": ("SET PRESS RULE", ("ALL", "ON")),
     "NORMAL": ("SET PRESS RULE", ("ALL", "OFF")),
+    # Gunboat's flags (judge/commands/gunboat.py): SET [NO] REVEAL, SHOW, QUIET, SECRET.
+    **{
+        f"{no}{word}": (f"SET {word}", ("OFF" if no else "ON",))
+        for word in ("REVEAL", "SHOW", "QUIET", "SECRET")
+        for no in ("", "NO")
+    },
 }
 # njudge's press keywords of several words (tried before single ones, longest first).
 _SET_PHRASES: dict[tuple[str, ...], tuple[str, tuple[str, ...]]] = {
@@ -810,6 +845,13 @@ def _set(number: int, text: str, args: list[str]) -> Command:
         return _flag(number, text, args[0].upper(), rest)
     if name == "SET APPROVE":
         return _approve(number, text, args[0].upper(), rest)
+    if name in _ANONYMITY:  # alone, it was read as a flag by _set_flags
+        return _error(number, text, "alone", name=f"SET {args[0].upper()}")
+    if name == "SET VARIANT":
+        words = variant_words(rest) if 0 < len(rest) <= 1 + len(OPTIONS) else None
+        if words is None:
+            return _error(number, text, "set_variant", variants=tuple(sorted(_variants())))
+        return Command(number, text, name, words)
     if name.endswith(" LENGTH") and rest and rest[0].upper() == "LENGTH":
         rest = rest[1:]  # SET MOVE LENGTH 48h
     if name == "SET OBSERVER PRESS" and rest and rest[0].upper() == "PRESS":
@@ -834,6 +876,10 @@ def _set(number: int, text: str, args: list[str]) -> Command:
     ):
         return _error(number, text, "usage", name=name)
     return Command(number, text, name, tuple(rest))
+
+
+# Gunboat's flags (judge/commands/gunboat.py), each SET [NO] word.
+_ANONYMITY = frozenset({"SET REVEAL", "SET SHOW", "SET QUIET", "SET SECRET"})
 
 
 # SET's words for njudge's listing flag: SET LIST alone, SET PUBLIC show the game in LIST.

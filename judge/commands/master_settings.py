@@ -11,6 +11,7 @@ from judge.commands.blocks import start_if_full
 from judge.commands.deadline_spellings import is_clock_text, read_clock
 from judge.commands.language import Command
 from judge.commands.run import Block, Run, active, deadline_mail, everyone, need_master, refuse
+from judge.game import anonymity
 from judge.game.dates import (
     DateError,
     check_within_reach,
@@ -288,7 +289,8 @@ def parameters_notices(run: Run) -> list[Reply]:
             for key, value in after.items()
             if value != before.to_json().get(key)
         ]
-        notice = everyone(run, game, "parameters_changed", {"changes": changed})
+        changer = run.sub.sender if anonymity.signs_changes(game) else None  # SET SHOW
+        notice = everyone(run, game, "parameters_changed", {"changes": changed, "changer": changer})
         # Told to the sender alone (a game with no players yet), it would only repeat
         # the acknowledgement.
         if changed and set(notice.to) != {run.sub.sender.lower()}:

@@ -4,12 +4,14 @@ password, address, preferences, absences, draws, concessions and resigning."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from judge.commands.blocks import close_block, players_needed, too_many_passwords
 from judge.commands.ending import end_game
-from judge.commands.language import Command, nearest_command
+from judge.commands.gunboat import join_mismatch
+from judge.commands.language import GUNBOAT, Command, nearest_command
 from judge.commands.powers import power_key
 from judge.commands.run import (
     PLAYING,
@@ -24,6 +26,7 @@ from judge.commands.signon import sign_on
 from judge.commands.takeover import first_forming, free_group, orders_refused, take_over
 from judge.engine.geography import GameMap, MapError
 from judge.game import play
+from judge.game.anonymity import hidden, secret
 from judge.game.assignment import parse_preference
 from judge.game.dates import (
     DateError,
@@ -44,10 +47,11 @@ from judge.variants.maps import load_map, map_names
 
 
 def create(run: Run, cmd: Command) -> None:
-    """CREATE ?name password [variant]: a new game, the sender its master."""
+    """CREATE ?name password [variant] [gunboat]: a new game, the sender its master."""
     close_block(run)
     name, password, *rest = cmd.args
-    variant = rest[0] if rest else "standard"
+    named = [w for w in rest if w != GUNBOAT]  # language.variant_words: a variant, options
+    variant = named[0] if named else "standard"
     if not games.valid_game_name(name):
         run.event("game_name_bad", cmd, game=name[:40], limit=games.MAX_GAME_NAME)
         return
@@ -63,28 +67,39 @@ def create(run: Run, cmd: Command) -> None:
         run.event("create_taken", cmd, game=name)
         return
     game = games.create_game(run.ctx.db, name, variant, run.ctx.now)
+    if GUNBOAT in rest:
+        gunboat = replace(game.settings, gunboat=True)
+        game = games.update_game(run.ctx.db, game, run.ctx.now, settings=gunboat)
     seat = games.add_seat(
         run.ctx.db, game, games.MASTER, master, hash_password(password), run.ctx.now
     )
     run.block = Block(game, seat)
-    run.event(
-        "created", cmd, game=name, variant=load_map(variant).title, needed=players_needed(game)
-    )
+    title = load_map(variant).title
+    needed = players_needed(game)
+    run.event("created", cmd, game=name, variant=title, needed=needed, gunboat=GUNBOAT in rest)
 
 
 def join(run: Run, cmd: Command) -> None:
-    """SIGNON ?name password: a seat in a forming game; in a started one, its first free
-    power taken over, else observing. SIGNON ? password: the first game still forming."""
+    """SIGNON ?name password [variant] [gunboat]: a seat in a forming game; in a started
+    one, its first free power taken over, else observing. Joining as a player names the
+    game's variant words (a gunboat game: gunboat), else refused as njudge does. SIGNON ?
+    password: the first game still forming."""
     close_block(run)
-    name, password = cmd.args
+    name, password, *words = cmd.args
     db, now = run.ctx.db, run.ctx.now
     address = _sender_of_record(run, cmd)
     if address is None:
         return
     game = games.find_game(db, name) if name else first_forming(db, address)
     name = game.name if game is not None else name
+    free = free_groups(db, game) if game is not None and game.state in PLAYING else []
+    joining = game is not None and (free or game.state == games.FORMING)
+    # Joining a named game as a player names its variant words (SIGNON ? password: any).
+    mismatch = join_mismatch(game, tuple(words)) if game and joining and cmd.args[0] else None
+    if mismatch is not None:
+        refuse(run, cmd, "variant_differs", **mismatch)
+        return
     if game is not None and game.state in PLAYING:
-        free = free_groups(db, game)
         if free:
             take_over(run, cmd, game, free[0], password)
         else:
@@ -100,7 +115,9 @@ def join(run: Run, cmd: Command) -> None:
     seat = games.add_seat(db, game, games.PLAYER, address, hash_password(password), now)
     run.block = Block(game, seat)
     joined, needed = len(players) + 1, players_needed(game)
-    run.event("joined", cmd, game=name, joined=joined, needed=needed)
+    run.event(
+        "joined", cmd, game=name, joined=joined, needed=needed, secret=secret(game) and hidden(game)
+    )
 
 
 def _sender_of_record(run: Run, cmd: Command) -> str | None:

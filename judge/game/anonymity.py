@@ -62,3 +62,11 @@ def quiet(game: games.Game) -> bool:
 def secret(game: games.Game) -> bool:
     """Whether even how many players have joined is hidden (SET SECRET)."""
     return game.settings.secret
+
+
+def signs_changes(game: games.Game) -> bool:
+    """Whether the notice of a change of the game's settings names who changed it: only
+    where the master asked for it with SET SHOW. njudge signs them by default outside
+    gunboat (shows_changer); this judge's notices were never signed, and stay unsigned
+    unless asked, so no game's notices change under it."""
+    return game.settings.show is True and shows_changer(game)

@@ -5,6 +5,7 @@ the master, also the orders on file). No mail text lives here."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -15,7 +16,7 @@ from judge.engine.board import Position
 from judge.engine.geography import GameMap
 from judge.engine.rules import Rules, describe
 from judge.engine.validation import orders_due
-from judge.game import proxies
+from judge.game import anonymity, proxies
 from judge.game.dates import MONTH_NAMES, WEEKDAY_NAMES
 from judge.game.play import current_position, power_complete
 from judge.game.report import describe_text, units_list
@@ -44,31 +45,52 @@ def njudge_time(moment: datetime, zone: ZoneInfo) -> str:
     )
 
 
+@dataclass(frozen=True)
+class Reader:
+    """Who reads a report: the address of the seat signed on to the game (None: someone
+    not signed on to it), and whether that seat is a master's (who sees everything)."""
+
+    address: str | None = None
+    master: bool = False
+
+
 def game_report(
-    db: sqlite_utils.Database, game: games.Game, zone: ZoneInfo, now: datetime, orders: bool
+    db: sqlite_utils.Database,
+    game: games.Game,
+    zone: ZoneInfo,
+    now: datetime,
+    orders: bool,
+    reader: Reader = Reader(),  # noqa: B008 (frozen: one shared value is safe)
 ) -> dict[str, Any]:
-    """What templates/list_report.txt shows of `game` (with the orders on file when
-    `orders`: for its master)."""
+    """What templates/list_report.txt shows of `game` to `reader` (with the orders on
+    file when `orders`: for its master); in a gunboat game the other players' addresses
+    as judge/game/anonymity.py lets the reader see them."""
     gm = load_map(game.variant)
     seats = games.seats(db, game)
     position = current_position(db, game) if game.phase else None
     deadline = datetime.fromisoformat(game.deadline) if game.deadline else None
     players = [s for s in seats if s.role == games.PLAYER]
+    shown = _players(db, game, gm, position, now)
+    quiet = anonymity.quiet(game) and not reader.master
     return {
         "name": game.name,
         "state": game.state,
-        "variant": gm.title,
+        "variant": gm.title + (", Gunboat" if game.settings.gunboat else ""),
         "turn": len(games.phase_marks(db, game)),
         "phase": game.phase or "",
         "deadline": njudge_time(deadline, zone) if deadline else "",
         "needed": max(len(gm.powers) - len(players), 0),
+        "secret": anonymity.secret(game) and anonymity.hidden_from(game, reader.master),
         "settings": _settings(game.settings),
+        "anonymity": _anonymity_flags(game),
         "rules": describe(rules_of(game)),  # the DATC choices that are not the preferred ones
         "end": end_rules_text(end_rules(game, gm)),
         "comment": game.settings.comment,
         "long_comment": game.settings.long_comment.splitlines(),
         "masters": [s.address for s in seats if s.role == games.MASTER],
-        "players": _players(db, game, gm, position, now),
+        "players": _as_read(game, shown, reader, quiet),
+        "late": sum(p["status"] == LATE for p in shown) if quiet else 0,
+        "abandoned": sum(p["status"] == ABANDON for p in shown) if quiet else 0,
         "position": _position(gm, position),
         "orders": _orders(db, game, gm, position) if orders and position else [],
     }
@@ -97,6 +119,39 @@ def _settings(settings: GameSettings) -> dict[str, Any]:
         "partial": settings.partial,
         "observer_press": settings.observer_press,
     }
+
+
+def _anonymity_flags(game: games.Game) -> list[str]:
+    """njudge's words on the Flags line for gunboat's settings (`Gunboat, Quiet,
+    NoReveal, No Show, Secret`): each only where it differs from a plain game's."""
+    settings = game.settings
+    words = [
+        ("Gunboat", settings.gunboat),
+        ("Quiet", settings.quiet),
+        ("NoReveal", not settings.reveal),
+        ("No Show", not anonymity.shows_changer(game)),
+        ("Secret", settings.secret),
+    ]
+    return [word for word, on in words if on]
+
+
+def _as_read(
+    game: games.Game, players: list[dict[str, Any]], reader: Reader, quiet: bool
+) -> list[dict[str, Any]]:
+    """The players' lines as `reader` may see them: other players' addresses hidden in a
+    gunboat game; with QUIET no power named late or abandoned (counted instead); with
+    SECRET, before the start, no line but the reader's own (the lines would count them)."""
+    out = []
+    for line in players:
+        address = anonymity.shown_address(
+            game, line["address"], reader=reader.address, reader_is_master=reader.master
+        )
+        hidden = line["address"] and address == anonymity.SOMEONE
+        if hidden and not line["power"] and anonymity.secret(game):
+            continue  # a forming game's player who is not the reader
+        status = "" if quiet and line["status"] in (LATE, ABANDON) else line["status"]
+        out.append({**line, "address": address if line["address"] else "", "status": status})
+    return out
 
 
 def _players(

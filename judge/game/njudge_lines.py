@@ -83,7 +83,7 @@ def head(
         "code": config.name or "XXXX",
         "game": game.name,
         "title": _capitalised(game.name),
-        "variant": _capitalised(game.variant),  # the name: `Standard`, as njudge's
+        "variant": variant_name(game),
         "phase": njudge_phase(phase),
         "deadline": ptime(when, config.zone),
     }
@@ -130,6 +130,12 @@ def _parts(seconds: float) -> dict[str, int] | None:
     hours, mins = divmod(minutes, 60)
     days, hrs = divmod(hours, 24)
     return {"days": days, "hours": hrs, "minutes": mins, "seconds": secs}
+
+
+def variant_name(game: games.Game) -> str:
+    """The game's variant as njudge's header names it: `Standard`, its option words
+    after it (`Standard Gunboat`)."""
+    return _capitalised(game.variant) + (" Gunboat" if game.settings.gunboat else "")
 
 
 def _capitalised(name: str) -> str:

@@ -26,6 +26,7 @@ from judge.engine.phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
 from judge.engine.rules import DEFAULT_RULES, Rules, describe
 from judge.engine.validation import CheckedOrder, check_orders, orders_due
 from judge.game import njudge_lines, pending_orders, proxies, vacancies
+from judge.game.anonymity import shown_address
 from judge.game.assignment import assign_powers
 from judge.game.dates import next_deadline, parse_time_of_day, push_past_absence
 from judge.game.diaries import diary_mails
@@ -213,10 +214,15 @@ def _start_mails(
     for seat in games.seats(db, game, games.MASTER):
         master = {**context, "you": None, "players": seated}
         mails.append(Reply((seat.address,), "game_start", master, "start", False, picture=picture))
+    # The copy to the game's mailing list is read by no master: gunboat hides them.
+    public = [
+        {**p, "address": shown_address(game, p["address"], reader=None, reader_is_master=False)}
+        for p in seated
+    ]
     announcement = Reply(
         (),
         "game_start",
-        {**context, "you": None, "players": seated, "public": True},
+        {**context, "you": None, "players": public, "public": True},
         "start",
         False,
         picture=picture,
@@ -229,6 +235,7 @@ def _game_context(config: Config, game: games.Game, gm: GameMap) -> dict[str, An
     return {
         "game": game.name,
         "variant": gm.title,
+        "gunboat": game.settings.gunboat,  # the start mail says so
         "phase": game.phase or "",  # its code; templates/words.txt says it
         "deadline": format_deadline(game.deadline, config.timezone),
         "rules": describe(rules_of(game)),

@@ -10,6 +10,7 @@ from typing import Any
 import sqlite_utils
 
 from judge.engine.geography import GameMap
+from judge.game.anonymity import somebody
 from judge.store import games
 
 
@@ -42,3 +43,22 @@ def who_played(db: sqlite_utils.Database, game: games.Game, gm: GameMap) -> dict
             by_power[seat.power].append(span)
     players = [{"power": gm.powers[k].name, "spans": spans} for k, spans in by_power.items()]
     return {"players": players, "masters": masters}
+
+
+def as_read(played: dict[str, Any], reader: str | None) -> dict[str, Any]:
+    """who_played's value with every player's address but the reader's own given as
+    "Somebody" (a gunboat game, to a player or an observer: judge/game/anonymity.py);
+    "Somebody #n" where a power had several players, to tell them apart. The masters
+    stay named."""
+    players = []
+    for power in played["players"]:
+        spans = power["spans"]
+        several = len(spans) > 1
+        hidden = [
+            span
+            if reader is not None and span["address"].lower() == reader.lower()
+            else {**span, "address": somebody(n if several else None)}
+            for n, span in enumerate(spans, start=1)
+        ]
+        players.append({**power, "spans": hidden})
+    return {**played, "players": players}
