@@ -62,3 +62,9 @@ def quiet(game: games.Game) -> bool:
 def secret(game: games.Game) -> bool:
     """Whether even how many players have joined is hidden (SET SECRET)."""
     return game.settings.secret
+
+
+def announced_to(game: games.Game, reader_is_master: bool) -> bool:
+    """Whether a late, abandoned or taken-over power is announced to this reader: always
+    to a master; to players and observers unless the game is QUIET."""
+    return reader_is_master or not game.settings.quiet

@@ -1,0 +1,194 @@
+"""Issue 18, item 1: the mails of a gunboat game name no other player to a player or an
+observer (njudge.md sections 2 and 3), by mail through the real handling path: white
+press names the power and not the address, the masters' copy says who; a takeover is
+announced with `someone@somewhere` (with SET QUIET not at all); late and abandoned powers
+are not announced in a QUIET game; the end mail reveals the players unless SET NO
+REVEAL. tests/test_gunboat_by_mail_dovecot.py plays a whole gunboat year end to end."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from judge_harness import HOLDS, POWERS, Judge, Mail
+
+from judge.store import games
+
+GM = "gm@example.org"
+MASTER = "SIGNON Mwar1 masterpw"
+NEW = "new@example.org"
+
+
+def make_gunboat(judge: Judge, game_name: str = "war1", **settings: bool) -> None:
+    """Make `game_name` a gunboat game (and give it `settings`: quiet, reveal) in the
+    store. TODO(lead): `CREATE ?war1 masterpw standard gunboat` and SET QUIET / SET NO
+    REVEAL by mail once the gunboat commands are merged."""
+    game = games.find_game(judge.db, game_name)
+    assert game is not None
+    changed = replace(game.settings, gunboat=True, **settings)
+    games.update_game(judge.db, game, judge.now, settings=changed)
+
+
+def _first_lines(mails: list[Mail]) -> dict[str, str]:
+    """The first body line of each mail but the acknowledgement, by its one recipient."""
+    out = {}
+    for m in mails[1:]:
+        assert len(m.to) == 1, m.to  # one mail to each reader
+        out[m.to[0]] = m.body.split("\n")[0]
+    return out
+
+
+def _to_each(mails: list[Mail], what: str) -> dict[str, str]:
+    """The body of each mail whose subject has `what`, by its one recipient."""
+    found = [m for m in mails if what in m.subject]
+    assert all(len(m.to) == 1 for m in found), [m.to for m in found]
+    return {m.to[0]: m.body for m in found}
+
+
+def test_white_press_names_the_power_and_the_masters_copy_says_who(judge: Judge) -> None:
+    players = judge.start_game()
+    make_gunboat(judge)
+    france = players["F"]
+    others = [a for i, a in players.items() if i != "F"]
+    mails = judge.send(france, "SIGNON Fwar1 pw2\nBROADCAST\nHello all.\nENDPRESS")
+    assert "  Broadcast message sent.\n" in mails[0].body
+    line = "Broadcast message from France in 'war1':"
+    assert _first_lines(mails) == {
+        **dict.fromkeys(others, line),
+        GM: f"{line} [from {france} as France]",
+    }
+    for m in mails[1:]:
+        assert m.subject == "TEST:war1 - S1901M Broadcast from France"
+        assert (france in m.full) == (m.to == [GM]), m.full
+    mails = judge.send(france, "SIGNON Fwar1 pw2\nPRESS TO EG\nJust you two.\nENDPRESS")
+    line = "Message from France to England, Germany in 'war1':"
+    assert _first_lines(mails) == {
+        players["E"]: line,
+        players["G"]: line,
+        GM: f"{line} [from {france} as France]",
+    }
+
+
+def test_grey_press_in_a_gunboat_game_stays_anonymous(judge: Judge) -> None:
+    players = judge.start_game()
+    make_gunboat(judge)
+    judge.send(GM, f"{MASTER}\nSET WHITE/GREY")
+    mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nPRESS TO R GREY\nBeware.\nENDPRESS")
+    assert _first_lines(mails) == {
+        players["R"]: "Message to Russia in 'war1':",
+        GM: f"Message to Russia in 'war1': [from {players['F']} as France]",
+    }
+
+
+def test_the_masters_own_press_is_unchanged(judge: Judge) -> None:
+    players = judge.start_game()
+    make_gunboat(judge)
+    mails = judge.send(GM, f"{MASTER}\nBROADCAST\nDeadline soon.\nENDPRESS")
+    line = f"Broadcast message from {GM} as the master in 'war1':"
+    assert _first_lines(mails) == dict.fromkeys(players.values(), line)
+
+
+def test_a_takeover_is_announced_as_someone_and_to_the_masters_by_address(
+    judge: Judge,
+) -> None:
+    players = judge.start_game()
+    make_gunboat(judge)
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
+    mails = judge.send(NEW, "SIGNON Fwar1 newpw\nA Par - Bur")
+    assert "  Take over of abandoned France allowed.\n" in mails[0].body
+    told = _to_each(mails, "New Player Signon")
+    others = [a for i, a in players.items() if i != "F"]
+    hidden = "someone@somewhere has taken over the abandoned France in game 'war1'.\n"
+    assert told == {
+        GM: f"{NEW} has taken over the abandoned France in game 'war1'.\n",
+        **dict.fromkeys(others, hidden),
+    }
+    assert all(NEW not in m.full for m in mails if m.to != [GM] and m.to != [NEW])
+
+
+def test_a_quiet_game_tells_only_the_masters_of_a_takeover(judge: Judge) -> None:
+    players = judge.start_game()
+    make_gunboat(judge, quiet=True)
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
+    mails = judge.send(NEW, "SIGNON Fwar1 newpw\nA Par - Bur")
+    assert _to_each(mails, "New Player Signon") == {
+        GM: f"{NEW} has taken over the abandoned France in game 'war1'.\n"
+    }
+
+
+def test_a_quiet_game_tells_only_the_masters_of_late_and_abandoned_powers(
+    judge: Judge,
+) -> None:
+    players = judge.start_game()
+    make_gunboat(judge, quiet=True)
+    judge.send(GM, f"{MASTER}\nSET NONMR")
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
+    for i, initial in enumerate(POWERS):
+        if initial not in "FT":  # France has no player, Turkey is late
+            judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\n{HOLDS[initial]}")
+    deadline = datetime.fromisoformat(judge.game().deadline or "")
+    mails = judge.at(deadline)
+    assert [m.to for m in mails] == [[GM]]
+    assert mails[0].subject == "TEST:war1 - S1901M Waiting for Replacements: F"
+    judge.send(NEW, "SIGNON Fwar1 newpw\nA Par H\nA Mar H\nF Bre H\nSET NOWAIT")
+    deadline = datetime.fromisoformat(judge.game().deadline or "")
+    mails = judge.at(deadline)
+    # The late power is told; the others are not told whom the judge waits for.
+    assert sorted((m.to[0], m.subject) for m in mails) == [
+        (GM, "TEST:war1 - S1901M Late Notice: Turkey"),
+        (players["T"], "TEST:war1 - S1901M Late Notice: Turkey"),
+    ]
+
+
+def test_a_game_not_quiet_tells_everyone_whom_it_waits_for(judge: Judge) -> None:
+    players = judge.start_game()
+    make_gunboat(judge)
+    for i, initial in enumerate(POWERS[:-1]):  # Turkey is late
+        judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\n{HOLDS[initial]}")
+    mails = judge.at(datetime.fromisoformat(judge.game().deadline or ""))
+    told = _to_each(mails, "Late Notice: Turkey")
+    assert sorted(told) == sorted([GM, *players.values()])
+    assert all("p6@example.org" not in body for body in told.values())
+
+
+def _ended(judge: Judge, **settings: bool) -> list[Mail]:
+    """A gunboat game war1 whose French player was replaced by NEW, then terminated."""
+    players = judge.start_game()
+    make_gunboat(judge, **settings)
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
+    judge.send(NEW, "SIGNON Fwar1 newpw")
+    return judge.send(GM, f"{MASTER}\nTERMINATE")
+
+
+def test_the_end_mail_reveals_who_played_what(judge: Judge) -> None:
+    told = _to_each(_ended(judge), "Game Terminated")
+    staying = [f"p{i}@example.org" for i in range(7) if i != 2]  # p2 resigned: not told
+    assert sorted(told) == sorted([GM, NEW, *staying])
+    end = told[NEW]
+    assert set(told.values()) == {end}
+    assert end.endswith(
+        "The master has terminated war1. The game is over.\n"
+        "\n"
+        "Now that the game is over, its players are revealed:\n"
+        "Austria: p0@example.org\n"
+        "England: p1@example.org\n"
+        "France:  p2@example.org, new@example.org\n"
+        "Germany: p3@example.org\n"
+        "Italy:   p4@example.org\n"
+        "Russia:  p5@example.org\n"
+        "Turkey:  p6@example.org\n"
+    ), end
+
+
+def test_no_reveal_keeps_the_players_hidden_at_the_end(judge: Judge) -> None:
+    told = _to_each(_ended(judge, reveal=False), "Game Terminated")
+    end = told[NEW]
+    assert end.endswith("The master has terminated war1. The game is over.\n"), end
+    assert "revealed" not in end and "p0@example.org" not in end
+
+
+def test_an_open_game_end_mail_names_nobody(judge: Judge) -> None:
+    judge.start_game()
+    mails = judge.send(GM, f"{MASTER}\nTERMINATE")
+    [end] = {body for body in _to_each(mails, "Game Terminated").values()}
+    assert end.endswith("The master has terminated war1. The game is over.\n"), end
