@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 
 from judge_harness import HOLDS, POWERS, Judge, Mail
 
 from judge.store import games
 
 GM = "gm@example.org"
+LIST = "dip-results@lists.example.org"  # the judge's broadcast address: a public copy
 MASTER = "SIGNON Mwar1 masterpw"
 NEW = "new@example.org"
 
@@ -45,7 +47,8 @@ def _to_each(mails: list[Mail], what: str) -> dict[str, str]:
     return {m.to[0]: m.body for m in found}
 
 
-def test_white_press_names_the_power_and_the_masters_copy_says_who(judge: Judge) -> None:
+def test_white_press_names_the_power_and_the_masters_copy_says_who(tmp_path: Path) -> None:
+    judge = Judge(tmp_path, broadcast=LIST)
     players = judge.start_game()
     make_gunboat(judge)
     france = players["F"]
@@ -54,7 +57,7 @@ def test_white_press_names_the_power_and_the_masters_copy_says_who(judge: Judge)
     assert "  Broadcast message sent.\n" in mails[0].body
     line = "Broadcast message from France in 'war1':"
     assert _first_lines(mails) == {
-        **dict.fromkeys(others, line),
+        **dict.fromkeys([*others, LIST], line),
         GM: f"{line} [from {france} as France]",
     }
     for m in mails[1:]:
@@ -192,3 +195,27 @@ def test_an_open_game_end_mail_names_nobody(judge: Judge) -> None:
     mails = judge.send(GM, f"{MASTER}\nTERMINATE")
     [end] = {body for body in _to_each(mails, "Game Terminated").values()}
     assert end.endswith("The master has terminated war1. The game is over.\n"), end
+
+
+def test_the_last_results_reveal_the_players_when_the_game_ends_by_itself(
+    judge: Judge,
+) -> None:
+    judge.send(GM, "CREATE ?war1 masterpw\nSET END 1901")
+    for i, initial in enumerate(POWERS):
+        judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}\nSET PREFERENCE {initial}")
+    make_gunboat(judge)
+    mails: list[Mail] = []
+    for _year_half in ("S1901M", "F1901M"):  # every unit holds
+        for i, initial in enumerate(POWERS):
+            mails = judge.send(f"p{i}@example.org", f"SIGNON {initial}war1 pw{i}\n{HOLDS[initial]}")
+    told = _to_each(mails, "F1901M Results")
+    assert sorted(told) == sorted([GM, *(f"p{i}@example.org" for i in range(7))])
+    results = told["p0@example.org"]
+    assert judge.game().state == games.FINISHED
+    players = "".join(
+        f"{power + ':':8} p{i}@example.org\n"
+        for i, power in enumerate(
+            ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+        )
+    )
+    assert f"\n\nNow that the game is over, its players are revealed:\n{players}" in results
