@@ -117,6 +117,14 @@ def test_a_quiet_game_tells_only_the_masters_of_a_takeover(judge: Judge) -> None
     assert _to_each(mails, "New Player Signon") == {
         GM: f"{NEW} has taken over the abandoned France in game 'war1'.\n"
     }
+    # The new deadline is everyone's, without a word of a power that had no player.
+    advanced = _to_each(mails, "Deadline Advanced")
+    assert sorted(advanced) == sorted([GM, NEW, *(a for i, a in players.items() if i != "F")])
+    assert set(advanced.values()) == {
+        "Deadline for 'war1' advanced to Monday 23 November 2026 12:10 UTC.\n"
+        "WAIT is set for every player, so the phase is processed at the deadline unless\n"
+        "all send SET NOWAIT.\n"
+    }
 
 
 def test_a_quiet_game_tells_only_the_masters_of_late_and_abandoned_powers(

@@ -172,11 +172,9 @@ def _push_deadline(run: Run, game: games.Game) -> None:
         run.block.game = game
     everyone = tuple(dict.fromkeys(s.address for s in games.seats(db, game)))
     shown = format_moment(datetime.fromisoformat(new), config.zone)
-    run.mails.append(
-        Reply(
-            everyone, "deadline_advanced", {"game": game.name, "deadline": shown}, "notice", False
-        )
-    )
+    # SET QUIET: the notice does not say that a power had no player.
+    context = {"game": game.name, "deadline": shown, "quiet": anonymity.quiet(game)}
+    run.mails.append(Reply(everyone, "deadline_advanced", context, "notice", False))
 
 
 def orders_refused(run: Run, cmd: Command, block: Block) -> bool:
