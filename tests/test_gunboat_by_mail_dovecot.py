@@ -389,10 +389,14 @@ def test_a_gunboat_year_by_mail_names_no_player_to_another(tmp_path: Path, serve
     # Every player of record had mail all year long; the observer too.
     for reader in [*(PLAYER[p].address for p in POWERS if p != "Turkey"), OBSERVER]:
         assert len(before_end[reader]) >= 8, (reader, [m.subject for m in before_end[reader]])
-    # The master's mailbox names them: the press copies, the takeover, the resignation.
+    # The master's mailbox names them all: the start mail, the press copies ([from addr as
+    # France]), the resignation, the takeover.
     masters = "\n".join(m.everything for m in boxes.of(MASTER))
-    for who in [*(PLAYER[p] for p in ["France", "England", "Germany", "Turkey"]), NEWCOMER]:
+    for who in EVERY_PLAYER:
         assert who.address in masters, who
+    for power in ["France", "England", "Germany"]:
+        assert f"[from {PLAYER[power].address} as {power}]" in masters, power
+    assert f"{PLAYER['Turkey'].address} has resigned from {GAME}" in masters
 
 
 def _check_headers(reader: str, m: Received, own: set[str]) -> None:
