@@ -13,7 +13,10 @@ from pathlib import Path
 
 from judge_harness import HOLDS, POWERS, Judge, Mail
 
+from judge.game import outgoing
+from judge.replies import Reply
 from judge.store import games
+from judge.store.db import transaction
 
 GM = "gm@example.org"
 LIST = "dip-results@lists.example.org"  # the judge's broadcast address: a public copy
@@ -227,3 +230,27 @@ def test_the_last_results_reveal_the_players_when_the_game_ends_by_itself(
         )
     )
     assert f"\n\nNow that the game is over, its players are revealed:\n{players}" in results
+
+
+def test_only_an_answer_threads_under_the_mail_it_answers(judge: Judge) -> None:
+    judge.start_game()
+    press = {
+        "game": "war1",
+        "sender": "France",
+        "address": None,
+        "broadcast": True,
+        "to": [],
+        "all_but": False,
+        "text": "Hello.",
+    }
+    asked = "<m1@sender.example.net>"
+    for reply, threaded in [
+        (Reply(("p1@example.org",), "press", press, "press"), False),  # in_reply by default
+        (Reply(("p2@example.org",), "press", press, outgoing.REPLY), True),
+    ]:
+        with transaction(judge.db):
+            outgoing.queue_reply(judge.db, judge.config, judge.now, reply, None, asked, [asked])
+        [raw] = judge.db.execute("SELECT raw FROM outbound ORDER BY id DESC LIMIT 1").fetchone()
+        head = bytes(raw).split(b"\r\n\r\n")[0]
+        assert (b"In-Reply-To: <m1@sender.example.net>" in head) == threaded, head
+        assert (b"References: <m1@sender.example.net>" in head) == threaded, head
