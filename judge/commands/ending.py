@@ -6,6 +6,7 @@ from typing import Any
 
 from judge.commands.run import Run
 from judge.game.diaries import diary_mails
+from judge.game.end import revealed
 from judge.game.outgoing import public_copy
 from judge.replies import Reply
 from judge.store import games, held_press
@@ -27,7 +28,7 @@ def end_game(run: Run, game: games.Game, how: dict[str, Any]) -> list[Reply]:
         run.ctx.db, game, run.ctx.now, state=games.FINISHED, process_at=None, result=result
     )
     everyone = tuple(dict.fromkeys(s.address for s in games.seats(run.ctx.db, game)))
-    context = {"game": game.name, **how}
+    context = {"game": game.name, **how, "revealed": revealed(run.ctx.db, game, gm)}
     mail = Reply(everyone, "game_end", context, "end", False)
     public = public_copy(run.ctx.config, game.name, game.settings.list, mail)
     # Postal press still held goes out, then DIARY's entries, now that the game has ended.

@@ -17,7 +17,7 @@ from judge.commands.language import Command
 from judge.commands.powers import sender_name
 from judge.commands.run import Run, need_block, refuse
 from judge.engine.geography import GameMap
-from judge.game import press_rules
+from judge.game import anonymity, press_rules
 from judge.game.errors import CommandError
 from judge.game.outgoing import public_copy
 from judge.game.press_rules import Addressed, PressOptions, Readers
@@ -153,10 +153,13 @@ def _send(
     listed = m.options.fake_to if m.fake is not None else m.options.to
     all_but = listed is not None and listed.all_but
     sender = sender_name(gm, seat)
+    # A gunboat game's white press names the power, never the player (njudge.md section
+    # 2): the readers' and the lists' copies carry no address; the masters' says who.
+    hidden = anonymity.hidden(game) and seat.role != games.MASTER
     context: dict[str, Any] = {
         "game": game.name,
         "sender": None if m.grey else sender,
-        "address": seat.address,
+        "address": None if hidden else seat.address,
         "broadcast": broadcast,
         "to": [] if broadcast else _named(gm, listed),
         "all_but": all_but and not broadcast,
@@ -165,7 +168,8 @@ def _send(
     powers = [] if m.real is None else list(m.real.powers)
     games.add_press(db, game, seat, ["*"] if m.real is None else powers, m.grey, text, run.ctx.now)
     mails = _readers_mails(db, game, seat, m, context)
-    mails += _masters_copy(db, game, seat, m, context, (sender, _really(gm, m, broadcast)))
+    truth = (sender, _really(gm, m, broadcast), m.grey or hidden)
+    mails += _masters_copy(db, game, seat, m, context, truth)
     if m.real is None:
         mails += public_copy(run.ctx.config, game.name, settings.list, Reply((), "press", context))
     if held:
@@ -223,9 +227,10 @@ def _masters_copy(
     seat: games.Seat,
     m: _Message,
     context: dict[str, Any],
-    truth: tuple[str, str | None],
+    truth: tuple[str, str | None, bool],
 ) -> list[Reply]:
-    """The masters' truthful copy: the sender when grey, the real readers when faked.
+    """The masters' truthful copy: the sender's address and power when grey or when the
+    readers were not shown the address (gunboat), the real readers when faked.
     Under SET NORMAL PRESS only broadcasts and press to the master; none of their own."""
     if seat.role == games.MASTER:
         return []
@@ -236,6 +241,12 @@ def _masters_copy(
     )
     if not masters:
         return []
-    sender, really = truth
-    copy = {"sender": sender, "address": seat.address, "grey": m.grey, "really": really}
+    sender, really, named = truth
+    copy = {
+        "sender": sender,
+        "address": seat.address,
+        "grey": m.grey,
+        "named": named,  # the copy says [from addr as France]
+        "really": really,
+    }
     return [Reply(masters, "press", {**context, "copy": copy}, "press", False)]

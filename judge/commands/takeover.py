@@ -19,7 +19,7 @@ from judge.commands.language import Command
 from judge.commands.run import Block, Run, need_master, refuse
 from judge.commands.signon import WINDOW, minute_words
 from judge.engine.phase import Phase
-from judge.game import play, vacancies
+from judge.game import anonymity, play, vacancies
 from judge.game.dates import format_moment
 from judge.game.passwords import check_password, hash_password
 from judge.game.player_groups import partners, seat_the_group
@@ -94,14 +94,20 @@ def take_over(
 def _notices(run: Run, game: games.Game, power: str, initial: str, newcomer: str) -> list[Reply]:
     """njudge's `New Player Signon` to everyone else in the game, and in a game with
     APPROVAL the masters' request to approve. Who took the power over is in the
-    `newcomer` variable alone, so that a gunboat game can hide it."""
+    `newcomer` variable alone: the masters are told the address; in a gunboat game the
+    players and observers `someone@somewhere`, and with SET QUIET nothing at all."""
     db = run.ctx.db
     context = {"game": game.name, "power": power, "initial": initial, "newcomer": newcomer}
-    mails = []
-    others = tuple(dict.fromkeys(s.address for s in games.seats(db, game) if s.address != newcomer))
-    if others:
-        mails.append(Reply(others, "takeover_notice", context, "notice", False))
-    masters = tuple(s.address for s in games.seats(db, game, games.MASTER))
+    seats = [s for s in games.seats(db, game) if s.address != newcomer]
+    masters = tuple(dict.fromkeys(s.address for s in seats if s.role == games.MASTER))
+    mails = [Reply(masters, "takeover_notice", context, "notice", False)] if masters else []
+    if anonymity.announced_to(game, reader_is_master=False):
+        shown = anonymity.shown_address(game, newcomer, reader=None, reader_is_master=False)
+        others = tuple(dict.fromkeys(s.address for s in seats if s.role != games.MASTER))
+        others = tuple(a for a in others if a not in masters)
+        if others:
+            told = {**context, "newcomer": shown}
+            mails.append(Reply(others, "takeover_notice", told, "notice", False))
     if game.settings.approval and masters:
         mails.append(Reply(masters, "approval_wanted", context, "notice", False))
     return mails
@@ -166,11 +172,9 @@ def _push_deadline(run: Run, game: games.Game) -> None:
         run.block.game = game
     everyone = tuple(dict.fromkeys(s.address for s in games.seats(db, game)))
     shown = format_moment(datetime.fromisoformat(new), config.zone)
-    run.mails.append(
-        Reply(
-            everyone, "deadline_advanced", {"game": game.name, "deadline": shown}, "notice", False
-        )
-    )
+    # SET QUIET: the notice does not say that a power had no player.
+    context = {"game": game.name, "deadline": shown, "quiet": anonymity.quiet(game)}
+    run.mails.append(Reply(everyone, "deadline_advanced", context, "notice", False))
 
 
 def orders_refused(run: Run, cmd: Command, block: Block) -> bool:

@@ -70,3 +70,9 @@ def signs_changes(game: games.Game) -> bool:
     gunboat (shows_changer); this judge's notices were never signed, and stay unsigned
     unless asked, so no game's notices change under it."""
     return game.settings.show is True and shows_changer(game)
+
+
+def announced_to(game: games.Game, reader_is_master: bool) -> bool:
+    """Whether a late, abandoned or taken-over power is announced to this reader: always
+    to a master; to players and observers unless the game is QUIET."""
+    return reader_is_master or not game.settings.quiet

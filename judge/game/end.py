@@ -19,6 +19,7 @@ from judge.engine.geography import GameMap
 from judge.engine.phase import ADJUSTMENTS, RETREATS
 from judge.game.player_groups import groups_of
 from judge.game.rules import EndRules
+from judge.game.who_played import who_played
 from judge.store import games
 
 
@@ -110,3 +111,20 @@ def _stale(
 
 def _canonical(centres: dict[str, Any]) -> str:
     return json.dumps(centres, sort_keys=True)
+
+
+def revealed(
+    db: sqlite_utils.Database, game: games.Game, gm: GameMap
+) -> list[dict[str, Any]] | None:
+    """Who played each power of a gunboat game that has ended, for its end mails:
+    [{power, players: [address, ...] in the order they took it}] in map order, powers
+    nobody played left out. None for a game that is not gunboat (its players were never
+    hidden) and for one whose master SET NO REVEAL (they stay hidden)."""
+    if not (game.settings.gunboat and game.settings.reveal):
+        return None
+    players = who_played(db, game, gm)["players"]
+    listed = [
+        {"power": p["power"], "players": list(dict.fromkeys(s["address"] for s in p["spans"]))}
+        for p in players
+    ]
+    return [p for p in listed if p["players"]]

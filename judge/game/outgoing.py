@@ -12,13 +12,16 @@ import sqlite_utils
 from judge.config import Config
 from judge.game import njudge_lines
 from judge.mail import compose
-from judge.replies import Reply
+from judge.replies import SIGNED_REPLY, Reply
 from judge.store import limits, outbox
 from judge.store.audit import iso
 
 REPLY = "reply"  # the kind of a mail that answers an incoming one (Reply.kind)
 LIMIT = "limit"  # the kind of the notice that a limit was reached: never capped itself
 PUBLIC = "public"  # the kind of a copy to the broadcast address or the game's list
+# The kinds of the mails that answer the sender's mail (or its address of record): the
+# only ones threaded under it (In-Reply-To, References).
+ANSWERS = (REPLY, SIGNED_REPLY, LIMIT)
 
 
 def queue_reply(
@@ -41,7 +44,9 @@ def queue_reply(
     if context.get("head") is None and "game" in context:
         context["head"] = njudge_lines.head_by_name(db, config, context["game"])
     subject, body = compose.render(reply.template, config, **context)
-    threaded = reply.in_reply and in_reply_to is not None
+    # Only an answer threads under the mail it answers: a notice or press to others must
+    # never carry the sender's Message-ID (in a gunboat game it could name the sender).
+    threaded = reply.in_reply and reply.kind in ANSWERS and in_reply_to is not None
     # A mail to a list is one mail to the list; a Message-ID fixed in advance is a key
     # given to every address named (judge/commands/signon.py), so that mail stays whole.
     whole = reply.kind == PUBLIC or reply.message_id is not None or len(reply.to) <= 1

@@ -30,7 +30,7 @@ from judge.game.anonymity import shown_address
 from judge.game.assignment import assign_powers
 from judge.game.dates import next_deadline, parse_time_of_day, push_past_absence
 from judge.game.diaries import diary_mails
-from judge.game.end import Ending, ending
+from judge.game.end import Ending, ending, revealed
 from judge.game.outgoing import public_copy
 from judge.game.pictures import of_results, of_start
 from judge.game.player_groups import flip_coin, group_preferences, groups_of, seat_the_group
@@ -589,6 +589,8 @@ def phase_notices(
     moment = datetime.fromisoformat(game.deadline) if game.deadline else None
     context["next_deadline"] = njudge_lines.ptime(moment, config.zone)
     everyone = tuple(dict.fromkeys(s.address for s in games.seats(db, game)))
+    if saved.finished:  # a gunboat game's players, now that it has ended (end.revealed)
+        context["revealed"] = revealed(db, game, gm)
     # None with SET MAP OFF
     picture = of_results(game, on_file.stored, judged.results, position_to_json(after))
     results_mail = Reply(

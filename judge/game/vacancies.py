@@ -11,6 +11,7 @@ import sqlite_utils
 
 from judge.engine.board import Position
 from judge.engine.validation import orders_due
+from judge.game import anonymity
 from judge.game.player_groups import groups_of
 from judge.game.rules import processes_itself
 from judge.replies import Reply
@@ -65,8 +66,9 @@ def replacements_notice(
     db: sqlite_utils.Database, game: games.Game, now: datetime
 ) -> list[Reply] | None:
     """At or after the deadline: None when the game waits for no replacement; else
-    njudge's `Waiting for Replacements: X` notice to everyone in the game, once a phase
-    (empty once sent): the phase is not processed meanwhile."""
+    njudge's `Waiting for Replacements: X` notice to everyone in the game (the masters
+    alone in a QUIET game), once a phase (empty once sent): the phase is not processed
+    meanwhile."""
     waiting = waiting_for(db, game)
     if not waiting:
         return None
@@ -74,11 +76,17 @@ def replacements_notice(
         return []
     gm = _position(db, game).game_map
     games.record_notice(db, game, NOTICE, now)
-    everyone = tuple(dict.fromkeys(s.address for s in games.seats(db, game)))
+    # SET QUIET: abandoned powers are announced to the masters alone (njudge.md section 2).
+    told = [
+        s.address
+        for s in games.seats(db, game)
+        if anonymity.announced_to(game, reader_is_master=s.role == games.MASTER)
+    ]
+    everyone = tuple(dict.fromkeys(told))
     context = {
         "game": game.name,
         "phase": game.phase,
         "initials": "".join(gm.powers[p].initial for p in waiting),
         "powers": [gm.powers[p].name for p in waiting],
     }
-    return [Reply(everyone, "replacements_waiting", context, "notice", False)]
+    return [Reply(everyone, "replacements_waiting", context, "notice", False)] if everyone else []

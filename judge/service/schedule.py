@@ -29,7 +29,7 @@ from apscheduler.triggers.date import DateTrigger
 from judge.config import Config
 from judge.engine.phase import Phase
 from judge.failures import failure_reason, is_transient
-from judge.game import play, vacancies
+from judge.game import anonymity, play, vacancies
 from judge.game.failure import pause_failed
 from judge.game.outgoing import queue_reply
 from judge.game.report import format_deadline
@@ -310,6 +310,8 @@ def _waiting_notices(
         "grace_end": format_deadline(grace_end.isoformat(), config.timezone),
     }
     on_time = [s.address for s in games.seats(db, game, games.PLAYER) if s.id not in late]
+    if not anonymity.announced_to(game, reader_is_master=False):
+        on_time = []  # SET QUIET: late powers are announced to the masters alone
     masters = [s.address for s in games.seats(db, game, games.MASTER)]
     to = tuple(dict.fromkeys(on_time + masters))
     return [Reply(to, "waiting_notice", context, "notice", False)] if to else []
