@@ -131,11 +131,13 @@ class Judge:
         new = sorted(p for p in (path / "new").glob("*") if p.name not in before)
         return [email.message_from_bytes(p.read_bytes(), policy=default) for p in new]
 
-    def start_game(self, name: str = "war1") -> dict[str, str]:
-        """A full, started game; returns power initial -> player address."""
-        self.send("gm@example.org", f"CREATE ?{name} masterpw")
+    def start_game(self, name: str = "war1", variant: str = "") -> dict[str, str]:
+        """A full, started game; returns power initial -> player address. `variant`: the
+        words CREATE and each SIGNON name after the password (e.g. "gunboat")."""
+        words = f" {variant}" if variant else ""
+        self.send("gm@example.org", f"CREATE ?{name} masterpw{words}")
         for i, initial in enumerate(POWERS):
-            self.send(f"p{i}@example.org", f"SIGNON ?{name} pw{i}\nSET PREFERENCE {initial}")
+            self.send(f"p{i}@example.org", f"SIGNON ?{name} pw{i}{words}\nSET PREFERENCE {initial}")
         return {initial: f"p{i}@example.org" for i, initial in enumerate(POWERS)}
 
     def game(self, name: str = "war1") -> games.Game:

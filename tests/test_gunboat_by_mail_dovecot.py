@@ -32,7 +32,7 @@ from __future__ import annotations
 import email
 import re
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.policy import default
@@ -43,9 +43,6 @@ from mail_e2e import Mailboxes, make_config
 from mail_e2e import mail as plain_mail
 from servers import running_judge as judge
 from smtp_sink import SmtpSink
-
-from judge.store import games
-from judge.store.db import open_db, transaction
 
 GAME = "gb1"
 MASTER = "gm@example.org"
@@ -123,21 +120,6 @@ ORDERS = {
         "Turkey": ["Build A Con"],
     },
 }
-
-
-def make_gunboat(database: Path) -> None:
-    """Make the game a gunboat game in the store. TODO(lead): `CREATE ?gb1 masterpw
-    standard gunboat` (and `SIGNON ?gb1 password gunboat`) once the gunboat commands are
-    merged."""
-    db = open_db(database)
-    try:
-        with transaction(db):
-            game = games.find_game(db, GAME)
-            assert game is not None
-            settings = replace(game.settings, gunboat=True)
-            games.update_game(db, game, datetime.now(UTC), settings=settings)
-    finally:
-        db.conn.close()
 
 
 @dataclass(frozen=True)
@@ -246,7 +228,7 @@ def test_a_gunboat_year_by_mail_names_no_player_to_another(tmp_path: Path, serve
 
     # The master's mail is in the INBOX before the judge starts (its first pass reads it).
     create = [
-        f"CREATE ?{GAME} {MASTER_PASSWORD}",
+        f"CREATE ?{GAME} {MASTER_PASSWORD} standard gunboat",
         "SET MOVE LENGTH 2h",
         "SET RETREAT LENGTH 1h",
         "SET ADJUST LENGTH 1h",
@@ -256,7 +238,6 @@ def test_a_gunboat_year_by_mail_names_no_player_to_another(tmp_path: Path, serve
     dovecot.append(mail(MASTER, "new game", create))
     with judge(make_config(tmp_path, dovecot, sink), clock):
         wait({}, {MASTER: "new game"})
-        make_gunboat(database)
 
         # Seven players register a name and join; the game starts.
         now[0] += timedelta(minutes=5)
@@ -268,7 +249,7 @@ def test_a_gunboat_year_by_mail_names_no_player_to_another(tmp_path: Path, serve
                     "REGISTER",
                     f"Name: {PLAYER[p].name}",
                     "END",
-                    f"SIGNON ?{GAME} {PLAYER[p].password}",
+                    f"SIGNON ?{GAME} {PLAYER[p].password} gunboat",
                     f"SET PREFERENCE {p[0]}",
                 ],
             )

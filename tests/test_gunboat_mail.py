@@ -7,7 +7,6 @@ REVEAL. tests/test_gunboat_by_mail_dovecot.py plays a whole gunboat year end to 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -24,14 +23,19 @@ MASTER = "SIGNON Mwar1 masterpw"
 NEW = "new@example.org"
 
 
-def make_gunboat(judge: Judge, game_name: str = "war1", **settings: bool) -> None:
-    """Make `game_name` a gunboat game (and give it `settings`: quiet, reveal) in the
-    store. TODO(lead): `CREATE ?war1 masterpw standard gunboat` and SET QUIET / SET NO
-    REVEAL by mail once the gunboat commands are merged."""
-    game = games.find_game(judge.db, game_name)
-    assert game is not None
-    changed = replace(game.settings, gunboat=True, **settings)
-    games.update_game(judge.db, game, judge.now, settings=changed)
+def gunboat_game(judge: Judge, **settings: bool) -> dict[str, str]:
+    """A started gunboat game war1 made by mail (`CREATE ?war1 masterpw gunboat`, each
+    player's `SIGNON ?war1 pw gunboat`), with the master's SET QUIET / SET NO REVEAL
+    where `settings` ask; its players by power initial."""
+    players = judge.start_game(variant="gunboat")
+    words = {"quiet": ("SET QUIET", "SET NO QUIET"), "reveal": ("SET REVEAL", "SET NO REVEAL")}
+    lines = [words[name][0 if value else 1] for name, value in settings.items()]
+    if lines:
+        judge.send(GM, "\n".join([MASTER, *lines]))
+    game = judge.game()
+    assert game.settings.gunboat
+    assert all(getattr(game.settings, name) == value for name, value in settings.items())
+    return players
 
 
 def _first_lines(mails: list[Mail]) -> dict[str, str]:
@@ -52,8 +56,7 @@ def _to_each(mails: list[Mail], what: str) -> dict[str, str]:
 
 def test_white_press_names_the_power_and_the_masters_copy_says_who(tmp_path: Path) -> None:
     judge = Judge(tmp_path, broadcast=LIST)
-    players = judge.start_game()
-    make_gunboat(judge)
+    players = gunboat_game(judge)
     france = players["F"]
     others = [a for i, a in players.items() if i != "F"]
     mails = judge.send(france, "SIGNON Fwar1 pw2\nBROADCAST\nHello all.\nENDPRESS")
@@ -76,8 +79,7 @@ def test_white_press_names_the_power_and_the_masters_copy_says_who(tmp_path: Pat
 
 
 def test_grey_press_in_a_gunboat_game_stays_anonymous(judge: Judge) -> None:
-    players = judge.start_game()
-    make_gunboat(judge)
+    players = gunboat_game(judge)
     judge.send(GM, f"{MASTER}\nSET WHITE/GREY")
     mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nPRESS TO R GREY\nBeware.\nENDPRESS")
     assert _first_lines(mails) == {
@@ -87,8 +89,7 @@ def test_grey_press_in_a_gunboat_game_stays_anonymous(judge: Judge) -> None:
 
 
 def test_the_masters_own_press_is_unchanged(judge: Judge) -> None:
-    players = judge.start_game()
-    make_gunboat(judge)
+    players = gunboat_game(judge)
     mails = judge.send(GM, f"{MASTER}\nBROADCAST\nDeadline soon.\nENDPRESS")
     line = f"Broadcast message from {GM} as the master in 'war1':"
     assert _first_lines(mails) == dict.fromkeys(players.values(), line)
@@ -97,8 +98,7 @@ def test_the_masters_own_press_is_unchanged(judge: Judge) -> None:
 def test_a_takeover_is_announced_as_someone_and_to_the_masters_by_address(
     judge: Judge,
 ) -> None:
-    players = judge.start_game()
-    make_gunboat(judge)
+    players = gunboat_game(judge)
     judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
     mails = judge.send(NEW, "SIGNON Fwar1 newpw\nA Par - Bur")
     assert "  Take over of abandoned France allowed.\n" in mails[0].body
@@ -113,8 +113,7 @@ def test_a_takeover_is_announced_as_someone_and_to_the_masters_by_address(
 
 
 def test_a_quiet_game_tells_only_the_masters_of_a_takeover(judge: Judge) -> None:
-    players = judge.start_game()
-    make_gunboat(judge, quiet=True)
+    players = gunboat_game(judge, quiet=True)
     judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
     mails = judge.send(NEW, "SIGNON Fwar1 newpw\nA Par - Bur")
     assert _to_each(mails, "New Player Signon") == {
@@ -124,7 +123,7 @@ def test_a_quiet_game_tells_only_the_masters_of_a_takeover(judge: Judge) -> None
     advanced = _to_each(mails, "Deadline Advanced")
     assert sorted(advanced) == sorted([GM, NEW, *(a for i, a in players.items() if i != "F")])
     assert set(advanced.values()) == {
-        "Deadline for 'war1' advanced to Monday 23 November 2026 12:10 UTC.\n"
+        "Deadline for 'war1' advanced to Monday 23 November 2026 12:11 UTC.\n"
         "WAIT is set for every player, so the phase is processed at the deadline unless\n"
         "all send SET NOWAIT.\n"
     }
@@ -133,8 +132,7 @@ def test_a_quiet_game_tells_only_the_masters_of_a_takeover(judge: Judge) -> None
 def test_a_quiet_game_tells_only_the_masters_of_late_and_abandoned_powers(
     judge: Judge,
 ) -> None:
-    players = judge.start_game()
-    make_gunboat(judge, quiet=True)
+    players = gunboat_game(judge, quiet=True)
     judge.send(GM, f"{MASTER}\nSET NONMR")
     judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
     for i, initial in enumerate(POWERS):
@@ -154,9 +152,30 @@ def test_a_quiet_game_tells_only_the_masters_of_late_and_abandoned_powers(
     ]
 
 
+def test_waiting_for_replacements_names_the_signon_a_gunboat_game_takes(judge: Judge) -> None:
+    players = gunboat_game(judge)
+    judge.send(GM, f"{MASTER}\nSET NONMR")
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
+    for i, initial in enumerate(POWERS):
+        if initial != "F":
+            judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\n{HOLDS[initial]}")
+    mails = judge.at(datetime.fromisoformat(judge.game().deadline or ""))
+    told = _to_each(mails, "Waiting for Replacements: F")
+    assert sorted(told) == sorted([GM, *(a for i, a in players.items() if i != "F")])
+    assert set(told.values()) == {
+        "The deadline for war1 (Movement, Spring of 1901) has passed,\n"
+        "and France has no player. The game waits for replacements:\n"
+        "the phase is processed once every power has a player again.\n"
+        "Anyone not playing in the game may take a power over with\n"
+        "SIGNON Fwar1 password\n"
+        "(or SIGNON ?war1 password gunboat for the first free power).\n"
+    }
+    taken = judge.send(NEW, "SIGNON ?war1 newpw gunboat")
+    assert "  Take over of abandoned France allowed.\n" in taken[0].body
+
+
 def test_a_game_not_quiet_tells_everyone_whom_it_waits_for(judge: Judge) -> None:
-    players = judge.start_game()
-    make_gunboat(judge)
+    players = gunboat_game(judge)
     for i, initial in enumerate(POWERS[:-1]):  # Turkey is late
         judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\n{HOLDS[initial]}")
     mails = judge.at(datetime.fromisoformat(judge.game().deadline or ""))
@@ -167,8 +186,7 @@ def test_a_game_not_quiet_tells_everyone_whom_it_waits_for(judge: Judge) -> None
 
 def _ended(judge: Judge, **settings: bool) -> list[Mail]:
     """A gunboat game war1 whose French player was replaced by NEW, then terminated."""
-    players = judge.start_game()
-    make_gunboat(judge, **settings)
+    players = gunboat_game(judge, **settings)
     judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
     judge.send(NEW, "SIGNON Fwar1 newpw")
     return judge.send(GM, f"{MASTER}\nTERMINATE")
@@ -211,10 +229,10 @@ def test_an_open_game_end_mail_names_nobody(judge: Judge) -> None:
 def test_the_last_results_reveal_the_players_when_the_game_ends_by_itself(
     judge: Judge,
 ) -> None:
-    judge.send(GM, "CREATE ?war1 masterpw\nSET END 1901")
+    judge.send(GM, "CREATE ?war1 masterpw gunboat\nSET END 1901")
     for i, initial in enumerate(POWERS):
-        judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}\nSET PREFERENCE {initial}")
-    make_gunboat(judge)
+        judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i} gunboat\nSET PREFERENCE {initial}")
+    assert judge.game().settings.gunboat
     mails: list[Mail] = []
     for _year_half in ("S1901M", "F1901M"):  # every unit holds
         for i, initial in enumerate(POWERS):

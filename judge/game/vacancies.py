@@ -88,5 +88,6 @@ def replacements_notice(
         "phase": game.phase,
         "initials": "".join(gm.powers[p].initial for p in waiting),
         "powers": [gm.powers[p].name for p in waiting],
+        "gunboat": game.settings.gunboat,
     }
     return [Reply(everyone, "replacements_waiting", context, "notice", False)] if everyone else []
