@@ -1,0 +1,41 @@
+"""A picture's pixels: a copy of its map's cached layers (judge/render/layers.py) with
+only what its position changes drawn on it, in the order judge/render/board.py
+`draw_board` draws the whole picture in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judge.render.board import (
+    Scene,
+    draw_centers,
+    draw_pieces,
+    occupants,
+    province_fills,
+)
+from judge.render.canvas import CairoCanvas
+from judge.render.layers import layers, picture_size
+from judge.render.legend import draw_legend, layout_key
+
+
+def draw_pixels(s: Scene, scale: float = 1.0) -> Any:  # a cairocffi ImageSurface
+    """The picture of `s`, `scale` times the drawing's size, as a Cairo RGB24 surface
+    (ImportError or OSError without cairocffi or libcairo2)."""
+    gm, dr = s.before.game_map, s.dr
+    legend = (s.caption, s.orders, s.with_after)
+    layout = layout_key(s.before, s.board, *legend)
+    ly = layers(s.before, s.board, dr, scale, legend, layout)
+    canvas = CairoCanvas(*picture_size(gm, dr), scale, base=ly.ground)
+    for f in province_fills(gm, dr, s.owner, occupants(s.board), only_changed=True):
+        fill, border = ly.masks[f.key]
+        canvas.lay_mask(fill, f.color)
+        canvas.lay_mask(border, dr.border_color)
+        if f.hatch is not None:
+            canvas.lay_mask(fill, f.hatch)
+    if ly.decor is not None:
+        canvas.lay(ly.decor)
+    draw_centers(canvas, gm, dr, s.owner)
+    canvas.lay(ly.labels)
+    draw_pieces(canvas, s)
+    draw_legend(canvas, s.before, s.board, dr, *legend, part="varying")
+    return canvas.pixels()
