@@ -63,9 +63,9 @@ def main() -> None:
             png = render_png(*args, **kw)
             scene = scene_for(*args, **svg_kw)
             surface = draw_pixels(scene, scale)
-            draw_ms = timed(lambda s=scene: draw_pixels(s, scale), repeats)
+            draw_ms = timed(lambda s=scene, x=scale: draw_pixels(s, x), repeats)
             gm, dr = scene.before.game_map, scene.dr
-            encode_ms = timed(lambda s=surface: encode(s, gm, dr), repeats)
+            encode_ms = timed(lambda s=surface, g=gm, d=dr: encode(s, g, d), repeats)
             text = (
                 f"PNG {_ms(png_ms)} ({len(png) // 1024} KiB; draw {_ms(draw_ms)},"
                 f" encode {_ms(encode_ms)})"
