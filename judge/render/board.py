@@ -29,13 +29,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from judge.engine.board import Position
 from judge.engine.geography import IMPASSABLE, SEA, GameMap, Province
 from judge.render.canvas import Canvas, Hatch, Point, SvgCanvas
-from judge.render.drawing import Drawing, Mark, Word
+from judge.render.drawing import Drawing, Mark, PowerStyle, Word
 from judge.render.ends import spread_ends
 from judge.render.legend import draw_legend, legend_width
 from judge.render.orders import Order, UnitKey, draw_order, order_line, orders_of, scene_of
@@ -48,6 +48,9 @@ from judge.render.symbols import FAIL, removal, unit_symbol
 DISPLACE = (26.0, 24.0)
 RING = 14.0
 BORDER = 0.9  # the width of a province's border
+# How far a unit's symbol reaches from its point, left and right, up, down: a fleet's hull
+# 14 across and its sail 16 up, an army's disc 9.5, their lines 1.5, and antialiasing.
+UNIT_BOX = (17.0, 19.0, 11.0)
 
 
 def as_position(position: Position | Mapping[str, Any]) -> Position:
@@ -258,33 +261,30 @@ def _draw_marks(canvas: Canvas, marks: tuple[Mark | Word, ...], group: str) -> N
     canvas.end()
 
 
-def draw_centers(
-    canvas: Canvas,
-    gm: GameMap,
-    dr: Drawing,
-    owner: Mapping[str, str],
-    *,
-    only_owned: bool = False,
-) -> None:
-    """Each supply centre: a ring, its dot in its owner's colour (`only_owned`: only the
-    owned ones, over a cached picture of the unowned)."""
+def draw_centers(canvas: Canvas, gm: GameMap, dr: Drawing, owner: Mapping[str, str]) -> None:
+    """Each supply centre: a ring, its dot in its owner's colour."""
     canvas.begin({"id": "centers"})
     for c in sorted(gm.supply_centers):
         pd = dr.provinces.get(c)
         if pd is None or pd.center is None:
             continue
         who = owner.get(c)
-        if only_owned and who is None:
-            continue
         attrs = {"data-center": c}
         if who:
             attrs["data-owner"] = who
         canvas.begin(attrs)
-        canvas.circle(pd.center, 5.2, "#fff", "#000", 1.2)
         dot = dr.powers[who].color if who is not None and who in dr.powers else "#fff"
-        canvas.circle(pd.center, 2.8, dot, "#000", 0.7)
+        x, y = pd.center
+        box = (x - 7, y - 7, x + 7, y + 7)  # the ring's radius and half its line, and more
+        canvas.stamp(("centre", pd.center, dot), box, partial(_centre, pd.center, dot))
         canvas.end()
     canvas.end()
+
+
+def _centre(at: Point, dot: str, canvas: Canvas) -> None:
+    """A supply centre: a ring, its dot in `dot`."""
+    canvas.circle(at, 5.2, "#fff", "#000", 1.2)
+    canvas.circle(at, 2.8, dot, "#000", 0.7)
 
 
 def draw_labels(canvas: Canvas, gm: GameMap, dr: Drawing) -> None:
@@ -314,7 +314,9 @@ def _draw_units(
             continue  # drawn below, displaced
         style = dr.powers[u.power]
         canvas.begin({"data-unit": str(u), "data-power": u.power})
-        unit_symbol(canvas, u.kind, style, dr.point(u.location))
+        x, y = at = dr.point(u.location)
+        box = (x - UNIT_BOX[0], y - UNIT_BOX[1], x + UNIT_BOX[0], y + UNIT_BOX[2])
+        canvas.stamp(("unit", u.kind, style, at), box, partial(_unit, u.kind, style, at))
         canvas.end()
     for (power, text), at in displaced.items():
         kind, loc = text.split()
@@ -330,6 +332,10 @@ def _draw_units(
             removal(canvas, at)
         canvas.end()
     canvas.end()
+
+
+def _unit(kind: str, style: PowerStyle, at: Point, canvas: Canvas) -> None:
+    unit_symbol(canvas, kind, style, at)
 
 
 def _displace(dr: Drawing, at: Point) -> Point:

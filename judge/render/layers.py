@@ -22,10 +22,9 @@ layouts of one map and scale, see `_overlays`)."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from judge.engine.board import Position
 from judge.engine.geography import IMPASSABLE, SEA, GameMap
@@ -33,35 +32,11 @@ from judge.render.board import BORDER, draw_decor, draw_ground, draw_labels
 from judge.render.canvas import CairoCanvas, Mask, shape_mask
 from judge.render.drawing import Drawing
 from judge.render.legend import draw_legend, legend_width
+from judge.render.lru import Lru
 from judge.render.orders import Order
 
 GROUNDS = 6  # the opaque ground layers kept: (map, scale, legend layout)
 OVERLAYS = 3  # the pairs of transparent layers kept: (map, scale)
-
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
-
-
-class Lru(Generic[K, V]):
-    """A small cache of `size` entries, the least recently used dropped first."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.entries: OrderedDict[K, V] = OrderedDict()
-
-    def get(self, key: K, make: Callable[[], V]) -> V:
-        """The entry for `key`, made by `make()` when there is none."""
-        if key in self.entries:
-            self.entries.move_to_end(key)
-            return self.entries[key]
-        value = make()
-        self.entries[key] = value
-        while len(self.entries) > self.size:
-            self.entries.popitem(last=False)
-        return value
-
-    def clear(self) -> None:
-        self.entries.clear()
 
 
 @dataclass(frozen=True)
@@ -107,9 +82,14 @@ def layers(
     overlays = _overlays_cache.get((gm, id(dr), scale), lambda: _overlays(gm, dr, scale))
 
     def ground() -> tuple[Drawing, Any]:
-        canvas = CairoCanvas(*picture_size(gm, dr), scale)
+        width, height = picture_size(gm, dr)
+        canvas = CairoCanvas(width, height, scale)
         draw_ground(canvas, gm, dr, {}, {})
+        # The legend's frame line over the board's edge is drawn with each picture
+        # (judge/render/pixels.py), over what it draws there.
+        canvas.clip((dr.width, 0, width, height))
         draw_legend(canvas, before, board, dr, *legend, part="fixed")
+        canvas.unclip()
         return dr, canvas.pixels()
 
     _, surface = _grounds.get((gm, id(dr), scale, layout), ground)

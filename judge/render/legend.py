@@ -119,6 +119,10 @@ class Only:
         if self.canvas is not None:
             self.canvas.text(*args, **kwargs)
 
+    def stamp(self, *args: Any, **kwargs: Any) -> None:
+        if self.canvas is not None:
+            self.canvas.stamp(*args, **kwargs)
+
 
 def _legend_heading(
     fixed: Only,

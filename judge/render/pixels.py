@@ -14,7 +14,7 @@ from judge.render.board import (
     province_fills,
 )
 from judge.render.canvas import CairoCanvas
-from judge.render.layers import layers, picture_size
+from judge.render.layers import Layers, layers, picture_size
 from judge.render.legend import draw_legend, layout_key
 
 
@@ -25,7 +25,21 @@ def draw_pixels(s: Scene, scale: float = 1.0) -> Any:  # a cairocffi ImageSurfac
     legend = (s.caption, s.orders, s.with_after)
     layout = layout_key(s.before, s.board, *legend)
     ly = layers(s.before, s.board, dr, scale, legend, layout)
-    canvas = CairoCanvas(*picture_size(gm, dr), scale, base=ly.ground)
+    canvas = CairoCanvas(*picture_size(gm, dr), scale, base=ly.ground, stamps=True)
+    # The board's own drawing stays left of the legend, which was drawn over it: what
+    # reaches past its edge is hidden, and its frame's line lies over the board's edge.
+    frame = [[(dr.width, 0.0), (dr.width, float(dr.height))]]
+    canvas.clip((0, 0, dr.width, dr.height))
+    _draw_board(canvas, s, ly)
+    canvas.shape(frame, None, dr.border_color, 1.0, closed=False)
+    canvas.unclip()
+    draw_legend(canvas, s.before, s.board, dr, *legend, part="varying")
+    return canvas.pixels()
+
+
+def _draw_board(canvas: CairoCanvas, s: Scene, ly: Layers) -> None:
+    """What the position changes on the board, over its cached layers."""
+    gm, dr = s.before.game_map, s.dr
     for f in province_fills(gm, dr, s.owner, occupants(s.board), only_changed=True):
         fill, border = ly.masks[f.key]
         canvas.lay_mask(fill, f.color)
@@ -37,5 +51,3 @@ def draw_pixels(s: Scene, scale: float = 1.0) -> Any:  # a cairocffi ImageSurfac
     draw_centers(canvas, gm, dr, s.owner)
     canvas.lay(ly.labels)
     draw_pieces(canvas, s)
-    draw_legend(canvas, s.before, s.board, dr, *legend, part="varying")
-    return canvas.pixels()
