@@ -163,6 +163,18 @@ def shape_mask(rings: Sequence[Ring], scale: float, stroke: float | None = None)
     return Mask(surface, x0, y0)
 
 
+def layer_of(draw: Callable[[Canvas], None], scale: float) -> Mask | None:
+    """What `draw` draws at `scale` on a transparent surface only as large as what it
+    covers, placed in whole pixels (None: it draws nothing)."""
+    measure = CairoCanvas(1, 1, scale, transparent=True, recording=True)
+    draw(measure)
+    x, y, w, h = measure.surface.ink_extents()
+    if w <= 0 or h <= 0:
+        return None
+    box = ((x - 1) / scale, (y - 1) / scale, (x + w + 1) / scale, (y + h + 1) / scale)
+    return _stamp(box, draw, scale)
+
+
 def _stamp(box: Box, draw: Callable[[Canvas], None], scale: float) -> Mask | None:
     """What `draw` draws inside `box`, at `scale`, on a transparent surface placed in
     whole pixels (None: an empty box)."""
@@ -318,12 +330,16 @@ class CairoCanvas:
         base: Any = None,  # a cairocffi ImageSurface (cairocffi is untyped)
         transparent: bool = False,
         stamps: bool = False,
+        recording: bool = False,
     ) -> None:
         import cairocffi as cairo  # OSError when libcairo2 is missing
 
         self.cairo = cairo
         kind = cairo.FORMAT_ARGB32 if transparent else cairo.FORMAT_RGB24
-        self.surface = cairo.ImageSurface(kind, round(width * scale), round(height * scale))
+        if recording:  # only to learn where the drawing reaches (`layer_of`)
+            self.surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
+        else:
+            self.surface = cairo.ImageSurface(kind, round(width * scale), round(height * scale))
         self.ctx = cairo.Context(self.surface)
         if base is not None:
             self.ctx.set_operator(cairo.OPERATOR_SOURCE)  # a copy: nothing to blend
@@ -380,12 +396,12 @@ class CairoCanvas:
         ctx.mask_surface(mask.surface, mask.x, mask.y)
         ctx.restore()
 
-    def lay(self, layer: Any) -> None:
-        """Paint `layer` (a transparent surface of this one's size in pixels) over it."""
+    def lay(self, layer: Mask) -> None:
+        """Paint `layer` (a transparent surface, placed in this one's pixels) over it."""
         ctx = self.ctx
         ctx.save()
         ctx.identity_matrix()
-        ctx.set_source_surface(layer, 0, 0)
+        ctx.set_source_surface(layer.surface, layer.x, layer.y)
         ctx.paint()
         ctx.restore()
 

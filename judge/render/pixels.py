@@ -41,7 +41,10 @@ def _draw_board(canvas: CairoCanvas, s: Scene, ly: Layers) -> None:
     """What the position changes on the board, over its cached layers."""
     gm, dr = s.before.game_map, s.dr
     for f in province_fills(gm, dr, s.owner, occupants(s.board), only_changed=True):
-        fill, border = ly.masks[f.key]
+        masks = ly.masks.get(f.key)
+        if masks is None:
+            continue  # a province drawn with no outline: nothing to fill
+        fill, border = masks
         canvas.lay_mask(fill, f.color)
         canvas.lay_mask(border, dr.border_color)
         if f.hatch is not None:
@@ -49,5 +52,6 @@ def _draw_board(canvas: CairoCanvas, s: Scene, ly: Layers) -> None:
     if ly.decor is not None:
         canvas.lay(ly.decor)
     draw_centers(canvas, gm, dr, s.owner)
-    canvas.lay(ly.labels)
+    if ly.labels is not None:
+        canvas.lay(ly.labels)
     draw_pieces(canvas, s)
