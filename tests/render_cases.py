@@ -23,7 +23,7 @@ CENTERS = {
 }
 
 # Moves, supports, a convoy, bounces and a dislodgement (Trieste).
-SPRING = {
+SPRING: dict[str, Any] = {
     "phase": "S1901M",
     "units": {
         "FRANCE": ["A PAR", "A MAR", "F BRE"],
@@ -108,7 +108,7 @@ def _contract(gm_name: str) -> dict[str, Any]:
 def cases() -> dict[str, tuple[tuple[Any, ...], dict[str, Any]]]:
     """name -> (args, keyword arguments) of `render_png`."""
     spring = {k: v for k, v in SPRING.items() if k != "orders"}
-    spring_out = _out(spring, SPRING["orders"])  # type: ignore[arg-type]
+    spring_out = _out(spring, SPRING["orders"])
     retreat_out = _out(RETREAT, {"GERMANY": ["A Bur R Mar", "F Hol D"]})
     winter_out = _out(WINTER, {"FRANCE": ["F Bre B", "WAIVE"], "RUSSIA": ["A Mos D"]})
     chaos = _contract("chaos")

@@ -137,8 +137,8 @@ def test_maps_met_in_any_order_draw_the_same_bytes_as_in_a_fresh_process() -> No
     standard map gives."""
     args, kw = CASES["spring 1901, after"]
     first = render_png(*args, **kw)
-    for other in ("chaos holds, after", "schematic, after", "spring 1901, after, half size"):
-        render_png(*CASES[other][0], **CASES[other][1])
+    for name in ("chaos holds, after", "schematic, after", "spring 1901, after, half size"):
+        render_png(*CASES[name][0], **CASES[name][1])
     assert render_png(*args, **kw) == first
     script = (
         "import sys; sys.path.insert(0, 'tests'); from render_cases import cases;"
@@ -146,10 +146,10 @@ def test_maps_met_in_any_order_draw_the_same_bytes_as_in_a_fresh_process() -> No
         "a, k = cases()['spring 1901, after']; sys.stdout.buffer.write(render_png(*a, **k))"
     )
     env = dict(os.environ, PYTHONHASHSEED="54321")
-    other = subprocess.run(
+    fresh = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, check=True, env=env, cwd=ROOT
     ).stdout
-    assert other == first
+    assert fresh == first
 
 
 def test_a_map_read_again_under_the_same_name_never_gets_the_old_maps_layers(
