@@ -311,7 +311,7 @@ class SvgCanvas:
         return head + "<defs>" + "".join(defs) + "</defs>" + "".join(self.parts) + "</svg>"
 
 
-STAMPS = 1024  # the stamps kept: a unit's at most 36 x 30 pixels at scale 1
+STAMPS = 1024  # the stamps kept: a hold ring, the largest, 37 x 37 pixels (5.5 KiB) at scale 1
 _stamps: Lru[tuple[Hashable, float], Mask | None] = Lru(STAMPS)
 
 
