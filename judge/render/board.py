@@ -49,8 +49,9 @@ DISPLACE = (26.0, 24.0)
 RING = 14.0
 BORDER = 0.9  # the width of a province's border
 # How far a unit's symbol reaches from its point, left and right, up, down: a fleet's hull
-# 14 across and its sail 16 up, an army's disc 9.5, their lines 1.5, and antialiasing.
-UNIT_BOX = (17.0, 19.0, 11.0)
+# 14 across and its sail 16 up, an army's disc 9.5, their lines 1.5, antialiasing, and a
+# letter of one character (a longer one is drawn in place: it may reach further).
+UNIT_BOX = (17.0, 19.0, 12.0)
 
 
 def as_position(position: Position | Mapping[str, Any]) -> Position:
@@ -315,8 +316,11 @@ def _draw_units(
         style = dr.powers[u.power]
         canvas.begin({"data-unit": str(u), "data-power": u.power})
         x, y = at = dr.point(u.location)
-        box = (x - UNIT_BOX[0], y - UNIT_BOX[1], x + UNIT_BOX[0], y + UNIT_BOX[2])
-        canvas.stamp(("unit", u.kind, style, at), box, partial(_unit, u.kind, style, at))
+        if len(style.letter) > 1:
+            unit_symbol(canvas, u.kind, style, at)
+        else:
+            box = (x - UNIT_BOX[0], y - UNIT_BOX[1], x + UNIT_BOX[0], y + UNIT_BOX[2])
+            canvas.stamp(("unit", u.kind, style, at), box, partial(_unit, u.kind, style, at))
         canvas.end()
     for (power, text), at in displaced.items():
         kind, loc = text.split()
