@@ -29,12 +29,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache, partial
 from typing import Any
 
 from judge.engine.board import Position
-from judge.engine.geography import IMPASSABLE, SEA, GameMap
-from judge.render.canvas import Canvas, Point, SvgCanvas
-from judge.render.drawing import Drawing, Mark, Word
+from judge.engine.geography import IMPASSABLE, SEA, GameMap, Province
+from judge.render.canvas import Canvas, Hatch, Point, SvgCanvas
+from judge.render.drawing import Drawing, Mark, PowerStyle, Word
 from judge.render.ends import spread_ends
 from judge.render.legend import draw_legend, legend_width
 from judge.render.orders import Order, UnitKey, draw_order, order_line, orders_of, scene_of
@@ -46,6 +47,11 @@ from judge.render.symbols import FAIL, removal, unit_symbol
 # 14 from its point), mirrored near the drawing's right or bottom edge.
 DISPLACE = (26.0, 24.0)
 RING = 14.0
+BORDER = 0.9  # the width of a province's border
+# How far a unit's symbol reaches from its point, left and right, up, down: a fleet's hull
+# 14 across and its sail 16 up, an army's disc 9.5, their lines 1.5, antialiasing, and a
+# letter of one character (a longer one is drawn in place: it may reach further).
+UNIT_BOX = (17.0, 19.0, 12.0)
 
 
 def as_position(position: Position | Mapping[str, Any]) -> Position:
@@ -66,6 +72,39 @@ class _Dislodged:
     origin: dict[UnitKey, Point]  # where each order's unit stood (a retreating one: beside)
 
 
+@dataclass(frozen=True)
+class Scene:
+    """What one picture shows: the board drawn, its owners, its orders and where its
+    dislodged units go (computed once, drawn by the layers below)."""
+
+    before: Position
+    board: Position
+    dr: Drawing
+    orders: list[Order]
+    owner: dict[str, str]  # centre -> its owner on the board drawn
+    dislodged: _Dislodged
+    with_after: bool
+    caption: str | None
+
+
+def scene_for(
+    position: Position | Mapping[str, Any],
+    results: Mapping[str, Any] | None = None,
+    *,
+    after: Position | Mapping[str, Any] | None = None,
+    caption: str | None = None,
+    drawing: Drawing | None = None,
+) -> Scene:
+    """The picture's `Scene` (the arguments as `draw_board`'s)."""
+    before = as_position(position)
+    board = as_position(after) if after is not None else before
+    dr = drawing or picture_drawing(before.game_map)
+    orders = orders_of(results)
+    owner = {c: p for p, cs in board.centers.items() for c in cs}
+    dislodged = _dislodged(before, board, dr, orders, after is not None)
+    return Scene(before, board, dr, orders, owner, dislodged, after is not None, caption)
+
+
 def draw_board(
     canvas: Canvas,
     position: Position | Mapping[str, Any],
@@ -76,27 +115,32 @@ def draw_board(
     drawing: Drawing | None = None,
 ) -> None:
     """Draw the board onto `canvas` (see the module's docstring for the arguments)."""
-    before = as_position(position)
-    board = as_position(after) if after is not None else before
-    gm = before.game_map
-    dr = drawing or picture_drawing(gm)
-    orders = orders_of(results)
-    owner = {c: p for p, cs in board.centers.items() for c in cs}
-    dislodged = _dislodged(before, board, dr, orders, after is not None)
+    s = scene_for(position, results, after=after, caption=caption, drawing=drawing)
+    gm, dr = s.before.game_map, s.dr
+    draw_ground(canvas, gm, dr, s.owner, occupants(s.board))
+    draw_decor(canvas, dr)
+    draw_centers(canvas, gm, dr, s.owner)
+    draw_labels(canvas, gm, dr)
+    draw_pieces(canvas, s)
+    draw_legend(canvas, s.before, s.board, dr, s.caption, s.orders, s.with_after)
 
-    _draw_provinces(canvas, gm, dr, board, owner)
-    _draw_centers(canvas, gm, dr, owner)
-    _draw_labels(canvas, gm, dr)
-    _draw_units(canvas, dr, board, dislodged, after is not None)
-    present = {(u.power, str(u)) for u in board.units}
-    scene = scene_of(orders, dr, gm, dislodged.origin, present)
-    lines = [order_line(o, scene) for o in orders]
+
+def occupants(board: Position) -> dict[str, str]:
+    """Province -> the power of the unit standing in it."""
+    return {u.province: u.power for u in board.units}
+
+
+def draw_pieces(canvas: Canvas, s: Scene) -> None:
+    """What stands on the board: the units, the dislodged ones and the orders."""
+    gm, dr = s.before.game_map, s.dr
+    _draw_units(canvas, dr, s.board, s.dislodged, s.with_after)
+    present = {(u.power, str(u)) for u in s.board.units}
+    scene = scene_of(s.orders, dr, gm, s.dislodged.origin, present)
+    lines = [order_line(o, scene) for o in s.orders]
     canvas.begin({"id": "orders"})
-    for o, line, tip in zip(orders, lines, spread_ends(lines), strict=True):
+    for o, line, tip in zip(s.orders, lines, spread_ends(lines), strict=True):
         draw_order(canvas, o, scene, line, tip)
     canvas.end()
-
-    draw_legend(canvas, before, board, dr, caption, orders, after is not None)
 
 
 def _dislodged(
@@ -125,22 +169,37 @@ def _dislodged(
     return _Dislodged(displaced, destroyed, origin)
 
 
-def _draw_provinces(
-    canvas: Canvas, gm: GameMap, dr: Drawing, board: Position, owner: dict[str, str]
-) -> None:
-    """The sea, each province filled by its owner (or occupier) with the owner's pattern
-    over the centres it owns, then the drawing's decor (lakes, impassable land)."""
-    occupant = {u.province: u.power for u in board.units}
-    W, H = dr.width, dr.height
-    canvas.shape([[(0, 0), (W, 0), (W, H), (0, H)]], dr.background or dr.sea_color)
-    _draw_marks(canvas, dr.under, "links")
-    canvas.begin({"id": "provinces"})
-    # Seas first, then land: a coast drawn a little into a sea's outline stays land.
-    for key, prov in sorted(gm.provinces.items(), key=lambda kv: kv[1].kind != SEA):
-        pd = dr.provinces.get(key)
-        if pd is None:
+@dataclass(frozen=True)
+class Fill:
+    """How one province is filled: its colour, its owner's pattern over a centre it owns
+    (None: none), and the power named on it in the SVG (its owner or occupier)."""
+
+    key: str
+    color: str
+    hatch: Hatch | None
+    who: str | None
+
+
+def province_fills(
+    gm: GameMap,
+    dr: Drawing,
+    owner: Mapping[str, str],
+    occupant: Mapping[str, str],
+    *,
+    only_changed: bool = False,
+) -> list[Fill]:
+    """Each province's fill, in the order they are drawn: seas first, then land (a coast
+    drawn a little into a sea's outline stays land). `only_changed`: only the provinces
+    whose fill differs from the board nobody owns (judge/render/layers.py's ground)."""
+    out = []
+    for key, prov in _drawing_order(gm):
+        if key not in dr.provinces:
             continue
         who = owner.get(key) or (occupant.get(key) if prov.kind != SEA else None)
+        tinted = prov.kind not in (SEA, IMPASSABLE) and who is not None and who in dr.powers
+        hatch = dr.powers[owner[key]].hatch if owner.get(key) in dr.powers else None
+        if only_changed and not tinted and hatch is None:
+            continue
         if prov.kind == SEA:
             fill = dr.sea_color
         elif prov.kind == IMPASSABLE:
@@ -149,13 +208,39 @@ def _draw_provinces(
             fill = dr.powers[who].tint
         else:
             fill = dr.land_color
-        attrs = {"data-province": key}
-        if who and prov.kind != SEA:
-            attrs["data-owner"] = who
-        canvas.shape(pd.rings, fill, dr.border_color, 0.9, attrs=attrs, data=pd.path)
-        if key in owner and owner[key] in dr.powers:
-            canvas.shape(pd.rings, dr.powers[owner[key]].hatch, data=pd.path)
+        out.append(Fill(key, fill, hatch, who if prov.kind != SEA else None))
+    return out
+
+
+@lru_cache(maxsize=64)
+def _drawing_order(gm: GameMap) -> tuple[tuple[str, Province], ...]:
+    """The map's provinces, seas first (once per map object)."""
+    return tuple(sorted(gm.provinces.items(), key=lambda kv: kv[1].kind != SEA))
+
+
+def draw_ground(
+    canvas: Canvas, gm: GameMap, dr: Drawing, owner: Mapping[str, str], occupant: Mapping[str, str]
+) -> None:
+    """The sea, each province filled by its owner (or occupier) with the owner's pattern
+    over the centres it owns; the schematic's lines under the provinces."""
+    W, H = dr.width, dr.height
+    canvas.shape([[(0, 0), (W, 0), (W, H), (0, H)]], dr.background or dr.sea_color)
+    _draw_marks(canvas, dr.under, "links")
+    canvas.begin({"id": "provinces"})
+    for f in province_fills(gm, dr, owner, occupant):
+        pd = dr.provinces[f.key]
+        attrs = {"data-province": f.key}
+        if f.who:
+            attrs["data-owner"] = f.who
+        canvas.shape(pd.rings, f.color, dr.border_color, BORDER, attrs=attrs, data=pd.path)
+        if f.hatch is not None:
+            canvas.shape(pd.rings, f.hatch, data=pd.path)
     canvas.end()
+
+
+def draw_decor(canvas: Canvas, dr: Drawing) -> None:
+    """The drawing's decor (lakes, impassable land) and the schematic's marks over the
+    provinces: the same on every picture of a map."""
     canvas.begin({"id": "decor"})
     for d in dr.decor:
         fill = dr.sea_color if d.kind == "lake" else dr.impassable_color
@@ -177,7 +262,7 @@ def _draw_marks(canvas: Canvas, marks: tuple[Mark | Word, ...], group: str) -> N
     canvas.end()
 
 
-def _draw_centers(canvas: Canvas, gm: GameMap, dr: Drawing, owner: dict[str, str]) -> None:
+def draw_centers(canvas: Canvas, gm: GameMap, dr: Drawing, owner: Mapping[str, str]) -> None:
     """Each supply centre: a ring, its dot in its owner's colour."""
     canvas.begin({"id": "centers"})
     for c in sorted(gm.supply_centers):
@@ -189,14 +274,21 @@ def _draw_centers(canvas: Canvas, gm: GameMap, dr: Drawing, owner: dict[str, str
         if who:
             attrs["data-owner"] = who
         canvas.begin(attrs)
-        canvas.circle(pd.center, 5.2, "#fff", "#000", 1.2)
         dot = dr.powers[who].color if who is not None and who in dr.powers else "#fff"
-        canvas.circle(pd.center, 2.8, dot, "#000", 0.7)
+        x, y = pd.center
+        box = (x - 7, y - 7, x + 7, y + 7)  # the ring's radius and half its line, and more
+        canvas.stamp(("centre", pd.center, dot), box, partial(_centre, pd.center, dot))
         canvas.end()
     canvas.end()
 
 
-def _draw_labels(canvas: Canvas, gm: GameMap, dr: Drawing) -> None:
+def _centre(at: Point, dot: str, canvas: Canvas) -> None:
+    """A supply centre: a ring, its dot in `dot`."""
+    canvas.circle(at, 5.2, "#fff", "#000", 1.2)
+    canvas.circle(at, 2.8, dot, "#000", 0.7)
+
+
+def draw_labels(canvas: Canvas, gm: GameMap, dr: Drawing) -> None:
     """The provinces' names: seas in italic blue, land haloed."""
     canvas.begin({"id": "labels"})
     for key, prov in gm.provinces.items():
@@ -223,7 +315,12 @@ def _draw_units(
             continue  # drawn below, displaced
         style = dr.powers[u.power]
         canvas.begin({"data-unit": str(u), "data-power": u.power})
-        unit_symbol(canvas, u.kind, style, dr.point(u.location))
+        x, y = at = dr.point(u.location)
+        if len(style.letter) > 1:
+            unit_symbol(canvas, u.kind, style, at)
+        else:
+            box = (x - UNIT_BOX[0], y - UNIT_BOX[1], x + UNIT_BOX[0], y + UNIT_BOX[2])
+            canvas.stamp(("unit", u.kind, style, at), box, partial(_unit, u.kind, style, at))
         canvas.end()
     for (power, text), at in displaced.items():
         kind, loc = text.split()
@@ -239,6 +336,10 @@ def _draw_units(
             removal(canvas, at)
         canvas.end()
     canvas.end()
+
+
+def _unit(kind: str, style: PowerStyle, at: Point, canvas: Canvas) -> None:
+    unit_symbol(canvas, kind, style, at)
 
 
 def _displace(dr: Drawing, at: Point) -> Point:

@@ -8,12 +8,17 @@ are (x, y) in map units; a fill is a colour ("#rrggbb") or a `Hatch` (a power's 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import math
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
+from judge.render.lru import Lru
+
 Point = tuple[float, float]
+Box = tuple[float, float, float, float]  # left, top, right, bottom
 Ring = Sequence[Point]
 FONT = "DejaVu Sans"
 
@@ -85,6 +90,11 @@ class Canvas(Protocol):
         attrs: Mapping[str, str] | None = None,
     ) -> None: ...
 
+    def stamp(self, key: Hashable, box: Box, draw: Callable[[Canvas], None]) -> None:
+        """What `draw` draws on this canvas, all of it inside `box`; the same `key` must
+        draw the same (CairoCanvas keeps its pixels and paints them again)."""
+        ...
+
 
 def _f(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
@@ -100,11 +110,84 @@ def path_data(rings: Iterable[Ring], closed: bool = True) -> str:
     return " ".join(out)
 
 
+@lru_cache(maxsize=1024)
 def _rgb(color: str) -> tuple[float, float, float]:
     c = color.lstrip("#")
     if len(c) == 3:
         c = "".join(ch * 2 for ch in c)
     return int(c[0:2], 16) / 255, int(c[2:4], 16) / 255, int(c[4:6], 16) / 255
+
+
+@dataclass(frozen=True)
+class Mask:
+    """What a shape's fill or stroke covers, as an 8-bit Cairo surface placed at (x, y)
+    in the picture's pixels (made by `shape_mask`)."""
+
+    surface: Any  # a cairocffi ImageSurface (cairocffi is untyped)
+    x: int
+    y: int
+
+
+def shape_mask(rings: Sequence[Ring], scale: float, stroke: float | None = None) -> Mask | None:
+    """The pixels the closed `rings` (even-odd) cover, filled or (`stroke`: the line's
+    width) stroked, at `scale`, as CairoCanvas.shape would draw them; None for no rings."""
+    import cairocffi as cairo
+
+    points = [p for ring in rings for p in ring]
+    if not points:
+        return None
+    grow = (stroke or 0) / 2 + 2  # the line's half width and antialiasing, in map units
+    x0 = math.floor((min(x for x, _ in points) - grow) * scale)
+    y0 = math.floor((min(y for _, y in points) - grow) * scale)
+    x1 = math.ceil((max(x for x, _ in points) + grow) * scale)
+    y1 = math.ceil((max(y for _, y in points) + grow) * scale)
+    surface = cairo.ImageSurface(cairo.FORMAT_A8, x1 - x0, y1 - y0)
+    ctx = cairo.Context(surface)
+    ctx.translate(-x0, -y0)  # whole pixels: the same coverage as drawn in place
+    ctx.scale(scale, scale)
+    ctx.set_line_cap(cairo.LINE_CAP_ROUND)
+    ctx.set_line_join(cairo.LINE_JOIN_ROUND)
+    for ring in rings:
+        if ring:
+            ctx.move_to(*ring[0])
+            for p in ring[1:]:
+                ctx.line_to(*p)
+            ctx.close_path()
+    ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)
+    if stroke is None:
+        ctx.fill()
+    else:
+        ctx.set_line_width(stroke)
+        ctx.stroke()
+    surface.flush()
+    return Mask(surface, x0, y0)
+
+
+def layer_of(draw: Callable[[Canvas], None], scale: float) -> Mask | None:
+    """What `draw` draws at `scale` on a transparent surface only as large as what it
+    covers, placed in whole pixels (None: it draws nothing)."""
+    measure = CairoCanvas(1, 1, scale, transparent=True, recording=True)
+    draw(measure)
+    x, y, w, h = measure.surface.ink_extents()
+    if w <= 0 or h <= 0:
+        return None
+    box = ((x - 1) / scale, (y - 1) / scale, (x + w + 1) / scale, (y + h + 1) / scale)
+    return _stamp(box, draw, scale)
+
+
+def _stamp(box: Box, draw: Callable[[Canvas], None], scale: float) -> Mask | None:
+    """What `draw` draws inside `box`, at `scale`, on a transparent surface placed in
+    whole pixels (None: an empty box)."""
+    x0, y0 = math.floor(box[0] * scale), math.floor(box[1] * scale)
+    x1, y1 = math.ceil(box[2] * scale), math.ceil(box[3] * scale)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    canvas = CairoCanvas((x1 - x0) / scale, (y1 - y0) / scale, scale, transparent=True)
+    canvas.ctx.identity_matrix()
+    canvas.ctx.translate(-x0, -y0)  # whole pixels: the same coverage as drawn in place
+    canvas.ctx.scale(scale, scale)
+    draw(canvas)
+    return Mask(canvas.pixels(), x0, y0)
 
 
 class SvgCanvas:
@@ -202,6 +285,9 @@ class SvgCanvas:
             f'<text{self._a(attrs)} x="{_f(at[0])}" y="{_f(at[1])}"{style}>{escape(text)}</text>'
         )
 
+    def stamp(self, key: Hashable, box: Box, draw: Callable[[Canvas], None]) -> None:
+        draw(self)
+
     def svg(self) -> str:
         defs = []
         for key, h in sorted(self.hatches.items()):
@@ -225,60 +311,105 @@ class SvgCanvas:
         return head + "<defs>" + "".join(defs) + "</defs>" + "".join(self.parts) + "</svg>"
 
 
-class CairoCanvas:
-    """Draws straight onto a Cairo image surface (white background), `scale` times the
-    map's size. `pixels()` returns the surface."""
+STAMPS = 1024  # the stamps kept: a hold ring, the largest, 37 x 37 pixels (5.5 KiB) at scale 1
+_stamps: Lru[tuple[Hashable, float], Mask | None] = Lru(STAMPS)
 
-    def __init__(self, width: int, height: int, scale: float = 1.0) -> None:
+
+class CairoCanvas:
+    """Draws straight onto a Cairo image surface, `scale` times the map's size: on white,
+    or on a copy of `base` (a cached layer of the same size, judge/render/layers.py), or
+    (`transparent`) on nothing, to be laid over another; with `stamps`, what is drawn by
+    `stamp` is painted from kept pixels. `pixels()` returns the surface."""
+
+    def __init__(
+        self,
+        width: float,
+        height: float,
+        scale: float = 1.0,
+        *,
+        base: Any = None,  # a cairocffi ImageSurface (cairocffi is untyped)
+        transparent: bool = False,
+        stamps: bool = False,
+        recording: bool = False,
+    ) -> None:
         import cairocffi as cairo  # OSError when libcairo2 is missing
 
         self.cairo = cairo
-        self.surface = cairo.ImageSurface(
-            cairo.FORMAT_RGB24, round(width * scale), round(height * scale)
-        )
+        kind = cairo.FORMAT_ARGB32 if transparent else cairo.FORMAT_RGB24
+        if recording:  # only to learn where the drawing reaches (`layer_of`)
+            self.surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
+        else:
+            self.surface = cairo.ImageSurface(kind, round(width * scale), round(height * scale))
         self.ctx = cairo.Context(self.surface)
-        self.ctx.set_source_rgb(1, 1, 1)
-        self.ctx.paint()
+        if base is not None:
+            self.ctx.set_operator(cairo.OPERATOR_SOURCE)  # a copy: nothing to blend
+            self.ctx.set_source_surface(base, 0, 0)
+            self.ctx.paint()
+            self.ctx.set_operator(cairo.OPERATOR_OVER)
+        elif not transparent:
+            self.ctx.set_source_rgb(1, 1, 1)
+            self.ctx.paint()
         self.ctx.scale(scale, scale)
         self.scale = scale
+        self.stamps = stamps
         self.ctx.set_line_cap(cairo.LINE_CAP_ROUND)
         self.ctx.set_line_join(cairo.LINE_JOIN_ROUND)
         self.fonts: dict[tuple[bool, bool], object] = {}
-        self.hatches: dict[str, object] = {}
-        self.groups: list[float] = []  # the opacity of each open group
+        # Each open group: its opacity and, for one drawn at less than 1, the context it
+        # was begun on and the recording of what is drawn in it.
+        self.groups: list[tuple[float, Any, Any]] = []
+
+    def stamp(self, key: Hashable, box: Box, draw: Callable[[Canvas], None]) -> None:
+        """Paint the pixels `draw` draws, drawn once per process, key and scale onto a
+        transparent surface of `box` and kept (at most STAMPS): a centre's or a unit's
+        dozen Cairo calls become one. Painted over the picture they differ from drawing
+        in place only by the rounding of that second composite, at antialiased edges.
+        Without `stamps` (the canvas's argument) `draw` draws in place."""
+        if not self.stamps:
+            draw(self)
+            return
+        found = _stamps.get((key, self.scale), lambda: _stamp(box, draw, self.scale))
+        if found is None:
+            return
+        ctx = self.ctx
+        ctx.save()
+        ctx.identity_matrix()
+        ctx.set_source_surface(found.surface, found.x, found.y)
+        ctx.paint()
+        ctx.restore()
+
+    def clip(self, box: Box) -> None:
+        """Draw only inside `box` (map units) until `unclip`."""
+        self.ctx.save()
+        self.ctx.rectangle(box[0], box[1], box[2] - box[0], box[3] - box[1])
+        self.ctx.clip()
+
+    def unclip(self) -> None:
+        self.ctx.restore()
+
+    def lay_mask(self, mask: Mask, paint: str | Hatch) -> None:
+        """Paint `paint` through `mask`: what filling or stroking its shape paints."""
+        self._source(paint)  # a pattern keeps the user space it was set in
+        ctx = self.ctx
+        ctx.save()
+        ctx.identity_matrix()
+        ctx.mask_surface(mask.surface, mask.x, mask.y)
+        ctx.restore()
+
+    def lay(self, layer: Mask) -> None:
+        """Paint `layer` (a transparent surface, placed in this one's pixels) over it."""
+        ctx = self.ctx
+        ctx.save()
+        ctx.identity_matrix()
+        ctx.set_source_surface(layer.surface, layer.x, layer.y)
+        ctx.paint()
+        ctx.restore()
 
     def _source(self, paint: str | Hatch) -> None:
         if isinstance(paint, Hatch):
-            pattern = self.hatches.get(paint.key)
-            if pattern is None:
-                pattern = self.hatches[paint.key] = self._hatch(paint)
-            self.ctx.set_source(pattern)
+            self.ctx.set_source(_hatch(paint, self.scale))
         else:
             self.ctx.set_source_rgb(*_rgb(paint))
-
-    def _hatch(self, h: Hatch) -> Any:  # a cairocffi SurfacePattern (cairocffi is untyped)
-        cairo = self.cairo
-        # One tile in device pixels, repeated without resampling (which is slow).
-        side = max(1, round(TILE * self.scale))
-        tile = cairo.ImageSurface(cairo.FORMAT_ARGB32, side, side)
-        c = cairo.Context(tile)
-        c.scale(side / TILE, side / TILE)
-        c.set_source_rgba(*_rgb(h.color), 0.75)
-        c.set_line_width(1.4)
-        c.set_line_cap(cairo.LINE_CAP_ROUND)
-        lines, dots = PATTERNS.get(h.pattern, PATTERNS["dots"])
-        for a, b in lines:
-            c.move_to(*a)
-            c.line_to(*b)
-        c.stroke()
-        for x, y in dots:
-            c.arc(x, y, 1.6, 0, 6.2832)
-            c.fill()
-        pattern = cairo.SurfacePattern(tile)
-        pattern.set_extend(cairo.EXTEND_REPEAT)
-        pattern.set_filter(cairo.FILTER_NEAREST)
-        pattern.set_matrix(cairo.Matrix(xx=side / TILE, yy=side / TILE))
-        return pattern
 
     def _finish(
         self,
@@ -303,15 +434,39 @@ class CairoCanvas:
             ctx.new_path()
 
     def begin(self, attrs: Mapping[str, str] | None = None, opacity: float = 1.0) -> None:
-        self.groups.append(opacity)
-        if opacity < 1:
-            self.ctx.push_group()
+        if opacity >= 1:
+            self.groups.append((opacity, None, None))
+            return
+        # What the group draws is recorded, then composited at `opacity` within the
+        # pixels it covers: a group as large as the picture cost about 1 ms to clear and
+        # composite, for an order's few hundred pixels.
+        cairo, outer = self.cairo, self.ctx
+        recording = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
+        self.groups.append((opacity, outer, recording))
+        self.ctx = cairo.Context(recording)
+        self.ctx.set_matrix(outer.get_matrix())
+        self.ctx.set_line_cap(cairo.LINE_CAP_ROUND)
+        self.ctx.set_line_join(cairo.LINE_JOIN_ROUND)
 
     def end(self) -> None:
-        opacity = self.groups.pop()
-        if opacity < 1:
-            self.ctx.pop_group_to_source()
-            self.ctx.paint_with_alpha(opacity)
+        opacity, outer, recording = self.groups.pop()
+        if outer is None:
+            return
+        self.ctx = outer
+        x, y, w, h = recording.ink_extents()
+        if w <= 0 or h <= 0:
+            return  # nothing was drawn
+        x0, y0 = math.floor(x), math.floor(y)
+        outer.save()
+        outer.identity_matrix()
+        outer.rectangle(x0, y0, math.ceil(x + w) - x0, math.ceil(y + h) - y0)
+        outer.clip()
+        outer.push_group()
+        outer.set_source_surface(recording, 0, 0)
+        outer.paint()
+        outer.pop_group_to_source()
+        outer.paint_with_alpha(opacity)
+        outer.restore()
 
     def shape(
         self,
@@ -395,3 +550,32 @@ class CairoCanvas:
     def pixels(self) -> Any:  # a cairocffi ImageSurface (cairocffi is untyped)
         self.surface.flush()
         return self.surface
+
+
+@lru_cache(maxsize=256)
+def _hatch(h: Hatch, scale: float) -> Any:  # a cairocffi SurfacePattern (cairocffi is untyped)
+    """A power's pattern as a Cairo source, made once per process, pattern and scale
+    (a pattern is only read by the pictures that use it)."""
+    import cairocffi as cairo
+
+    # One tile in device pixels, repeated without resampling (which is slow).
+    side = max(1, round(TILE * scale))
+    tile = cairo.ImageSurface(cairo.FORMAT_ARGB32, side, side)
+    c = cairo.Context(tile)
+    c.scale(side / TILE, side / TILE)
+    c.set_source_rgba(*_rgb(h.color), 0.75)
+    c.set_line_width(1.4)
+    c.set_line_cap(cairo.LINE_CAP_ROUND)
+    lines, dots = PATTERNS.get(h.pattern, PATTERNS["dots"])
+    for a, b in lines:
+        c.move_to(*a)
+        c.line_to(*b)
+    c.stroke()
+    for x, y in dots:
+        c.arc(x, y, 1.6, 0, 6.2832)
+        c.fill()
+    pattern = cairo.SurfacePattern(tile)
+    pattern.set_extend(cairo.EXTEND_REPEAT)
+    pattern.set_filter(cairo.FILTER_NEAREST)
+    pattern.set_matrix(cairo.Matrix(xx=side / TILE, yy=side / TILE))
+    return pattern

@@ -10,7 +10,8 @@ runs off the picture."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
 
 from judge.engine.board import Position
 from judge.engine.geography import GameMap
@@ -19,6 +20,7 @@ from judge.render.drawing import Drawing, PowerStyle
 from judge.render.orders import Order
 from judge.render.symbols import FAIL, arrow, cross, link, removal, unit_symbol
 
+Part = Literal["all", "fixed", "varying"]
 LEGEND_WIDTH = 220
 WIDE_LEGEND_WIDTH = 400  # two columns of LEGEND_WIDTH's, a little narrower
 ONE_COLUMN_POWERS = 12  # more powers than this: the wide panel
@@ -48,33 +50,83 @@ def draw_legend(
     caption: str | None,
     orders: list[Order],
     after: bool,
+    part: Part = "all",
 ) -> None:
     """The panel right of the map: the title and phase, each power's centres and units,
-    the key of the symbols and the count of orders."""
+    the key of the symbols and the count of orders. `part`: all of it, or only what is
+    the same on every picture of the map with this `layout_key` ("fixed", drawn once
+    into a cached layer by judge/render/layers.py), or only the rest ("varying")."""
     x0, width = dr.width, legend_width(before.game_map)
     columns = 1 if width == LEGEND_WIDTH else 2
+    fixed = Only(canvas, part != "varying")
+    varying = Only(canvas, part != "fixed")
     canvas.begin({"id": "legend"})
-    canvas.shape(
+    fixed.shape(
         [[(x0, 0), (x0 + width, 0), (x0 + width, dr.height), (x0, dr.height)]],
         "#fbfaf6",
         dr.border_color,
         1.0,
     )
-    y = _legend_heading(canvas, before, board, x0 + 12, caption, orders, after, width)
+    y = _legend_heading(fixed, varying, before, board, x0 + 12, caption, orders, after, width)
     key_rows = math.ceil(len(_key_rows(canvas, 0)) / columns)
     room = dr.height - (y + 28) - (24 + key_rows * KEY_ROW) - (32 if orders else 0) - 8
-    y = _legend_powers(canvas, before.game_map, board, dr, x0, y + 28, columns, room)
-    y = _legend_key(canvas, x0 + 12, y + 14, columns)
+    y = _legend_powers(fixed, varying, before.game_map, board, dr, (x0, y + 28), columns, room)
+    y = _legend_key(fixed, x0 + 12, y + 14, columns)
     if orders:
         failed = sum(o.failed for o in orders)
         y += 32
         words = f"{len(orders)} order{'s' if len(orders) != 1 else ''}, {failed} failed"
-        canvas.text((x0 + 12, y), words, 12, anchor="start", attrs={"data-legend": "orders"})
+        varying.text((x0 + 12, y), words, 12, anchor="start", attrs={"data-legend": "orders"})
     canvas.end()
 
 
+def layout_key(
+    before: Position, board: Position, caption: str | None, orders: list[Order], after: bool
+) -> tuple[int, bool]:
+    """What the place of the legend's fixed part depends on beyond the map: the height of
+    its heading (the phase, what is drawn, the caption's lines) and whether orders are
+    counted under the key."""
+    nowhere = Only(None, False)
+    width = legend_width(before.game_map)
+    y = _legend_heading(nowhere, nowhere, before, board, 0, caption, orders, after, width)
+    return y, bool(orders)
+
+
+class Only:
+    """A canvas's drawing calls passed on when `draw` is true, dropped otherwise: the
+    legend draws its fixed and its varying parts each through one of these."""
+
+    def __init__(self, canvas: Canvas | None, draw: bool) -> None:
+        self.canvas = canvas if draw else None
+
+    def begin(self, attrs: Mapping[str, str] | None = None, opacity: float = 1.0) -> None:
+        if self.canvas is not None:
+            self.canvas.begin(attrs, opacity)
+
+    def end(self) -> None:
+        if self.canvas is not None:
+            self.canvas.end()
+
+    def shape(self, *args: Any, **kwargs: Any) -> None:
+        if self.canvas is not None:
+            self.canvas.shape(*args, **kwargs)
+
+    def circle(self, *args: Any, **kwargs: Any) -> None:
+        if self.canvas is not None:
+            self.canvas.circle(*args, **kwargs)
+
+    def text(self, *args: Any, **kwargs: Any) -> None:
+        if self.canvas is not None:
+            self.canvas.text(*args, **kwargs)
+
+    def stamp(self, *args: Any, **kwargs: Any) -> None:
+        if self.canvas is not None:
+            self.canvas.stamp(*args, **kwargs)
+
+
 def _legend_heading(
-    canvas: Canvas,
+    fixed: Only,
+    canvas: Only,
     before: Position,
     board: Position,
     x: float,
@@ -83,11 +135,11 @@ def _legend_heading(
     after: bool,
     width: int,
 ) -> int:
-    """The map's title (wrapped), the phase, what is drawn and the caption; the last
-    line's y."""
+    """The map's title (wrapped; through `fixed`), the phase, what is drawn and the
+    caption (through `canvas`); the last line's y."""
     y = 26
     for line in _title_lines(before.game_map.title, width):
-        canvas.text((x, y), line, 15, bold=True, anchor="start", attrs={"data-legend": "title"})
+        fixed.text((x, y), line, 15, bold=True, anchor="start", attrs={"data-legend": "title"})
         y += 19
     y += 3
     canvas.text(
@@ -160,17 +212,19 @@ def _cut(name: str) -> str:
 
 
 def _legend_powers(
-    canvas: Canvas,
+    canvas: Only,
+    varying: Only,
     gm: GameMap,
     board: Position,
     dr: Drawing,
-    x0: int,
-    y: int,
+    corner: tuple[int, int],
     columns: int,
     room: float,
 ) -> int:
-    """The table of powers (swatch, name, centres, units) from `y`, in `columns`
-    columns, its rows shrunk to fit `room` when they must; the y below it."""
+    """The table of powers (swatch, name, centres, units) from `corner` (x0, y), in
+    `columns` columns, its rows shrunk to fit `room` when they must; the y below it.
+    The counts are drawn through `varying`, the rest through `canvas`."""
+    x0, y = corner
     shown = [(key, power) for key, power in gm.powers.items() if key in dr.powers]
     rows = math.ceil(len(shown) / columns) or 1
     row = ROW if columns == 1 else max(12.0, min(ROW, room / rows))
@@ -183,12 +237,13 @@ def _legend_powers(
     for i, (key, power) in enumerate(shown):
         c, r = divmod(i, rows)
         where = (x0 + 12 + c * COLUMN, y + 8 + r * row)
-        _power_row(canvas, board, dr.powers[key], key, _cut(power.name), where, row, at)
+        row_canvas = (canvas, varying)
+        _power_row(row_canvas, board, dr.powers[key], key, _cut(power.name), where, row, at)
     return round(y + 8 + rows * row)
 
 
 def _power_row(
-    canvas: Canvas,
+    canvases: tuple[Only, Only],
     board: Position,
     s: PowerStyle,
     key: str,
@@ -198,7 +253,9 @@ def _power_row(
     at: tuple[int, int, int],
 ) -> None:
     """One power's row of the table: its swatch and letter, name, centres and units;
-    `row` high (22 at most: the swatch 16 and the text 12 shrink with it)."""
+    `row` high (22 at most: the swatch 16 and the text 12 shrink with it). The counts
+    through the second canvas, the rest through the first."""
+    canvas, varying = canvases
     x, y = where
     n = len(board.centers.get(key, ()))
     units = len(board.units_of(key))
@@ -212,12 +269,12 @@ def _power_row(
     canvas.text((x + 11, y + h / 2 + 4 * h / 16), s.letter, 9 * h / 16, s.ink, bold=True)
     base = y + h / 2 + size * 5 / 12
     canvas.text((x + at[0], base), name, size, anchor="start", attrs={"data-legend": "power"})
-    canvas.text((x + at[1], base), str(n), size, anchor="end")
-    canvas.text((x + at[2], base), str(units), size, anchor="end")
+    varying.text((x + at[1], base), str(n), size, anchor="end")
+    varying.text((x + at[2], base), str(units), size, anchor="end")
     canvas.end()
 
 
-def _legend_key(canvas: Canvas, x: float, y: int, columns: int = 1) -> int:
+def _legend_key(canvas: Only, x: float, y: int, columns: int = 1) -> int:
     """The key of the symbols from `y`, in `columns` columns; the y of its last row."""
     canvas.text((x, y), "Key", 12, bold=True, anchor="start")
     y += 10
@@ -232,7 +289,7 @@ def _legend_key(canvas: Canvas, x: float, y: int, columns: int = 1) -> int:
     return y + per_column * KEY_ROW
 
 
-def _key_rows(canvas: Canvas, sx: float) -> list[tuple[str, Callable[[float], None]]]:
+def _key_rows(canvas: Canvas | Only, sx: float) -> list[tuple[str, Callable[[float], None]]]:
     """Each symbol of the key and what draws it at a given y; `sx`: where it starts."""
     ink = "#555"
     return [

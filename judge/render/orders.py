@@ -12,6 +12,7 @@ import contextlib
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from judge.engine.geography import GameMap
@@ -167,6 +168,12 @@ def order_line(o: Order, scene: Scene) -> Line | None:
     return None
 
 
+def _hold_ring(at: Point, color: str, canvas: Canvas) -> None:
+    """A hold: a ring in the power's colour, edged in black."""
+    canvas.circle(at, 15, None, "#000", 4.5)
+    canvas.circle(at, 15, None, color, 2.5)
+
+
 def _here(o: Order, scene: Scene) -> Point:
     """Where the order's unit is drawn (a dislodged one beside its place)."""
     return scene.origin.get((o.power, o.unit)) or scene.dr.point(o.tokens[1])
@@ -264,8 +271,9 @@ def _order_body(
     elif verb == "H":
         if o.given == "":
             return  # no order was given: the unit held by default; nothing to draw
-        canvas.circle(here, 15, None, "#000", 4.5)
-        canvas.circle(here, 15, None, color, 2.5)
+        x, y = here
+        box = (x - 18.5, y - 18.5, x + 18.5, y + 18.5)  # the ring, half its line, and more
+        canvas.stamp(("hold", here, color), box, partial(_hold_ring, here, color))
         fail_at = (here[0] + 11, here[1] - 11)
     elif verb == "D":  # a disband or a removal: the unit struck out by the removal mark
         if style and (o.power, o.unit) not in scene.present:

@@ -1,17 +1,16 @@
 """The board as PNG bytes: drawn straight onto a Cairo surface (cairocffi, which needs
-Debian's `libcairo2`) by the same drawing code as the SVG, then encoded here.
+Debian's `libcairo2`) by the same drawing code as the SVG, then encoded.
 
 Going through SVG and an SVG renderer (CairoSVG) cost about 130 ms a picture, nearly all
-of it parsing the SVG in Python; drawing directly costs a quarter of that. The pixels are
-then reduced to a palette of 256 colours by Pillow (a board picture has few colours beyond
-its antialiased edges) and written as an 8-bit PNG: about a third of the bytes of an RGB
-PNG, for a mail attachment, in less time than Cairo's own PNG writer takes. Without
-Pillow the RGB pixels are written with zlib.
+of it parsing the SVG in Python; drawing directly costs a quarter of that; drawing only
+what the position changes on a copy of the map's cached layers (judge/render/pixels.py,
+judge/render/layers.py) a tenth. The pixels are then mapped to the map's 256 colours
+(judge/render/palette.py) and written as an 8-bit PNG: about a third of the bytes of an
+RGB PNG, for a mail attachment. Without Pillow the RGB pixels are written with zlib.
 """
 
 from __future__ import annotations
 
-import io
 import struct
 import sys
 import zlib
@@ -47,38 +46,28 @@ def render_png(
 ) -> bytes:
     """The board as PNG bytes, `scale` times the drawing's size (arguments as
     judge.render.board.render_svg)."""
-    from judge.render.board import as_position, draw_board
-    from judge.render.legend import legend_width
-    from judge.render.schematic import picture_drawing
+    from judge.render.board import scene_for
 
+    scene = scene_for(position, results, after=after, caption=caption)
     try:
-        from judge.render.canvas import CairoCanvas
+        from judge.render.pixels import draw_pixels
 
-        before = as_position(position)
-        dr = picture_drawing(before.game_map)
-        canvas = CairoCanvas(dr.width + legend_width(before.game_map), dr.height, scale)
+        surface = draw_pixels(scene, scale)
     except (ImportError, OSError) as e:  # OSError: libcairo2 missing
         raise PngUnavailable(f"PNG pictures need cairocffi and libcairo2: {e}") from None
-    draw_board(canvas, before, results, after=after, caption=caption, drawing=dr)
-    image = canvas.pixels()
-    data = bytes(image.get_data())
-    size = (image.get_width(), image.get_height(), image.get_stride())
     try:
-        return encode_palette(data, *size)
+        import PIL  # noqa: F401
     except ImportError:
-        return encode_rgb(data, *size)
+        return _encode_rgb(surface)
+    from judge.render.palette import encode
+
+    return encode(surface, scene.before.game_map, scene.dr)
 
 
-def encode_palette(data: bytes, width: int, height: int, stride: int) -> bytes:
-    """Cairo RGB24 pixels -> an 8-bit palette PNG, by Pillow (ImportError without it)."""
-    from PIL import Image
-
-    order = "BGRX" if sys.byteorder == "little" else "XRGB"
-    image = Image.frombuffer("RGB", (width, height), data, "raw", order, stride, 1)
-    quantized = image.quantize(256, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    quantized.save(out, "PNG", compress_level=6)
-    return out.getvalue()
+def _encode_rgb(surface: Any) -> bytes:
+    """A Cairo surface's pixels as an RGB PNG (without Pillow)."""
+    data = bytes(surface.get_data())
+    return encode_rgb(data, surface.get_width(), surface.get_height(), surface.get_stride())
 
 
 def encode_rgb(data: bytes, width: int, height: int, stride: int, level: int = 6) -> bytes:

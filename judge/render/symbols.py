@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 
 from judge.render.canvas import Canvas, Point
 from judge.render.drawing import PowerStyle
@@ -115,14 +116,21 @@ def link(
 def cross(canvas: Canvas, at: Point, size: float = 6.0) -> None:
     """A failed order's mark: a red X (a group with data-mark="failed")."""
     x, y = at
+    reach = size + 2.75 + 1  # the white line's half width, and antialiasing
+    canvas.begin({"data-mark": "failed"})
+    box = (x - reach, y - reach, x + reach, y + reach)
+    canvas.stamp(("cross", at, size), box, partial(_cross, at, size))
+    canvas.end()
+
+
+def _cross(at: Point, size: float, canvas: Canvas) -> None:
+    x, y = at
     lines = [
         [(x - size, y - size), (x + size, y + size)],
         [(x - size, y + size), (x + size, y - size)],
     ]
-    canvas.begin({"data-mark": "failed"})
     canvas.shape(lines, None, "#fff", 5.5, closed=False)
     canvas.shape(lines, None, FAIL, 3.0, closed=False)
-    canvas.end()
 
 
 def removal(canvas: Canvas, at: Point, r: float = 15.0) -> None:
@@ -130,11 +138,18 @@ def removal(canvas: Canvas, at: Point, r: float = 15.0) -> None:
     once, like a "no entry" sign, over the unit; unlike a failed order's red X, it is
     neither red nor crossed (a group with data-mark="removed")."""
     x, y = at
+    reach = r + 2.75 + 1  # the white line's half width, and antialiasing
+    canvas.begin({"data-mark": "removed"})
+    box = (x - reach, y - reach, x + reach, y + reach)
+    canvas.stamp(("removal", at, r), box, partial(_removal, at, r))
+    canvas.end()
+
+
+def _removal(at: Point, r: float, canvas: Canvas) -> None:
+    x, y = at
     d = r * 0.7071
     slash = [[(x - d, y + d), (x + d, y - d)]]
-    canvas.begin({"data-mark": "removed"})
     canvas.circle(at, r, None, "#fff", 5.0)
     canvas.shape(slash, None, "#fff", 5.5, closed=False)
     canvas.circle(at, r, None, REMOVED, 3.0)
     canvas.shape(slash, None, REMOVED, 3.0, closed=False)
-    canvas.end()

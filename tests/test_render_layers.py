@@ -1,0 +1,189 @@
+"""Pictures drawn from a map's cached layers (judge/render/layers.py, pixels.py) in the
+map's colours (judge/render/palette.py) against the same pictures drawn whole.
+
+`draw_board` on a plain CairoCanvas still draws every element in order, as all pictures
+were drawn before the layers: OLD_PIXELS are the hashes of those pixels, computed by the
+code before the layers (commit bc07e75), for each picture of tests/render_cases.py. A
+picture from the layers differs from them only
+- on the antialiased fringe of a border where a province its owner tints meets another
+  (the whole drawing strokes each border right after its province's fill, so that a
+  neighbour filled later covers half of the line; the layers draw the tinted provinces
+  over the board nobody owns, so their own border lies on top), and
+- by at most 2 levels of a channel where a cached part (the names, a centre, a unit) is laid over
+  the picture instead of drawn on it (the rounding of the second composite)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+from render_cases import cases
+
+from judge.engine.board import starting_position
+from judge.render import layers, palette
+from judge.render.board import draw_board, scene_for
+from judge.render.canvas import CairoCanvas
+from judge.render.layers import picture_size
+from judge.render.palette import as_image
+from judge.render.pixels import draw_pixels
+from judge.render.png import render_png
+from judge.variants import maps
+from judge.variants.maps import load_map
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = cases()
+OLD_PIXELS = {
+    "opening": "f7386b1fbdf71b5f",
+    "spring 1901, before": "7f729d7c8a7f98fe",
+    "spring 1901, after": "ef1342a7abb59e5c",
+    "retreat": "e41c7d585a946aed",
+    "build": "413cd89140e6c5a1",
+    "chaos opening": "cc42710d041cb3eb",
+    "chaos holds, after": "d1ed55c76a6d3f59",
+    "schematic, after": "88481ef3923e1266",
+    "spring 1901, after, half size": "2f1d5c01bfc97823",
+}
+
+
+def whole(name: str) -> Any:
+    """The picture drawn whole, element by element (a cairocffi surface)."""
+    args, kw = CASES[name]
+    scale = kw.get("scale", 1.0)
+    kw = {k: v for k, v in kw.items() if k != "scale"}
+    s = scene_for(*args, **kw)
+    canvas = CairoCanvas(*picture_size(s.before.game_map, s.dr), scale)
+    draw_board(canvas, *args, **kw)
+    return canvas.pixels()
+
+
+def layered(name: str) -> Any:
+    """The picture drawn from the cached layers (a cairocffi surface)."""
+    args, kw = CASES[name]
+    kw = dict(kw)
+    scale = kw.pop("scale", 1.0)
+    return draw_pixels(scene_for(*args, **kw), scale)
+
+
+def copied(surface: Any) -> Image.Image:
+    """A surface's pixels copied (`as_image` reads them in place: the surface is held
+    here until the copy is made)."""
+    return as_image(surface).copy()
+
+
+def borders(name: str) -> Image.Image:
+    """A mask of the pixels within 1.5 pixels of a province's outline."""
+    args, kw = CASES[name]
+    scale = kw.get("scale", 1.0)
+    s = scene_for(*args, **{k: v for k, v in kw.items() if k != "scale"})
+    canvas = CairoCanvas(*picture_size(s.before.game_map, s.dr), scale, transparent=True)
+    for pd in s.dr.provinces.values():
+        canvas.shape(pd.rings, None, "#000", 3.0 / scale)
+    surface = canvas.pixels()
+    size = (surface.get_width(), surface.get_height())
+    data = surface.get_data()
+    alpha = Image.frombuffer("RGBA", size, data, "raw", "BGRA", surface.get_stride(), 1)
+    return alpha.getchannel("A").point(lambda v: 255 if v else 0)
+
+
+def most(diff: Image.Image) -> Image.Image:
+    """The largest difference of any channel, per pixel."""
+    r, g, b = diff.split()
+    return ImageChops.lighter(ImageChops.lighter(r, g), b)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_whole_drawing_is_todays_picture(name: str) -> None:
+    surface = whole(name)  # kept: its data is read in place
+    assert hashlib.sha256(bytes(surface.get_data())).hexdigest()[:16] == OLD_PIXELS[name]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_picture_from_the_layers_differs_only_on_borders_and_by_rounding(name: str) -> None:
+    old, new = copied(whole(name)), copied(layered(name))
+    assert old.size == new.size
+    diff = most(ImageChops.difference(old, new))
+    beyond_rounding = diff.point(lambda v: 255 if v > 2 else 0)
+    assert ImageChops.subtract(beyond_rounding, borders(name)).getbbox() is None
+    changed = diff.point(lambda v: 255 if v else 0).histogram()[255]
+    assert changed < 0.03 * old.width * old.height  # 1.3% at full size, 2.5% at half
+
+
+@pytest.mark.parametrize("name", ["opening", "spring 1901, after", "chaos holds, after"])
+def test_the_png_keeps_the_flat_colours_exact_and_the_rest_close(name: str) -> None:
+    args, kw = CASES[name]
+    drawn = copied(layered(name))
+    decoded = Image.open(io.BytesIO(render_png(*args, **kw))).convert("RGB")
+    commonest = sorted(drawn.getcolors(1 << 20), reverse=True)[:8]
+    for _, colour in commonest:  # the sea, land, legend, tints: each pixel kept exactly
+        solid = Image.new("RGB", drawn.size, colour)
+        where = most(ImageChops.difference(drawn, solid)).point(lambda v: 0 if v else 255)
+        wrong = most(ImageChops.difference(decoded, solid)).point(lambda v: 255 if v else 0)
+        assert ImageChops.multiply(where, wrong).getbbox() is None, colour
+    diff = ImageChops.difference(drawn, decoded)
+    mean = sum(diff.histogram()[i] * (i % 256) for i in range(768)) / (3 * diff.width * diff.height)
+    assert mean < 0.6
+
+
+def test_maps_met_in_any_order_draw_the_same_bytes_as_in_a_fresh_process() -> None:
+    """Each map's layers, colours and stamps are its own: standard, then Chaos, then a
+    schematic, then the standard map again give the bytes a process drawing only the
+    standard map gives."""
+    args, kw = CASES["spring 1901, after"]
+    first = render_png(*args, **kw)
+    for name in ("chaos holds, after", "schematic, after", "spring 1901, after, half size"):
+        render_png(*CASES[name][0], **CASES[name][1])
+    assert render_png(*args, **kw) == first
+    script = (
+        "import sys; sys.path.insert(0, 'tests'); from render_cases import cases;"
+        "from judge.render.png import render_png;"
+        "a, k = cases()['spring 1901, after']; sys.stdout.buffer.write(render_png(*a, **k))"
+    )
+    env = dict(os.environ, PYTHONHASHSEED="54321")
+    fresh = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, check=True, env=env, cwd=ROOT
+    ).stdout
+    assert fresh == first
+
+
+def test_a_map_read_again_under_the_same_name_never_gets_the_old_maps_layers(
+    tmp_path: Path,
+) -> None:
+    """An operator's map folder with its own `standard` (the sea another colour): the map
+    read from it is a new map object, whose pictures are drawn from layers of its own."""
+    before = render_png(starting_position(load_map()))
+    old_sea = (0xCF, 0xE3, 0xF0)
+    bundled = maps.MAPS_DIR
+    (tmp_path / "standard.toml").write_text((bundled / "standard.toml").read_text())
+    drawing = (bundled / "standard_drawing.toml").read_text()
+    assert 'sea_color = "#cfe3f0"' in drawing
+    (tmp_path / "standard_drawing.toml").write_text(
+        drawing.replace('sea_color = "#cfe3f0"', 'sea_color = "#40a0ff"')
+    )
+    maps.use_operator_folder(tmp_path)
+    try:
+        after = render_png(starting_position(load_map()))
+    finally:
+        maps.use_operator_folder(None)
+    colours = {c for _, c in Image.open(io.BytesIO(after)).convert("RGB").getcolors(1 << 20)}
+    assert (0x40, 0xA0, 0xFF) in colours and old_sea not in colours
+    assert render_png(starting_position(load_map())) == before  # the bundled map again
+
+
+def test_the_caches_keep_at_most_their_sizes() -> None:
+    """Pictures of many legend layouts (captions of 1 to 9 lines) and maps: no cache
+    grows past its bound."""
+    position = starting_position(load_map())
+    for lines in range(1, 10):
+        render_png(position, caption="\n".join(["Game x"] * lines))
+    for name in ("chaos opening", "schematic, after"):
+        render_png(*CASES[name][0], **CASES[name][1])
+    assert len(layers._grounds.entries) <= layers.GROUNDS
+    assert len(layers._overlays_cache.entries) <= layers.OVERLAYS
+    assert len(palette._palettes.entries) <= palette.PALETTES
