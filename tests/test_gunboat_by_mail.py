@@ -78,7 +78,7 @@ def test_joining_a_gunboat_game_names_gunboat(judge: Judge) -> None:
     [ack] = judge.send("p0@example.org", "SIGNON ?gb pw0")
     assert ack.subject == "Re: [Error Flag] TEST orders"
     assert _lines(ack.body) == [
-        "Line 1: SIGNON ?gb ****",
+        "Line 1: SIGNON ?gb **** gunboat",
         "  ERROR: Game 'gb' is not of the gunboat standard variant.",
         "  Use: signon ?gb password gunboat",
     ]
@@ -104,7 +104,7 @@ def test_joining_a_gunboat_game_names_gunboat(judge: Judge) -> None:
     assert _lines(ack.body)[1] == "  You have joined open: 1 of 7 players."
     [ack] = judge.send("p3@example.org", "SIGNON ?gb two word-password")
     assert _lines(ack.body) == [
-        "Line 1: SIGNON ?gb ****",
+        "Line 1: SIGNON ?gb **** gunboat",
         "  ERROR: Expected SIGNON Xname password (X the power's initial, ? to join, M for the"
         " master).",
     ]
@@ -388,3 +388,16 @@ def test_odd_variant_words_get_a_clear_reply(judge: Judge) -> None:
     [ack] = judge.send("p0@example.org", "SIGNON ?gb pw0 gunboat standard standard")
     assert _lines(ack.body)[0] == "Line 1: SIGNON ?gb ****"
     assert not judge.game("gb").settings.gunboat
+
+
+def test_joining_a_full_gunboat_game_naming_gunboat_makes_an_observer(judge: Judge) -> None:
+    # SIGNON ?game password gunboat on a started game with no free power: an observer,
+    # as without the variant word (it once raised on the third word).
+    _start(judge)
+    [reply] = judge.send("late@example.org", "SIGNON ?gb watchpw gunboat")
+    assert _lines(reply.body) == [
+        "Line 1: SIGNON ?gb **** gunboat",
+        "  You are now an observer of gb: you get its results and broadcasts.",
+        "  Sign on with SIGNON Ogb password.",
+    ]
+    _no_password([reply], "watchpw")

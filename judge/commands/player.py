@@ -339,7 +339,7 @@ def _absence_moment(text: str, now: datetime, zone: ZoneInfo) -> datetime:
 def observe(run: Run, cmd: Command) -> None:
     """OBSERVE name password (or SIGNON ?name password on a started game)."""
     close_block(run)
-    name, password = cmd.args
+    name, password = cmd.args[:2]  # a SIGNON's variant words (gunboat) come after them
     game = games.find_game(run.ctx.db, name)
     if game is None or game.state == games.FORMING:
         run.event("join_failed", cmd, game=name, reason="no_game")
