@@ -78,7 +78,7 @@ def test_joining_a_gunboat_game_names_gunboat(judge: Judge) -> None:
     [ack] = judge.send("p0@example.org", "SIGNON ?gb pw0")
     assert ack.subject == "Re: [Error Flag] TEST orders"
     assert _lines(ack.body) == [
-        "Line 1: SIGNON ?gb **** gunboat",
+        "Line 1: SIGNON ?gb ****",
         "  ERROR: Game 'gb' is not of the gunboat standard variant.",
         "  Use: signon ?gb password gunboat",
     ]
@@ -104,7 +104,7 @@ def test_joining_a_gunboat_game_names_gunboat(judge: Judge) -> None:
     assert _lines(ack.body)[1] == "  You have joined open: 1 of 7 players."
     [ack] = judge.send("p3@example.org", "SIGNON ?gb two word-password")
     assert _lines(ack.body) == [
-        "Line 1: SIGNON ?gb **** gunboat",
+        "Line 1: SIGNON ?gb ****",
         "  ERROR: Expected SIGNON Xname password (X the power's initial, ? to join, M for the"
         " master).",
     ]
