@@ -217,8 +217,10 @@ def test_with_nmr_the_late_power_is_processed_in_civil_disorder_then_abandoned(
         "    SIGNON Twar1 yourpassword\n"
     }
     notice = (
-        "Turkey has been abandoned in game 'war1' by p6@example.org: no orders came by the\n"
-        "end of the grace period for Movement, Spring of 1901.\n"
+        "Turkey has been abandoned in game 'war1' by p6@example.org.\n"
+        "No orders came for it by the end of the grace period\n"
+        "for Movement, Spring of 1901: the phase was processed\n"
+        "with it in civil disorder.\n"
         "Anyone not playing in the game may take it over with\n"
         "SIGNON Twar1 password\n"
         "(or SIGNON ?war1 password for the first free power).\n"
@@ -261,14 +263,16 @@ def test_a_gunboat_games_notices_of_abandonment_name_no_address(judge: Judge) ->
     mails = judge.at(grace_end)
     told = _by_address(mails, "TEST:war1 - F1901M Abandoned: T")
     hidden = (
-        "Turkey has been abandoned in game 'war1': no orders came by the\n"
-        "end of the grace period for Movement, Spring of 1901.\n"
+        "Turkey has been abandoned in game 'war1'.\n"
+        "No orders came for it by the end of the grace period\n"
+        "for Movement, Spring of 1901: the phase was processed\n"
+        "with it in civil disorder.\n"
         "Anyone not playing in the game may take it over with\n"
         "SIGNON Twar1 password\n"
         "(or SIGNON ?war1 password gunboat for the first free power).\n"
     )
     assert told == {
-        a: hidden.replace("'war1':", "'war1' by p6@example.org:") if a == GM else hidden
+        a: hidden.replace("'war1'.", "'war1' by p6@example.org.") if a == GM else hidden
         for a in {GM, *players.values()} - {players["T"]}
     }
     for m in mails:
