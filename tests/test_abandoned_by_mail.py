@@ -321,3 +321,23 @@ def test_a_game_its_master_processes_is_unchanged(judge: Judge) -> None:
     assert {m.subject for m in mails} == {"TEST:war1 - S1901M Turn Waiting"}
     assert _turkey(judge).abandoned_at is None
     assert judge.game().phase == "S1901M"
+
+
+def test_with_nmr_a_power_with_part_of_its_orders_in_is_not_abandoned(judge: Judge) -> None:
+    players, grace_end = _late_turkey(judge)
+    judge.send(players["T"], "SIGNON Twar1 pw6\nF Ank - Bla")
+    mails = judge.at(grace_end)
+    assert not [m for m in mails if "Abandoned" in m.subject]
+    assert _turkey(judge).abandoned_at is None
+    assert judge.game().phase == "F1901M"
+
+
+def test_without_nmr_a_power_with_part_of_its_orders_in_is_abandoned(judge: Judge) -> None:
+    players, grace_end = _late_turkey(judge, "SET NONMR")
+    judge.send(players["T"], "SIGNON Twar1 pw6\nF Ank - Bla")
+    mails = judge.at(grace_end)
+    assert [m.subject for m in mails if m.to == [players["T"]]] == [
+        "TEST:war1 - S1901M Abandoned: Turkey",
+        "TEST:war1 - S1901M Waiting for Replacements: T",
+    ]
+    assert judge.game().phase == "S1901M"

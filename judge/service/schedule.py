@@ -175,7 +175,7 @@ def _due(
         mails += _waiting_notices(db, config, game, grace_end)
     if now < grace_end or not (s.nmr or not processes_itself(game)):
         return mails, "late notices sent" if mails else ""
-    late = [p["seat"] for p in _late_powers(db, game)] if processes_itself(game) else []
+    late = _in_civil_disorder(db, game) if processes_itself(game) else []
     phase = game.phase or ""
     more, what = _go(db, config, game, now, grace_end, "after grace")
     # NMR: processed with the late powers in civil disorder, which are then abandoned (after
@@ -185,6 +185,14 @@ def _due(
         fresh = [seat for seat in late if not abandonment.abandoned(seat)]
         more += abandonment.abandon(db, game, fresh, phase, now)
     return mails + more, what
+
+
+def _in_civil_disorder(db: sqlite_utils.Database, game: games.Game) -> list[games.Seat]:
+    """The late seats whose power is processed in civil disorder (no orders on file, nor
+    last orders standing in): those an NMR game abandons at the end of grace. A power
+    whose orders are only partly in is late, but not abandoned."""
+    cd = set(play.load_phase(db, game).civil_disorder)
+    return [p["seat"] for p in _late_powers(db, game) if p["power"] in cd]
 
 
 def _abandon_late(db: sqlite_utils.Database, game: games.Game, now: datetime) -> list[Reply]:
