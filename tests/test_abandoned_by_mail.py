@@ -341,3 +341,41 @@ def test_without_nmr_a_power_with_part_of_its_orders_in_is_abandoned(judge: Judg
         "TEST:war1 - S1901M Waiting for Replacements: T",
     ]
     assert judge.game().phase == "S1901M"
+
+
+def _late_notices(judge: Judge, *settings: str) -> dict[str, str]:
+    """The deadline's late notices in a game where Turkey has not ordered: address -> body."""
+    players = judge.start_game()
+    judge.send(GM, "\n".join([MASTER, *settings]))
+    for i, initial in enumerate(POWERS):
+        if initial != "T":
+            judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\n{HOLDS[initial]}")
+    mails = judge.at(datetime.fromisoformat(judge.game().deadline or ""))
+    return _by_address(mails, "TEST:war1 - S1901M Late Notice: Turkey")
+
+
+def test_without_nmr_the_late_notices_say_the_power_is_abandoned_at_the_end_of_grace(
+    judge: Judge,
+) -> None:
+    told = _late_notices(judge, "SET NONMR")
+    assert told["p6@example.org"].endswith(
+        "Please send them before Tuesday 24 November 2026 12:08 UTC.\n"
+        "At that time Turkey is abandoned: anyone may take it over, and the game waits\n"
+        "for a replacement or for you to come back with your orders.\n"
+    )
+    assert told[GM].endswith(
+        "The judge is waiting for orders from Turkey.\n"
+        "If they do not arrive by Tuesday 24 November 2026 12:08 UTC,\n"
+        "those powers are abandoned and the game waits for replacements.\n"
+    )
+
+
+def test_a_game_its_master_processes_says_the_master_decides(judge: Judge) -> None:
+    told = _late_notices(judge, "SET NONMR", "SET MANUAL PROCESS")
+    assert told["p6@example.org"].endswith(
+        "At that time the game waits for the master to decide.\n"
+    )
+    assert told[GM].endswith(
+        "If they do not arrive by Tuesday 24 November 2026 12:08 UTC, "
+        "the master decides how to go on.\n"
+    )

@@ -268,6 +268,9 @@ def _context(config: Config, game: games.Game) -> dict[str, Any]:
         "phase": str(Phase.parse(game.phase or "")),
         "deadline": format_deadline(game.deadline, config.timezone),
         "nmr": bool(game.settings.nmr),
+        # No NMR: the late powers are abandoned at the end of grace, unless the master
+        # processes the game (then it waits for him, as before).
+        "abandons": not game.settings.nmr and processes_itself(game),
     }
 
 
