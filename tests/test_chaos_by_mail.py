@@ -172,7 +172,18 @@ def test_thirty_four_players_start_order_and_draw_by_mail(tmp_path: Path) -> Non
     [picture] = list(sent[0].iter_attachments())
     assert picture.get_filename() == "board-S1901M.png"
     assert picture.get_content().startswith(PNG_SIGNATURE)
-    [retreat] = [m for m in mails if m not in copies]
+    # The three powers in civil disorder are then abandoned (issue 18): their players
+    # told, and everyone else.
+    abandoned = [m for m in mails if "Abandoned" in m.subject]
+    assert [(m.to, m.subject) for m in abandoned[:3]] == [
+        ([PLAYERS[1]], "TEST:chaos1 - S1901R Abandoned: Belgium"),
+        ([PLAYERS[24]], "TEST:chaos1 - S1901R Abandoned: Sevastopol"),
+        ([PLAYERS[33]], "TEST:chaos1 - S1901R Abandoned: Warsaw"),
+    ]
+    assert [m.to[0] for m in abandoned[3:]] == [GM] + [
+        p for i, p in enumerate(PLAYERS) if i not in (1, 24, 33)
+    ]
+    [retreat] = [m for m in mails if m not in copies and m not in abandoned]
     assert (retreat.to, retreat.subject) == (
         [PLAYERS[4]],
         "TEST:chaos1 - S1901R Budapest must retreat (Spring of 1901)",

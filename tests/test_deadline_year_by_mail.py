@@ -16,7 +16,8 @@ orders, and Turkey never sends anything.
   sails into the Black Sea. Turkey gets the reminder at the deadline minus an hour (and
   nobody else does); at the deadline Turkey gets the late notice, everyone else and the
   master "waiting for Turkey"; at the end of grace the phase is processed with Turkey
-  in civil disorder, its three units holding.
+  in civil disorder, its three units holding; Turkey is then abandoned (its player is
+  told, and everyone else), and stays so (nobody is told again in Fall 1901).
 - Fall 1901: the same cycle. Italy takes Trieste with support and Russia takes Rumania
   with support, dislodging two Austrian units; England convoys into Norway, Germany
   takes Holland and Belgium, France Portugal, Russia Sweden.
@@ -409,7 +410,13 @@ def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, se
         deadline_cycle(deadline, "Spring of 1901", "S1901M")
         processed = clock.now
         results_s = subject("Results", "S1901M")
-        new = boxes.expect(everyone(results_s))
+        wanted = everyone(results_s)
+        for address, subjects in wanted.items():  # Turkey is then abandoned (issue 18)
+            told = "Abandoned: Turkey" if address == ADDRESS["Turkey"] else "Abandoned: T"
+            subjects.append(subject(told, "F1901M"))
+        new = boxes.expect(wanted)
+        abandoned = one(new[ADDRESS["Turkey"]], subject("Abandoned: Turkey", "F1901M"))
+        assert "The phase was processed with Turkey in civil disorder." in abandoned.body
         results = one(new[MASTER], results_s)
         deadline = processed + timedelta(hours=2)
         check_results(

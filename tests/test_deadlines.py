@@ -71,16 +71,25 @@ def test_grace_end_with_nmr_processes_with_civil_disorder(judge: Judge) -> None:
     assert judge.game().phase == "F1901M"
 
 
-def test_grace_end_with_nonmr_waits_for_the_master(judge: Judge) -> None:
+def test_grace_end_with_nonmr_abandons_the_late_power_and_the_master_may_process(
+    judge: Judge,
+) -> None:
     players = judge.start_game()
     judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET NONMR")
     _order(judge, players, "AEFGIR")
     deadline = _deadline(judge)
     judge.at(deadline)
     mails = judge.at(deadline + timedelta(hours=24))
-    assert _subjects(mails) == ["TEST:war1 - S1901M grace is over, orders still missing"]
-    assert mails[0].to == ["gm@example.org"]
-    assert "orders\nare still missing from Turkey." in mails[0].body
+    assert _subjects(mails) == [
+        "TEST:war1 - S1901M Abandoned: Turkey",
+        *["TEST:war1 - S1901M Waiting for Replacements: T"] * 8,  # one mail each
+    ]
+    assert mails[0].to == [players["T"]]
+    [master] = [m for m in mails if m.to == ["gm@example.org"]]
+    assert master.body.endswith(
+        "As master you may also sign on and PROCESS the phase with the orders on file\n"
+        "(units without orders hold).\n"
+    )
     assert judge.at(deadline + timedelta(days=5)) == []
     assert judge.game().phase == "S1901M"
     mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROCESS")

@@ -2,10 +2,12 @@
 free power X, `SIGNON ?game password` for the first free one; and the master's vetting
 of newcomers, `SET [NO] APPROVAL` and `SET [NOT] APPROVE letters`.
 
-A free power has no player (judge/game/vacancies.py), so no password of anyone's is
-checked: the newcomer's password becomes the power's, and the old player's (whose seat
-has left the game) no longer signs on. A power with a player is never free, and the
-limits on wrong passwords still hold: a locked sender or power takes nothing over."""
+A free power has no player (judge/game/vacancies.py), or one who abandoned it
+(judge/game/abandonment.py): the newcomer's password becomes the power's, and the old
+player's (whose seat leaves the game) no longer signs on. An abandoning player's own
+password is checked first: with it, the power is his again. A power with a player is
+never free, and the limits on wrong passwords still hold: a locked sender or power takes
+nothing over."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from judge.commands.language import Command
 from judge.commands.run import Block, Run, need_master, refuse
 from judge.commands.signon import WINDOW, minute_words
 from judge.engine.phase import Phase
-from judge.game import anonymity, play, vacancies
+from judge.game import abandonment, anonymity, play, vacancies
 from judge.game.dates import format_moment
 from judge.game.passwords import check_password, hash_password
 from judge.game.player_groups import partners, seat_the_group
@@ -35,7 +37,7 @@ def free_group(db: sqlite_utils.Database, game: games.Game, who: str) -> tuple[s
     """The free group (judge/game/vacancies.py) with the power of initial `who`, if any."""
     gm = load_map(game.variant)
     keys = [k for k, p in gm.powers.items() if p.initial.upper() == who.upper()]
-    played = {s.power for s in games.seats(db, game, games.PLAYER)}
+    played = {s.power for s in games.seats(db, game, games.PLAYER) if not s.abandoned_at}
     if not keys or keys[0] in played:  # the usual SIGNON: no position is read
         return None
     for group in vacancies.free_groups(db, game):
@@ -73,6 +75,10 @@ def take_over(
             too_many_passwords(run, cmd)
             return
         run.passwords_left -= 1
+    # An abandoned power's player leaves it now, and is told (no one else learns who).
+    run.mails += abandonment.replace_player(
+        db, game, abandonment.abandoned_seats(db, game, group), now
+    )
     seat = games.add_seat(db, game, games.PLAYER, address, hash_password(password), now)
     seat_the_group(db, game, seat, group, now)
     for s in partners(db, game, games.get_seat(db, seat.id)):
@@ -120,6 +126,8 @@ def _returned(
     own password, and has it back as it was (no takeover, no notice). False, having
     changed nothing, for anyone else or another password."""
     db, now = run.ctx.db, run.ctx.now
+    if abandonment.abandoned_seats(db, game, group):
+        return _came_back(run, cmd, game, group, address, password)
     old = games.left_seat(db, game, group[0], address)
     if old is None or run.passwords_left < 1:
         return False
@@ -130,9 +138,44 @@ def _returned(
     run.refused, run.signed_on = False, True
     run.block = Block(game, seat)
     power = load_map(game.variant).powers[group[0]].name
-    run.event("returned", cmd, game=game.name, power=power)
+    run.event("returned", cmd, game=game.name, power=power, abandoned=False)
     if not vacancies.free_groups(db, game):
         _push_deadline(run, game)
+    return True
+
+
+def _came_back(
+    run: Run, cmd: Command, game: games.Game, group: tuple[str, ...], address: str, password: str
+) -> bool:
+    """The player who abandoned a power of `group` signs on with his password, from any
+    address (as SIGNON is): the power is his again, no longer abandoned, and a game that
+    waited past its deadline gets a new one. From his own address with a wrong password,
+    refused as a wrong SIGNON is (it counts towards the locks): True, handled. False,
+    having changed nothing, for anyone else: a newcomer."""
+    db, now = run.ctx.db, run.ctx.now
+    [seat, *_] = abandonment.abandoned_seats(db, game, group)
+    if run.passwords_left < 1:
+        return False
+    run.passwords_left -= 1  # a password check
+    initial = load_map(game.variant).powers[group[0]].initial
+    if not check_password(password, seat.password_hash):
+        if seat.address != address:
+            return False
+        keys = [guesses.power_key(game.name, initial), guesses.sender_key(run.sub.sender)]
+        guesses.record_wrong(db, keys, now, WINDOW)
+        run.refused = True
+        run.event("signon_failed", cmd, who=initial, game=game.name)
+        return True
+    abandonment.come_back(db, partners(db, game, seat), now)
+    run.refused, run.signed_on = False, True
+    run.block = Block(game, games.get_seat(db, seat.id))
+    if seat.address != run.sub.sender:
+        run.copy_to.add(seat.address)
+    power = load_map(game.variant).powers[group[0]].name
+    run.event("returned", cmd, game=game.name, power=power, abandoned=True)
+    waited = bool(game.deadline) and now >= datetime.fromisoformat(game.deadline or "")
+    if waited and not vacancies.free_groups(db, game):
+        _push_deadline(run, game)  # the game waited for him: a new deadline, not at once
     return True
 
 

@@ -30,7 +30,7 @@ MOVE = "move"  # orders are due and none are on file, before the deadline
 LATE = "late"  # the same after the deadline
 PART = "part"  # some of the orders due are on file
 CD = "CD"  # the power has no player: civil disorder
-ABANDON = "abandon"  # its player left (RESIGN, EJECT) and nobody took it over
+ABANDON = "abandon"  # its player left (RESIGN, EJECT) or missed the end of grace (abandoned)
 # njudge's days of the week, Sunday first: capital when deadlines may fall on it.
 _DAY_LETTERS = "SMTWTFS"
 
@@ -184,6 +184,8 @@ def _players(
             status = ABANDON if power in left else CD
         elif game.state != games.ACTIVE and game.state != games.PAUSED:
             status = ""
+        elif seat.abandoned_at:
+            status = ABANDON  # its player keeps the seat until someone takes it over
         else:
             status = _status(position, power, effective.get(power, []), rules, late)
         address = seat.address if seat else ""

@@ -1,5 +1,6 @@
 """Free powers (njudge.md section 5): a power of a game under way that nobody plays (its
-player resigned or was ejected, or FORCE BEGIN left it in civil disorder) and that is
+player resigned or was ejected, or FORCE BEGIN left it in civil disorder), or whose
+player abandoned it (missed the end of grace: judge/game/abandonment.py), and that is
 still in the game. A newcomer may take it over; a game without NMR waits for one.
 Plain values only: the words are templates/replacements_waiting.txt's."""
 
@@ -19,7 +20,7 @@ from judge.store import games
 from judge.variants.json_contract import position_from_json
 
 PLAYING = (games.ACTIVE, games.PAUSED)
-NOTICE = "replacements"  # the notice kind: Waiting for Replacements, once a phase
+NOTICE = "replacements"  # the notice kind: Waiting for Replacements, once a phase and power
 
 
 def _position(db: sqlite_utils.Database, game: games.Game) -> Position:
@@ -29,13 +30,15 @@ def _position(db: sqlite_utils.Database, game: games.Game) -> Position:
 
 def free_groups(db: sqlite_utils.Database, game: games.Game) -> list[tuple[str, ...]]:
     """The powers a newcomer could take, as the groups one player plays (one power each
-    in most games), in map order: no member has a player, and some member still has a
-    unit or a supply centre (an eliminated power is never taken over). Empty for a game
-    not under way."""
+    in most games), in map order: no member has a player who has not abandoned it, and
+    some member still has a unit or a supply centre (an eliminated power is never taken
+    over). Empty for a game not under way."""
     if game.state not in PLAYING or not game.phase:
         return []
     position = _position(db, game)
-    played = {s.power for s in games.seats(db, game, games.PLAYER) if s.power}
+    played = {
+        s.power for s in games.seats(db, game, games.PLAYER) if s.power and not s.abandoned_at
+    }
     alive = {u.power for u in position.units} | {p for p, cs in position.centers.items() if cs}
     return [
         group
@@ -46,7 +49,8 @@ def free_groups(db: sqlite_utils.Database, game: games.Game) -> list[tuple[str, 
 
 def waiting_for(db: sqlite_utils.Database, game: games.Game) -> list[str]:
     """The free powers a game without NMR waits for (njudge's NoNMR: the phase is not
-    processed until each is taken over): those with something to order this phase.
+    processed until each is taken over, or its abandoning player comes back): those with
+    something to order this phase.
     Empty with NMR (civil disorder, as before) and in a game its master processes."""
     if game.settings.nmr or not processes_itself(game):
         return []
@@ -67,27 +71,40 @@ def replacements_notice(
 ) -> list[Reply] | None:
     """At or after the deadline: None when the game waits for no replacement; else
     njudge's `Waiting for Replacements: X` notice to everyone in the game (the masters
-    alone in a QUIET game), once a phase (empty once sent): the phase is not processed
-    meanwhile."""
+    alone in a QUIET game), once for each power waited for (empty when each was named
+    before): the phase is not processed meanwhile. Where a power was abandoned, the
+    masters' copy says that they may PROCESS the phase instead."""
     waiting = waiting_for(db, game)
     if not waiting:
         return None
-    if games.notice_sent(db, game, NOTICE):
+    kinds = [f"{NOTICE}:{p}" for p in waiting]
+    if all(games.notice_sent(db, game, k) for k in kinds):
         return []
+    for kind in kinds:
+        if not games.notice_sent(db, game, kind):
+            games.record_notice(db, game, kind, now)
     gm = _position(db, game).game_map
-    games.record_notice(db, game, NOTICE, now)
-    # SET QUIET: abandoned powers are announced to the masters alone (njudge.md section 2).
-    told = [
-        s.address
-        for s in games.seats(db, game)
-        if anonymity.announced_to(game, reader_is_master=s.role == games.MASTER)
-    ]
-    everyone = tuple(dict.fromkeys(told))
+    left = {s.power for s in games.seats(db, game, games.PLAYER) if s.abandoned_at}
     context = {
         "game": game.name,
         "phase": game.phase,
         "initials": "".join(gm.powers[p].initial for p in waiting),
         "powers": [gm.powers[p].name for p in waiting],
+        "vacant": [gm.powers[p].name for p in waiting if p not in left],
+        "abandoned": [gm.powers[p].name for p in waiting if p in left],
         "gunboat": game.settings.gunboat,
     }
-    return [Reply(everyone, "replacements_waiting", context, "notice", False)] if everyone else []
+    seats = games.seats(db, game)
+    masters = tuple(dict.fromkeys(s.address for s in seats if s.role == games.MASTER))
+    # SET QUIET: abandoned powers are announced to the masters alone (njudge.md section 2).
+    others = tuple(
+        a
+        for a in dict.fromkeys(s.address for s in seats if s.role != games.MASTER)
+        if a not in masters and anonymity.announced_to(game, reader_is_master=False)
+    )
+    mails = []
+    for to, master in ((masters, True), (others, False)):
+        if to:
+            told = {**context, "master": master}
+            mails.append(Reply(to, "replacements_waiting", told, "notice", False))
+    return mails

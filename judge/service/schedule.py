@@ -29,7 +29,7 @@ from apscheduler.triggers.date import DateTrigger
 from judge.config import Config
 from judge.engine.phase import Phase
 from judge.failures import failure_reason, is_transient
-from judge.game import anonymity, play, vacancies
+from judge.game import abandonment, anonymity, play, vacancies
 from judge.game.failure import pause_failed
 from judge.game.outgoing import queue_reply
 from judge.game.report import format_deadline
@@ -159,36 +159,48 @@ def _due(
             reminders = _to_late_powers(db, config, game, "reminder")
             return reminders, f"reminded {len(reminders)}"
         return [], ""
-    replacements = vacancies.replacements_notice(db, game, now)  # no NMR: a free power waits
-    if replacements is not None:
-        return replacements, "waiting for replacements" if replacements else ""
-    if play.ready_to_process(db, game, ignore_wait=True):
-        return _go(db, config, game, now, deadline, "at the deadline")
     grace_end = _grace_end(game, deadline)
     mails: list[Reply] = []
+    if now >= grace_end and not s.nmr and processes_itself(game):
+        mails += _abandon_late(db, game, now)  # no NMR: the late powers are abandoned
+    replacements = vacancies.replacements_notice(db, game, now)  # no NMR: a free power waits
+    if replacements is not None:
+        mails += replacements
+        return mails, "waiting for replacements" if mails else ""
+    if play.ready_to_process(db, game, ignore_wait=True):
+        return _go(db, config, game, now, deadline, "at the deadline")
     if not games.notice_sent(db, game, "late"):
         games.record_notice(db, game, "late", now)
         mails += _to_late_powers(db, config, game, "late_notice", grace_end=grace_end)
         mails += _waiting_notices(db, config, game, grace_end)
-    if now < grace_end:
+    if now < grace_end or not (s.nmr or not processes_itself(game)):
         return mails, "late notices sent" if mails else ""
-    if s.nmr or not processes_itself(game):
-        more, what = _go(db, config, game, now, grace_end, "after grace")
-        return mails + more, what
-    if not games.notice_sent(db, game, "nonmr"):
-        games.record_notice(db, game, "nonmr", now)
-        missing = [p["power"] for p in _late_powers(db, game)]
-        for seat in games.seats(db, game, games.MASTER):
-            mails.append(
-                Reply(
-                    (seat.address,),
-                    "nonmr_master",
-                    {**_context(config, game), "missing": missing},
-                    "notice",
-                    False,
-                )
-            )
-    return mails, "waiting for the master (NONMR)"
+    late = _in_civil_disorder(db, game) if processes_itself(game) else []
+    phase = game.phase or ""
+    more, what = _go(db, config, game, now, grace_end, "after grace")
+    # NMR: processed with the late powers in civil disorder, which are then abandoned (after
+    # the results, which the late players get as everyone does).
+    game = games.get_game(db, game.id)
+    if game.state in vacancies.PLAYING:  # a game that ended has nothing left to take over
+        fresh = [seat for seat in late if not abandonment.abandoned(seat)]
+        more += abandonment.abandon(db, game, fresh, phase, now)
+    return mails + more, what
+
+
+def _in_civil_disorder(db: sqlite_utils.Database, game: games.Game) -> list[games.Seat]:
+    """The late seats whose power is processed in civil disorder (no orders on file, nor
+    last orders standing in): those an NMR game abandons at the end of grace. A power
+    whose orders are only partly in is late, but not abandoned."""
+    cd = set(play.load_phase(db, game).civil_disorder)
+    return [p["seat"] for p in _late_powers(db, game) if p["power"] in cd]
+
+
+def _abandon_late(db: sqlite_utils.Database, game: games.Game, now: datetime) -> list[Reply]:
+    """A game without NMR at the end of grace: the powers still late (owing orders not
+    all in) and not abandoned yet are abandoned, their players told (once: the next look
+    finds them abandoned); Waiting for Replacements then tells the others."""
+    late = [p["seat"] for p in _late_powers(db, game) if not abandonment.abandoned(p["seat"])]
+    return abandonment.abandon(db, game, late, game.phase or "", now)
 
 
 _TURN_WAITING_EVERY = timedelta(days=1)  # njudge repeats its Turn Waiting mail daily
@@ -229,7 +241,7 @@ def _grace_end(game: games.Game, deadline: datetime) -> datetime:
 def _next_moment(db: sqlite_utils.Database, game: games.Game, now: datetime) -> datetime | None:
     """The first moment after `now` at which `_due` may act on the unchanged game: the
     reminder, the timers' moments (deadline, end of grace, early processing); None when
-    only a change can (a NONMR game waiting for its master)."""
+    only a change can (a NONMR game waiting for replacements)."""
     moments = _moments(db, game)
     remind_at = _reminder_time(db, game, datetime.fromisoformat(game.deadline or ""))
     if remind_at is not None:
@@ -256,6 +268,9 @@ def _context(config: Config, game: games.Game) -> dict[str, Any]:
         "phase": str(Phase.parse(game.phase or "")),
         "deadline": format_deadline(game.deadline, config.timezone),
         "nmr": bool(game.settings.nmr),
+        # No NMR: the late powers are abandoned at the end of grace, unless the master
+        # processes the game (then it waits for him, as before).
+        "abandons": not game.settings.nmr and processes_itself(game),
     }
 
 

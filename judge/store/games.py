@@ -52,6 +52,7 @@ class Seat:
     password_hash: str
     preference: str
     wait: bool
+    abandoned_at: str | None = None  # its player missed the end of grace (free for takeover)
 
 
 def _game(row: tuple[Any, ...]) -> Game:
@@ -74,15 +75,17 @@ def _game(row: tuple[Any, ...]) -> Game:
 
 
 def _seat(row: tuple[Any, ...]) -> Seat:
-    id_, game_id, role, power, address, password_hash, preference, wait = row
-    return Seat(id_, game_id, role, power, address, password_hash, preference, bool(wait))
+    id_, game_id, role, power, address, password_hash, preference, wait, abandoned_at = row
+    return Seat(
+        id_, game_id, role, power, address, password_hash, preference, bool(wait), abandoned_at
+    )
 
 
 _GAME_COLUMNS = (
     "id, name, variant, state, settings, phase, deadline, process_at, paused_remaining, "
     "result, proxies, joined"
 )
-_SEAT_COLUMNS = "id, game_id, role, power, address, password_hash, preference, wait"
+_SEAT_COLUMNS = "id, game_id, role, power, address, password_hash, preference, wait, abandoned_at"
 
 
 MAX_GAME_NAME = 20  # characters

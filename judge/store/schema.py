@@ -396,6 +396,13 @@ def _v16_diary(db: sqlite_utils.Database) -> None:
     db.table("held_press").create_index(["game_id"])
 
 
+def _v17_abandoned(db: sqlite_utils.Database) -> None:
+    # Issue 18's takeover: when the seat's power was abandoned (its player missed the end
+    # of grace; judge/game/abandonment.py). The player keeps the seat, and the power is
+    # free for a newcomer, until he signs on again (NULL again) or is replaced (left_at).
+    db.table("seats").add_column("abandoned_at", str)
+
+
 def _json_or_null(value: object) -> str | None:
     """A moved value as its column holds it: NULL for none or an empty object."""
     return json.dumps(value) if value else None
@@ -418,4 +425,5 @@ MIGRATIONS = [
     _v14_registry,
     _v15_pending_orders,
     _v16_diary,
+    _v17_abandoned,
 ]
