@@ -26,6 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.crashpoints import crash_point
 from judge.game.pictures import Drawn, draw_now
 from judge.variants.maps import use_operator_folder
 
@@ -87,9 +88,11 @@ class PicturePool:
         wanted = set(specs)
         for spec in [s for s, job in self._jobs.items() if s not in wanted and job.future.done()]:
             del self._jobs[spec]
-        for spec in specs:
-            if spec not in self._jobs:
-                self._submit(spec, 1)
+        begun = [spec for spec in specs if spec not in self._jobs]
+        for spec in begun:
+            self._submit(spec, 1)
+        if begun:
+            crash_point("pictures-begun")  # in the pool, none stored: the next life draws them
 
     def ready(self, spec: str) -> bool:
         """Whether `spec` is drawn, or has failed for good. A failed try is tried again
@@ -105,11 +108,13 @@ class PicturePool:
                 self._submit(spec, job.tries + 1)
             return False
         error = _error(job.future)
-        if error is None or job.tries >= TRIES:
+        if error is None:
+            return True
+        if isinstance(error, BrokenProcessPool):
+            self._replace(job.generation)  # for this picture's next try and the others
+        if job.tries >= TRIES:
             return True
         log.warning("a picture failed (%s); drawing it again", _reason(error))
-        if isinstance(error, BrokenProcessPool):
-            self._replace(job.generation)
         self._submit(spec, job.tries + 1)
         return False
 
