@@ -30,6 +30,7 @@ from test_pictures import picture_of, spring_with_a_list
 from judge.game import pictures
 from judge.mail import compose
 from judge.mail.outbox import MaildirDelivery, drain
+from judge.service import picture_pool
 from judge.service.picture_pool import PicturePool
 from judge.store import outbox
 from judge.store.db import open_db
@@ -131,6 +132,18 @@ def test_a_worker_that_dies_is_replaced_and_its_picture_drawn_again(
     assert pool.generation == 3  # drawn twice, each time by a new pool: then given up
     fine = json.dumps({"name": "c.png"})
     assert pool.drawn(fine) == pictures.Drawn(png_for(fine))  # the pool after that works
+
+
+def test_a_picture_stuck_in_its_worker_is_stopped_and_given_up_after_two_tries(
+    tmp_path: Path, pool: PicturePool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(picture_pool, "PICTURE_TIMEOUT", 0.2)
+    stuck = json.dumps({"name": "a.png", "gate": str(tmp_path / "never")})
+    drawn = pool.drawn(stuck)
+    assert drawn.png is None and drawn.error.startswith("TimeoutError")
+    assert pool.generation == 2  # its workers stopped each time, new ones started
+    fine = json.dumps({"name": "b.png"})
+    assert pool.drawn(fine) == pictures.Drawn(png_for(fine))
 
 
 def test_a_picture_that_fails_twice_leaves_its_mail_as_the_text_alone(

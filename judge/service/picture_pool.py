@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_for
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.crashpoints import crash_point
@@ -38,12 +38,13 @@ PICTURE_TIMEOUT = 120.0  # seconds one picture may take in a worker before it is
 
 @dataclass(frozen=True)
 class _Job:
-    """One picture in the pool: its future, which try, on which pool, since when."""
+    """One picture in the pool: its future, which try, on which pool, and since when a
+    worker has it (None: not seen running yet)."""
 
     future: Future[bytes]
     tries: int
     generation: int
-    since: float
+    running_since: float | None = None
 
 
 class PicturePool:
@@ -102,10 +103,7 @@ class PicturePool:
             self._submit(spec, 1)
             return False
         if not job.future.done():
-            if time.monotonic() - job.since > PICTURE_TIMEOUT:
-                log.error("a picture took over %.0f s; stopping the workers", PICTURE_TIMEOUT)
-                self._replace(job.generation, culprit=spec)
-                self._submit(spec, job.tries + 1)
+            self._watch(spec, job)
             return False
         error = _error(job.future)
         if error is None:
@@ -118,11 +116,29 @@ class PicturePool:
         self._submit(spec, job.tries + 1)
         return False
 
+    def _watch(self, spec: str, job: _Job) -> None:
+        """Note when a worker took `spec`; stop it past PICTURE_TIMEOUT, then draw it
+        again, or give it up after TRIES."""
+        now = time.monotonic()
+        if job.running_since is None:
+            if job.future.running():
+                self._jobs[spec] = replace(job, running_since=now)
+            return
+        if now - job.running_since <= PICTURE_TIMEOUT:
+            return
+        log.error("a picture took over %.0f s; stopping the workers", PICTURE_TIMEOUT)
+        self._replace(job.generation, culprit=spec)
+        if job.tries < TRIES:
+            self._submit(spec, job.tries + 1)
+            return
+        given_up: Future[bytes] = Future()
+        given_up.set_exception(TimeoutError(f"drawing took over {PICTURE_TIMEOUT:.0f} s"))
+        self._jobs[spec] = _Job(given_up, job.tries, self.generation)
+
     def drawn(self, spec: str) -> Drawn:
         """The picture for `spec`, waiting for it (and its second try) if need be."""
         while not self.ready(spec):
-            job = self._jobs[spec]
-            wait_for([job.future], timeout=max(0.1, job.since + PICTURE_TIMEOUT - time.monotonic()))
+            wait_for([self._jobs[spec].future], timeout=1.0)  # then ready() watches the time
         error = _error(self._jobs[spec].future)
         if error is None:
             return Drawn(self._jobs[spec].future.result())
@@ -142,7 +158,7 @@ class PicturePool:
             self._replace(self.generation)
             future = self._pool.submit(self.draw, spec)
         future.add_done_callback(lambda _: self.on_ready())
-        self._jobs[spec] = _Job(future, tries, self.generation, time.monotonic())
+        self._jobs[spec] = _Job(future, tries, self.generation)
 
     def _replace(self, generation: int, culprit: str | None = None) -> None:
         """A new pool in place of pool `generation`, unless that was replaced already.
