@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email
+import smtplib
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email.policy import default
@@ -242,3 +243,36 @@ def test_a_picture_that_cannot_be_read_never_escapes_drain(tmp_path: Path) -> No
     first, second = db["outbound"].rows
     assert (first["state"], first["attempts"], second["state"]) == ("sent", 1, "sent")
     assert (first["raw"], first["picture"], first["last_error"]) == (raw, None, None)
+
+
+class _Counting(SmtpDelivery):
+    """An SmtpDelivery that counts the connections it opens."""
+
+    def __init__(self, config: Config) -> None:
+        super().__init__(config)
+        self.connections = 0
+
+    def _connect(self) -> smtplib.SMTP:
+        self.connections += 1
+        return super()._connect()
+
+
+def test_the_relay_connection_is_kept_across_drains_while_there_is_mail(tmp_path: Path) -> None:
+    """A burst sent in slices uses one connection; it is closed when nothing is left, and
+    one the relay closed meanwhile is opened again without failing a mail."""
+    db = open_db(tmp_path / "j.db")
+    ids = _queue(db, 5)
+    with SmtpSink() as sink:
+        delivery = _Counting(_smtp(sink))
+        assert drain(db, delivery, lambda: NOW, 2, attach_picture=pictures.finish) == 2
+        assert delivery.smtp is not None  # more to send: kept open
+        assert drain(db, delivery, lambda: NOW, 2, attach_picture=pictures.finish) == 2
+        assert delivery.connections == 1
+        delivery.smtp.quit()  # the relay's idle timeout, as the judge sees it: disconnected
+        assert drain(db, delivery, lambda: NOW, 2, attach_picture=pictures.finish) == 1
+        assert delivery.smtp is None and delivery.connections == 2  # nothing left: closed
+        got = [email.message_from_bytes(m.data)["Message-ID"] for m in sink.messages]
+    assert got == ids
+    sent = "SELECT detail FROM audit WHERE entity = 'outbound' AND event = 'sent'"
+    assert len(db.execute(sent).fetchall()) == 5
+    assert [r["state"] for r in db["outbound"].rows] == ["sent"] * 5

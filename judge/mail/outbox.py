@@ -197,7 +197,7 @@ def drain(
     """Send up to `limit` of the mails due; returns how many were sent. The pictures of
     `look_ahead` more are begun meanwhile. Mails queued with a picture are finished by
     `attach_picture` (which stores them) before the first is sent."""
-    items = outbox.due(db, clock(), limit + look_ahead)
+    items = outbox.due(db, clock(), limit + max(1, look_ahead))  # one more: is there more?
     if not items:
         delivery.close()  # idle: no connection kept open
         return 0
