@@ -14,8 +14,16 @@ of the results mails are drawn later, by the outbox sender: `--drain` then drain
 outbox into a Maildir (drawing every picture) and times that too. Prints figures;
 asserts nothing.
 
+`--daemon` measures the real path instead: the games (among `--total` games in all, the
+others idle with deadlines a day later) are given one deadline a few seconds ahead of the
+wall clock, and the real `judge run` (a process of its own, SMTP in and out, database on
+disk) is started on the store with an SMTP relay (aiosmtpd, on a free loopback port) that
+notes when each mail arrives. It prints the time from the deadline to the last results
+mail (with its picture) received by the relay, the mails per second, and the daemon's CPU
+(its own and its worker processes') and resident memory.
+
     python benchmarks/deadlines.py [--games 1000] [--missing 2] [--seed 1901] [--dir PATH]
-                                   [--drain]
+                                   [--drain | --daemon [--total 10000]]
 """
 
 from __future__ import annotations
@@ -32,7 +40,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tests"))  # smtp_sink.free_port
 
+import burst_daemon  # noqa: E402  (--daemon)
 import engine as engine_bench  # noqa: E402  (the order generator)
 
 from judge.config import Config  # noqa: E402
@@ -100,7 +110,14 @@ def main() -> None:
     parser.add_argument(
         "--drain", action="store_true", help="then send the outbox into a Maildir, timed"
     )
+    parser.add_argument(
+        "--daemon", action="store_true", help="the real judge run, with an SMTP relay, timed"
+    )
+    parser.add_argument("--total", type=int, default=10_000, help="with --daemon: games in all")
     args = parser.parse_args()
+    if args.daemon:
+        daemon(args)
+        return
     with tempfile.TemporaryDirectory(dir=args.dir, prefix="judge-bench-") as tmp:
         config = Config(
             name="BENCH",
@@ -158,6 +175,28 @@ def main() -> None:
                 f"picture drawn on the way, in {drained:.1f} s ({sent / drained:,.0f} mails/s)"
             )
         db.conn.close()
+
+
+def daemon(args: argparse.Namespace) -> None:
+    """--daemon: the burst through the real `judge run` (benchmarks/burst_daemon.py)."""
+    global START
+    START = datetime.now(UTC).replace(microsecond=0) - timedelta(days=3)  # games under way
+    with tempfile.TemporaryDirectory(dir=args.dir, prefix="judge-bench-") as tmp:
+        config = Config(name="BENCH", address="judge@example.org", database=Path(tmp) / "judge.db")
+        db = open_db(config.database)
+        start = time.perf_counter()
+        build(db, config, args.games, args.missing, args.seed)
+        burst_daemon.idle_games(
+            db, config, args.total - args.games, START, datetime.now(UTC) + timedelta(days=1)
+        )
+        db.conn.close()
+        setup = time.perf_counter() - start
+        print(
+            f"games: {args.games} at one deadline ({args.missing} of 7 powers without orders) "
+            f"among {max(args.total, args.games)} (setup {setup:.0f} s, not in the figures)"
+        )
+        for line in burst_daemon.run(Path(tmp), ROOT, args.games):
+            print(line)
 
 
 if __name__ == "__main__":

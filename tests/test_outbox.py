@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email
+import smtplib
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email.policy import default
@@ -232,10 +233,46 @@ def test_a_picture_that_cannot_be_read_never_escapes_drain(tmp_path: Path) -> No
         raw = compose.build(CONFIG, ["bob@example.org"], "Results", "Body\n", NOW, mid)
         outbox.queue(db, raw, mid, ["bob@example.org"], "public", NOW, picture='{"bogus": 1}')
     _queue(db, 1)
+    # A picture that cannot be drawn (nor named) is a picture that cannot be drawn: the
+    # mail goes as its text alone, as the others go (the picture step finishes mails in
+    # batches, so a fault of one is not left to fail them all).
     assert (
         drain(db, MaildirDelivery(tmp_path / "out"), lambda: NOW, attach_picture=pictures.finish)
-        == 1
+        == 2
     )
     first, second = db["outbound"].rows
-    assert (first["state"], first["attempts"], second["state"]) == ("queued", 1, "sent")
-    assert first["last_error"] == "KeyError: 'name'"
+    assert (first["state"], first["attempts"], second["state"]) == ("sent", 1, "sent")
+    assert (first["raw"], first["picture"], first["last_error"]) == (raw, None, None)
+
+
+class _Counting(SmtpDelivery):
+    """An SmtpDelivery that counts the connections it opens."""
+
+    def __init__(self, config: Config) -> None:
+        super().__init__(config)
+        self.connections = 0
+
+    def _connect(self) -> smtplib.SMTP:
+        self.connections += 1
+        return super()._connect()
+
+
+def test_the_relay_connection_is_kept_across_drains_while_there_is_mail(tmp_path: Path) -> None:
+    """A burst sent in slices uses one connection; it is closed when nothing is left, and
+    one the relay closed meanwhile is opened again without failing a mail."""
+    db = open_db(tmp_path / "j.db")
+    ids = _queue(db, 5)
+    with SmtpSink() as sink:
+        delivery = _Counting(_smtp(sink))
+        assert drain(db, delivery, lambda: NOW, 2, attach_picture=pictures.finish) == 2
+        assert delivery.smtp is not None  # more to send: kept open
+        assert drain(db, delivery, lambda: NOW, 2, attach_picture=pictures.finish) == 2
+        assert delivery.connections == 1
+        delivery.smtp.quit()  # the relay's idle timeout, as the judge sees it: disconnected
+        assert drain(db, delivery, lambda: NOW, 2, attach_picture=pictures.finish) == 1
+        assert delivery.smtp is None and delivery.connections == 2  # nothing left: closed
+        got = [email.message_from_bytes(m.data)["Message-ID"] for m in sink.messages]
+    assert got == ids
+    sent = "SELECT detail FROM audit WHERE entity = 'outbound' AND event = 'sent'"
+    assert len(db.execute(sent).fetchall()) == 5
+    assert [r["state"] for r in db["outbound"].rows] == ["sent"] * 5

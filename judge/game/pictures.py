@@ -4,10 +4,14 @@ A mail that carries a picture is queued, in the transaction that made it, as its
 plus what to draw: the positions and results as Contract 1 JSON (`Picture`), stored in
 the outbound row's `picture` column. Drawing is left to the outbox drainer, outside that
 transaction: a deadline that processes a thousand games does not wait for a thousand
-pictures. Before the first attempt to send the mail the drainer draws the PNG (once for
-all the mails of one phase of one game: the results mail and its list copy share it),
-attaches it, stores the finished message and only then sends; every later attempt sends
-the stored bytes, so a resend after a crash is the same mail byte for byte.
+pictures. Before the first attempt to send the mail the drainer has the PNG drawn (once
+for all the mails of one phase of one game: the results mail to each recipient and the
+list copy share it), attaches it, stores the finished messages of a slice in one
+transaction and only then sends; every later attempt sends the stored bytes, so a resend
+after a crash is the same mail byte for byte. Who draws is a `Drawer`: the daemon's is a
+pool of worker processes (judge/service/picture_pool.py), which draws the pictures of
+the mails ahead while the daemon sends the mails that are ready; `judge run --once` and
+the tools draw here (`InProcess`).
 
 The text of the mail says the picture is attached, by name, for clients that hide
 images; the template gets the name as `picture` (None when there is none). A game's
@@ -19,9 +23,11 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 import sqlite_utils
 
@@ -56,32 +62,124 @@ def after_of(position: dict[str, Any], results: dict[str, Any]) -> dict[str, Any
     return out
 
 
-@lru_cache(maxsize=16)
-def draw(spec: str) -> bytes:
-    """The PNG for a queued picture (its JSON); the same JSON draws once per process."""
+@dataclass(frozen=True)
+class Drawn:
+    """What drawing a queued picture gave: its PNG, or None and why it cannot be drawn
+    (the mail then goes as its text alone)."""
+
+    png: bytes | None
+    error: str = ""
+
+
+class Drawer(Protocol):
+    """Draws the queued pictures (their JSON specs): here, or in worker processes
+    (judge/service/picture_pool.py)."""
+
+    def start(self, specs: Sequence[str]) -> None:
+        """Begin drawing `specs` (those not begun yet) without waiting for them."""
+
+    def ready(self, spec: str) -> bool:
+        """Whether `drawn(spec)` would answer at once."""
+
+    def drawn(self, spec: str) -> Drawn:
+        """The outcome for `spec`, waiting for it if it is still being drawn."""
+
+
+def draw_now(spec: str) -> bytes:
+    """The PNG for a queued picture (its JSON); raises what rendering raises. A worker
+    process's task."""
     data = json.loads(spec)
     return render_png(
         data["position"], data.get("results"), after=data.get("after"), caption=data.get("caption")
     )
 
 
-def finish(db: sqlite_utils.Database, item: outbox.Outbound, now: datetime) -> outbox.Outbound:
-    """The queued mail `item` with its picture drawn, attached and stored (see above)."""
-    if not item.picture:
-        return item
-    name = json.loads(item.picture)["name"]
-    try:
-        png = draw(item.picture)
-    except (PngUnavailable, ValueError, KeyError) as e:
+@lru_cache(maxsize=16)
+def draw(spec: str) -> bytes:
+    """The PNG for a queued picture (its JSON); the same JSON draws once per process."""
+    return draw_now(spec)
+
+
+class InProcess:
+    """A Drawer that draws in this process when asked (`judge run --once`, the tools,
+    the tests): every picture is ready, drawing it is the asker's time."""
+
+    def start(self, specs: Sequence[str]) -> None:
+        pass
+
+    def ready(self, spec: str) -> bool:
+        return True
+
+    def drawn(self, spec: str) -> Drawn:
+        try:
+            return Drawn(draw(spec))
+        except (PngUnavailable, ValueError, KeyError) as e:
+            return Drawn(None, f"{type(e).__name__}: {e}")
+
+
+@dataclass(frozen=True)
+class Attacher:
+    """The outbox drainer's picture step (judge/mail/outbox.PictureStep) over a Drawer:
+    the pictures of the mails ahead begun, the ready ones attached and stored."""
+
+    drawer: Drawer
+
+    def ahead(self, items: Sequence[outbox.Outbound]) -> None:
+        """Begin drawing the distinct pictures of `items` (queued mails about to be sent)."""
+        self.drawer.start(list(dict.fromkeys(i.picture for i in items if i.picture)))
+
+    def ready(self, item: outbox.Outbound) -> bool:
+        """Whether `item` can be finished now: no picture, or its picture drawn (or known
+        not to be drawable)."""
+        return item.picture is None or self.drawer.ready(item.picture)
+
+    def __call__(
+        self, db: sqlite_utils.Database, items: Sequence[outbox.Outbound], now: datetime
+    ) -> list[outbox.Outbound]:
+        """`items`, in order, each with its picture attached; those that had one stored
+        finished in one transaction before any is sent (see above)."""
+        outcomes = {
+            spec: self._outcome(spec)
+            for spec in dict.fromkeys(i.picture for i in items if i.picture)
+        }
+        finished: list[outbox.Outbound] = []
+        for item in items:
+            if item.picture:
+                item = _attached(item, outcomes[item.picture])
+            finished.append(item)
+        stored = [(f.id, f.raw) for f, i in zip(finished, items, strict=True) if i.picture]
+        if stored:
+            crash_point("picture-drawn")  # drawn, not stored: the next life draws them again
+            outbox.finish_many(db, stored, now)
+            crash_point("picture-stored")  # stored, not sent: the next life sends these bytes
+        return finished
+
+    def _outcome(self, spec: str) -> Drawn:
+        try:
+            return self.drawer.drawn(spec)
+        except Exception as e:  # a fault of the drawing must never hold the mail back
+            log.exception("a picture could not be drawn")
+            return Drawn(None, f"{type(e).__name__}: {e}")
+
+
+def _attached(item: outbox.Outbound, drawn: Drawn) -> outbox.Outbound:
+    """`item` finished: its picture attached, or its text alone when there is none (or
+    it cannot be attached: a fault of one mail never holds back the others)."""
+    raw, error = item.raw, drawn.error
+    if drawn.png is not None:
+        try:
+            name = json.loads(item.picture or "{}")["name"]
+            raw = compose.attach_picture(item.raw, name, drawn.png, item.message_id)
+        except Exception as e:
+            error = f"{type(e).__name__}: {e}"
+    if raw is item.raw:
         # The text names a picture that cannot be drawn here: send the text alone.
-        log.error("outbound %s: no picture %s: %s", item.id, name, e)
-        outbox.finish(db, item.id, item.raw, now)
-        return outbox.Outbound(item.id, item.message_id, item.recipients, item.raw, item.attempts)
-    raw = compose.attach_picture(item.raw, name, png, item.message_id)
-    crash_point("picture-drawn")  # drawn, not stored: the next life draws it again
-    outbox.finish(db, item.id, raw, now)
-    crash_point("picture-stored")  # stored, not sent: the next life sends the stored bytes
+        log.error("outbound %s: no picture: %s", item.id, error)
     return outbox.Outbound(item.id, item.message_id, item.recipients, raw, item.attempts)
+
+
+# The step `judge run --once`, the tools and the tests pass to the drainer.
+finish = Attacher(InProcess())
 
 
 # -- the pictures of the judge's mails ------------------------------------------------------

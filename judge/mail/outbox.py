@@ -18,9 +18,10 @@ import logging
 import os
 import smtplib
 import ssl
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Protocol
 
 import sqlite_utils
 
@@ -29,8 +30,21 @@ from judge.crashpoints import crash_point
 from judge.mail import addresses
 from judge.store import outbox
 
-# Draws a queued mail's picture, attaches it, stores the finished mail and returns it.
-AttachPicture = Callable[[sqlite_utils.Database, outbox.Outbound, datetime], outbox.Outbound]
+
+class PictureStep(Protocol):
+    """Draws the queued mails' pictures and attaches them (judge/game/pictures.Attacher)."""
+
+    def ahead(self, items: Sequence[outbox.Outbound]) -> None:
+        """The mails about to be sent, in order: begin drawing their pictures."""
+
+    def ready(self, item: outbox.Outbound) -> bool:
+        """Whether `item` can be finished without waiting (no picture, or it is drawn)."""
+
+    def __call__(
+        self, db: sqlite_utils.Database, items: Sequence[outbox.Outbound], now: datetime
+    ) -> list[outbox.Outbound]:
+        """`items` finished, in order: pictures attached, stored before any is sent."""
+
 
 MAX_ATTEMPTS = 30  # with the backoff below, about three days of trying
 log = logging.getLogger("judge.outbox")
@@ -95,7 +109,20 @@ class SmtpDelivery:
 
     def deliver(self, item: outbox.Outbound) -> str:
         """Send `item`; PermanentFailure when no recipient can ever take it, OSError or
-        SMTPException when it may work later.
+        SMTPException when it may work later. A connection kept open from before that the
+        relay has closed meanwhile (its idle timeout) is opened again, once."""
+        reused = self.smtp is not None
+        try:
+            return self._send(item)
+        except (smtplib.SMTPServerDisconnected, ConnectionError) as e:
+            if not reused:
+                raise
+            log.info("the relay closed the connection kept open (%s); connecting again", e)
+            self.close()
+            return self._send(item)
+
+    def _send(self, item: outbox.Outbound) -> str:
+        """Send `item` on the connection, opened if need be (see deliver).
 
         A recipient with a UTF-8 local part (RFC 6532) can only be sent to through a relay
         that offers SMTPUTF8; without it, that recipient is refused here for good rather
@@ -164,36 +191,75 @@ def drain(
     clock: Callable[[], datetime],
     limit: int = 500,
     *,
-    attach_picture: AttachPicture,
+    attach_picture: PictureStep,
+    look_ahead: int = 0,
 ) -> int:
-    """Send everything due; returns how many were sent. A mail queued with a picture
-    to draw is first finished by `attach_picture` (which stores the finished mail)."""
-    sent = 0
+    """Send up to `limit` of the mails due; returns how many were sent. The pictures of
+    `look_ahead` more are begun meanwhile. Mails queued with a picture are finished by
+    `attach_picture` (which stores them) before the first is sent."""
+    items = outbox.due(db, clock(), limit + max(1, look_ahead))  # one more: is there more?
+    if not items:
+        delivery.close()  # idle: no connection kept open
+        return 0
+    attach_picture.ahead(items)
+    batch = sendable(items, attach_picture.ready, limit)
+    if any(item.picture for item in batch):
+        batch = attach_picture(db, batch, clock())
+    delivered: list[tuple[int, str]] = []
     try:
-        for item in outbox.due(db, clock(), limit):
-            try:
-                if item.picture:  # draw and attach the board picture, store, then send
-                    item = attach_picture(db, item, clock())
-                how = delivery.deliver(item)
-            except PermanentFailure as e:
-                log.warning("outbound %s %s: gave up: %s", item.id, item.message_id, e)
-                outbox.mark_failed(db, item.id, clock(), str(e))
-                continue
-            except (OSError, smtplib.SMTPException) as e:
-                delivery.close()
-                _retry_later(db, item, clock(), f"{type(e).__name__}: {e}")
-                break  # the server is unhappy: try the rest later
-            except Exception as e:  # a fault of this one mail: it never stops the others
-                log.exception("outbound %s %s: could not be sent", item.id, item.message_id)
-                delivery.close()
-                _retry_later(db, item, clock(), f"{type(e).__name__}: {e}")
-                continue
-            crash_point("send-delivered")
-            outbox.mark_sent(db, item.id, clock(), how)
-            sent += 1
+        _deliver(db, delivery, clock, batch, delivered)
     finally:
-        delivery.close()
-    return sent
+        # One commit for the slice; a crash before it resends these same bytes.
+        outbox.mark_sent_many(db, delivered, clock())
+    if len(delivered) == len(items):
+        delivery.close()  # nothing left due
+    return len(delivered)
+
+
+def sendable(
+    items: Sequence[outbox.Outbound], ready: Callable[[outbox.Outbound], bool], limit: int
+) -> list[outbox.Outbound]:
+    """Up to `limit` of `items`, in their order: those whose picture is ready, except
+    where an earlier mail to one of the same recipients waits for its picture."""
+    chosen: list[outbox.Outbound] = []
+    waiting: set[str] = set()  # recipients of a mail that waits
+    for item in items:
+        if len(chosen) >= limit:
+            break
+        if waiting.intersection(item.recipients) or not ready(item):
+            waiting.update(item.recipients)
+            continue
+        chosen.append(item)
+    return chosen
+
+
+def _deliver(
+    db: sqlite_utils.Database,
+    delivery: MaildirDelivery | SmtpDelivery,
+    clock: Callable[[], datetime],
+    batch: Sequence[outbox.Outbound],
+    delivered: list[tuple[int, str]],
+) -> None:
+    """Deliver `batch` in order, adding (id, how) of each mail delivered to `delivered`;
+    a failure is recorded at once. Stops at the first sign that the server is unhappy."""
+    for item in batch:
+        try:
+            how = delivery.deliver(item)
+        except PermanentFailure as e:
+            log.warning("outbound %s %s: gave up: %s", item.id, item.message_id, e)
+            outbox.mark_failed(db, item.id, clock(), str(e))
+            continue
+        except (OSError, smtplib.SMTPException) as e:
+            delivery.close()
+            _retry_later(db, item, clock(), f"{type(e).__name__}: {e}")
+            return  # the server is unhappy: try the rest later
+        except Exception as e:  # a fault of this one mail: it never stops the others
+            log.exception("outbound %s %s: could not be sent", item.id, item.message_id)
+            delivery.close()
+            _retry_later(db, item, clock(), f"{type(e).__name__}: {e}")
+            continue
+        crash_point("send-delivered")
+        delivered.append((item.id, how))
 
 
 def _retry_later(

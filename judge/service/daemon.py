@@ -27,6 +27,7 @@ from judge.game import pictures
 from judge.mail import outbox as sender
 from judge.service import schedule
 from judge.service.handling import handle_waiting
+from judge.service.picture_pool import PicturePool
 from judge.service.prechecks import Checker, PasswordPool, check_here
 from judge.store import inbox
 from judge.store.db import open_db
@@ -75,7 +76,12 @@ def run_once(config: Config, clock: Callable[[], datetime] = real_clock) -> dict
                 poller.close()
         handled = handle_waiting(db, config, clock)
         due = schedule.run_due(db, config, clock)
-        sent = sender.drain(db, sender.delivery_for(config), clock, attach_picture=pictures.finish)
+        # The pictures are drawn here, one after another, as the drainer reaches them.
+        delivery = sender.delivery_for(config)
+        try:
+            sent = sender.drain(db, delivery, clock, attach_picture=pictures.finish)
+        finally:
+            delivery.close()
         return {"fetched": fetched, "handled": handled, "due": due, "sent": sent}
     finally:
         db.conn.close()
@@ -173,6 +179,8 @@ def run_forever(
     imap_thread = None
     timers = schedule.Timers(wakeup.set, clock)
     checker = PasswordPool()
+    drawer = PicturePool(config.maps, on_ready=wakeup.set)
+    delivery: sender.MaildirDelivery | sender.SmtpDelivery | None = None
     use_operator_folder(config.maps)
     try:
         db = open_db(config.database)
@@ -192,7 +200,7 @@ def run_forever(
             )
             imap_thread.start()
         ready()
-        _loop(db, config, clock, delivery, timers, wakeup, signals, stopping, checker)
+        _loop(db, config, clock, delivery, timers, wakeup, signals, stopping, checker, drawer)
     finally:
         signals.release()
         stop.set()  # the IMAP thread watches it; never called from a signal handler
@@ -202,9 +210,12 @@ def run_forever(
             receiver.stop()
         if imap_thread is not None:
             imap_thread.join(timeout=STOP_JOIN_SECONDS)
+        if delivery is not None:
+            delivery.close()
         if db is not None:
             db.conn.close()
         checker.close()
+        drawer.close()
         wakeup.close()
         log.info("stopped")
 
@@ -219,22 +230,26 @@ def _loop(
     signals: _Signals,
     stopping: Callable[[], bool],
     checker: PasswordPool,
+    drawer: PicturePool,
 ) -> None:
     """The daemon's passes until `stopping()`: reload on SIGHUP, handle the stored mail,
     send the deadlines' mail, drain the outbox, then sleep until something is to do."""
     failures = 0
+    attach = pictures.Attacher(drawer)
     while not stopping():
         try:
             if signals.reload:
                 signals.reload = False
                 config = _reloaded(config)
-            more = one_pass(db, config, clock, delivery, stopping, checker)
+            more = one_pass(db, config, clock, delivery, stopping, checker, attach)
             timers.sync(schedule.next_wake(db))
             failures = 0
             if more and not stopping():
                 continue  # the mail waiting first, then the next slice
-            # Wake for new mail, a retry falling due, or (within a second) a stop.
-            wakeup.wait(min(1.0, _seconds_until_next_send(db, clock)))
+            # Wake for new mail, a retry falling due, a picture drawn (the pool wakes
+            # it: mail waiting for its picture is not polled), or (within a second) a stop.
+            wait = 1.0 if drawer.drawing() else _seconds_until_next_send(db, clock)
+            wakeup.wait(min(1.0, wait))
         except Exception as e:
             failures += 1
             backoff = min(LOOP_BACKOFF_MAX, 2.0 ** (failures - 1))
@@ -252,7 +267,8 @@ def _loop(
 # with the waiting mail handled in between: a player's acknowledgement never waits for a
 # thousand games' results.
 DUE_SLICE_SECONDS = 0.5
-SEND_SLICE = 20  # mails sent per pass; each may first have its picture drawn
+SEND_SLICE = 100  # mails sent per pass, recorded as sent in one commit
+LOOK_AHEAD = 400  # mails beyond those whose pictures are begun in the pool meanwhile
 
 
 def one_pass(
@@ -262,14 +278,18 @@ def one_pass(
     delivery: sender.MaildirDelivery | sender.SmtpDelivery,
     stopping: Callable[[], bool],
     checker: Checker = check_here,
+    attach: sender.PictureStep = pictures.finish,
 ) -> bool:
     """One pass of the daemon's work: handle the waiting mail, process the games due for
-    up to DUE_SLICE_SECONDS, send up to SEND_SLICE mails. Whether work was left for the
-    next pass (games still due, mail still to send)."""
+    up to DUE_SLICE_SECONDS, send up to SEND_SLICE mails (those whose pictures `attach`
+    has ready; those of LOOK_AHEAD more begun). Whether work was left for the next pass
+    (games still due, mail still to send)."""
     handle_waiting(db, config, clock, stopping=stopping, checker=checker)
     cut = _Slice(DUE_SLICE_SECONDS, stopping)
     schedule.run_due(db, config, clock, stopping=cut)
-    sent = sender.drain(db, delivery, clock, limit=SEND_SLICE, attach_picture=pictures.finish)
+    sent = sender.drain(
+        db, delivery, clock, limit=SEND_SLICE, attach_picture=attach, look_ahead=LOOK_AHEAD
+    )
     return cut.told or sent >= SEND_SLICE
 
 

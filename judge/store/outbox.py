@@ -4,6 +4,7 @@ as whatever caused it; the drainer (judge/mail/outbox.py) sends it and records t
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -90,12 +91,23 @@ def due(db: sqlite_utils.Database, now: datetime, limit: int = 100) -> list[Outb
 def finish(db: sqlite_utils.Database, outbound_id: int, raw: bytes, now: datetime) -> None:
     """Store the finished message (its picture attached) before it is first sent: every
     attempt from now on sends these very bytes."""
+    finish_many(db, [(outbound_id, raw)], now)
+
+
+def finish_many(
+    db: sqlite_utils.Database, finished: Sequence[tuple[int, bytes]], now: datetime
+) -> None:
+    """Store finished messages, (id, raw) each, in one transaction (see finish). A message
+    finished before keeps its bytes: what may have been sent is never changed."""
+    if not finished:
+        return
     with transaction(db):
-        db.execute(
-            "UPDATE outbound SET raw = ?, picture = NULL WHERE id = ? AND picture IS NOT NULL",
-            [raw, outbound_id],
-        )
-        record(db, now, "outbound", outbound_id, "pictured", f"{len(raw)} bytes")
+        for outbound_id, raw in finished:
+            db.execute(
+                "UPDATE outbound SET raw = ?, picture = NULL WHERE id = ? AND picture IS NOT NULL",
+                [raw, outbound_id],
+            )
+            record(db, now, "outbound", outbound_id, "pictured", f"{len(raw)} bytes")
 
 
 def next_attempt(db: sqlite_utils.Database) -> str | None:
@@ -106,13 +118,24 @@ def next_attempt(db: sqlite_utils.Database) -> str | None:
 
 
 def mark_sent(db: sqlite_utils.Database, outbound_id: int, now: datetime, how: str) -> None:
+    mark_sent_many(db, [(outbound_id, how)], now)
+
+
+def mark_sent_many(
+    db: sqlite_utils.Database, sent: Sequence[tuple[int, str]], now: datetime
+) -> None:
+    """Record messages as sent, (id, how) each, in one transaction: one commit for a
+    slice of the drain."""
+    if not sent:
+        return
     with transaction(db):
-        db.execute(
-            "UPDATE outbound SET state = 'sent', sent_at = ?, attempts = attempts + 1, "
-            "last_error = NULL WHERE id = ?",
-            [iso(now), outbound_id],
-        )
-        record(db, now, "outbound", outbound_id, "sent", how)
+        for outbound_id, how in sent:
+            db.execute(
+                "UPDATE outbound SET state = 'sent', sent_at = ?, attempts = attempts + 1, "
+                "last_error = NULL WHERE id = ?",
+                [iso(now), outbound_id],
+            )
+            record(db, now, "outbound", outbound_id, "sent", how)
 
 
 def mark_retry(

@@ -1,0 +1,235 @@
+"""`benchmarks/deadlines.py --daemon`: a deadline burst through the real `judge run`.
+
+The store is built by deadlines.build (the burst's games) and `idle_games` (the rest);
+the burst's games are then given one deadline, `LEAD` seconds after the daemon is started,
+so that the daemon's first passes (the next event of every game) are behind it. The
+daemon is a process of its own (`python -m judge.ops.cli run`, this checkout first on its
+path) with its SMTP receiver on one free loopback port and its relay, an aiosmtpd
+controller here that notes when each mail arrives, on another. Prints figures; asserts
+nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from aiosmtpd.controller import Controller
+from smtp_sink import free_port
+
+from judge.config import Config
+from judge.game import play
+from judge.game.passwords import hash_password
+from judge.store import games
+from judge.store.audit import iso
+from judge.store.db import open_db, transaction
+
+LEAD = 15.0  # seconds from the daemon's start to the deadline
+TIMEOUT = 1800.0  # give up waiting for the burst's mail after this long
+
+
+@dataclass
+class Relay:
+    """An SMTP relay that keeps, for each mail, when it arrived and whether it carries a
+    PNG (a results mail's board picture)."""
+
+    arrivals: list[tuple[float, bool]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def handle_DATA(self, server, session, envelope) -> str:  # noqa: N802
+        pictured = b"image/png" in envelope.original_content
+        with self.lock:
+            self.arrivals.append((time.time(), pictured))
+        return "250 OK"
+
+    def seen(self) -> list[tuple[float, bool]]:
+        with self.lock:
+            return list(self.arrivals)
+
+
+def idle_games(db, config: Config, count: int, start: datetime, first_deadline: datetime) -> None:
+    """`count` active games in Spring 1901 with nothing due: deadlines spread over the day
+    after `first_deadline` (as benchmarks/idle.py builds them)."""
+    if count <= 0:
+        return
+    password = hash_password("secret")
+    with transaction(db):
+        first = games.create_game(db, "idle0", "standard", start)
+        _seats(db, first, 0, password, start)
+        play.start_game(db, config, first, start, seed=1901)
+        first = games.get_game(db, first.id)
+        games.update_game(db, first, start, deadline=iso(first_deadline))
+        position = games.phase_position(db, first, first.phase or "")
+        for i in range(1, count):
+            game = games.create_game(db, f"idle{i}", "standard", start)
+            _seats(db, game, i, password, start)
+            deadline = iso(first_deadline + timedelta(seconds=(i * 8.64) // 1))
+            game = games.update_game(
+                db, game, start, state=games.ACTIVE, phase=first.phase, deadline=deadline
+            )
+            games.add_phase(db, game, first.phase or "", position, deadline, start)
+
+
+def _seats(db, game: games.Game, i: int, password: str, start: datetime) -> None:
+    games.add_seat(db, game, games.MASTER, f"igm{i}@example.org", password, start)
+    for p in range(7):
+        games.add_seat(db, game, games.PLAYER, f"ip{p}.g{i}@example.org", password, start)
+
+
+def set_deadline(db, deadline: datetime, now: datetime) -> int:
+    """Give every burst game (named bench*) the one `deadline`, its reminder already
+    sent (it went out a day before); how many games."""
+    with transaction(db):
+        rows = db.execute("SELECT id FROM games WHERE name LIKE 'bench%'").fetchall()
+        for (game_id,) in rows:
+            game = games.get_game(db, game_id)
+            settings = replace(game.settings, grace_hours=0)
+            game = games.update_game(db, game, now, settings=settings, deadline=iso(deadline))
+            games.record_notice(db, game, "reminder", now)
+    return len(rows)
+
+
+def run(folder: Path, root: Path, burst: int) -> list[str]:
+    """Start the daemon on the store in `folder`, let the burst's deadline pass, wait for
+    its mail; the figures as lines."""
+    relay = Relay()
+    controller = Controller(relay, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    port = free_port()
+    config = folder / "judge.toml"
+    config.write_text(
+        '[judge]\nname = "BENCH"\naddress = "judge@example.org"\ndatabase = "judge.db"\n'
+        f'[inbound]\nmode = "smtp"\n[inbound.smtp]\nhost = "127.0.0.1"\nport = {port}\n'
+        f'[outbound]\nmode = "smtp"\n[outbound.smtp]\nhost = "127.0.0.1"\n'
+        f"port = {controller.port}\n"
+    )
+    db = open_db(folder / "judge.db")
+    deadline = datetime.now(UTC) + timedelta(seconds=LEAD)
+    set_deadline(db, deadline, datetime.now(UTC))
+    env = dict(os.environ, PYTHONPATH=str(root))
+    command = [sys.executable, "-m", "judge.ops.cli", "--config", str(config), "run"]
+    log = (folder / "daemon.log").open("wb")
+    proc = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT, env=env)
+    try:
+        started = time.perf_counter()
+        while proc.poll() is None and not _answers(port):
+            time.sleep(0.01)
+        ready = time.perf_counter() - started
+        time.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()))
+        cpu0 = _tree_cpu(proc.pid)
+        sent = _wait(db, burst, proc)
+        cpu = _tree_cpu(proc.pid)
+        rss = _tree_rss(proc.pid)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(60)
+        controller.stop()
+        db.conn.close()
+    return _figures(relay.seen(), deadline.timestamp(), burst, sent, ready, cpu0, cpu, rss)
+
+
+def _wait(db, burst: int, proc: subprocess.Popen) -> int:
+    """Wait until every burst game is in Fall 1901 and nothing is left to send; how many
+    results mails were queued."""
+    moved = "SELECT COUNT(*) FROM games WHERE name LIKE 'bench%' AND phase = 'F1901M'"
+    waiting = "SELECT COUNT(*) FROM outbound WHERE state = 'queued'"
+    ends = time.monotonic() + TIMEOUT
+    while time.monotonic() < ends and proc.poll() is None:
+        if db.execute(moved).fetchone()[0] >= burst and not db.execute(waiting).fetchone()[0]:
+            break
+        time.sleep(0.1)
+    return db.execute("SELECT COUNT(*) FROM outbound WHERE kind = 'results'").fetchone()[0]
+
+
+def _figures(
+    seen: list[tuple[float, bool]],
+    deadline: float,
+    burst: int,
+    results: int,
+    ready: float,
+    cpu0: tuple[float, float],
+    cpu: tuple[float, float],
+    rss: tuple[float, float],
+) -> list[str]:
+    after = [(t, pictured) for t, pictured in seen if t >= deadline]
+    pictured = [t for t, p in after if p]
+    last = max(pictured, default=deadline) - deadline
+    every = max((t for t, _ in after), default=deadline) - deadline
+    main_cpu, workers_cpu = cpu[0] - cpu0[0], cpu[1] - cpu0[1]
+    return [
+        f"judge run: start to its SMTP port answering {ready:.2f} s",
+        f"burst: {burst} games at one deadline; {results} results mails queued, "
+        f"{len(pictured)} mails with a picture received by the relay after the deadline",
+        f"the last results mail (with its picture) received {last:.1f} s after the deadline; "
+        f"the last mail of all {every:.1f} s after ({len(after)} mails, "
+        f"{len(after) / every if every else 0:,.0f} mails/s)",
+        f"daemon CPU from the deadline to the last mail: main process {main_cpu:.1f} s, "
+        f"worker processes {workers_cpu:.1f} s ({(main_cpu + workers_cpu) / every:.0%} of one "
+        f"core on average)"
+        if every
+        else "daemon CPU: no mail",
+        f"resident memory at the end: main process {rss[0]:.0f} MB, "
+        f"with its worker processes {rss[1]:.0f} MB",
+        f"machine: {os.cpu_count()} cores",
+    ]
+
+
+def _answers(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.2)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes started by `pid`, and theirs (a fork server, its workers)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                children = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for child in map(int, children):
+                found.append(child)
+                todo.append(child)
+    return found
+
+
+def _cpu(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _tree_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds so far: the process `pid`, and the processes it started (alive now)."""
+    return _cpu(pid), sum(_cpu(child) for child in _descendants(pid))
+
+
+def _rss(pid: int) -> float:
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return 0.0
+    for line in lines:
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _tree_rss(pid: int) -> tuple[float, float]:
+    """Resident MB: the process `pid`, and it with the processes it started."""
+    own = _rss(pid)
+    return own, own + sum(_rss(child) for child in _descendants(pid))
