@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from render_cases import CENTERS, SPRING
 
 from judge.engine.board import starting_position
 from judge.engine.geography import IMPASSABLE, SEA, build_map
@@ -28,39 +29,6 @@ from judge.variants.maps import load_map
 
 SVG = "{http://www.w3.org/2000/svg}"
 
-CENTERS = {
-    "AUSTRIA": ["BUD", "TRI", "VIE"],
-    "ENGLAND": ["EDI", "LON", "LVP"],
-    "FRANCE": ["BRE", "MAR", "PAR"],
-    "GERMANY": ["BER", "KIE", "MUN"],
-    "ITALY": ["NAP", "ROM", "VEN"],
-    "RUSSIA": ["MOS", "SEV", "STP", "WAR"],
-    "TURKEY": ["ANK", "CON", "SMY"],
-}
-
-# A made-up Spring 1901: moves, supports, a convoy, bounces and a dislodgement.
-SPRING = {
-    "phase": "S1901M",
-    "units": {
-        "FRANCE": ["A PAR", "A MAR", "F BRE"],
-        "GERMANY": ["A MUN", "F KIE", "A BER"],
-        "ENGLAND": ["A LON", "F NTH", "F EDI"],
-        "ITALY": ["A VEN", "F ROM", "A TYR"],
-        "AUSTRIA": ["A TRI", "A VIE"],
-        "RUSSIA": ["F STP/SC", "A WAR"],
-        "TURKEY": ["F BUL/EC", "A CON"],
-    },
-    "centers": CENTERS,
-    "orders": {
-        "FRANCE": ["A Par-Bur", "A Mar S A Par - Bur", "F Bre H"],
-        "GERMANY": ["A Mun-Bur", "F Kie-Hol", "A Ber S A Mun"],
-        "ENGLAND": ["A Lon-Bel", "F NTH C A Lon - Bel", "F Edi - NWG"],
-        "ITALY": ["A Ven - Tri", "F Rom - TYS", "A Tyr S A Ven - Tri"],
-        "AUSTRIA": ["A Vie - Gal", "A Tri H"],
-        "RUSSIA": ["F StP/sc - Bot", "A War - Gal"],
-        "TURKEY": ["F Bul/ec - Bla", "A Con - Bul"],
-    },
-}
 
 # A full opening year from the standard start, phase by phase: Spring 1901 (bounces),
 # Fall 1901 (a supported attack dislodges the Austrian army in Galicia, a convoy to
