@@ -28,6 +28,7 @@ from pathlib import Path
 
 from judge.crashpoints import crash_point
 from judge.game.pictures import Drawn, draw_now
+from judge.service.workers import watch
 from judge.variants.maps import use_operator_folder
 
 log = logging.getLogger("judge.service.picture_pool")
@@ -76,8 +77,8 @@ class PicturePool:
         pool = ProcessPoolExecutor(
             self.workers,
             mp_context=context,
-            initializer=use_operator_folder,
-            initargs=(self.maps,),
+            initializer=_worker_started,
+            initargs=(self.maps, os.getpid()),
         )
         for _ in range(self.workers):
             pool.submit(_warm)
@@ -197,3 +198,9 @@ def _error(future: Future[bytes]) -> BaseException | None:
 
 def _reason(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
+def _worker_started(maps: Path | None, daemon: int) -> None:
+    """Each worker, as it starts: the daemon's map folder, and an end with the daemon."""
+    use_operator_folder(maps)
+    watch(daemon)

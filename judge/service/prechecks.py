@@ -32,6 +32,7 @@ from judge.config import Config
 from judge.game.passwords import known, remember, scrypt_matches
 from judge.mail.guards import reason_not_to_answer
 from judge.mail.message import Submission
+from judge.service.workers import watch
 
 log = logging.getLogger("judge.service.prechecks")
 
@@ -65,7 +66,9 @@ class PasswordPool:
         not wait for them. Started by a fork server, not forked from the daemon, whose
         threads (the SMTP receiver, the timers) a fork would copy mid-step."""
         context = multiprocessing.get_context("forkserver")
-        pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        pool = ProcessPoolExecutor(
+            self.workers, mp_context=context, initializer=watch, initargs=(os.getpid(),)
+        )
         for _ in range(self.workers):
             pool.submit(check_here_now, ())
         return pool

@@ -1,0 +1,55 @@
+"""Worker processes that end with the daemon that started them.
+
+The password and picture pools (service/prechecks.py, service/picture_pool.py) are
+ProcessPoolExecutors started through a fork server. A worker waits on its task queue,
+whose pipe it holds open itself, so it never sees the daemon die: a daemon killed with
+SIGKILL (or by the kernel for memory) would leave its workers, the fork server and the
+resource tracker running for ever, each life of a crashing judge a few more. So each
+worker, as it starts, watches the daemon's process and exits when it ends.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import threading
+import time
+
+WATCH_EVERY = 1.0  # seconds between looks where the system has no process handles
+
+
+def watch(parent: int) -> None:
+    """A pool worker's initializer (initargs `(os.getpid(),)`), or part of one: end this
+    process as soon as process `parent` has ended (before any task, if it already has),
+    with os._exit: a worker owes no cleanup to anyone."""
+    try:
+        handle = os.pidfd_open(parent)  # Linux: readable once that very process ends
+    except ProcessLookupError:
+        os._exit(0)
+    except (AttributeError, OSError):  # no process handles here: look now and then
+        if not _alive(parent):
+            os._exit(0)
+        threading.Thread(target=_look_then_exit, args=(parent,), daemon=True).start()
+        return
+    threading.Thread(target=_wait_then_exit, args=(handle,), daemon=True).start()
+
+
+def _wait_then_exit(handle: int) -> None:
+    select.select([handle], [], [])
+    os._exit(0)
+
+
+def _look_then_exit(parent: int) -> None:
+    while _alive(parent):
+        time.sleep(WATCH_EVERY)
+    os._exit(0)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
