@@ -130,6 +130,31 @@ def test_maildir_delivery_writes_each_message_once(tmp_path: Path) -> None:
     assert list((tmp_path / "outbox" / "tmp").iterdir()) == []
 
 
+def test_a_new_life_finds_what_a_reader_moved_to_cur_and_delivers_nothing_twice(
+    tmp_path: Path,
+) -> None:
+    # A crash after writing, before recording; meanwhile the reader moved one mail to
+    # cur/ with its flags. The next life (a new delivery) reads both folders.
+    db = open_db(tmp_path / "j.db")
+    _queue(db, 2)
+    assert (
+        drain(db, MaildirDelivery(tmp_path / "outbox"), lambda: NOW, attach_picture=pictures.finish)
+        == 2
+    )
+    first, second = sorted((tmp_path / "outbox" / "new").iterdir())
+    first.rename(tmp_path / "outbox" / "cur" / f"{first.name}:2,S")
+    db.execute("UPDATE outbound SET state = 'queued'")
+    db.conn.commit()
+    again = MaildirDelivery(tmp_path / "outbox")
+    assert drain(db, again, lambda: NOW, attach_picture=pictures.finish) == 2
+    assert [p.name for p in (tmp_path / "outbox" / "new").iterdir()] == [second.name]
+    assert [p.name for p in (tmp_path / "outbox" / "cur").iterdir()] == [f"{first.name}:2,S"]
+    assert {r["state"] for r in db["outbound"].rows} == {"sent"}
+    hows = [r[0] for r in db.execute("SELECT detail FROM audit WHERE event = 'sent' ORDER BY id")]
+    outbox_dir = tmp_path / "outbox"
+    assert hows[2:] == [f"already in {outbox_dir / 'cur'}", f"already in {outbox_dir / 'new'}"]
+
+
 # -- addresses the relay may not take -------------------------------------------------------
 
 

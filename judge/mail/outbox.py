@@ -66,23 +66,40 @@ class MaildirDelivery:
         self.path = Path(path)
         for sub in ("tmp", "new", "cur"):
             (self.path / sub).mkdir(parents=True, exist_ok=True)
+        # Where each message already delivered lies, by its name: read from the folders
+        # once, at the first delivery, then kept as this delivery writes. Only a crash
+        # leaves a mail delivered and not recorded, and a crash ends this process: the
+        # next one reads the folders afresh. (Reading them for each mail made draining a
+        # burst of thousands quadratic.)
+        self._delivered: dict[str, str] | None = None
 
     def deliver(self, item: outbox.Outbound) -> str:
         digest = hashlib.sha256(item.message_id.encode()).hexdigest()[:16]
         name = f"judge-{item.id:08d}-{digest}"
-        for sub in ("new", "cur"):
-            if any(p.name.split(":", 1)[0] == name for p in (self.path / sub).glob(name + "*")):
-                return f"already in {self.path / sub}"  # delivered before a crash
+        delivered = self._read_delivered()
+        if name in delivered:
+            return f"already in {self.path / delivered[name]}"  # delivered before a crash
         tmp = self.path / "tmp" / f"{name}.{os.getpid()}"
         with tmp.open("wb") as f:
             f.write(item.raw)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.path / "new" / name)
+        delivered[name] = "new"
         return f"written to {self.path / 'new' / name}"
 
     def close(self) -> None:
         pass
+
+    def _read_delivered(self) -> dict[str, str]:
+        """The names of the messages in new/ and cur/ (a reader may have moved them
+        there, adding its flags after a colon), each with its folder."""
+        if self._delivered is None:
+            self._delivered = {}
+            for sub in ("cur", "new"):
+                for entry in os.scandir(self.path / sub):
+                    self._delivered[entry.name.split(":", 1)[0]] = sub
+        return self._delivered
 
 
 class SmtpDelivery:
