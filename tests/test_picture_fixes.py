@@ -17,22 +17,14 @@ import math
 import re
 import xml.etree.ElementTree as ET
 
+from render_cases import CENTERS
+
 from judge.game.pictures import after_of
 from judge.render import render_svg
 from judge.variants.json_contract import adjudicate_line
 
 SVG = "{http://www.w3.org/2000/svg}"
 FAIL = "#d00000"
-
-CENTERS = {
-    "AUSTRIA": ["BUD", "TRI", "VIE"],
-    "ENGLAND": ["EDI", "LON", "LVP"],
-    "FRANCE": ["BRE", "MAR", "PAR"],
-    "GERMANY": ["BER", "KIE", "MUN"],
-    "ITALY": ["NAP", "ROM", "VEN"],
-    "RUSSIA": ["MOS", "SEV", "STP", "WAR"],
-    "TURKEY": ["ANK", "CON", "SMY"],
-}
 
 
 def adjudicated(position: dict, orders: dict) -> dict:

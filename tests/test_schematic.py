@@ -23,6 +23,7 @@ import cairocffi as cairo
 import pytest
 from judge_harness import Judge
 from PIL import Image
+from render_cases import ARCHIPELAGO
 
 from judge.engine.board import starting_position
 from judge.engine.geography import IMPASSABLE, SEA, GameMap, build_map
@@ -214,20 +215,6 @@ def test_the_schematic_is_the_same_bytes_each_time_and_in_each_process() -> None
 # -- units and orders, drawn by judge/render/board.py on the schematic's points ----------
 
 SVG = "{http://www.w3.org/2000/svg}"
-ARCHIPELAGO = {
-    "map": "archipelago",
-    "phase": "S1901M",
-    "units": {
-        "BOREAS": ["F TRD/WC", "A NOR", "F NPT"],
-        "LEVANT": ["F DEP", "A EHL", "F EBY"],
-        "HESPER": ["F WBY", "A WHL", "A WPT"],
-    },
-    "centers": {
-        "BOREAS": ["NOR", "NPT", "TRD"],
-        "LEVANT": ["EBY", "EHL", "EPT"],
-        "HESPER": ["WBY", "WHL", "WPT"],
-    },
-}
 
 
 def adjudicated(position: dict, orders: dict) -> dict:
