@@ -116,6 +116,8 @@ def run(folder: Path, root: Path, burst: int) -> list[str]:
     set_deadline(db, deadline, datetime.now(UTC))
     env = dict(os.environ, PYTHONPATH=str(root))
     command = [sys.executable, "-m", "judge.ops.cli", "--config", str(config), "run"]
+    if os.environ.get("BENCH_PROFILE"):  # a cProfile of the daemon, written as it stops
+        command[1:1] = ["-m", "cProfile", "-o", os.environ["BENCH_PROFILE"]]
     log = (folder / "daemon.log").open("wb")
     proc = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT, env=env)
     try:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any, Protocol
@@ -175,7 +175,7 @@ def _attached(item: outbox.Outbound, drawn: Drawn) -> outbox.Outbound:
     if raw is item.raw:
         # The text names a picture that cannot be drawn here: send the text alone.
         log.error("outbound %s: no picture: %s", item.id, error)
-    return outbox.Outbound(item.id, item.message_id, item.recipients, raw, item.attempts)
+    return replace(item, raw=raw, picture=None)
 
 
 # The step `judge run --once`, the tools and the tests pass to the drainer.

@@ -202,6 +202,14 @@ def delivery_for(config: Config) -> MaildirDelivery | SmtpDelivery:
     return SmtpDelivery(config)
 
 
+def deliveries_for(config: Config, connections: int) -> list[MaildirDelivery | SmtpDelivery]:
+    """`connections` SMTP deliveries, each its own connection; a Maildir outbox has one
+    writer (which knows what it wrote before a crash)."""
+    if config.outbound_mode == "maildir":
+        return [MaildirDelivery(config.maildir)]
+    return [SmtpDelivery(config) for _ in range(connections)]
+
+
 def drain(
     db: sqlite_utils.Database,
     delivery: MaildirDelivery | SmtpDelivery,
@@ -268,18 +276,18 @@ def _deliver(
             continue
         except (OSError, smtplib.SMTPException) as e:
             delivery.close()
-            _retry_later(db, item, clock(), f"{type(e).__name__}: {e}")
+            retry_later(db, item, clock(), f"{type(e).__name__}: {e}")
             return  # the server is unhappy: try the rest later
         except Exception as e:  # a fault of this one mail: it never stops the others
             log.exception("outbound %s %s: could not be sent", item.id, item.message_id)
             delivery.close()
-            _retry_later(db, item, clock(), f"{type(e).__name__}: {e}")
+            retry_later(db, item, clock(), f"{type(e).__name__}: {e}")
             continue
         crash_point("send-delivered")
         delivered.append((item.id, how))
 
 
-def _retry_later(
+def retry_later(
     db: sqlite_utils.Database, item: outbox.Outbound, now: datetime, error: str
 ) -> None:
     """Try `item` again after the backoff, or give it up after MAX_ATTEMPTS tries."""

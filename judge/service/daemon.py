@@ -18,6 +18,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import partial
 
 import sqlite_utils
 
@@ -25,6 +26,7 @@ from judge.config import Config
 from judge.failures import failure_reason
 from judge.game import pictures
 from judge.mail import outbox as sender
+from judge.mail import send_threads
 from judge.service import schedule
 from judge.service.handling import handle_waiting
 from judge.service.picture_pool import PicturePool
@@ -180,11 +182,12 @@ def run_forever(
     timers = schedule.Timers(wakeup.set, clock)
     checker = PasswordPool()
     drawer = PicturePool(config.maps, on_ready=wakeup.set)
-    delivery: sender.MaildirDelivery | sender.SmtpDelivery | None = None
+    threads: send_threads.SendThreads | None = None
     use_operator_folder(config.maps)
     try:
         db = open_db(config.database)
-        delivery = sender.delivery_for(config)
+        deliveries = sender.deliveries_for(config, send_threads.SEND_CONNECTIONS)
+        threads = send_threads.SendThreads(deliveries, on_done=wakeup.set)
         timers.start()
         if config.inbound_mode == "smtp":
             from judge.mail.smtp_in import SmtpReceiver
@@ -200,7 +203,7 @@ def run_forever(
             )
             imap_thread.start()
         ready()
-        _loop(db, config, clock, delivery, timers, wakeup, signals, stopping, checker, drawer)
+        _loop(db, config, clock, threads, timers, wakeup, signals, stopping, checker, drawer)
     finally:
         signals.release()
         stop.set()  # the IMAP thread watches it; never called from a signal handler
@@ -210,8 +213,11 @@ def run_forever(
             receiver.stop()
         if imap_thread is not None:
             imap_thread.join(timeout=STOP_JOIN_SECONDS)
-        if delivery is not None:
-            delivery.close()
+        if threads is not None:
+            outcomes = threads.close()
+            if db is not None:
+                with contextlib.suppress(Exception):  # unrecorded: resent by the next life
+                    send_threads.record(db, outcomes, clock())
         if db is not None:
             db.conn.close()
         checker.close()
@@ -224,7 +230,7 @@ def _loop(
     db: sqlite_utils.Database,
     config: Config,
     clock: Callable[[], datetime],
-    delivery: sender.MaildirDelivery | sender.SmtpDelivery,
+    threads: send_threads.SendThreads,
     timers: schedule.Timers,
     wakeup: _Wakeup,
     signals: _Signals,
@@ -241,14 +247,16 @@ def _loop(
             if signals.reload:
                 signals.reload = False
                 config = _reloaded(config)
-            more = one_pass(db, config, clock, delivery, stopping, checker, attach)
+            more = one_pass(db, config, clock, threads, stopping, checker, attach)
             timers.sync(schedule.next_wake(db))
             failures = 0
             if more and not stopping():
                 continue  # the mail waiting first, then the next slice
-            # Wake for new mail, a retry falling due, a picture drawn (the pool wakes
-            # it: mail waiting for its picture is not polled), or (within a second) a stop.
-            wait = 1.0 if drawer.drawing() else _seconds_until_next_send(db, clock)
+            # Wake for new mail, a retry falling due, a picture drawn or mail sent (the
+            # pool and the send threads wake it: they are not polled), or (within a
+            # second) a stop.
+            busy = drawer.drawing() or threads.in_flight
+            wait = 1.0 if busy else _seconds_until_next_send(db, clock)
             wakeup.wait(min(1.0, wait))
         except Exception as e:
             failures += 1
@@ -275,21 +283,24 @@ def one_pass(
     db: sqlite_utils.Database,
     config: Config,
     clock: Callable[[], datetime],
-    delivery: sender.MaildirDelivery | sender.SmtpDelivery,
+    delivery: sender.MaildirDelivery | sender.SmtpDelivery | send_threads.SendThreads,
     stopping: Callable[[], bool],
     checker: Checker = check_here,
     attach: sender.PictureStep = pictures.finish,
 ) -> bool:
     """One pass of the daemon's work: handle the waiting mail, process the games due for
     up to DUE_SLICE_SECONDS, send up to SEND_SLICE mails (those whose pictures `attach`
-    has ready; those of LOOK_AHEAD more begun). Whether work was left for the next pass
-    (games still due, mail still to send)."""
+    has ready; those of LOOK_AHEAD more begun), here or by handing them to the send
+    threads. Whether work was left for the next pass (games still due, mail still to
+    send)."""
     handle_waiting(db, config, clock, stopping=stopping, checker=checker)
     cut = _Slice(DUE_SLICE_SECONDS, stopping)
     schedule.run_due(db, config, clock, stopping=cut)
-    sent = sender.drain(
-        db, delivery, clock, limit=SEND_SLICE, attach_picture=attach, look_ahead=LOOK_AHEAD
-    )
+    if isinstance(delivery, send_threads.SendThreads):
+        drain = partial(send_threads.drain, db, delivery)
+    else:
+        drain = partial(sender.drain, db, delivery)
+    sent = drain(clock, limit=SEND_SLICE, attach_picture=attach, look_ahead=LOOK_AHEAD)
     return cut.told or sent >= SEND_SLICE
 
 

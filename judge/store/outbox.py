@@ -4,7 +4,7 @@ as whatever caused it; the drainer (judge/mail/outbox.py) sends it and records t
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -25,6 +25,7 @@ class Outbound:
     raw: bytes
     attempts: int
     picture: str | None = None  # what to draw and attach before sending (judge/game/pictures.py)
+    direct: bool = False  # a direct answer (DIRECT) with no earlier mail queued to its readers
 
 
 def queue(
@@ -55,11 +56,17 @@ def queue(
 DIRECT = ("reply", "signed reply", "limit")
 
 
-def due(db: sqlite_utils.Database, now: datetime, limit: int = 100) -> list[Outbound]:
+def due(
+    db: sqlite_utils.Database,
+    now: datetime,
+    limit: int = 100,
+    exclude: Set[int] = frozenset(),
+) -> list[Outbound]:
     """Up to `limit` queued messages due by `now`, in the order to send them: first the
     direct answers (DIRECT) with no earlier queued message to the same recipients, then
-    the rest, each lane in the order queued. The lanes are sorted from the small columns
-    of the queue; only the chosen messages' bodies are read."""
+    the rest, each lane in the order queued; none of `exclude` (mails being sent). The
+    lanes are sorted from the small columns of the queue; only the chosen messages'
+    bodies are read."""
     fast: list[int] = []
     slow: list[int] = []
     earlier: set[str] = set()  # recipients of the queued messages seen so far
@@ -69,16 +76,17 @@ def due(db: sqlite_utils.Database, now: datetime, limit: int = 100) -> list[Outb
         [iso(now)],
     )
     for outbound_id, kind, recipients, is_due in rows:
-        if is_due:
+        if is_due and outbound_id not in exclude:
             first = kind in DIRECT and recipients not in earlier
             (fast if first else slow).append(outbound_id)
         earlier.add(recipients)
     chosen = (fast + slow)[:limit]
     if not chosen:
         return []
+    direct = set(fast)
     marks = ", ".join("?" for _ in chosen)
     found = {
-        r[0]: Outbound(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], r[5])
+        r[0]: Outbound(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], r[5], r[0] in direct)
         for r in db.execute(
             "SELECT id, message_id, recipients, raw, attempts, picture FROM outbound "
             f"WHERE id IN ({marks})",

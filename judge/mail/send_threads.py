@@ -1,0 +1,220 @@
+"""The daemon's sending: several relay connections, each on a thread of its own.
+
+Sent one after another on the daemon's loop, a deadline burst's mails made the loop wait
+for each of the relay's answers in turn: a third of the burst went in waiting, while no
+game was processed and no picture finished. Here the loop hands the mails it has finished
+to SEND_CONNECTIONS threads, each with its own connection to the relay (or, for a Maildir
+outbox, one thread writing the files), goes on with its work, and records what they
+report, the sent mails of a pass in one commit.
+
+What stays as it was:
+- Order per recipient: every mail goes to the thread its recipients choose (the same
+  recipients, the same thread), and each thread sends in the order it was given, except
+  that a direct answer (outbox.DIRECT: an acknowledgement with no earlier mail queued to
+  its reader) goes ahead of the bulk results waiting on its thread.
+- At least once, never two different mails: a mail is recorded as sent only after the
+  relay took it; a crash before the record resends the same bytes (at most the
+  MAX_IN_FLIGHT mails handed over and not yet recorded).
+- The database is the daemon's thread's alone: the threads only talk to the relay.
+- A thread whose relay fails hands back the mails it had waiting, untried: they are due
+  still and go on a later pass, as the drainer's `_deliver` stops at the first failure.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import queue
+import smtplib
+import threading
+import time
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlite_utils
+
+from judge.crashpoints import crash_point
+from judge.mail import outbox as sender
+from judge.store import outbox
+
+log = logging.getLogger("judge.outbox")
+
+SEND_CONNECTIONS = 4  # connections to the relay at once (a Maildir outbox: one writer)
+MAX_IN_FLIGHT = 200  # mails handed to the threads and not yet recorded as sent
+IDLE_CLOSE_SECONDS = 5.0  # a thread closes its connection after this long with no mail
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one mail handed to a thread: `how` it was delivered, or the
+    `error` (permanent or not), or untried (`how` and `error` both None)."""
+
+    item: outbox.Outbound
+    how: str | None = None
+    error: str | None = None
+    permanent: bool = False
+
+
+class SendThreads:
+    """The threads and their queues, for the daemon's life. `on_done` wakes the daemon's
+    loop when it has something to record (see _report)."""
+
+    def __init__(
+        self,
+        deliveries: Sequence[sender.MaildirDelivery | sender.SmtpDelivery],
+        on_done: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.on_done = on_done
+        self.in_flight: set[int] = set()  # the daemon's thread's alone
+        self._order = itertools.count()
+        self._queues: list[queue.PriorityQueue[tuple[int, int, outbox.Outbound | None]]] = [
+            queue.PriorityQueue() for _ in deliveries
+        ]
+        self._outcomes: queue.SimpleQueue[Outcome] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._waiting = 0  # handed over, outcome not yet reported
+        self._threads = [
+            threading.Thread(target=self._run, args=(q, d), name=f"send-{n}", daemon=True)
+            for n, (q, d) in enumerate(zip(self._queues, deliveries, strict=True))
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def room(self) -> int:
+        """How many more mails may be handed over now."""
+        return max(0, MAX_IN_FLIGHT - len(self.in_flight))
+
+    def submit(self, items: Sequence[outbox.Outbound]) -> None:
+        """Hand `items` (finished: pictures attached and stored) to their threads, in
+        order."""
+        with self._lock:
+            self._waiting += len(items)
+        for item in items:
+            self.in_flight.add(item.id)
+            lane = zlib.crc32("\n".join(item.recipients).encode()) % len(self._queues)
+            self._queues[lane].put((0 if item.direct else 1, next(self._order), item))
+
+    def collect(self) -> list[Outcome]:
+        """The outcomes reported since the last call."""
+        found: list[Outcome] = []
+        while True:
+            try:
+                outcome = self._outcomes.get_nowait()
+            except queue.Empty:
+                break
+            self.in_flight.discard(outcome.item.id)
+            found.append(outcome)
+        return found
+
+    def stop(self) -> None:
+        """Tell each thread to stop once it has finished the mail it is sending: the
+        mails waiting stay queued in the outbox, for the next life."""
+        for q in self._queues:
+            q.put((-1, -1, None))  # ahead of any mail waiting
+
+    def close(self, timeout: float = 3.0) -> list[Outcome]:
+        """Stop the threads (see stop) and wait for them, `timeout` seconds in all (a
+        relay that hangs must not hold up a stop: what it had is simply not recorded,
+        and sent again by the next life); the outcomes not yet collected."""
+        self.stop()
+        ends = time.monotonic() + timeout
+        for thread in self._threads:
+            thread.join(max(0.0, ends - time.monotonic()))
+        return self.collect()
+
+    def _run(
+        self,
+        mails: queue.PriorityQueue[tuple[int, int, outbox.Outbound | None]],
+        delivery: sender.MaildirDelivery | sender.SmtpDelivery,
+    ) -> None:
+        failed = False  # since the relay last failed, the mails waiting go back untried
+        while True:
+            try:
+                _, _, item = mails.get(timeout=IDLE_CLOSE_SECONDS)
+            except queue.Empty:
+                delivery.close()
+                continue
+            if item is None:
+                delivery.close()
+                return
+            if failed:
+                outcome = Outcome(item)
+            else:
+                outcome = attempt(delivery, item)
+                failed = outcome.error is not None and not outcome.permanent
+            if mails.empty():
+                failed = False
+            self._report(outcome)
+
+    def _report(self, outcome: Outcome) -> None:
+        """Pass `outcome` to the daemon's thread; wake it when half the room is free
+        again, on a failure, and when nothing is left (not for each mail: each wake costs
+        it a pass)."""
+        self._outcomes.put(outcome)
+        with self._lock:
+            self._waiting -= 1
+            left = self._waiting
+        if left in (0, MAX_IN_FLIGHT // 2) or outcome.error is not None:
+            self.on_done()
+
+
+def attempt(
+    delivery: sender.MaildirDelivery | sender.SmtpDelivery, item: outbox.Outbound
+) -> Outcome:
+    """Deliver `item` once; what became of it. Never raises: a fault of one mail never
+    stops the thread."""
+    try:
+        how = delivery.deliver(item)
+    except sender.PermanentFailure as e:
+        return Outcome(item, error=str(e), permanent=True)
+    except Exception as e:  # the relay's or this mail's: tried again later
+        if not isinstance(e, OSError | smtplib.SMTPException):
+            log.exception("outbound %s %s: could not be sent", item.id, item.message_id)
+        delivery.close()
+        return Outcome(item, error=f"{type(e).__name__}: {e}")
+    crash_point("send-delivered")
+    return Outcome(item, how=how)
+
+
+def drain(
+    db: sqlite_utils.Database,
+    threads: SendThreads,
+    clock: Callable[[], datetime],
+    limit: int,
+    *,
+    attach_picture: sender.PictureStep,
+    look_ahead: int = 0,
+) -> int:
+    """Record what the threads report, then hand them up to `limit` more of the mails
+    due (finished first: see outbox.drain), the pictures of `look_ahead` more begun;
+    returns how many were handed over."""
+    record(db, threads.collect(), clock())
+    room = min(limit, threads.room())
+    if not room:
+        return 0
+    items = outbox.due(db, clock(), room + max(1, look_ahead), exclude=threads.in_flight)
+    if not items:
+        return 0
+    attach_picture.ahead(items)
+    batch = sender.sendable(items, attach_picture.ready, room)
+    if any(item.picture for item in batch):
+        batch = attach_picture(db, batch, clock())
+    threads.submit(batch)
+    return len(batch)
+
+
+def record(db: sqlite_utils.Database, outcomes: Sequence[Outcome], now: datetime) -> None:
+    """Record `outcomes`: the mails sent in one commit; a failure retried later, or given
+    up; an untried mail stays queued as it is."""
+    sent = [(o.item.id, o.how) for o in outcomes if o.how is not None]
+    outbox.mark_sent_many(db, sent, now)
+    for o in outcomes:
+        if o.error is None:
+            continue
+        if o.permanent:
+            log.warning("outbound %s %s: gave up: %s", o.item.id, o.item.message_id, o.error)
+            outbox.mark_failed(db, o.item.id, now, o.error)
+        else:
+            sender.retry_later(db, o.item, now, o.error)
