@@ -15,7 +15,7 @@ from smtp_sink import SmtpSink
 from judge.config import Config, SmtpOutConfig
 from judge.game import pictures
 from judge.mail import compose
-from judge.mail.outbox import MaildirDelivery, SmtpDelivery, drain
+from judge.mail.outbox import MaildirDelivery, SmtpDelivery, drain, wire
 from judge.store import outbox
 from judge.store.db import open_db
 
@@ -301,3 +301,32 @@ def test_the_relay_connection_is_kept_across_drains_while_there_is_mail(tmp_path
     sent = "SELECT detail FROM audit WHERE entity = 'outbound' AND event = 'sent'"
     assert len(db.execute(sent).fetchall()) == 5
     assert [r["state"] for r in db["outbound"].rows] == ["sent"] * 5
+
+
+def test_a_picture_finished_in_two_slices_is_stored_once(tmp_path: Path) -> None:
+    """The mails of one phase that carry the same picture may be finished in different
+    slices of the drain: the picture is stored once, and every one of them carries it."""
+    db = open_db(tmp_path / "j.db")
+    spec = '{"name": "board-S1901M.png", "position": {}}'
+    ids = []
+    with db.atomic():
+        for to in ("a@example.org", "b@example.org", "c@example.org"):
+            mid = compose.new_message_id(CONFIG)
+            raw = compose.build(CONFIG, [to], "Results", "Body\n", NOW, mid)
+            ids.append(outbox.queue(db, raw, mid, [to], "results", NOW, picture=spec))
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
+    picture = outbox.Attachment("board-S1901M.png", png)
+    outbox.finish_many(db, [(ids[0], spec, picture)], NOW)
+    outbox.finish_many(db, [(ids[1], spec, picture), (ids[2], spec, None)], NOW)
+    outbox.finish_many(db, [(ids[0], spec, None)], NOW)  # finished before: kept as it was
+    assert db.execute("SELECT id, name, png FROM pictures").fetchall() == [
+        (1, "board-S1901M.png", png)
+    ]
+    rows = db.execute("SELECT id, picture, picture_id FROM outbound ORDER BY id").fetchall()
+    assert rows == [(ids[0], None, 1), (ids[1], None, 1), (ids[2], None, None)]
+    sent = {i.id: i for i in outbox.due(db, NOW)}
+    assert sent[ids[0]].attachment == picture and sent[ids[2]].attachment is None
+    with_picture = email.message_from_bytes(wire(sent[ids[0]]), policy=default)
+    [_, image] = with_picture.iter_parts()
+    assert (image.get_filename(), image.get_content()) == ("board-S1901M.png", png)
+    assert wire(sent[ids[2]]) == sent[ids[2]].raw

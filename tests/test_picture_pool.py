@@ -30,7 +30,7 @@ from test_pictures import picture_of, spring_with_a_list
 
 from judge.game import pictures
 from judge.mail import compose
-from judge.mail.outbox import MaildirDelivery, drain
+from judge.mail.outbox import MaildirDelivery, drain, wire
 from judge.service import picture_pool
 from judge.service.picture_pool import PicturePool
 from judge.store import outbox
@@ -53,9 +53,11 @@ class _Recording(MaildirDelivery):
     def __init__(self, path: Path) -> None:
         super().__init__(path)
         self.order: list[int] = []
+        self.sent: dict[int, bytes] = {}  # the bytes delivered, by outbound id
 
     def deliver(self, item: outbox.Outbound) -> str:
         self.order.append(item.id)
+        self.sent[item.id] = wire(item)
         return super().deliver(item)
 
 
@@ -107,10 +109,9 @@ def test_a_slow_picture_holds_back_neither_an_acknowledgement_nor_another_games_
     assert delivery.order == [ack_to_d, b_to_c, a_to_a, a_to_b, later_to_a]
     a_picture = png_for(json.dumps(slow))
     for outbound_id, spec in ((a_to_a, slow), (b_to_c, quick)):
-        raw = db["outbound"].get(outbound_id)["raw"]
-        name, png = _attached(raw)
+        name, png = _attached(delivery.sent[outbound_id])
         assert (name, png) == (spec["name"], png_for(json.dumps(spec)))
-    assert _attached(db["outbound"].get(a_to_b)["raw"])[1] == a_picture  # one picture, two mails
+    assert _attached(delivery.sent[a_to_b])[1] == a_picture  # one picture, two mails
 
 
 def _attached(raw: bytes) -> tuple[str, bytes]:
@@ -157,6 +158,7 @@ def test_a_picture_that_fails_twice_leaves_its_mail_as_the_text_alone(
     _drain_until(db, delivery, pictures.Attacher(pool), lambda: _sent(db) == {failing})
     row = db["outbound"].get(failing)
     assert (row["raw"], row["picture"], row["attempts"]) == (text, None, 1)
+    assert (row["picture_id"], delivery.sent[failing]) == (None, text)
     assert pool.generation == 0  # a drawing that raised broke no worker
 
 
@@ -244,9 +246,13 @@ def _reference(judge: Judge, tmp_path: Path) -> dict[str, bytes]:
         lambda: judge.now,
         attach_picture=pictures.finish,
     )
-    out = {mid: bytes(raw) for mid, raw in db.execute("SELECT message_id, raw FROM outbound")}
     db.conn.close()
-    return out
+    delivered = (tmp_path / "reference" / "new").iterdir()
+    return {email.message_from_bytes(raw)["Message-ID"]: raw for raw in map(_bytes, delivered)}
+
+
+def _bytes(path: Path) -> bytes:
+    return path.read_bytes()
 
 
 def _states(store: Path, mids: dict[str, int]) -> set[str]:

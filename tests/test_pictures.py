@@ -25,6 +25,7 @@ from smtp_sink import SmtpSink
 from judge.game import pictures
 from judge.mail import outbox as sender
 from judge.render.png import PNG_SIGNATURE, png_size
+from judge.store import outbox
 from judge.store.db import open_db
 
 MASTER = "gm@example.org"
@@ -99,10 +100,17 @@ def test_results_mail_and_its_list_copy_carry_the_board_named_in_the_text(tmp_pa
             "red X failed, red ring dislodged, struck ring removed, dashed ring built.\n"
             "\nThe next phase of 'war1' will be "
         ) in text
-    # Sent once, the finished mail is what the outbox keeps: the picture drawn no more.
-    rows = judge.db.execute("SELECT raw, picture FROM outbound").fetchall()
-    rows = [(raw, picture) for raw, picture in rows if b"board-S1901M.png" in raw]
-    assert rows and all(picture is None for _, picture in rows)
+    # Sent once, the picture is stored once for the nine results mails that carry it, and
+    # drawn no more; each mail keeps its text.
+    rows = judge.db.execute("SELECT raw, picture, picture_id FROM outbound").fetchall()
+    rows = [(raw, picture, pid) for raw, picture, pid in rows if b"S1901M Results" in raw]
+    assert len(rows) == 9 and all(picture is None for _, picture, _ in rows)
+    [picture_id] = {pid for _, _, pid in rows}
+    [stored] = judge.db.execute("SELECT name, png FROM pictures WHERE id = ?", [picture_id])
+    assert stored == (name, data)
+    # and the start mails' picture, once too
+    assert judge.db.execute("SELECT COUNT(*) FROM pictures").fetchone()[0] == 2
+    assert all(b"image/png" not in raw for raw, _, _ in rows)
 
 
 def test_set_map_off_leaves_the_picture_and_its_line_out(tmp_path) -> None:
@@ -195,10 +203,20 @@ def _run_once(config: Path, now: str, crash: str | None) -> int:
 
 
 def _outbound(path: Path) -> dict[str, tuple[bytes, str | None, str]]:
+    """Each queued mail: the bytes it is sent as (its picture attached, once stored), the
+    picture still to draw, its state."""
     db = open_db(path)
     try:
-        rows = db.execute("SELECT message_id, raw, picture, state FROM outbound").fetchall()
-        return {mid: (bytes(raw), picture, state) for mid, raw, picture, state in rows}
+        rows = db.execute(
+            "SELECT o.message_id, o.raw, o.picture, o.state, p.name, p.png FROM outbound o "
+            "LEFT JOIN pictures p ON p.id = o.picture_id"
+        ).fetchall()
+        found = {}
+        for mid, raw, picture, state, name, png in rows:
+            attachment = outbox.Attachment(name, png) if png is not None else None
+            item = outbox.Outbound(0, mid, (), bytes(raw), 0, attachment=attachment)
+            found[mid] = (sender.wire(item), picture, state)
+        return found
     finally:
         db.conn.close()
 
@@ -256,6 +274,11 @@ def test_a_resend_after_a_crash_is_the_same_mail_byte_for_byte(tmp_path) -> None
         assert all(after[mid][1] is None and after[mid][2] == "queued" for mid in pictured)
         assert all(after[mid][0] == reference[mid][0] for mid in pictured)
         assert mids() == []
+        db = open_db(store)
+        marks = ", ".join("?" for _ in pictured)
+        shared = f"SELECT DISTINCT picture_id FROM outbound WHERE message_id IN ({marks})"
+        assert len(db.execute(shared, list(pictured)).fetchall()) == 1  # one for all nine
+        db.conn.close()
 
         # 3. killed after sending the first mail, before recording that it was sent
         assert _run_once(config, now, "send-delivered:1") == -signal.SIGKILL

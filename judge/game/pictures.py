@@ -6,9 +6,10 @@ the outbound row's `picture` column. Drawing is left to the outbox drainer, outs
 transaction: a deadline that processes a thousand games does not wait for a thousand
 pictures. Before the first attempt to send the mail the drainer has the PNG drawn (once
 for all the mails of one phase of one game: the results mail to each recipient and the
-list copy share it), attaches it, stores the finished messages of a slice in one
-transaction and only then sends; every later attempt sends the stored bytes, so a resend
-after a crash is the same mail byte for byte. Who draws is a `Drawer`: the daemon's is a
+list copy share it) and stores it once, with which mails carry it, in one transaction
+for a slice; only then are they sent, the picture attached to each as it goes
+(judge/mail/outbox.wire: the same text, picture and Message-ID give the same bytes), so
+a resend after a crash is the same mail byte for byte. Who draws is a `Drawer`: the daemon's is a
 pool of worker processes (judge/service/picture_pool.py), which draws the pictures of
 the mails ahead while the daemon sends the mails that are ready; `judge run --once` and
 the tools draw here (`InProcess`).
@@ -32,7 +33,6 @@ from typing import Any, Protocol
 import sqlite_utils
 
 from judge.crashpoints import crash_point
-from judge.mail import compose
 from judge.render.png import PngUnavailable, png_available, render_png
 from judge.replies import Picture
 from judge.store import games, outbox
@@ -147,7 +147,11 @@ class Attacher:
             if item.picture:
                 item = _attached(item, outcomes[item.picture])
             finished.append(item)
-        stored = [(f.id, f.raw) for f, i in zip(finished, items, strict=True) if i.picture]
+        stored = [
+            (f.id, i.picture, f.attachment)
+            for f, i in zip(finished, items, strict=True)
+            if i.picture
+        ]
         if stored:
             crash_point("picture-drawn")  # drawn, not stored: the next life draws them again
             outbox.finish_many(db, stored, now)
@@ -163,19 +167,20 @@ class Attacher:
 
 
 def _attached(item: outbox.Outbound, drawn: Drawn) -> outbox.Outbound:
-    """`item` finished: its picture attached, or its text alone when there is none (or
-    it cannot be attached: a fault of one mail never holds back the others)."""
-    raw, error = item.raw, drawn.error
+    """`item` finished: its picture to attach as it is sent, or its text alone when there
+    is none (or it cannot be attached: a fault of one mail never holds back the others)."""
+    error = drawn.error
     if drawn.png is not None:
         try:
             name = json.loads(item.picture or "{}")["name"]
-            raw = compose.attach_picture(item.raw, name, drawn.png, item.message_id)
+            if not (isinstance(name, str) and name.isascii() and name.isprintable()):
+                raise ValueError(f"the picture's name is not printable ASCII: {name!r}")
+            return replace(item, picture=None, attachment=outbox.Attachment(name, drawn.png))
         except Exception as e:
             error = f"{type(e).__name__}: {e}"
-    if raw is item.raw:
-        # The text names a picture that cannot be drawn here: send the text alone.
-        log.error("outbound %s: no picture: %s", item.id, error)
-    return replace(item, raw=raw, picture=None)
+    # The text names a picture that cannot be drawn here: send the text alone.
+    log.error("outbound %s: no picture: %s", item.id, error)
+    return replace(item, picture=None)
 
 
 # The step `judge run --once`, the tools and the tests pass to the drainer.

@@ -20,7 +20,7 @@ from email import policy
 from email.header import Header
 from email.quoprimime import body_encode
 from email.utils import format_datetime, formataddr, make_msgid
-from functools import cache
+from functools import cache, lru_cache
 
 import jinja2
 
@@ -158,6 +158,15 @@ def build(
 _PART_HEADERS = (b"content-type:", b"content-transfer-encoding:", b"mime-version:")
 
 
+@lru_cache(maxsize=8)
+def _base64_lines(png: bytes) -> bytes:
+    """`png` in base64, in CRLF-ended lines of 76 (as encodebytes, whose loop is slow).
+    Kept for the few pictures last attached: each goes to every reader of its game."""
+    flat = base64.b64encode(png)
+    lines_76 = [flat[i : i + 76] for i in range(0, len(flat), 76)]
+    return b"\r\n".join(lines_76) + b"\r\n" if flat else b""
+
+
 def attach_picture(raw: bytes, name: str, png: bytes, message_id: str) -> bytes:
     """`raw` (a message from `build`: one text/plain part) with the PNG `png` attached
     inline after the text: multipart/mixed, the text part first, then the image with
@@ -175,9 +184,7 @@ def attach_picture(raw: bytes, name: str, png: bytes, message_id: str) -> bytes:
     digest = hashlib.sha256(message_id.encode()).hexdigest()
     boundary = f"=_judge_{digest[:24]}".encode()
     domain = message_id.strip("<>").rpartition("@")[2] or "judge.invalid"
-    flat = base64.b64encode(png)  # in lines of 76, as encodebytes (whose loop is slow)
-    lines_76 = [flat[i : i + 76] for i in range(0, len(flat), 76)]
-    encoded = b"\r\n".join(lines_76) + b"\r\n" if flat else b""
+    encoded = _base64_lines(png)
     name_b = name.encode("ascii")
     lines = [
         *kept,

@@ -3,10 +3,10 @@
 Delivery is at least once and never two different mails: each queued message was
 rendered once, with its Message-ID, so a crash between sending and recording resends
 the very same bytes (and a Maildir delivery of a message already there is skipped). A
-mail that carries a board picture gets it here, before its first attempt: drawn,
-attached and stored by the `attach_picture` the caller passes (the daemon passes
-judge/game/pictures.finish; the transport knows no game), so that every attempt sends
-the same bytes.
+mail that carries a board picture gets it here, before its first attempt: drawn and
+stored by the `attach_picture` the caller passes (the daemon passes
+judge/game/pictures.Attacher; the transport knows no game), and attached as it is sent
+(`wire`), so that every attempt sends the same bytes.
 Temporary failures are retried with backoff; permanent ones are recorded and dropped.
 """
 
@@ -27,7 +27,7 @@ import sqlite_utils
 
 from judge.config import Config
 from judge.crashpoints import crash_point
-from judge.mail import addresses
+from judge.mail import addresses, compose
 from judge.store import outbox
 
 
@@ -44,6 +44,15 @@ class PictureStep(Protocol):
         self, db: sqlite_utils.Database, items: Sequence[outbox.Outbound], now: datetime
     ) -> list[outbox.Outbound]:
         """`items` finished, in order: pictures attached, stored before any is sent."""
+
+
+def wire(item: outbox.Outbound) -> bytes:
+    """The bytes sent for `item`: its message, with its board picture attached if it has
+    one. The same message, picture and Message-ID always give the same bytes."""
+    if item.attachment is None:
+        return item.raw
+    picture = item.attachment
+    return compose.attach_picture(item.raw, picture.name, picture.png, item.message_id)
 
 
 MAX_ATTEMPTS = 30  # with the backoff below, about three days of trying
@@ -74,6 +83,7 @@ class MaildirDelivery:
         self._delivered: dict[str, str] | None = None
 
     def deliver(self, item: outbox.Outbound) -> str:
+        raw = wire(item)
         digest = hashlib.sha256(item.message_id.encode()).hexdigest()[:16]
         name = f"judge-{item.id:08d}-{digest}"
         delivered = self._read_delivered()
@@ -81,7 +91,7 @@ class MaildirDelivery:
             return f"already in {self.path / delivered[name]}"  # delivered before a crash
         tmp = self.path / "tmp" / f"{name}.{os.getpid()}"
         with tmp.open("wb") as f:
-            f.write(item.raw)
+            f.write(raw)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.path / "new" / name)
@@ -144,6 +154,7 @@ class SmtpDelivery:
         A recipient with a UTF-8 local part (RFC 6532) can only be sent to through a relay
         that offers SMTPUTF8; without it, that recipient is refused here for good rather
         than making smtplib raise. Domains go out IDNA-encoded."""
+        raw = wire(item)
         if self.smtp is None:
             self.smtp = self._connect()
         smtp = self.smtp
@@ -160,13 +171,13 @@ class SmtpDelivery:
                 "and the relay does not offer SMTPUTF8): " + ", ".join(unsendable)
             )
         options = []
-        if utf8 and not (item.raw.isascii() and all(a.isascii() for a in sendable)):
+        if utf8 and not (raw.isascii() and all(a.isascii() for a in sendable)):
             options.append("SMTPUTF8")
-        if not item.raw.isascii() and smtp.has_extn("8bitmime"):
+        if not raw.isascii() and smtp.has_extn("8bitmime"):
             options.append("BODY=8BITMIME")
         sender = addresses.ascii_form(self.config.address)
         try:
-            refused = smtp.sendmail(sender, sendable, item.raw, mail_options=options)
+            refused = smtp.sendmail(sender, sendable, raw, mail_options=options)
         except smtplib.SMTPRecipientsRefused as e:
             self.close()
             codes = [code for code, _ in e.recipients.values()]

@@ -3,6 +3,7 @@ as whatever caused it; the drainer (judge/mail/outbox.py) sends it and records t
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
@@ -18,6 +19,15 @@ QUEUED, SENT, FAILED = "queued", "sent", "failed"
 
 
 @dataclass(frozen=True)
+class Attachment:
+    """A board picture that goes with a mail (judge/game/pictures.py): stored once for
+    every mail that carries it, attached as each is sent."""
+
+    name: str
+    png: bytes
+
+
+@dataclass(frozen=True)
 class Outbound:
     id: int
     message_id: str
@@ -26,6 +36,7 @@ class Outbound:
     attempts: int
     picture: str | None = None  # what to draw and attach before sending (judge/game/pictures.py)
     direct: bool = False  # a direct answer (DIRECT) with no earlier mail queued to its readers
+    attachment: Attachment | None = None  # the picture drawn, attached as it is sent
 
 
 def queue(
@@ -86,36 +97,66 @@ def due(
     direct = set(fast)
     marks = ", ".join("?" for _ in chosen)
     found = {
-        r[0]: Outbound(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], r[5], r[0] in direct)
+        r[0]: Outbound(
+            r[0],
+            r[1],
+            tuple(json.loads(r[2])),
+            r[3],
+            r[4],
+            r[5],
+            r[0] in direct,
+            Attachment(r[6], r[7]) if r[7] is not None else None,
+        )
         for r in db.execute(
-            "SELECT id, message_id, recipients, raw, attempts, picture FROM outbound "
-            f"WHERE id IN ({marks})",
+            "SELECT o.id, o.message_id, o.recipients, o.raw, o.attempts, o.picture, p.name, "
+            "p.png FROM outbound o LEFT JOIN pictures p ON p.id = o.picture_id "
+            f"WHERE o.id IN ({marks})",
             chosen,
         )
     }
     return [found[i] for i in chosen]
 
 
-def finish(db: sqlite_utils.Database, outbound_id: int, raw: bytes, now: datetime) -> None:
-    """Store the finished message (its picture attached) before it is first sent: every
-    attempt from now on sends these very bytes."""
-    finish_many(db, [(outbound_id, raw)], now)
-
-
 def finish_many(
-    db: sqlite_utils.Database, finished: Sequence[tuple[int, bytes]], now: datetime
+    db: sqlite_utils.Database,
+    finished: Sequence[tuple[int, str, Attachment | None]],
+    now: datetime,
 ) -> None:
-    """Store finished messages, (id, raw) each, in one transaction (see finish). A message
-    finished before keeps its bytes: what may have been sent is never changed."""
+    """Store, in one transaction, what each mail queued with a picture is sent with:
+    (its id, the JSON the picture was drawn from, the picture or None for its text
+    alone). Each picture is stored once, however many mails carry it; a mail finished
+    before keeps what it had: what may have been sent is never changed."""
     if not finished:
         return
     with transaction(db):
-        for outbound_id, raw in finished:
+        stored: dict[str, int] = {}
+        for outbound_id, spec, attachment in finished:
+            picture_id = None
+            if attachment is not None:
+                if spec not in stored:
+                    stored[spec] = _store_picture(db, spec, attachment, now)
+                picture_id = stored[spec]
             db.execute(
-                "UPDATE outbound SET raw = ?, picture = NULL WHERE id = ? AND picture IS NOT NULL",
-                [raw, outbound_id],
+                "UPDATE outbound SET picture = NULL, picture_id = ? "
+                "WHERE id = ? AND picture IS NOT NULL",
+                [picture_id, outbound_id],
             )
-            record(db, now, "outbound", outbound_id, "pictured", f"{len(raw)} bytes")
+            done = f"picture {picture_id}" if picture_id else "its text alone"
+            record(db, now, "outbound", outbound_id, "pictured", done)
+
+
+def _store_picture(
+    db: sqlite_utils.Database, spec: str, attachment: Attachment, now: datetime
+) -> int:
+    """The id of the picture drawn from `spec`, stored now unless it was before."""
+    digest = hashlib.sha256(spec.encode()).hexdigest()
+    db.execute(
+        "INSERT OR IGNORE INTO pictures (spec_sha256, name, png, created_at) VALUES (?, ?, ?, ?)",
+        [digest, attachment.name, attachment.png, iso(now)],
+    )
+    row = db.execute("SELECT id FROM pictures WHERE spec_sha256 = ?", [digest]).fetchone()
+    picture_id: int = row[0]
+    return picture_id
 
 
 def next_attempt(db: sqlite_utils.Database) -> str | None:

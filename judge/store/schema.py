@@ -403,6 +403,21 @@ def _v17_abandoned(db: sqlite_utils.Database) -> None:
     db.table("seats").add_column("abandoned_at", str)
 
 
+def _v18_pictures_once(db: sqlite_utils.Database) -> None:
+    # Issue 16: a board picture is stored once, for all the mails of one phase of one game
+    # that carry it, and attached as each is sent (judge/mail/outbox.wire), where each
+    # mail used to store its own copy in `raw`: in a deadline burst of a thousand games
+    # that was a gigabyte written to the store. `spec_sha256`: of the JSON it was drawn
+    # from (outbound.picture), so a picture is stored once whichever slice finishes it.
+    db.table("pictures").create(
+        {"id": int, "spec_sha256": str, "name": str, "png": bytes, "created_at": str},
+        pk="id",
+        not_null={"spec_sha256", "name", "png", "created_at"},
+    )
+    db.table("pictures").create_index(["spec_sha256"], unique=True)
+    db.table("outbound").add_column("picture_id", int)  # the picture attached, when sent
+
+
 def _json_or_null(value: object) -> str | None:
     """A moved value as its column holds it: NULL for none or an empty object."""
     return json.dumps(value) if value else None
@@ -426,4 +441,5 @@ MIGRATIONS = [
     _v15_pending_orders,
     _v16_diary,
     _v17_abandoned,
+    _v18_pictures_once,
 ]
