@@ -26,9 +26,10 @@ def describe(db: sqlite_utils.Database) -> list[str]:
             lines.append(f"  column {name} {kind} notnull={notnull} default={default} pk={pk}")
         for row in db.execute(f"PRAGMA foreign_key_list('{table}')"):
             lines.append(f"  foreign key {row[3]} -> {row[2]}({row[4]})")
-        for _, index, unique, origin, _ in db.execute(f"PRAGMA index_list('{table}')"):
+        for _, index, unique, origin, partial in db.execute(f"PRAGMA index_list('{table}')"):
             columns = [r[2] for r in db.execute(f"PRAGMA index_info('{index}')")]
-            lines.append(f"  index {index} unique={unique} {origin} {columns}")
+            where = " partial" if partial else ""
+            lines.append(f"  index {index} unique={unique} {origin} {columns}{where}")
     return lines
 
 
