@@ -22,6 +22,7 @@ What stays as it was:
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import queue
@@ -134,15 +135,21 @@ class SendThreads:
             try:
                 _, _, item = mails.get(timeout=IDLE_CLOSE_SECONDS)
             except queue.Empty:
-                delivery.close()
+                with contextlib.suppress(Exception):  # closing is all that is left to do
+                    delivery.close()
                 continue
             if item is None:
-                delivery.close()
+                with contextlib.suppress(Exception):
+                    delivery.close()
                 return
             if failed:
                 outcome = Outcome(item)
             else:
-                outcome = attempt(delivery, item)
+                try:
+                    outcome = attempt(delivery, item)
+                except Exception as e:  # a fault of ours: never the end of the thread
+                    log.exception("outbound %s: the send thread failed", item.id)
+                    outcome = Outcome(item, error=f"{type(e).__name__}: {e}")
                 failed = outcome.error is not None and not outcome.permanent
             if mails.empty():
                 failed = False

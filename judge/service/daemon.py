@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
+from typing import TYPE_CHECKING
 
 import sqlite_utils
 
@@ -34,6 +35,9 @@ from judge.service.prechecks import Checker, PasswordPool, check_here
 from judge.store import inbox
 from judge.store.db import open_db
 from judge.variants.maps import use_operator_folder
+
+if TYPE_CHECKING:
+    from judge.mail.smtp_in import SmtpReceiver
 
 log = logging.getLogger("judge")
 
@@ -189,19 +193,7 @@ def run_forever(
         deliveries = sender.deliveries_for(config, send_threads.SEND_CONNECTIONS)
         threads = send_threads.SendThreads(deliveries, on_done=wakeup.set)
         timers.start()
-        if config.inbound_mode == "smtp":
-            from judge.mail.smtp_in import SmtpReceiver
-
-            receiver = SmtpReceiver(config, clock, wakeup.set)
-            receiver.start()
-        else:
-            from judge.mail.imap_in import ImapInbound
-
-            poller = ImapInbound(config.imap, _ThreadStore(config, clock, "imap"), wakeup.set)
-            imap_thread = threading.Thread(
-                target=poller.run, args=(stop,), name="imap", daemon=True
-            )
-            imap_thread.start()
+        receiver, imap_thread = _inbound_started(config, clock, wakeup, stop)
         ready()
         _loop(db, config, clock, threads, timers, wakeup, signals, stopping, checker, drawer)
     finally:
@@ -224,6 +216,24 @@ def run_forever(
         drawer.close()
         wakeup.close()
         log.info("stopped")
+
+
+def _inbound_started(
+    config: Config, clock: Callable[[], datetime], wakeup: _Wakeup, stop: threading.Event
+) -> tuple[SmtpReceiver | None, threading.Thread | None]:
+    """The mail coming in, started: the SMTP receiver, or the IMAP poller's thread."""
+    if config.inbound_mode == "smtp":
+        from judge.mail.smtp_in import SmtpReceiver
+
+        receiver = SmtpReceiver(config, clock, wakeup.set)
+        receiver.start()
+        return receiver, None
+    from judge.mail.imap_in import ImapInbound
+
+    poller = ImapInbound(config.imap, _ThreadStore(config, clock, "imap"), wakeup.set)
+    imap_thread = threading.Thread(target=poller.run, args=(stop,), name="imap", daemon=True)
+    imap_thread.start()
+    return None, imap_thread
 
 
 def _loop(

@@ -79,19 +79,7 @@ def due(
     lanes are found in the queue's partial indexes (migration 18), reading no more of a
     deadline burst's queue than is chosen; only the chosen messages' bodies are read."""
     at = iso(now)
-    kinds = ", ".join("?" for _ in DIRECT)
-    fast = [
-        outbound_id
-        for (outbound_id,) in db.execute(
-            "SELECT o.id FROM outbound o INDEXED BY idx_outbound_queued_kind "
-            f"WHERE o.state = 'queued' AND o.kind IN ({kinds}) AND o.next_attempt_at <= ? "
-            "AND NOT EXISTS (SELECT 1 FROM outbound e INDEXED BY idx_outbound_queued_to "
-            "WHERE e.state = 'queued' AND e.recipients = o.recipients AND e.id < o.id) "
-            "ORDER BY o.id",
-            [*DIRECT, at],
-        )
-        if outbound_id not in exclude
-    ][:limit]
+    fast = [i for i in _direct_first(db, at) if i not in exclude][:limit]
     slow: list[int] = []
     skip = exclude | set(fast)
     rows = db.execute(
@@ -128,6 +116,21 @@ def due(
         )
     }
     return [found[i] for i in chosen]
+
+
+def _direct_first(db: sqlite_utils.Database, at: str) -> list[int]:
+    """The direct answers due by `at` with no earlier queued mail to their recipients,
+    in the order queued."""
+    kinds = ", ".join("?" for _ in DIRECT)
+    rows = db.execute(
+        "SELECT o.id FROM outbound o INDEXED BY idx_outbound_queued_kind "
+        f"WHERE o.state = 'queued' AND o.kind IN ({kinds}) AND o.next_attempt_at <= ? "
+        "AND NOT EXISTS (SELECT 1 FROM outbound e INDEXED BY idx_outbound_queued_to "
+        "WHERE e.state = 'queued' AND e.recipients = o.recipients AND e.id < o.id) "
+        "ORDER BY o.id",
+        [*DIRECT, at],
+    )
+    return [outbound_id for (outbound_id,) in rows]
 
 
 def finish_many(
