@@ -330,3 +330,26 @@ def test_a_picture_finished_in_two_slices_is_stored_once(tmp_path: Path) -> None
     [_, image] = with_picture.iter_parts()
     assert (image.get_filename(), image.get_content()) == ("board-S1901M.png", png)
     assert wire(sent[ids[2]]) == sent[ids[2]].raw
+
+
+def test_the_pictures_ahead_are_those_still_to_draw_in_the_order_queued(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    specs = {name: f'{{"name": "{name}.png"}}' for name in "ABC"}
+    order = ["A", None, "B", "A", None, "C", "B", "A"]
+    ids = []
+    with db.atomic():
+        for n, name in enumerate(order):
+            mid = compose.new_message_id(CONFIG)
+            raw = compose.build(CONFIG, [f"p{n}@example.org"], "Results", "Body\n", NOW, mid)
+            picture = specs[name] if name else None
+            ids.append(
+                outbox.queue(db, raw, mid, [f"p{n}@example.org"], "results", NOW, picture=picture)
+            )
+    assert outbox.pictures_ahead(db, 5) == [specs["A"], specs["B"], specs["C"]]
+    assert outbox.pictures_ahead(db, 2) == [specs["A"], specs["B"]]
+    # A drawn and stored for its mails: B is next; a sent mail counts no more either.
+    drawn = outbox.Attachment("A.png", b"png")
+    outbox.finish_many(db, [(ids[i], specs["A"], drawn) for i in (0, 3, 7)], NOW)
+    assert outbox.pictures_ahead(db, 5) == [specs["B"], specs["C"]]
+    outbox.mark_sent_many(db, [(ids[5], "sent")], NOW)
+    assert outbox.pictures_ahead(db, 5) == [specs["B"]]

@@ -221,3 +221,35 @@ def test_close_lets_the_mail_being_sent_finish_and_leaves_the_rest_queued(
     assert relay.seen == ["mail 0"]
     rows = db.execute("SELECT state, attempts, COUNT(*) FROM outbound GROUP BY 1, 2 ORDER BY 1")
     assert rows.fetchall() == [("queued", 0, 5), ("sent", 1, 1)]
+
+
+class _Noting:
+    """A picture step that notes what it is asked to begin (no mail here has a picture
+    to attach)."""
+
+    def __init__(self) -> None:
+        self.begun: list[tuple[list[int], list[str]]] = []
+
+    def ahead(self, items, further=()) -> None:
+        self.begun.append(([i.id for i in items], list(further)))
+
+    def ready(self, item) -> bool:
+        return True
+
+    def __call__(self, db, items, now):
+        return list(items)
+
+
+def test_the_pictures_of_games_processed_are_begun_even_when_the_threads_are_full(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = open_db(tmp_path / "j.db")
+    mid = compose.new_message_id(CONFIG)
+    raw = compose.build(CONFIG, ["a@example.org"], "Results", "Body\n", NOW, mid)
+    with db.atomic():
+        outbox.queue(db, raw, mid, ["a@example.org"], "results", NOW, picture='{"name": "x"}')
+    monkeypatch.setattr(send_threads, "MAX_IN_FLIGHT", 0)  # no room for any mail
+    step = _Noting()
+    threads = send_threads.SendThreads([])
+    handed = send_threads.drain(db, threads, lambda: NOW, 100, attach_picture=step)
+    assert (handed, step.begun) == (0, [([], ['{"name": "x"}'])])

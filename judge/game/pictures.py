@@ -124,9 +124,11 @@ class Attacher:
 
     drawer: Drawer
 
-    def ahead(self, items: Sequence[outbox.Outbound]) -> None:
-        """Begin drawing the distinct pictures of `items` (queued mails about to be sent)."""
-        self.drawer.start(list(dict.fromkeys(i.picture for i in items if i.picture)))
+    def ahead(self, items: Sequence[outbox.Outbound], further: Sequence[str] = ()) -> None:
+        """Begin drawing the distinct pictures of `items` (queued mails about to be sent),
+        then those of `further` (queued further on)."""
+        specs = [*(i.picture for i in items if i.picture), *further]
+        self.drawer.start(list(dict.fromkeys(specs)))
 
     def ready(self, item: outbox.Outbound) -> bool:
         """Whether `item` can be finished now: no picture, or its picture drawn (or known

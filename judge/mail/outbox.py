@@ -34,8 +34,9 @@ from judge.store import outbox
 class PictureStep(Protocol):
     """Draws the queued mails' pictures and attaches them (judge/game/pictures.Attacher)."""
 
-    def ahead(self, items: Sequence[outbox.Outbound]) -> None:
-        """The mails about to be sent, in order: begin drawing their pictures."""
+    def ahead(self, items: Sequence[outbox.Outbound], further: Sequence[str] = ()) -> None:
+        """The mails about to be sent, in order: begin drawing their pictures, and those
+        of `further` (pictures queued further on, their JSON)."""
 
     def ready(self, item: outbox.Outbound) -> bool:
         """Whether `item` can be finished without waiting (no picture, or it is drawn)."""

@@ -44,6 +44,9 @@ log = logging.getLogger("judge.outbox")
 
 SEND_CONNECTIONS = 4  # connections to the relay at once (a Maildir outbox: one writer)
 MAX_IN_FLIGHT = 200  # mails handed to the threads and not yet recorded as sent
+# The pictures of the games processed are begun this far ahead of the mails that carry
+# them: the picture workers draw while the loop processes the next games.
+PICTURES_AHEAD = 32
 IDLE_CLOSE_SECONDS = 5.0  # a thread closes its connection after this long with no mail
 
 
@@ -195,16 +198,17 @@ def drain(
     look_ahead: int = 0,
 ) -> int:
     """Record what the threads report, then hand them up to `limit` more of the mails
-    due (finished first: see outbox.drain), the pictures of `look_ahead` more begun;
-    returns how many were handed over."""
+    due (finished first: see outbox.drain), the pictures of `look_ahead` more and the
+    next PICTURES_AHEAD pictures queued begun; returns how many were handed over."""
     record(db, threads.collect(), clock())
     room = min(limit, threads.room())
-    if not room:
-        return 0
-    items = outbox.due(db, clock(), room + max(1, look_ahead), exclude=threads.in_flight)
+    items = []
+    if room:
+        items = outbox.due(db, clock(), room + max(1, look_ahead), exclude=threads.in_flight)
+    # Even with no room: the pictures of the games just processed are begun at once.
+    attach_picture.ahead(items, outbox.pictures_ahead(db, PICTURES_AHEAD))
     if not items:
         return 0
-    attach_picture.ahead(items)
     batch = sender.sendable(items, attach_picture.ready, room)
     if any(item.picture for item in batch):
         batch = attach_picture(db, batch, clock())

@@ -118,6 +118,23 @@ def due(
     return [found[i] for i in chosen]
 
 
+PICTURE_READERS = 10  # mails per picture read ahead: seven powers, a master, the list, one more
+
+
+def pictures_ahead(db: sqlite_utils.Database, count: int) -> list[str]:
+    """The next `count` pictures to draw (their JSON), distinct, in the order their mails
+    were queued: those of the mails queued with one and not yet finished."""
+    # Made distinct by SQLite among the first mails (the mails of one phase of one game
+    # share their picture: a results mail to each reader, a copy to the list).
+    rows = db.execute(
+        "SELECT picture, MIN(id) AS first FROM (SELECT id, picture FROM outbound "
+        "INDEXED BY idx_outbound_to_draw WHERE state = 'queued' AND picture IS NOT NULL "
+        "ORDER BY id LIMIT ?) GROUP BY picture ORDER BY first LIMIT ?",
+        [count * PICTURE_READERS, count],
+    )
+    return [spec for spec, _ in rows]
+
+
 def _direct_first(db: sqlite_utils.Database, at: str) -> list[int]:
     """The direct answers due by `at` with no earlier queued mail to their recipients,
     in the order queued."""

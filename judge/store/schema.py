@@ -426,6 +426,12 @@ def _v18_pictures_once(db: sqlite_utils.Database) -> None:
     db.execute(
         "CREATE INDEX idx_outbound_queued_to ON outbound (recipients, id) WHERE state = 'queued'"
     )
+    # The pictures still to draw, in the order queued: the daemon's picture workers begin
+    # them as soon as their games are processed (judge/store/outbox.pictures_ahead).
+    db.execute(
+        "CREATE INDEX idx_outbound_to_draw ON outbound (id) "
+        "WHERE state = 'queued' AND picture IS NOT NULL"
+    )
 
 
 def _json_or_null(value: object) -> str | None:
