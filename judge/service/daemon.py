@@ -286,7 +286,7 @@ def _loop(
 # thousand games' results.
 DUE_SLICE_SECONDS = 0.5
 SEND_SLICE = 100  # mails sent per pass, recorded as sent in one commit
-LOOK_AHEAD = 400  # mails beyond those whose pictures are begun in the pool meanwhile
+LOOK_AHEAD = 200  # mails beyond those whose pictures are begun in the pool meanwhile
 
 
 def one_pass(
