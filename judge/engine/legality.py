@@ -139,9 +139,10 @@ class MovementLegality:
     # -- support --------------------------------------------------------------------------
     def _support(self, unit: Unit, order: Support) -> Support:
         gm = self.gm
-        target = self.position.unit_in(order.supported.province)
+        supported = order.supported.location.partition("/")[0]  # its province
+        target = self.occupied.get(supported)
         if target is None:
-            place = name(gm, order.supported.province)
+            place = name(gm, supported)
             raise IllegalOrder(Problem("support_no_unit", {"place": place}))
         if target.province == unit.province:
             raise IllegalOrder(Problem("support_self"))
@@ -153,7 +154,7 @@ class MovementLegality:
                     "place": name(gm, target.province),
                 }
                 raise IllegalOrder(Problem("support_hold_unreachable", values))
-            return Support(unit_ref(unit), unit_ref(target), None)
+            return _new(Support, (unit, target, None))  # unit_ref(unit), unit_ref(target)
         dest = gm.province_of(order.dest)
         if dest == unit.province:
             raise IllegalOrder(Problem("support_own_place"))
@@ -182,7 +183,7 @@ class MovementLegality:
                     written = support_coast(gm, dest, coast, reach, self.rules, own)
                 except CoastError as e:
                     raise IllegalOrder(e.problem) from None
-            return Support(unit_ref(unit), unit_ref(target), written)
+            return _new(Support, (unit, target, written))
         exclude = unit.province if unit.kind == FLEET else None
         try:
             self.move_destination(target, dest, exclude_sea=exclude)
@@ -193,7 +194,7 @@ class MovementLegality:
                 "why": e.problem,
             }
             raise IllegalOrder(Problem("supported_cannot_move", why)) from None
-        return Support(unit_ref(unit), unit_ref(target), dest)
+        return _new(Support, (unit, target, dest))
 
     # -- convoy ---------------------------------------------------------------------------
     def _convoy(self, unit: Unit, order: Convoy) -> Convoy:
