@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .board import ARMY, FLEET, Position, Unit
 from .coasts import CoastError, move_coast, support_coast
-from .convoy import convoy_route_exists, seas_on_routes
+from .convoy import convoy_route_exists, sea_on_route
 from .geography import LAND, SEA, GameMap
 from .orders import Convoy, Hold, Move, MovementOrder, Order, Support, UnitLike
 from .place_names import name
@@ -214,7 +214,7 @@ class MovementLegality:
             raise IllegalOrder(Problem("convoy_bad_destination", {"place": name(gm, dest)}))
         if gm.provinces[dest].kind == LAND or gm.provinces[army.province].kind == LAND:
             raise IllegalOrder(Problem("convoy_not_coastal"))
-        if unit.province not in seas_on_routes(gm, army.province, dest, self.fleet_seas):
+        if not sea_on_route(gm, unit.province, army.province, dest, self.fleet_seas):
             values = {
                 "unit": str(unit),
                 "origin": name(gm, army.province),
