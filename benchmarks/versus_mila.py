@@ -4,7 +4,10 @@ Plays coordinated random games with the package (each unit picks one of its lega
 then units support or convoy orders already chosen, as allies would), recording every
 phase as a Contract 1 input line. Then times, each as one process started from nothing:
 
-- `judge adjudicate` reading every recorded line (process start included);
+- `judge adjudicate` reading every recorded line (process start included; the judge's
+  modules compiled to bytecode first, as an installed package's are, and as the
+  package's own are in site-packages: with PYTHONDONTWRITEBYTECODE set, an editable
+  install would otherwise compile every module from source in each run);
 - a Python process that imports the package and replays the same games phase by phase
   (`set_orders` and `process`, its way of adjudicating; process start included).
 
@@ -19,6 +22,7 @@ Needs the `diplomacy` package (a test dependency that `make test` installs).
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import random
 import resource
@@ -179,6 +183,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     lines, replays, outcomes = play(args.games, args.phases, args.seed)
+    compileall.compile_dir(ROOT / "judge", quiet=1)  # as installed: see the docstring
     with tempfile.TemporaryDirectory() as tmp:
         games_file = Path(tmp) / "games.jsonl"
         games_file.write_text("\n".join(replays) + "\n")

@@ -55,6 +55,27 @@ def seas_on_routes(game_map: GameMap, origin: str, dest: str, seas: Iterable[str
     return out
 
 
+def sea_on_route(game_map: GameMap, sea: str, origin: str, dest: str, seas: Iterable[str]) -> bool:
+    """Whether `sea` is among seas_on_routes(game_map, origin, dest, seas): its own chain
+    of the seas `seas` touches both `origin` and `dest`. Walks that one chain only (a
+    convoy order's legality asks it for each convoying fleet)."""
+    seas = set(seas)
+    if sea not in seas:
+        return False
+    component = {sea}
+    frontier = [sea]
+    touches_origin = touches_dest = False
+    while frontier:
+        neighbours = game_map.sea_neighbours(frontier.pop())
+        touches_origin = touches_origin or origin in neighbours
+        touches_dest = touches_dest or dest in neighbours
+        for s in neighbours:
+            if s in seas and s not in component:
+                component.add(s)
+                frontier.append(s)
+    return touches_origin and touches_dest
+
+
 def seas_on_simple_routes(
     game_map: GameMap, origin: str, dest: str, seas: Iterable[str]
 ) -> set[str]:

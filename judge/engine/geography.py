@@ -81,6 +81,20 @@ class GameMap:
     neutral_until: Phase | None = None  # the phase from which they are neutral no more
     neutral_joins: str = ""  # "coin_flip": before neutral_until they join one player
     closed_provinces: frozenset[str] = frozenset()  # not to be entered while neutrals are
+    # (location, province) -> fleet_reaches, for every pair with some reach: worked out
+    # once per map, as every support and fleet move of every phase asks it.
+    fleet_reach: Mapping[tuple[str, str], tuple[str, ...]] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        table: dict[tuple[str, str], tuple[str, ...]] = {}
+        for location, moves in self.fleet_moves.items():
+            for province in {self.province_of(m) for m in moves}:
+                reach = tuple(loc for loc in self.fleet_locations(province) if loc in moves)
+                if reach:
+                    table[location, province] = reach
+        object.__setattr__(self, "fleet_reach", MappingProxyType(table))
 
     # -- derived, cheap look-ups -------------------------------------------------------
     def province_of(self, location: str) -> str:
@@ -98,6 +112,9 @@ class GameMap:
 
     def fleet_reaches(self, location: str, province: str) -> tuple[str, ...]:
         """The locations in `province` a fleet at `location` can move to."""
+        reach = self.fleet_reach.get((location, province))
+        if reach is not None:
+            return reach
         moves = self.fleet_moves.get(location, frozenset())
         return tuple(loc for loc in self.fleet_locations(province) if loc in moves)
 
@@ -105,7 +122,9 @@ class GameMap:
         """Whether a unit of `kind` at `location` can move to some part of `province`."""
         if kind == "A":
             return province in self.army_moves.get(location, frozenset())
-        return bool(self.fleet_reaches(location, province))
+        return (location, province) in self.fleet_reach or bool(
+            self.fleet_reaches(location, province)
+        )
 
     def sea_neighbours(self, province: str) -> frozenset[str]:
         """Provinces (any kind) a fleet in the sea `province` borders."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .board import ARMY, FLEET, Position, Unit
 from .coasts import CoastError, move_coast, support_coast
-from .convoy import convoy_route_exists, seas_on_routes
+from .convoy import convoy_route_exists, sea_on_route
 from .geography import LAND, SEA, GameMap
 from .orders import Convoy, Hold, Move, MovementOrder, Order, Support, UnitLike
 from .place_names import name
@@ -139,9 +139,10 @@ class MovementLegality:
     # -- support --------------------------------------------------------------------------
     def _support(self, unit: Unit, order: Support) -> Support:
         gm = self.gm
-        target = self.position.unit_in(order.supported.province)
+        supported = order.supported.location.partition("/")[0]  # its province
+        target = self.occupied.get(supported)
         if target is None:
-            place = name(gm, order.supported.province)
+            place = name(gm, supported)
             raise IllegalOrder(Problem("support_no_unit", {"place": place}))
         if target.province == unit.province:
             raise IllegalOrder(Problem("support_self"))
@@ -153,7 +154,7 @@ class MovementLegality:
                     "place": name(gm, target.province),
                 }
                 raise IllegalOrder(Problem("support_hold_unreachable", values))
-            return Support(unit_ref(unit), unit_ref(target), None)
+            return _new(Support, (unit, target, None))  # unit_ref(unit), unit_ref(target)
         dest = gm.province_of(order.dest)
         if dest == unit.province:
             raise IllegalOrder(Problem("support_own_place"))
@@ -182,7 +183,7 @@ class MovementLegality:
                     written = support_coast(gm, dest, coast, reach, self.rules, own)
                 except CoastError as e:
                     raise IllegalOrder(e.problem) from None
-            return Support(unit_ref(unit), unit_ref(target), written)
+            return _new(Support, (unit, target, written))
         exclude = unit.province if unit.kind == FLEET else None
         try:
             self.move_destination(target, dest, exclude_sea=exclude)
@@ -193,7 +194,7 @@ class MovementLegality:
                 "why": e.problem,
             }
             raise IllegalOrder(Problem("supported_cannot_move", why)) from None
-        return Support(unit_ref(unit), unit_ref(target), dest)
+        return _new(Support, (unit, target, dest))
 
     # -- convoy ---------------------------------------------------------------------------
     def _convoy(self, unit: Unit, order: Convoy) -> Convoy:
@@ -213,7 +214,7 @@ class MovementLegality:
             raise IllegalOrder(Problem("convoy_bad_destination", {"place": name(gm, dest)}))
         if gm.provinces[dest].kind == LAND or gm.provinces[army.province].kind == LAND:
             raise IllegalOrder(Problem("convoy_not_coastal"))
-        if unit.province not in seas_on_routes(gm, army.province, dest, self.fleet_seas):
+        if not sea_on_route(gm, unit.province, army.province, dest, self.fleet_seas):
             values = {
                 "unit": str(unit),
                 "origin": name(gm, army.province),

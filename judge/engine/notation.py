@@ -152,7 +152,7 @@ _COASTISH = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: one per map, _fuzzy_of's key
 class _Tables:
     words: dict[str, _Item]  # one-token word -> its item, or _SKIP
     plain_places: dict[str, str]  # one-token names the fast path may take -> province
@@ -166,7 +166,17 @@ class _Tables:
     coasts: dict[str, str]  # a coast's abbreviation -> its key: nc sc ec wc, and the map's own
     coastish: frozenset[str]  # words that may follow a place as (part of) its coast
     display: dict[str, str]  # province -> full name
-    fuzzy: _FuzzyIndex  # what a misspelt word may stand for
+
+    @property
+    def fuzzy(self) -> _FuzzyIndex:
+        """What a misspelt word may stand for: built at the first one, as many processes
+        (a batch of `judge adjudicate`) meet none and it costs some 7 ms per map."""
+        return _fuzzy_of(self)
+
+
+@cache
+def _fuzzy_of(t: _Tables) -> _FuzzyIndex:
+    return _fuzzy_index(t.names)
 
 
 @cache
@@ -214,7 +224,6 @@ def _tables(game_map: GameMap) -> _Tables:
         coasts=coasts,
         coastish=_COASTISH | frozenset(coasts),
         display={k: p.name for k, p in game_map.provinces.items()},
-        fuzzy=_fuzzy_index(game_map.names),
     )
 
 

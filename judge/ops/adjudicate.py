@@ -16,6 +16,10 @@ from judge.variants.json_contract import adjudicate_line
 
 MAX_LINE_BYTES = 1_000_000  # a longer input line is an error (and is not kept in memory)
 
+# Compact, as Contract 1's lines are. Made once: json.dumps makes an encoder per call. An
+# outcome is a tree of fresh dicts and lists: no cycle to look for.
+_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
 
 def adjudicate_lines(lines: Iterable[str | bytes | None]) -> Iterator[str]:
     """Input lines -> JSON output lines, one each, in order. None stands for a line
@@ -25,7 +29,7 @@ def adjudicate_lines(lines: Iterable[str | bytes | None]) -> Iterator[str]:
             out = {"error": f"the line is longer than {MAX_LINE_BYTES} bytes"}
         else:
             out = adjudicate_line(line)
-        yield json.dumps(out, separators=(",", ":"))
+        yield _encode(out)
 
 
 def read_lines(stream: IO[bytes]) -> Iterator[bytes | None]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sys
 import traceback
+from itertools import repeat
 from typing import Any
 
 from judge.engine.adjudication import Adjudication, adjudicate
@@ -76,7 +77,10 @@ def _units_from_json(gm: GameMap, value: Any) -> list[Unit]:
     seen: dict[str, str] = {}
     for power, texts in _power_map(gm, value, "units").items():
         for text in _strings(texts, f"units of {power}"):
-            unit = _unit(gm, power, text)
+            try:
+                unit = parse_unit(gm, power, text)
+            except ValueError as e:
+                raise InputError(str(e)) from None
             if unit.province in seen:
                 raise InputError(f"two units in {unit.province}: {seen[unit.province]} and {text}")
             seen[unit.province] = text
@@ -88,15 +92,16 @@ def _centers_from_json(gm: GameMap, value: Any) -> dict[str, frozenset[str]]:
     """The supply centres each power owns, each owned by one power at most."""
     centers: dict[str, frozenset[str]] = {}
     owners: dict[str, str] = {}
+    supply_centers = gm.supply_centers
     for power, cs in _power_map(gm, value, "centers").items():
-        for c in _strings(cs, f"centers of {power}"):
-            c = c.upper()
-            if c not in gm.supply_centers:
+        keys = [c.upper() for c in _strings(cs, f"centers of {power}")]
+        for c in keys:
+            if c not in supply_centers:
                 raise InputError(f"{c} is not a supply centre")
             if c in owners:
                 raise InputError(f"{c} is owned by both {owners[c]} and {power}")
             owners[c] = power
-        centers[power] = frozenset(c.upper() for c in cs)
+        centers[power] = frozenset(keys)
     return centers
 
 
@@ -164,7 +169,8 @@ def _power_map(gm: GameMap, value: Any, what: str) -> dict[str, Any]:
 
 
 def _strings(value: Any, what: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    # map() rather than a generator: no Python frame per item, on every list of every line
+    if not isinstance(value, list) or not all(map(isinstance, value, repeat(str))):
         raise InputError(f"{what} must be a list of strings")
     return value
 
@@ -172,8 +178,8 @@ def _strings(value: Any, what: str) -> list[str]:
 def position_to_json(position: Position) -> dict[str, Any]:
     """A Position -> the Contract 1 input shape (without orders); position_from_json reads it."""
     units: dict[str, list[str]] = {}
-    for u in position.units:
-        units.setdefault(u.power, []).append(str(u))
+    for u in position.units:  # str(u), without a Python call per unit
+        units.setdefault(u.power, []).append(f"{u.kind} {u.location}")
     retreats: dict[str, dict[str, list[str]]] = {}
     for d in position.dislodged:
         retreats.setdefault(d.unit.power, {})[str(d.unit)] = list(d.retreats)

@@ -4,20 +4,31 @@ rendered with the problem's values.
 It lives here, below game and commands, because Contract 1's output gives these words
 too (json_contract.outcome_to_json, which `judge adjudicate` runs); the judge's own
 callers of the engine use this same function.
+
+Most of these templates are plain sentences with `{{ name }}` fields; given text
+values, such a template is filled in directly, as Jinja would fill it (the tests compare
+both on every template). Any other template, or other values, goes through Jinja, which
+is imported only then: `judge adjudicate` starts without it.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
-import jinja2
-
-from judge.engine.problems import Problem, Reason
+from judge.engine.problems import Problem, Reason, Value
 from judge.paths import data_dir
+
+if TYPE_CHECKING:
+    import jinja2
 
 
 @cache
 def _environment() -> jinja2.Environment:
+    import jinja2  # here: the plain templates (_plain) need no Jinja at all
+
     # As the mail templates' environment (judge/mail/compose.py): a tag alone on its
     # line leaves nothing behind, a missing value is an error rather than a blank.
     env = jinja2.Environment(
@@ -49,10 +60,43 @@ def reason_text(reason: Reason) -> str:
 
 @lru_cache(maxsize=4096)
 def _rendered(problem: Problem) -> str:
-    # Random and real games repeat the same few hundred reasons: Jinja once for each.
+    # Random and real games repeat the same few hundred reasons: rendered once each.
     return _render(problem)
 
 
 def _render(problem: Problem) -> str:
+    plain = _plain(problem.code)
+    values = problem.values
+    if plain is not None and all(type(values.get(f)) is str for f in plain[1::2]):
+        return _fill(plain, values)
     template = _environment().get_template(f"problems/{problem.code}.txt")
-    return template.render(problem.values).removesuffix("\n")
+    return template.render(values).removesuffix("\n")
+
+
+# A comment alone on the first line (trim_blocks drops its newline), then the sentence.
+_LEADING_COMMENT = re.compile(r"\{#.*?#\}\n", re.DOTALL)
+_FIELD = re.compile(r"\{\{ *([A-Za-z_][A-Za-z0-9_]*) *\}\}")
+
+
+@cache
+def _plain(code: str) -> tuple[str, ...] | None:
+    """The template of `code` split into text and field names (text, name, text, ...,
+    text) when it is only text and `{{ name }}` fields after its leading comment; None
+    when it needs Jinja (tags, filters, expressions, comments elsewhere)."""
+    path = data_dir("templates") / "problems" / f"{code}.txt"
+    if "/" in code or "\\" in code or not path.is_file():
+        return None  # Jinja says what is wrong
+    text = path.read_text(encoding="utf-8")
+    if comment := _LEADING_COMMENT.match(text):
+        text = text[comment.end() :]
+    parts = tuple(_FIELD.split(text))
+    if any(mark in part for part in parts[::2] for mark in ("{{", "{%", "{#", "\r")):
+        return None
+    return parts
+
+
+def _fill(parts: tuple[str, ...], values: Mapping[str, Value]) -> str:
+    """A plain template's text with each field's text value, as Jinja renders it (one
+    line: the file's last newline dropped)."""
+    out = [part if i % 2 == 0 else str(values[part]) for i, part in enumerate(parts)]
+    return "".join(out).removesuffix("\n")
