@@ -78,6 +78,9 @@ def _wake_events() -> Callable[..., dict[str, datetime]]:
     return getattr(schedule, "next_wake", schedule.next_events)
 
 
+SETTLE = 10.0  # seconds after the SMTP port answers before the idle CPU is measured
+
+
 def daemon_figures(folder: Path, seconds: float, relay_down: bool = False) -> list[str]:
     """`judge run` on the store in `folder`: start-up to its SMTP port answering, then
     its CPU share and resident memory over `seconds` of idleness. `relay_down`: its relay
@@ -103,7 +106,7 @@ def daemon_figures(folder: Path, seconds: float, relay_down: bool = False) -> li
         while proc.poll() is None and not _answers(port):
             time.sleep(0.01)
         ready = time.perf_counter() - started
-        time.sleep(2)  # let the first passes settle
+        time.sleep(SETTLE)  # the start done: workers warmed, the first passes over
         cpu0, wall0 = _cpu_seconds(proc.pid), time.perf_counter()
         time.sleep(seconds)
         cpu = _cpu_seconds(proc.pid) - cpu0

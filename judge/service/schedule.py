@@ -317,8 +317,9 @@ def _to_late_powers(
 def _waiting_notices(
     db: sqlite_utils.Database, config: Config, game: games.Game, grace_end: datetime
 ) -> list[Reply]:
-    late = {p["seat"].id for p in _late_powers(db, game)}
-    names = [p["power"] for p in _late_powers(db, game)]
+    powers = _late_powers(db, game)
+    late = {p["seat"].id for p in powers}
+    names = [p["power"] for p in powers]
     context = {
         **_context(config, game),
         "waiting_for": names,
