@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import wait
 from datetime import datetime, timedelta
+from functools import cache
 
 import sqlite_utils
 
@@ -29,6 +30,7 @@ from judge.config import Config
 from judge.crashpoints import crash_point
 from judge.failures import failure_reason
 from judge.game.outgoing import LIMIT, REPLY, queue_reply, within_reply_cap
+from judge.mail import compose
 from judge.mail.guards import reason_not_to_answer
 from judge.mail.message import Submission, parse_submission, reply_address
 from judge.replies import Reply
@@ -64,6 +66,8 @@ def handle_waiting(
     done = 0
     queue = _Queue(db, config, clock, checker)
     queue.top_up()
+    if not queue.items:
+        _prepared()
     ready: list[_Item] = []
     while (ready or queue.items) and not stopping():
         if not ready:
@@ -110,6 +114,21 @@ def _handle_some(
                 break
     crash_point("group-committed")
     return handled
+
+
+# The templates of an order mail's acknowledgement: compiled while the judge has nothing
+# to do (its first idle pass), not while its first players wait for their answers.
+PREPARED = ("acknowledgement", "words", "events/signed_on", "events/orders")
+
+
+@cache
+def _prepared() -> None:
+    """Compile the PREPARED templates, once per process; a failure is only logged (the
+    first mail that needs them compiles them, and meets the fault, as before)."""
+    try:
+        compose.prepare(*PREPARED)
+    except Exception as e:
+        log.warning("templates not compiled ahead (%s)", failure_reason(e))
 
 
 class _Queue:
