@@ -90,3 +90,25 @@ def test_a_message_that_raises_is_rolled_back_alone(
         "SELECT recipients FROM outbound WHERE id > ? ORDER BY id", [before]
     ).fetchall()
     assert replies == [(f'["{players["F"]}"]',), (f'["{players["E"]}"]',)]
+
+
+def test_the_first_idle_pass_compiles_the_acknowledgement_templates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    judge = Judge(tmp_path)
+    compiled: list[tuple[str, ...]] = []
+    monkeypatch.setattr(handling.compose, "prepare", lambda *names: compiled.append(names))
+    handling._prepared.cache_clear()
+    try:
+        _store(judge, "someone@example.org", "HELP")
+        handle_waiting(judge.db, judge.config, lambda: judge.now)
+        assert compiled == []  # mail was waiting: no time for it
+        handle_waiting(judge.db, judge.config, lambda: judge.now)
+        handle_waiting(judge.db, judge.config, lambda: judge.now)
+        assert compiled == [handling.PREPARED]  # once per process
+    finally:
+        handling._prepared.cache_clear()
+
+
+def test_the_prepared_templates_are_templates() -> None:
+    handling.compose.prepare(*handling.PREPARED)  # none missing

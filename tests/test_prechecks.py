@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email
 import os
+import threading
 from collections.abc import Sequence
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
@@ -73,8 +74,8 @@ def test_a_batch_is_checked_ahead_once_and_handled_as_before(
     checker, before = Recording(), _last(judge)
     scrypt_calls.clear()
     assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=checker) == 3
-    # One call for the batch of three, each password once; the handling ran no scrypt.
-    assert checker.given == [["pw2", "wrong", "pw1"]]
+    # One call for each mail, as it is read, each password once; the handling ran no scrypt.
+    assert checker.given == [["pw2"], ["wrong"], ["pw1"]]
     assert scrypt_calls == [b"pw2", b"wrong", b"pw1"]
     acks = _acks(judge, before)
     france, germany = acks[f'["{players["F"]}"]'], acks[f'["{players["G"]}"]']
@@ -89,6 +90,62 @@ def test_a_batch_is_checked_ahead_once_and_handled_as_before(
     [germany_seat] = [s for s in games.seats(judge.db, judge.game()) if s.power == "GERMANY"]
     assert not passwords.known("wrong", germany_seat.password_hash)
     assert passwords.verified_count() == 2
+
+
+def test_mail_stored_while_the_first_waits_is_checked_meanwhile(
+    tmp_path: Path, scrypt_calls: list[bytes]
+) -> None:
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    passwords.forget_verified()
+    _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
+    given: list[list[str]] = []
+    order: list[str] = []
+    second_started = threading.Event()
+    first: Future[list[bool]] = Future()
+
+    def answer_first(pairs: Sequence[Pair]) -> None:
+        second_started.wait(60)  # the first's answer comes only once the second is begun
+        order.append("first answered")
+        first.set_result(prechecks.check_here_now(pairs))
+
+    def checker(pairs: Sequence[Pair]) -> Future[list[bool]]:
+        given.append([password for password, _ in pairs])
+        if len(given) == 1:
+            # England's mail arrives while France's password is being checked.
+            _store(judge, players["E"], f"SIGNON Ewar1 pw1\n{HOLDS['E']}")
+            threading.Thread(target=answer_first, args=(pairs,)).start()
+            return first
+        order.append("second started")
+        second_started.set()
+        return check_here(pairs)
+
+    before = _last(judge)
+    scrypt_calls.clear()
+    assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=checker) == 2
+    assert given == [["pw2"], ["pw1"]]
+    assert order == ["second started", "first answered"]
+    assert sorted(scrypt_calls) == [b"pw1", b"pw2"]  # each once, none by the handling
+    acks = _acks(judge, before)
+    assert "Signed on to war1 as France." in acks[f'["{players["F"]}"]']
+    assert "Signed on to war1 as England." in acks[f'["{players["E"]}"]']
+
+
+def test_a_password_in_two_waiting_mails_is_checked_ahead_once(
+    tmp_path: Path, scrypt_calls: list[bytes]
+) -> None:
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    passwords.forget_verified()
+    _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
+    _store(judge, players["F"], "SIGNON Fwar1 pw2\nA Par-Bur\nA Mar H\nF Bre H")
+    checker, before = Recording(), _last(judge)
+    scrypt_calls.clear()
+    assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=checker) == 2
+    assert checker.given == [["pw2"]]
+    assert scrypt_calls == [b"pw2"]
+    assert len(_acks(judge, before)) == 1  # both to France: the later one kept by _acks
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR", "A MAR H", "F BRE H"]
 
 
 def test_a_wrong_password_checked_ahead_is_answered_once(scrypt_calls: list[bytes]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from judge.game.errors import Refusal
 
@@ -227,8 +228,24 @@ MAX_COMMANDS = 100  # command and order lines read from one mail (press lines no
 _GUESSABLE = 25  # a longer word is near no command name: difflib is not asked
 
 
+# A mail is read twice, its passwords checked ahead (service/prechecks.py) and then its
+# commands run: the last bodies read, up to this long, are remembered (at most 2 MiB).
+READ_REMEMBERED, READ_REMEMBERED_CHARS = 128, 16_384
+
+
 def read_commands(body: str) -> list[Command]:
     """Every command of a submission, with ERROR commands for lines that cannot be read."""
+    if len(body) <= READ_REMEMBERED_CHARS:
+        return list(_read_remembered(body))
+    return _read(body)
+
+
+@lru_cache(maxsize=READ_REMEMBERED)
+def _read_remembered(body: str) -> tuple[Command, ...]:
+    return tuple(_read(body))  # Commands are frozen: the callers share them
+
+
+def _read(body: str) -> list[Command]:
     out: list[Command] = []
     block: list[str] | None = None  # lines of an open PRESS/BROADCAST or REGISTER block
     opened: Command | None = None

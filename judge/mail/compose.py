@@ -45,6 +45,13 @@ def _environment() -> jinja2.Environment:
     return env
 
 
+def prepare(*names: str) -> None:
+    """Compile `templates/<name>.txt` for each name now, as render would at its first
+    use (and keeps them compiled): the first mail rendered then waits for none."""
+    for name in names:
+        _environment().get_template(f"{name}.txt")
+
+
 def render(name: str, config: Config, **context: object) -> tuple[str, str]:
     """Render `templates/<name>.txt` -> (subject, body). The subject is the template's
     own (njudge's `CODE:game - PHASE ...` forms are in the templates). A body that begins

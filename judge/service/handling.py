@@ -16,8 +16,11 @@ from __future__ import annotations
 import logging
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import wait
 from datetime import datetime, timedelta
+from functools import cache
 
 import sqlite_utils
 
@@ -27,10 +30,11 @@ from judge.config import Config
 from judge.crashpoints import crash_point
 from judge.failures import failure_reason
 from judge.game.outgoing import LIMIT, REPLY, queue_reply, within_reply_cap
+from judge.mail import compose
 from judge.mail.guards import reason_not_to_answer
 from judge.mail.message import Submission, parse_submission, reply_address
 from judge.replies import Reply
-from judge.service.prechecks import Ahead, Checker, check_ahead, check_here
+from judge.service.prechecks import Ahead, Checker, Pair, check_ahead, check_here
 from judge.store import inbox, limits
 from judge.store.audit import iso
 from judge.store.db import transaction
@@ -57,20 +61,21 @@ def handle_waiting(
     """Handle every stored message that is due (new, and not waiting out a back-off),
     oldest first, until `stopping()` says the daemon is stopping; returns how many were
     tried. Each message is tried at most once per call, so one whose failure cannot even
-    be recorded never makes this spin. The passwords of each batch are checked first,
-    with `checker`, outside any transaction (service/prechecks.py)."""
+    be recorded never makes this spin. The passwords of each message are checked first,
+    with `checker`, outside any transaction (service/prechecks.py), as it is read."""
     done = 0
-    batch = inbox.due(db, clock())
-    ahead = _check_ahead(db, config, clock(), batch, checker)
-    while batch and not stopping():
-        waiting = list(zip(batch, _remembered(ahead), strict=True))
-        # The next batch's passwords are checked in the workers while this one is handled.
-        upcoming = inbox.due(db, clock(), after_id=batch[-1].id)
-        ahead = _check_ahead(db, config, clock(), upcoming, checker)
-        while waiting and not stopping():  # the rest wait, stored, for the next start
-            handled = _handle_some(db, config, clock, dispatcher, stopping, waiting)
-            waiting, done = waiting[handled:], done + handled
-        batch = upcoming
+    queue = _Queue(db, config, clock, checker)
+    queue.top_up()
+    if not queue.items:
+        _prepared()
+    ready: list[_Item] = []
+    while (ready or queue.items) and not stopping():
+        if not ready:
+            ready = queue.ready(stopping)
+            continue
+        handled = _handle_some(db, config, clock, dispatcher, stopping, ready)
+        ready, done = ready[handled:], done + handled
+        queue.top_up()  # the rest wait, stored, for the next start if stopping
     return done
 
 
@@ -78,6 +83,14 @@ def handle_waiting(
 # handling of a revised order itself. A group holds the write lock, and the SMTP receiver
 # waits for it to store a new mail: a group ends after about this long.
 GROUP_SECONDS = 0.1
+# How many messages are read ahead of their handling, their passwords being checked: at
+# most a hundred mails of five passwords each (game/passwords.py's REFUTED_LIMIT).
+AHEAD = 100
+# While the first message waits for its answers, new mail is read this often, its
+# passwords checked meanwhile: the workers are kept busy while any mail waits.
+READ_SECONDS = 0.01
+
+_Item = tuple[inbox.Inbound, Submission | None]
 
 
 def _handle_some(
@@ -86,7 +99,7 @@ def _handle_some(
     clock: Callable[[], datetime],
     dispatcher: Dispatcher,
     stopping: Callable[[], bool],
-    waiting: list[tuple[inbox.Inbound, Submission | None]],
+    waiting: list[_Item],
 ) -> int:
     """Handle the first messages of `waiting`, at least one, in one transaction, each in
     a savepoint of its own (handle_one); how many. A crash before the commit leaves them
@@ -103,36 +116,89 @@ def _handle_some(
     return handled
 
 
-_Ahead = tuple[list[Submission | None], Ahead | None]
+# The templates of an order mail's acknowledgement: compiled while the judge has nothing
+# to do (its first idle pass), not while its first players wait for their answers.
+PREPARED = ("acknowledgement", "words", "events/signed_on", "events/orders")
 
 
-def _check_ahead(
-    db: sqlite_utils.Database,
-    config: Config,
-    now: datetime,
-    batch: list[inbox.Inbound],
-    checker: Checker,
-) -> _Ahead:
-    """The batch's messages read (None where reading raises: handle_one tries again and
-    keeps the message), and their passwords being checked ahead (None if that raised:
-    the handling checks them itself)."""
-    subs = [_parsed(item, config) for item in batch]
+@cache
+def _prepared() -> None:
+    """Compile the PREPARED templates, once per process; a failure is only logged (the
+    first mail that needs them compiles them, and meets the fault, as before)."""
     try:
-        return subs, check_ahead(db, config, now, [s for s in subs if s is not None], checker)
+        compose.prepare(*PREPARED)
     except Exception as e:
-        log.warning("passwords not checked ahead (%s)", failure_reason(e))
-        return subs, None
+        log.warning("templates not compiled ahead (%s)", failure_reason(e))
 
 
-def _remembered(ahead: _Ahead) -> list[Submission | None]:
-    """Wait for the answers of the checks ahead and remember them; the messages read."""
-    subs, pending = ahead
-    if pending is not None:
+class _Queue:
+    """The due messages read and not yet handled, oldest first, each read (None where
+    reading raises: handle_one tries again and keeps the message) with its passwords
+    being checked ahead (None if that raised: the handling checks them itself). A
+    message is read as soon as it is stored, so the workers check the passwords of the
+    mail behind while the mail in front waits for its answers or is handled."""
+
+    def __init__(
+        self,
+        db: sqlite_utils.Database,
+        config: Config,
+        clock: Callable[[], datetime],
+        checker: Checker,
+    ) -> None:
+        self.db, self.config, self.clock, self.checker = db, config, clock, checker
+        self.items: deque[tuple[inbox.Inbound, Submission | None, Ahead | None]] = deque()
+        self.last_id = 0  # each message is read once per handle_waiting
+        self.started: set[Pair] = set()  # being checked for a message in the queue
+
+    def top_up(self) -> None:
+        """Read the messages stored since the last read, up to AHEAD in the queue, and
+        start checking their passwords."""
+        room = AHEAD - len(self.items)
+        if room <= 0:
+            return
+        now = self.clock()
+        for item in inbox.due(self.db, now, after_id=self.last_id, limit=room):
+            self.last_id = item.id
+            sub = _parsed(item, self.config)
+            self.items.append((item, sub, self._check_ahead(now, sub)))
+
+    def _check_ahead(self, now: datetime, sub: Submission | None) -> Ahead | None:
+        if sub is None:
+            return None
         try:
-            pending.remember()
+            return check_ahead(self.db, self.config, now, [sub], self.checker, self.started)
         except Exception as e:
             log.warning("passwords not checked ahead (%s)", failure_reason(e))
-    return subs
+            return None
+
+    def ready(self, stopping: Callable[[], bool]) -> list[_Item]:
+        """The first messages whose answers are in, remembered, out of the queue: at
+        least the first (waited for, new mail read meanwhile) unless stopping."""
+        while self.items and not _done(self.items[0][2]) and not stopping():
+            ahead = self.items[0][2]
+            assert ahead is not None  # _done says so
+            wait([ahead.answers], timeout=READ_SECONDS)
+            self.top_up()
+        out: list[_Item] = []
+        while self.items and (not out or _done(self.items[0][2])) and not stopping():
+            item, sub, ahead = self.items.popleft()
+            if ahead is not None:
+                self._remember(ahead)
+            out.append((item, sub))
+        return out
+
+    def _remember(self, ahead: Ahead) -> None:
+        """Remember the answers (handling then finds them); if the check failed, the
+        handling checks those passwords itself."""
+        self.started.difference_update(ahead.pairs)
+        try:
+            ahead.remember()
+        except Exception as e:
+            log.warning("passwords not checked ahead (%s)", failure_reason(e))
+
+
+def _done(ahead: Ahead | None) -> bool:
+    return ahead is None or ahead.done()
 
 
 def _parsed(item: inbox.Inbound, config: Config) -> Submission | None:

@@ -130,6 +130,10 @@ class Ahead:
     pairs: tuple[Pair, ...]
     answers: Future[list[bool]]
 
+    def done(self) -> bool:
+        """Whether the answers are in (or the check failed): remember() waits no more."""
+        return self.answers.done()
+
     def remember(self) -> int:
         """Wait for the answers and remember them; how many. Raises what the check
         raised (the handling then checks the passwords itself)."""
@@ -144,12 +148,15 @@ def check_ahead(
     now: datetime,
     subs: Sequence[Submission],
     checker: Checker,
+    started: set[Pair] | None = None,
 ) -> Ahead:
     """Start checking with `checker` the password each SIGNON of `subs` would be checked
     against first, where this process has no answer yet. Mail the judge does not answer
     or read (too large) is skipped, and so are SIGNONs past a mail's budget of checks and
     those a lock would refuse unchecked, so a check ahead never costs more scrypt than
-    the handling would."""
+    the handling would. Pairs in `started` (being checked for mail read before, whose
+    handling comes first and remembers them) are not checked again; those started here
+    are added to it."""
     pairs: dict[Pair, None] = {}  # in order, once each
     ctx = Context(db, config, now, None)
     for sub in subs:
@@ -159,6 +166,10 @@ def check_ahead(
         for command in signons[: config.passwords_per_mail]:
             who, name, password = command.args
             stored = first_check(ctx, sub.sender, who, name)
-            if stored is not None and not known(password, stored):
+            if stored is None or known(password, stored):
+                continue
+            if started is None or (password, stored) not in started:
                 pairs[(password, stored)] = None
+    if started is not None:
+        started.update(pairs)
     return Ahead(tuple(pairs), checker(list(pairs)) if pairs else check_here(()))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -130,12 +131,9 @@ class GameSettings:
 
     @classmethod
     def loads(cls, text: str) -> GameSettings:
-        """Settings from the stored JSON text (see from_json)."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise SettingsError(f"the game settings are not JSON: {e}") from e
-        return cls.from_json(data)
+        """Settings from the stored JSON text (see from_json). The same text gives the
+        same (frozen) value, read once: an order mail reads its game's row seven times."""
+        return _loaded(text)
 
     def dumps(self) -> str:
         """The stored JSON text of the settings."""
@@ -269,3 +267,17 @@ _SCHEMA: dict[str, _Check] = {
     "quiet": _BOOLEAN,
     "secret": _BOOLEAN,
 }
+
+
+# Settings texts read lately: a few hundred games' worth, a kilobyte or so each.
+LOADED_LIMIT = 512
+
+
+@lru_cache(maxsize=LOADED_LIMIT)
+def _loaded(text: str) -> GameSettings:
+    """GameSettings.loads, remembered (an error is raised again each time, not kept)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SettingsError(f"the game settings are not JSON: {e}") from e
+    return GameSettings.from_json(data)
