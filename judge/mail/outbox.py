@@ -214,14 +214,6 @@ def delivery_for(config: Config) -> MaildirDelivery | SmtpDelivery:
     return SmtpDelivery(config)
 
 
-def deliveries_for(config: Config, connections: int) -> list[MaildirDelivery | SmtpDelivery]:
-    """`connections` SMTP deliveries, each its own connection; a Maildir outbox has one
-    writer (which knows what it wrote before a crash)."""
-    if config.outbound_mode == "maildir":
-        return [MaildirDelivery(config.maildir)]
-    return [SmtpDelivery(config) for _ in range(connections)]
-
-
 def drain(
     db: sqlite_utils.Database,
     delivery: MaildirDelivery | SmtpDelivery,

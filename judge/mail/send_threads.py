@@ -3,9 +3,9 @@
 Sent one after another on the daemon's loop, a deadline burst's mails made the loop wait
 for each of the relay's answers in turn: a third of the burst went in waiting, while no
 game was processed and no picture finished. Here the loop hands the mails it has finished
-to SEND_CONNECTIONS threads, each with its own connection to the relay (or, for a Maildir
-outbox, one thread writing the files), goes on with its work, and records what they
-report, the sent mails of a pass in one commit.
+to SEND_CONNECTIONS threads, each with its own connection to the relay, goes on with its
+work, and records what they report, the sent mails of a pass in one commit. (A Maildir
+outbox is written by the loop itself: judge/service/daemon._outgoing says why.)
 
 What stays as it was:
 - Order per recipient: every mail goes to the thread its recipients choose (the same
@@ -42,7 +42,7 @@ from judge.store import outbox
 
 log = logging.getLogger("judge.outbox")
 
-SEND_CONNECTIONS = 4  # connections to the relay at once (a Maildir outbox: one writer)
+SEND_CONNECTIONS = 4  # connections to the relay at once
 MAX_IN_FLIGHT = 200  # mails handed to the threads and not yet recorded as sent
 # The pictures of the games processed are begun this far ahead of the mails that carry
 # them: the picture workers draw while the loop processes the next games.
