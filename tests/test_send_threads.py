@@ -22,7 +22,7 @@ from smtp_sink import SmtpSink, free_port
 from judge.config import SmtpOutConfig
 from judge.game import pictures
 from judge.mail import compose, send_threads
-from judge.mail.outbox import SmtpDelivery
+from judge.mail.outbox import Outcome, SmtpDelivery
 from judge.store import outbox
 from judge.store.db import open_db
 
@@ -136,9 +136,9 @@ def test_a_direct_answer_goes_ahead_of_the_results_waiting_on_its_connection(
     ]
 
 
-def _collected(threads: send_threads.SendThreads, n: int) -> list[send_threads.Outcome]:
+def _collected(threads: send_threads.SendThreads, n: int) -> list[Outcome]:
     """The threads' next `n` outcomes, as the daemon's passes collect them."""
-    found: list[send_threads.Outcome] = []
+    found: list[Outcome] = []
     _until(lambda: len(found.__iadd__(threads.collect())) >= n)
     return found
 
@@ -253,3 +253,36 @@ def test_the_pictures_of_games_processed_are_begun_even_when_the_threads_are_ful
     threads = send_threads.SendThreads([])
     handed = send_threads.drain(db, threads, lambda: NOW, 100, attach_picture=step)
     assert (handed, step.begun) == (0, [([], ['{"name": "x"}'])])
+
+
+class _Faulty(SmtpDelivery):
+    """Raises a fault of the mail's own (not the relay's) for the mail with `subject`."""
+
+    subject = b"Subject: poison"
+
+    def deliver(self, item):
+        if self.subject in item.raw:
+            raise ValueError("this mail cannot be sent")
+        return super().deliver(item)
+
+
+def test_a_fault_of_one_mail_does_not_hold_back_the_mails_behind_it(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    for subject in ("poison", "next 1", "next 2"):
+        _queue(db, "dora@example.org", subject=subject)
+    with SmtpSink() as sink:
+        config = replace(CONFIG, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=sink.port))
+        threads = send_threads.SendThreads([_Faulty(config)])
+        try:
+            send_threads.drain(db, threads, lambda: NOW, 100, attach_picture=pictures.finish)
+            send_threads.record(db, _collected(threads, 3), NOW)
+        finally:
+            threads.close()
+        got = [email.message_from_bytes(m.data, policy=default)["Subject"] for m in sink.messages]
+    assert got == ["next 1", "next 2"]
+    rows = db.execute("SELECT id, state, attempts, last_error FROM outbound ORDER BY id")
+    assert rows.fetchall() == [
+        (1, "queued", 1, "ValueError: this mail cannot be sent"),
+        (2, "sent", 1, None),
+        (3, "sent", 1, None),
+    ]

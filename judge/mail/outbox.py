@@ -19,6 +19,7 @@ import os
 import smtplib
 import ssl
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Protocol
@@ -231,9 +232,7 @@ def drain(
         delivery.close()  # idle: no connection kept open
         return 0
     attach_picture.ahead(items)
-    batch = sendable(items, attach_picture.ready, limit)
-    if any(item.picture for item in batch):
-        batch = attach_picture(db, batch, clock())
+    batch = finished(db, clock, items, attach_picture, limit)
     delivered: list[tuple[int, str]] = []
     try:
         _deliver(db, delivery, clock, batch, delivered)
@@ -243,6 +242,21 @@ def drain(
     if len(delivered) == len(items):
         delivery.close()  # nothing left due
     return len(delivered)
+
+
+def finished(
+    db: sqlite_utils.Database,
+    clock: Callable[[], datetime],
+    items: Sequence[outbox.Outbound],
+    attach_picture: PictureStep,
+    limit: int,
+) -> list[outbox.Outbound]:
+    """Up to `limit` of `items` that can be sent now (see sendable), their pictures
+    attached and stored."""
+    batch = sendable(items, attach_picture.ready, limit)
+    if any(item.picture for item in batch):
+        batch = attach_picture(db, batch, clock())
+    return batch
 
 
 def sendable(
@@ -272,23 +286,57 @@ def _deliver(
     """Deliver `batch` in order, adding (id, how) of each mail delivered to `delivered`;
     a failure is recorded at once. Stops at the first sign that the server is unhappy."""
     for item in batch:
-        try:
-            how = delivery.deliver(item)
-        except PermanentFailure as e:
-            log.warning("outbound %s %s: gave up: %s", item.id, item.message_id, e)
-            outbox.mark_failed(db, item.id, clock(), str(e))
+        outcome = attempt(delivery, item)
+        if outcome.how is not None:
+            delivered.append((item.id, outcome.how))
             continue
-        except (OSError, smtplib.SMTPException) as e:
-            delivery.close()
-            retry_later(db, item, clock(), f"{type(e).__name__}: {e}")
+        record_failure(db, outcome, clock())
+        if outcome.stops:
             return  # the server is unhappy: try the rest later
-        except Exception as e:  # a fault of this one mail: it never stops the others
-            log.exception("outbound %s %s: could not be sent", item.id, item.message_id)
-            delivery.close()
-            retry_later(db, item, clock(), f"{type(e).__name__}: {e}")
-            continue
-        crash_point("send-delivered")
-        delivered.append((item.id, how))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one mail: `how` it was delivered, or the `error` (`permanent`: it
+    is given up; `stops`: the server failed, so the mails behind it wait), or untried
+    (`how` and `error` both None: judge/mail/send_threads.py)."""
+
+    item: outbox.Outbound
+    how: str | None = None
+    error: str | None = None
+    permanent: bool = False
+    stops: bool = False
+
+
+def attempt(delivery: MaildirDelivery | SmtpDelivery, item: outbox.Outbound) -> Outcome:
+    """Deliver `item` once; what became of it. Never raises a fault of the mail's or the
+    server's."""
+    try:
+        how = delivery.deliver(item)
+    except PermanentFailure as e:
+        return Outcome(item, error=str(e), permanent=True)
+    except (OSError, smtplib.SMTPException) as e:
+        delivery.close()
+        return Outcome(item, error=f"{type(e).__name__}: {e}", stops=True)
+    except Exception as e:  # a fault of this one mail: it never stops the others
+        log.exception("outbound %s %s: could not be sent", item.id, item.message_id)
+        delivery.close()
+        return Outcome(item, error=f"{type(e).__name__}: {e}")
+    crash_point("send-delivered")
+    return Outcome(item, how=how)
+
+
+def record_failure(db: sqlite_utils.Database, outcome: Outcome, now: datetime) -> None:
+    """Record a mail not delivered: given up (permanent), else tried again later; an
+    untried mail stays queued as it is."""
+    item, error = outcome.item, outcome.error
+    if error is None:
+        return
+    if outcome.permanent:
+        log.warning("outbound %s %s: gave up: %s", item.id, item.message_id, error)
+        outbox.mark_failed(db, item.id, now, error)
+    else:
+        retry_later(db, item, now, error)
 
 
 def retry_later(

@@ -26,17 +26,14 @@ import contextlib
 import itertools
 import logging
 import queue
-import smtplib
 import threading
 import time
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 import sqlite_utils
 
-from judge.crashpoints import crash_point
 from judge.mail import outbox as sender
 from judge.store import outbox
 
@@ -48,17 +45,6 @@ MAX_IN_FLIGHT = 200  # mails handed to the threads and not yet recorded as sent
 # them: the picture workers draw while the loop processes the next games.
 PICTURES_AHEAD = 32
 IDLE_CLOSE_SECONDS = 5.0  # a thread closes its connection after this long with no mail
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What became of one mail handed to a thread: `how` it was delivered, or the
-    `error` (permanent or not), or untried (`how` and `error` both None)."""
-
-    item: outbox.Outbound
-    how: str | None = None
-    error: str | None = None
-    permanent: bool = False
 
 
 class SendThreads:
@@ -76,7 +62,7 @@ class SendThreads:
         self._queues: list[queue.PriorityQueue[tuple[int, int, outbox.Outbound | None]]] = [
             queue.PriorityQueue() for _ in deliveries
         ]
-        self._outcomes: queue.SimpleQueue[Outcome] = queue.SimpleQueue()
+        self._outcomes: queue.SimpleQueue[sender.Outcome] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._waiting = 0  # handed over, outcome not yet reported
         self._threads = [
@@ -100,9 +86,9 @@ class SendThreads:
             lane = zlib.crc32("\n".join(item.recipients).encode()) % len(self._queues)
             self._queues[lane].put((0 if item.direct else 1, next(self._order), item))
 
-    def collect(self) -> list[Outcome]:
+    def collect(self) -> list[sender.Outcome]:
         """The outcomes reported since the last call."""
-        found: list[Outcome] = []
+        found: list[sender.Outcome] = []
         while True:
             try:
                 outcome = self._outcomes.get_nowait()
@@ -118,7 +104,7 @@ class SendThreads:
         for q in self._queues:
             q.put((-1, -1, None))  # ahead of any mail waiting
 
-    def close(self, timeout: float = 3.0) -> list[Outcome]:
+    def close(self, timeout: float = 3.0) -> list[sender.Outcome]:
         """Stop the threads (see stop) and wait for them, `timeout` seconds in all (a
         relay that hangs must not hold up a stop: what it had is simply not recorded,
         and sent again by the next life); the outcomes not yet collected."""
@@ -146,19 +132,19 @@ class SendThreads:
                     delivery.close()
                 return
             if failed:
-                outcome = Outcome(item)
+                outcome = sender.Outcome(item)
             else:
                 try:
-                    outcome = attempt(delivery, item)
+                    outcome = sender.attempt(delivery, item)
                 except Exception as e:  # a fault of ours: never the end of the thread
                     log.exception("outbound %s: the send thread failed", item.id)
-                    outcome = Outcome(item, error=f"{type(e).__name__}: {e}")
-                failed = outcome.error is not None and not outcome.permanent
+                    outcome = sender.Outcome(item, error=f"{type(e).__name__}: {e}")
+                failed = outcome.stops
             if mails.empty():
                 failed = False
             self._report(outcome)
 
-    def _report(self, outcome: Outcome) -> None:
+    def _report(self, outcome: sender.Outcome) -> None:
         """Pass `outcome` to the daemon's thread; wake it when half the room is free
         again, on a failure, and when nothing is left (not for each mail: each wake costs
         it a pass)."""
@@ -168,24 +154,6 @@ class SendThreads:
             left = self._waiting
         if left in (0, MAX_IN_FLIGHT // 2) or outcome.error is not None:
             self.on_done()
-
-
-def attempt(
-    delivery: sender.MaildirDelivery | sender.SmtpDelivery, item: outbox.Outbound
-) -> Outcome:
-    """Deliver `item` once; what became of it. Never raises: a fault of one mail never
-    stops the thread."""
-    try:
-        how = delivery.deliver(item)
-    except sender.PermanentFailure as e:
-        return Outcome(item, error=str(e), permanent=True)
-    except Exception as e:  # the relay's or this mail's: tried again later
-        if not isinstance(e, OSError | smtplib.SMTPException):
-            log.exception("outbound %s %s: could not be sent", item.id, item.message_id)
-        delivery.close()
-        return Outcome(item, error=f"{type(e).__name__}: {e}")
-    crash_point("send-delivered")
-    return Outcome(item, how=how)
 
 
 def drain(
@@ -209,23 +177,14 @@ def drain(
     attach_picture.ahead(items, outbox.pictures_ahead(db, PICTURES_AHEAD))
     if not items:
         return 0
-    batch = sender.sendable(items, attach_picture.ready, room)
-    if any(item.picture for item in batch):
-        batch = attach_picture(db, batch, clock())
+    batch = sender.finished(db, clock, items, attach_picture, room)
     threads.submit(batch)
     return len(batch)
 
 
-def record(db: sqlite_utils.Database, outcomes: Sequence[Outcome], now: datetime) -> None:
+def record(db: sqlite_utils.Database, outcomes: Sequence[sender.Outcome], now: datetime) -> None:
     """Record `outcomes`: the mails sent in one commit; a failure retried later, or given
     up; an untried mail stays queued as it is."""
-    sent = [(o.item.id, o.how) for o in outcomes if o.how is not None]
-    outbox.mark_sent_many(db, sent, now)
-    for o in outcomes:
-        if o.error is None:
-            continue
-        if o.permanent:
-            log.warning("outbound %s %s: gave up: %s", o.item.id, o.item.message_id, o.error)
-            outbox.mark_failed(db, o.item.id, now, o.error)
-        else:
-            sender.retry_later(db, o.item, now, o.error)
+    outbox.mark_sent_many(db, [(o.item.id, o.how) for o in outcomes if o.how is not None], now)
+    for outcome in outcomes:
+        sender.record_failure(db, outcome, now)

@@ -369,14 +369,8 @@ class CairoCanvas:
             draw(self)
             return
         found = _stamps.get((key, self.scale), lambda: _stamp(box, draw, self.scale))
-        if found is None:
-            return
-        ctx = self.ctx
-        ctx.save()
-        ctx.identity_matrix()
-        ctx.set_source_surface(found.surface, found.x, found.y)
-        ctx.paint()
-        ctx.restore()
+        if found is not None:
+            self.lay(found)
 
     def clip(self, box: Box) -> None:
         """Draw only inside `box` (map units) until `unclip`."""

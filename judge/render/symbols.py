@@ -4,7 +4,7 @@ and the geometry that places them."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from judge.render.canvas import Canvas, Point
@@ -115,12 +115,7 @@ def link(
 
 def cross(canvas: Canvas, at: Point, size: float = 6.0) -> None:
     """A failed order's mark: a red X (a group with data-mark="failed")."""
-    x, y = at
-    reach = size + 2.75 + 1  # the white line's half width, and antialiasing
-    canvas.begin({"data-mark": "failed"})
-    box = (x - reach, y - reach, x + reach, y + reach)
-    canvas.stamp(("cross", at, size), box, partial(_cross, at, size))
-    canvas.end()
+    _mark(canvas, "failed", at, size, partial(_cross, at, size))
 
 
 def _cross(at: Point, size: float, canvas: Canvas) -> None:
@@ -137,11 +132,19 @@ def removal(canvas: Canvas, at: Point, r: float = 15.0) -> None:
     """A removed unit's mark (a disband, a unit destroyed): a dark ring struck through
     once, like a "no entry" sign, over the unit; unlike a failed order's red X, it is
     neither red nor crossed (a group with data-mark="removed")."""
+    _mark(canvas, "removed", at, r, partial(_removal, at, r))
+
+
+def _mark(
+    canvas: Canvas, mark: str, at: Point, size: float, draw: Callable[[Canvas], None]
+) -> None:
+    """A mark `draw` draws within `size` of `at` (and its white line), stamped, in a
+    group with data-mark=`mark`."""
     x, y = at
-    reach = r + 2.75 + 1  # the white line's half width, and antialiasing
-    canvas.begin({"data-mark": "removed"})
+    reach = size + 2.75 + 1  # the white line's half width, and antialiasing
+    canvas.begin({"data-mark": mark})
     box = (x - reach, y - reach, x + reach, y + reach)
-    canvas.stamp(("removal", at, r), box, partial(_removal, at, r))
+    canvas.stamp((mark, at, size), box, draw)
     canvas.end()
 
 
