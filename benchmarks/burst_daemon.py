@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import players
 from aiosmtpd.controller import Controller
 from smtp_sink import free_port
 
@@ -97,9 +98,10 @@ def set_deadline(db, deadline: datetime, now: datetime) -> int:
     return len(rows)
 
 
-def run(folder: Path, root: Path, burst: int) -> list[str]:
+def run(folder: Path, root: Path, burst: int, mailing: Mailing | None = None) -> list[str]:
     """Start the daemon on the store in `folder`, let the burst's deadline pass, wait for
-    its mail; the figures as lines."""
+    its mail; the figures as lines. With `mailing`, its players mail orders from the
+    daemon's start until the burst's mail is all sent, each client waiting for its reply."""
     relay = Relay()
     controller = Controller(relay, hostname="127.0.0.1", port=free_port())
     controller.start()
@@ -107,6 +109,8 @@ def run(folder: Path, root: Path, burst: int) -> list[str]:
     config = folder / "judge.toml"
     config.write_text(
         '[judge]\nname = "BENCH"\naddress = "judge@example.org"\ndatabase = "judge.db"\n'
+        # Players revising their orders again and again mail beyond an address's limits.
+        "rate_limit_per_hour = 1000000000\nreplies_per_hour = 1000000000\n"
         f'[inbound]\nmode = "smtp"\n[inbound.smtp]\nhost = "127.0.0.1"\nport = {port}\n'
         f'[outbound]\nmode = "smtp"\n[outbound.smtp]\nhost = "127.0.0.1"\n'
         f"port = {controller.port}\n"
@@ -125,22 +129,88 @@ def run(folder: Path, root: Path, burst: int) -> list[str]:
         while proc.poll() is None and not _answers(port):
             time.sleep(0.01)
         ready = time.perf_counter() - started
+        stop = threading.Event()
+        mailers = _start_mailing(mailing, port, folder / "judge.db", stop)
         time.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()))
         cpu0, relay0 = _tree_cpu(proc.pid), time.process_time()
         sent = _wait(db, burst, proc)
         cpu, relay_cpu = _tree_cpu(proc.pid), time.process_time() - relay0
         rss = _tree_rss(proc.pid)
+        stop.set()
+        if mailers is not None:
+            mailers.join()
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(60)
         controller.stop()
         db.conn.close()
-    figures = _figures(relay.seen(), deadline.timestamp(), burst, sent, ready, cpu0, cpu, rss)
+    seen = relay.seen()
+    figures = _figures(seen, deadline.timestamp(), burst, sent, ready, cpu0, cpu, rss)
     # The relay runs here, on the same cores: what it costs is not the daemon's to spend.
     figures.insert(
-        -2, f"the relay's CPU meanwhile (this process, its polling included): {relay_cpu:.1f} s"
+        -2,
+        f"the relay's CPU meanwhile (this process, its polling and the players' clients "
+        f"included): {relay_cpu:.1f} s",
     )
+    if mailing is not None:
+        last = max((t for t, _ in seen), default=deadline.timestamp())
+        figures[-1:-1] = _acknowledgements(folder / "judge.db", deadline, last, mailing)
     return figures
+
+
+@dataclass(frozen=True)
+class Mailing:
+    """Players who mail orders during the burst (benchmarks/players.py)."""
+
+    players: list[players.Player]
+    clients: int = 4
+    wrong: float = 0.1  # share of mails with a wrong password
+
+
+def _start_mailing(
+    mailing: Mailing | None, port: int, database: Path, stop: threading.Event
+) -> threading.Thread | None:
+    """The players' clients, mailing until `stop` is set, each waiting for its reply."""
+    if mailing is None:
+        return None
+    every, n = players.wrong_every(mailing.wrong), len(mailing.players)
+
+    def mail(i: int) -> bytes:
+        return players.order_mail(i, mailing.players[i % n], bool(every) and i % every == every - 1)
+
+    thread = threading.Thread(
+        target=players.send,
+        args=(port, mail, range(10**9), mailing.clients, str(database), stop),
+    )
+    thread.start()
+    return thread
+
+
+def _acknowledgements(
+    database: Path, deadline: datetime, last: float, mailing: Mailing
+) -> list[str]:
+    """The players' mails' latencies (SMTP accept to reply queued): before the deadline,
+    and between the deadline and the burst's last mail at the relay."""
+    db = open_db(database)
+    try:
+        answered = players.latencies(db)
+        unanswered = db.execute(
+            "SELECT COUNT(*) FROM inbound i WHERE NOT EXISTS "
+            "(SELECT 1 FROM outbound o WHERE o.inbound_id = i.id)"
+        ).fetchone()[0]
+    finally:
+        db.conn.close()
+    ends = datetime.fromtimestamp(last, UTC)
+    before = [s for got, s in answered if got < deadline]
+    during = [s for got, s in answered if deadline <= got <= ends]
+    return [
+        f"order mails from {len(mailing.players)} players on {mailing.clients} clients, each "
+        f"waiting for its reply, one in {players.wrong_every(mailing.wrong) or 'no'} with a "
+        f"wrong password: {len(answered)} answered, {unanswered} not",
+        f"  before the deadline ({len(before)}): {players.quantiles(before)}",
+        f"  during the burst, the deadline to its last mail at the relay ({len(during)}): "
+        f"{players.quantiles(during)}",
+    ]
 
 
 def _wait(db, burst: int, proc: subprocess.Popen) -> int:

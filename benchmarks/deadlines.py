@@ -22,8 +22,14 @@ notes when each mail arrives. It prints the time from the deadline to the last r
 mail (with its picture) received by the relay, the mails per second, and the daemon's CPU
 (its own and its worker processes') and resident memory.
 
+With `--players G`, the players of G more games (six powers each) mail real order mails
+from the daemon's start until the burst's mail is all sent (benchmarks/players.py: four
+clients, each waiting for its reply as a player does; one mail in ten with a wrong
+password), and it prints their latencies from SMTP accept to the reply queued, before the
+deadline and during the burst.
+
     python benchmarks/deadlines.py [--games 1000] [--missing 2] [--seed 1901] [--dir PATH]
-                                   [--drain | --daemon [--total 10000]]
+                                   [--drain | --daemon [--total 10000] [--players 0]]
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # smtp_sink.free_port
 
 import burst_daemon  # noqa: E402  (--daemon)
 import engine as engine_bench  # noqa: E402  (the order generator)
+import players  # noqa: E402  (--daemon --players)
 
 from judge.config import Config  # noqa: E402
 from judge.game import pictures, play  # noqa: E402
@@ -114,6 +121,9 @@ def main() -> None:
         "--daemon", action="store_true", help="the real judge run, with an SMTP relay, timed"
     )
     parser.add_argument("--total", type=int, default=10_000, help="with --daemon: games in all")
+    parser.add_argument(
+        "--players", type=int, default=0, help="with --daemon: games whose players mail orders"
+    )
     args = parser.parse_args()
     if args.daemon:
         daemon(args)
@@ -186,16 +196,20 @@ def daemon(args: argparse.Namespace) -> None:
         db = open_db(config.database)
         start = time.perf_counter()
         build(db, config, args.games, args.missing, args.seed)
-        burst_daemon.idle_games(
-            db, config, args.total - args.games, START, datetime.now(UTC) + timedelta(days=1)
-        )
+        idle = args.total - args.games - args.players
+        burst_daemon.idle_games(db, config, idle, START, datetime.now(UTC) + timedelta(days=1))
+        mailing = None
+        if args.players:  # their games' deadlines two days ahead
+            mailing = burst_daemon.Mailing(
+                players.build_players(db, config, args.players, datetime.now(UTC))
+            )
         db.conn.close()
         setup = time.perf_counter() - start
         print(
             f"games: {args.games} at one deadline ({args.missing} of 7 powers without orders) "
             f"among {max(args.total, args.games)} (setup {setup:.0f} s, not in the figures)"
         )
-        for line in burst_daemon.run(Path(tmp), ROOT, args.games):
+        for line in burst_daemon.run(Path(tmp), ROOT, args.games, mailing):
             print(line)
 
 

@@ -28,13 +28,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import smtplib
-import statistics
 import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -44,104 +41,14 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import deadlines  # noqa: E402  (the burst's games)
-from judge_harness import HOLDS  # noqa: E402
+from players import build_players, latencies, order_mail, quantiles, send, wrong_every  # noqa: E402
 from smtp_sink import free_port  # noqa: E402
 
 from judge.config import Config, SmtpInConfig  # noqa: E402
-from judge.game import play  # noqa: E402
-from judge.game.passwords import hash_password  # noqa: E402
 from judge.service.daemon import run_forever  # noqa: E402
-from judge.store import games  # noqa: E402
-from judge.store.db import open_db, transaction  # noqa: E402
-from judge.variants.maps import load_map  # noqa: E402
+from judge.store.db import open_db  # noqa: E402
 
 LEAD = 3.0  # seconds of mail before the burst's deadline
-
-
-def build_players(db, config: Config, count: int, start: datetime) -> list[tuple[str, str, str]]:
-    """`count` started games (deadlines two days after `start`); (address, game's SIGNON
-    word, password) for six powers of each: the seventh never sends, so no game is
-    processed early."""
-    initials = {k: p.initial for k, p in load_map("standard").powers.items()}
-    passwords = [f"pw{p}x{g}" for g in range(count) for p in range(8)]
-    with ProcessPoolExecutor() as pool:
-        hashed = dict(zip(passwords, pool.map(hash_password, passwords, chunksize=16), strict=True))
-    players = []
-    with transaction(db):
-        for g in range(count):
-            game = games.create_game(db, f"game{g}", "standard", start)
-            gm = hashed[f"pw7x{g}"]
-            games.add_seat(db, game, games.MASTER, f"gm{g}@example.org", gm, start)
-            for p in range(7):
-                address, password = f"p{p}.g{g}@example.org", f"pw{p}x{g}"
-                games.add_seat(db, game, games.PLAYER, address, hashed[password], start)
-            play.start_game(db, config, game, start, seed=g)  # start mails not queued
-            for seat in games.seats(db, game, games.PLAYER)[:6]:
-                word = f"{initials[seat.power or '']}game{g}"
-                players.append((seat.address, word, f"pw{seat.address[1]}x{g}"))
-    return players
-
-
-def _mail(i: int, address: str, word: str, password: str, wrong: bool) -> bytes:
-    initial = word[0]
-    given = f"{password}-typo" if wrong else password
-    body = "\r\n".join([f"SIGNON {word} {given}", *HOLDS[initial].splitlines(), "SIGNOFF"])
-    return (
-        f"From: {address}\r\nTo: judge@example.org\r\nSubject: orders {i}\r\n"
-        f"Message-ID: <mail-{i}@example.org>\r\n\r\n{body}\r\n"
-    ).encode()
-
-
-def _send(port: int, mails: list[bytes], clients: int, paced: str | None) -> None:
-    """Send `mails` from `clients` SMTP clients at once; `paced` (the database), each
-    client waits for a mail's reply before it sends the next, as a player does."""
-
-    def client(numbers: range) -> None:
-        db = open_db(paced) if paced else None
-        with smtplib.SMTP("127.0.0.1", port) as smtp:
-            for i in numbers:
-                smtp.sendmail("bench@example.org", ["judge@example.org"], mails[i])
-                while db is not None and not _answered(db, f"<mail-{i}@example.org>"):
-                    time.sleep(0.005)
-
-    n = len(mails)
-    threads = [
-        threading.Thread(target=client, args=(range(c, n, clients),)) for c in range(clients)
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-
-
-def _answered(db, message_id: str) -> bool:
-    row = db.execute(
-        "SELECT 1 FROM inbound i JOIN outbound o ON o.inbound_id = i.id "
-        "WHERE i.message_id = ? LIMIT 1",
-        [message_id],
-    ).fetchone()
-    return row is not None
-
-
-def _latencies(db) -> list[tuple[datetime, float]]:
-    """(received, seconds to the reply queued) of every answered mail."""
-    rows = db.execute(
-        "SELECT i.received_at, MIN(o.created_at) FROM inbound i "
-        "JOIN outbound o ON o.inbound_id = i.id GROUP BY i.id"
-    ).fetchall()
-    out = []
-    for received, replied in rows:
-        got = datetime.fromisoformat(received)
-        out.append((got, (datetime.fromisoformat(replied) - got).total_seconds()))
-    return out
-
-
-def _quantiles(values: list[float]) -> str:
-    if len(values) < 2:
-        return "too few"
-    cuts = statistics.quantiles(values, n=100, method="inclusive")
-    p50, p99, top = cuts[49] * 1000, cuts[98] * 1000, max(values) * 1000
-    return f"p50 {p50:,.0f} ms, p99 {p99:,.0f} ms, max {top:,.0f} ms"
 
 
 def main() -> None:
@@ -172,9 +79,9 @@ def main() -> None:
         # Two days later: no deadline or reminder of theirs falls in the burst's minute.
         players = build_players(db, config, args.games, deadlines.START + timedelta(days=2))
         setup = time.perf_counter() - setup
-        every = round(1 / args.wrong) if args.wrong > 0 else 0
+        every = wrong_every(args.wrong)
         mails = [
-            _mail(i, *players[i % len(players)], wrong=bool(every) and i % every == every - 1)
+            order_mail(i, players[i % len(players)], bool(every) and i % every == every - 1)
             for i in range(len(players) * args.rounds)
         ]
         # The burst's deadlines fall within `minute`: the daemon's clock starts LEAD s before.
@@ -190,9 +97,8 @@ def main() -> None:
         daemon.start()
         ready.wait(30)
         started = time.perf_counter()
-        _send(
-            config.smtp_in.port, mails, args.clients, str(config.database) if args.paced else None
-        )
+        paced = str(config.database) if args.paced else None
+        send(config.smtp_in.port, mails.__getitem__, range(len(mails)), args.clients, paced)
         answered = "SELECT COUNT(DISTINCT inbound_id) FROM outbound WHERE inbound_id IS NOT NULL"
         while db.execute(answered).fetchone()[0] < len(mails):
             time.sleep(0.01)
@@ -200,7 +106,7 @@ def main() -> None:
         burst_done = _wait_for_burst(db, args.burst, minute)
         stop.set()
         daemon.join()
-        latencies = _latencies(db)
+        answered_in = latencies(db)
         refused = db.execute(
             "SELECT COUNT(*) FROM outbound WHERE inbound_id IS NOT NULL "
             "AND CAST(raw AS TEXT) LIKE '%ERROR: signon refused%'"
@@ -216,17 +122,17 @@ def main() -> None:
     )
     print(f"order sets stored: {stored}; signons refused: {refused}")
     print(f"throughput, SMTP accept to acknowledgement queued: {len(mails) / elapsed:,.1f} mails/s")
-    print(f"latency, all mails: {_quantiles([s for _, s in latencies])}")
+    print(f"latency, all mails: {quantiles([s for _, s in answered_in])}")
     cores = os.cpu_count() or 1
     print(f"machine: {cores} cores")
     if args.burst:
         ends = minute + timedelta(seconds=60 + burst_done)  # the deadlines span the minute
-        during = [s for got, s in latencies if minute <= got <= ends]
+        during = [s for got, s in answered_in if minute <= got <= ends]
         print(
             f"burst: {args.burst} games at one deadline; the last results mail (picture drawn) "
             f"handed to the relay {burst_done:.1f} s after the last of their deadlines"
         )
-        print(f"latency of the {len(during)} mails received during the burst: {_quantiles(during)}")
+        print(f"latency of the {len(during)} mails received during the burst: {quantiles(during)}")
 
 
 def _wait_for_burst(db, count: int, minute: datetime) -> float:
