@@ -232,15 +232,15 @@ def _figures(
     burst: int,
     results: int,
     ready: float,
-    cpu0: tuple[float, float],
-    cpu: tuple[float, float],
+    cpu0: tuple[float, float, float],
+    cpu: tuple[float, float, float],
     rss: tuple[float, float],
 ) -> list[str]:
     after = [(t, pictured) for t, pictured in seen if t >= deadline]
     pictured = [t for t, p in after if p]
     last = max(pictured, default=deadline) - deadline
     every = max((t for t, _ in after), default=deadline) - deadline
-    main_cpu, workers_cpu = cpu[0] - cpu0[0], cpu[1] - cpu0[1]
+    main_cpu, workers_cpu, loop_cpu = (c - c0 for c, c0 in zip(cpu, cpu0, strict=True))
     return [
         f"judge run: start to its SMTP port answering {ready:.2f} s",
         f"burst: {burst} games at one deadline; {results} results mails queued, "
@@ -248,7 +248,8 @@ def _figures(
         f"the last results mail (with its picture) received {last:.1f} s after the deadline; "
         f"the last mail of all {every:.1f} s after ({len(after)} mails, "
         f"{len(after) / every if every else 0:,.0f} mails/s)",
-        f"daemon CPU from the deadline to the last mail: main process {main_cpu:.1f} s, "
+        f"daemon CPU from the deadline to the last mail: main process {main_cpu:.1f} s (its "
+        f"loop's thread {loop_cpu:.1f} s, the others: SMTP receiver, send threads), "
         f"worker processes {workers_cpu:.1f} s ({(main_cpu + workers_cpu) / every:.0%} of one "
         f"core on average)"
         if every
@@ -282,17 +283,20 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
-def _cpu(pid: int) -> float:
+def _cpu(pid: int, thread: int | None = None) -> float:
+    """CPU seconds of process `pid` (of its thread `thread` alone, if given)."""
+    stat = Path(f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat")
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = stat.read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _tree_cpu(pid: int) -> tuple[float, float]:
-    """CPU seconds so far: the process `pid`, and the processes it started (alive now)."""
-    return _cpu(pid), sum(_cpu(child) for child in _descendants(pid))
+def _tree_cpu(pid: int) -> tuple[float, float, float]:
+    """CPU seconds so far: the process `pid`, the processes it started (alive now), and
+    the process's first thread alone (the daemon's loop)."""
+    return _cpu(pid), sum(_cpu(child) for child in _descendants(pid)), _cpu(pid, pid)
 
 
 def _rss(pid: int) -> float:

@@ -15,7 +15,10 @@ database on disk, replies into a Maildir) and sends the mails from several clien
 threads; the clock stops when the last acknowledgement is queued. Prints figures,
 asserts nothing.
 
-    python benchmarks/orders.py [--games 10] [--rounds 10] [--clients 4]
+With `--relay`, the acknowledgements go to an SMTP relay (aiosmtpd's Sink, a process of
+its own on a free loopback port) instead of a Maildir, through the daemon's send threads.
+
+    python benchmarks/orders.py [--games 10] [--rounds 10] [--clients 4] [--relay]
 """
 
 from __future__ import annotations
@@ -23,12 +26,17 @@ from __future__ import annotations
 import argparse
 import os
 import smtplib
+import socket
+import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
@@ -39,7 +47,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from judge_harness import HOLDS  # noqa: E402
 from smtp_sink import free_port  # noqa: E402
 
-from judge.config import Config, SmtpInConfig  # noqa: E402
+from judge.config import Config, SmtpInConfig, SmtpOutConfig  # noqa: E402
 from judge.game import play  # noqa: E402
 from judge.game.passwords import hash_password, scrypt_matches  # noqa: E402
 from judge.service.daemon import run_forever  # noqa: E402
@@ -89,8 +97,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=10, help="mails from each sender")
     parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--relay", action="store_true", help="replies to an SMTP relay")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, _relay(args.relay) as outbound:
         config = Config(
             name="BENCH",
             address="judge@example.org",
@@ -99,6 +108,7 @@ def main() -> None:
             smtp_in=SmtpInConfig(port=free_port()),
             rate_limit_per_hour=10**9,
             replies_per_hour=10**9,
+            **outbound,
         )
         senders = build(config, args.games)
         mails = [_mail(i, *senders[i % len(senders)]) for i in range(len(senders) * args.rounds)]
@@ -141,6 +151,31 @@ def main() -> None:
             f"revised orders (password checked before): "
             f"{(len(mails) - first) / revised:,.1f} mails/second"
         )
+
+
+@contextmanager
+def _relay(wanted: bool) -> Iterator[dict[str, Any]]:
+    """An SMTP relay that takes and drops every mail (a process of its own), while in the
+    block: the Config fields that send to it; none if not `wanted`."""
+    if not wanted:
+        yield {}
+        return
+    port = free_port()
+    command = [sys.executable, "-m", "aiosmtpd", "-n", "-c", "aiosmtpd.handlers.Sink"]
+    relay = subprocess.Popen([*command, "-l", f"127.0.0.1:{port}"])
+    try:
+        while relay.poll() is None and not _answers(port):
+            time.sleep(0.05)
+        yield {"outbound_mode": "smtp", "smtp_out": SmtpOutConfig(port=port)}
+    finally:
+        relay.terminate()
+        relay.wait(10)
+
+
+def _answers(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.2)
+        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 def _send(config: Config, db: sqlite_utils.Database, mails: list[bytes], k: int) -> float:
