@@ -190,10 +190,14 @@ def _acknowledgements(
     database: Path, deadline: datetime, last: float, mailing: Mailing
 ) -> list[str]:
     """The players' mails' latencies (SMTP accept to reply queued): before the deadline,
+    while the burst's games are processed (the deadline to the last results mail queued),
     and between the deadline and the burst's last mail at the relay."""
     db = open_db(database)
     try:
         answered = players.latencies(db)
+        [processed] = db.execute(
+            "SELECT MAX(created_at) FROM outbound WHERE kind = 'results'"
+        ).fetchone()
         unanswered = db.execute(
             "SELECT COUNT(*) FROM inbound i WHERE NOT EXISTS "
             "(SELECT 1 FROM outbound o WHERE o.inbound_id = i.id)"
@@ -203,11 +207,16 @@ def _acknowledgements(
     ends = datetime.fromtimestamp(last, UTC)
     before = [s for got, s in answered if got < deadline]
     during = [s for got, s in answered if deadline <= got <= ends]
+    queued = datetime.fromisoformat(processed) if processed else deadline
+    processing = [s for got, s in answered if deadline <= got <= queued]
     return [
         f"order mails from {len(mailing.players)} players on {mailing.clients} clients, each "
         f"waiting for its reply, one in {players.wrong_every(mailing.wrong) or 'no'} with a "
         f"wrong password: {len(answered)} answered, {unanswered} not",
         f"  before the deadline ({len(before)}): {players.quantiles(before)}",
+        f"  while the games are processed, the deadline to the last results mail queued "
+        f"({(queued - deadline).total_seconds():.1f} s, {len(processing)} mails): "
+        f"{players.quantiles(processing)}",
         f"  during the burst, the deadline to its last mail at the relay ({len(during)}): "
         f"{players.quantiles(during)}",
     ]

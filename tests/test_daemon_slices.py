@@ -87,3 +87,55 @@ def test_a_pass_sends_at_most_send_slice_mails(
     assert counts[-1] == total  # everything sent, the results included
     steps = [b - a for a, b in zip([0, *counts], counts, strict=False)]
     assert set(steps[:-1]) == {2} and steps[-1] in (0, 1, 2)
+
+
+def test_mail_that_came_during_a_slice_cuts_it_short(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A slice of an hour, which gives way to mail at once: after its first game, the mail
+    # that came meanwhile is handled before the other games.
+    monkeypatch.setattr(daemon, "DUE_SLICE_SECONDS", 3600.0)
+    monkeypatch.setattr(daemon, "MAIL_SLICE_SECONDS", -1.0)
+    monkeypatch.setattr(daemon, "SEND_SLICE", 1000)
+    judge = _due_together(tmp_path)
+    delivery = outbox.MaildirDelivery(tmp_path / "sent")
+    more = daemon.one_pass(
+        judge.db,
+        judge.config,
+        lambda: judge.now,
+        delivery,
+        lambda: False,
+        mail_waiting=lambda: True,
+    )
+    assert more is True
+    assert _phases(judge) == ["F1901M", "S1901M", "S1901M"]
+    # No mail came: the hour's slice does the rest.
+    more = daemon.one_pass(
+        judge.db,
+        judge.config,
+        lambda: judge.now,
+        delivery,
+        lambda: False,
+        mail_waiting=lambda: False,
+    )
+    assert _phases(judge) == ["F1901M", "F1901M", "F1901M"]
+
+
+def test_a_slice_gives_way_to_mail_only_after_its_share_of_time() -> None:
+    never = daemon._Slice(3600.0, lambda: False, 3600.0, lambda: True)
+    assert [never() for _ in range(3)] == [False, False, False]
+    soon = daemon._Slice(3600.0, lambda: False, -1.0, lambda: True)
+    assert [soon() for _ in range(3)] == [False, True, True]  # the first game always done
+    quiet = daemon._Slice(3600.0, lambda: False, -1.0, lambda: False)
+    assert [quiet() for _ in range(3)] == [False, False, False]
+
+
+def test_a_stored_mail_sets_the_wakeups_mail_flag() -> None:
+    wakeup = daemon._Wakeup()
+    try:
+        assert wakeup.mail is False
+        wakeup.mail_stored()
+        assert wakeup.mail is True
+        assert wakeup.selector.select(0)  # and the loop is woken
+    finally:
+        wakeup.close()

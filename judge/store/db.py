@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import threading
+import weakref
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,8 +31,55 @@ def open_db(path: str | Path) -> sqlite_utils.Database:
     conn.execute("PRAGMA foreign_keys=ON")
     # FULL: a message the judge has acknowledged (SMTP 250, IMAP moved) is on disk.
     conn.execute("PRAGMA synchronous=FULL")
+    if str(path) != ":memory:":
+        _gate_of[db] = _gates.setdefault(str(path.resolve()), WriteGate())
     migrate(db)
     return db
+
+
+class WriteGate:
+    """The write transactions of one database file in this process, let in one at a time
+    in the order they came. SQLite lets a writer that finds the file locked wait by polling
+    (sleeps of up to 100 ms), so a thread that writes again and again, as the daemon's loop
+    does through a thousand games due, left the SMTP receiver's one write polling for
+    seconds (the gap between two of the loop's transactions is too short to be found):
+    the player's SMTP client waited that long for its 250. Here a writer that leaves hands
+    its turn straight to the first one waiting."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._held = False
+        self._waiting: deque[threading.Event] = deque()
+
+    def enter(self, timeout: float) -> bool:
+        """Wait for this writer's turn; False if `timeout` seconds pass first (the writer
+        then goes on without it, and SQLite's own waiting applies)."""
+        with self._lock:
+            if not self._held:
+                self._held = True
+                return True
+            turn = threading.Event()
+            self._waiting.append(turn)
+        if turn.wait(timeout):
+            return True
+        with self._lock:
+            if turn.is_set():  # handed over as the wait ended
+                return True
+            self._waiting.remove(turn)
+            return False
+
+    def leave(self) -> None:
+        """End this writer's turn: the first one waiting has it at once."""
+        with self._lock:
+            if self._waiting:
+                self._waiting.popleft().set()  # still held, now on its behalf
+            else:
+                self._held = False
+
+
+GATE_SECONDS = 30.0  # a writer waits this long for its turn, as long as for SQLite's lock
+_gates: dict[str, WriteGate] = {}  # by database file, for the process's life
+_gate_of: weakref.WeakKeyDictionary[sqlite_utils.Database, WriteGate] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -78,15 +128,23 @@ def migrate(db: sqlite_utils.Database, migrations: list[Migration] | None = None
 def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """A write transaction taken at once (BEGIN IMMEDIATE): in WAL mode a transaction that
     reads first and writes later cannot wait for another writer and fails at once, so
-    every transaction that will write says so up front. Nested use is a savepoint."""
+    every transaction that will write says so up front. Nested use is a savepoint. The
+    writers of a database opened by open_db in this process take turns (WriteGate)."""
     if db.conn.in_transaction:
         with db.atomic():
             yield db
         return
-    db.conn.execute("BEGIN IMMEDIATE")
+    gate = _gate_of.get(db)
+    entered = gate is not None and gate.enter(GATE_SECONDS)
     try:
-        yield db
-    except BaseException:
-        db.conn.rollback()
-        raise
-    db.conn.execute("COMMIT")
+        db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.conn.rollback()
+            raise
+        db.conn.execute("COMMIT")
+    finally:
+        if entered:
+            assert gate is not None
+            gate.leave()
