@@ -15,7 +15,7 @@ from smtp_sink import SmtpSink
 from judge.config import Config, SmtpOutConfig
 from judge.game import pictures
 from judge.mail import compose
-from judge.mail.outbox import MaildirDelivery, SmtpDelivery, drain, wire
+from judge.mail.outbox import MaildirDelivery, SmtpDelivery, dot_stuffed, drain, wire
 from judge.store import outbox
 from judge.store.db import open_db
 
@@ -353,3 +353,25 @@ def test_the_pictures_ahead_are_those_still_to_draw_in_the_order_queued(tmp_path
     assert outbox.pictures_ahead(db, 5) == [specs["B"], specs["C"]]
     outbox.mark_sent_many(db, [(ids[5], "sent")], NOW)
     assert outbox.pictures_ahead(db, 5) == [specs["B"]]
+
+
+def test_dot_stuffing_doubles_each_leading_dot_and_ends_the_data() -> None:
+    assert dot_stuffed(b"a\r\n.\r\n..b\r\n") == b"a\r\n..\r\n...b\r\n.\r\n"
+    assert dot_stuffed(b".first\r\nlast") == b"..first\r\nlast\r\n.\r\n"
+    assert dot_stuffed(b"") == b"\r\n.\r\n"
+
+
+def test_lines_that_begin_with_a_dot_reach_the_relay_as_written(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    mid = compose.new_message_id(CONFIG)
+    body = "Orders:\n.\n..two dots\n.hidden\nend\n"
+    raw = compose.build(CONFIG, ["bob@example.org"], "Dots", body, NOW, mid)
+    with db.atomic():
+        outbox.queue(db, raw, mid, ["bob@example.org"], "reply", NOW)
+    with SmtpSink() as sink:
+        config = replace(CONFIG, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=sink.port))
+        assert drain(db, SmtpDelivery(config), lambda: NOW, attach_picture=pictures.finish) == 1
+        [got] = sink.messages
+    assert got.data == raw
+    text = email.message_from_bytes(got.data, policy=default).get_content()
+    assert text.replace("\r\n", "\n") == body
