@@ -99,25 +99,21 @@ def test_mail_that_came_during_a_slice_cuts_it_short(
     monkeypatch.setattr(daemon, "SEND_SLICE", 1000)
     judge = _due_together(tmp_path)
     delivery = outbox.MaildirDelivery(tmp_path / "sent")
-    more = daemon.one_pass(
-        judge.db,
-        judge.config,
-        lambda: judge.now,
-        delivery,
-        lambda: False,
-        mail_waiting=lambda: True,
-    )
-    assert more is True
+
+    def one_pass(mail_came: bool) -> bool:
+        return daemon.one_pass(
+            judge.db,
+            judge.config,
+            lambda: judge.now,
+            delivery,
+            lambda: False,
+            mail_waiting=lambda: mail_came,
+        )
+
+    assert one_pass(mail_came=True) is True
     assert _phases(judge) == ["F1901M", "S1901M", "S1901M"]
     # No mail came: the hour's slice does the rest.
-    more = daemon.one_pass(
-        judge.db,
-        judge.config,
-        lambda: judge.now,
-        delivery,
-        lambda: False,
-        mail_waiting=lambda: False,
-    )
+    assert one_pass(mail_came=False) is False
     assert _phases(judge) == ["F1901M", "F1901M", "F1901M"]
 
 
