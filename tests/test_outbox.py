@@ -375,3 +375,27 @@ def test_lines_that_begin_with_a_dot_reach_the_relay_as_written(tmp_path: Path) 
     assert got.data == raw
     text = email.message_from_bytes(got.data, policy=default).get_content()
     assert text.replace("\r\n", "\n") == body
+
+
+def test_a_drain_gives_way_after_a_mail_once_told_but_sends_every_direct_answer_first(
+    tmp_path: Path,
+) -> None:
+    db = open_db(tmp_path / "j.db")
+    with db.atomic():
+        for i, (to, kind) in enumerate(
+            [("a@example.org", "notice"), ("b@example.org", "notice"), ("c@example.org", "reply")]
+        ):
+            mid = compose.new_message_id(CONFIG)
+            raw = compose.build(CONFIG, [to], f"Subject {i}", f"Body {i}\n", NOW, mid)
+            outbox.queue(db, raw, mid, [to], kind, NOW)
+    delivery = MaildirDelivery(tmp_path / "out")
+    told = lambda: True  # noqa: E731  (a mail came: give way as soon as may be)
+    sent = drain(db, delivery, lambda: NOW, attach_picture=pictures.finish, give_way=told)
+    assert sent == 2  # the direct answer, then one notice
+    rows = [(r["recipients"], r["state"]) for r in db["outbound"].rows]
+    assert rows == [
+        ('["a@example.org"]', "sent"),
+        ('["b@example.org"]', "queued"),
+        ('["c@example.org"]', "sent"),
+    ]
+    assert drain(db, delivery, lambda: NOW, attach_picture=pictures.finish) == 1

@@ -258,8 +258,10 @@ def drain(
     *,
     attach_picture: PictureStep,
     look_ahead: int = 0,
+    give_way: Callable[[], bool] = lambda: False,
 ) -> int:
-    """Send up to `limit` of the mails due; returns how many were sent. The pictures of
+    """Send up to `limit` of the mails due, stopping early once `give_way()` says so (a
+    mail came, to be answered first); returns how many were sent. The pictures of
     `look_ahead` more are begun meanwhile. Mails queued with a picture are finished by
     `attach_picture` (which stores them) before the first is sent."""
     items = outbox.due(db, clock(), limit + max(1, look_ahead))  # one more: is there more?
@@ -270,7 +272,7 @@ def drain(
     batch = finished(db, clock, items, attach_picture, limit)
     delivered: list[tuple[int, str]] = []
     try:
-        _deliver(db, delivery, clock, batch, delivered)
+        _deliver(db, delivery, clock, batch, delivered, give_way)
     finally:
         # One commit for the slice; a crash before it resends these same bytes.
         outbox.mark_sent_many(db, delivered, clock())
@@ -317,13 +319,17 @@ def _deliver(
     clock: Callable[[], datetime],
     batch: Sequence[outbox.Outbound],
     delivered: list[tuple[int, str]],
+    give_way: Callable[[], bool],
 ) -> None:
     """Deliver `batch` in order, adding (id, how) of each mail delivered to `delivered`;
-    a failure is recorded at once. Stops at the first sign that the server is unhappy."""
+    a failure is recorded at once. Stops at the first sign that the server is unhappy,
+    and after a mail other than a direct answer once `give_way()` says so."""
     for item in batch:
         outcome = attempt(delivery, item)
         if outcome.how is not None:
             delivered.append((item.id, outcome.how))
+            if not item.direct and give_way():  # the direct answers all go first
+                return
             continue
         record_failure(db, outcome, clock())
         if outcome.stops:

@@ -333,7 +333,8 @@ def one_pass(
 ) -> bool:
     """One pass of the daemon's work: handle the waiting mail, process the games due for
     up to DUE_SLICE_SECONDS (MAIL_SLICE_SECONDS once `mail_waiting()` says mail came
-    meanwhile), send up to SEND_SLICE mails (those whose pictures `attach`
+    meanwhile), send up to SEND_SLICE mails (into a Maildir: fewer once mail came; those
+    whose pictures `attach`
     has ready; those of LOOK_AHEAD more begun), here or by handing them to the send
     threads. Whether work was left for the next pass (games still due, mail still to
     send)."""
@@ -342,10 +343,10 @@ def one_pass(
     schedule.run_due(db, config, clock, stopping=cut)
     if isinstance(delivery, send_threads.SendThreads):
         drain = partial(send_threads.drain, db, delivery)
-    else:
-        drain = partial(sender.drain, db, delivery)
+    else:  # each write waits for its fsync: a mail that came meanwhile goes first
+        drain = partial(sender.drain, db, delivery, give_way=mail_waiting)
     sent = drain(clock, limit=SEND_SLICE, attach_picture=attach, look_ahead=LOOK_AHEAD)
-    return cut.told or sent >= SEND_SLICE
+    return cut.told or sent >= SEND_SLICE or mail_waiting()
 
 
 class _Slice:
