@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
@@ -77,6 +77,18 @@ def parse_unit(game_map: GameMap, power: str, text: str) -> Unit:
     if len(text) <= _CACHED_TEXT:
         return _parse_unit_cached(game_map, power, text)
     return _parse_unit(game_map, power, text)
+
+
+def parse_units(game_map: GameMap, power: str, texts: Iterable[str]) -> list[Unit]:
+    """Units of `power`, each read as parse_unit reads it; ValueError at the first that
+    cannot stand where it is put."""
+    # One Python call for a whole list: a position's units are read on every phase.
+    return [
+        _parse_unit_cached(game_map, power, t)
+        if len(t) <= _CACHED_TEXT
+        else _parse_unit(game_map, power, t)
+        for t in texts
+    ]
 
 
 # Positions are read by the thousand (each phase of `judge adjudicate`, each game's step)

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import json
 import sys
-import traceback
 from itertools import repeat
 from typing import Any
 
 from judge.engine.adjudication import Adjudication, adjudicate
-from judge.engine.board import Dislodged, Position, Unit, parse_unit
+from judge.engine.board import Dislodged, Position, Unit, parse_unit, parse_units
 from judge.engine.geography import GameMap, MapError
 from judge.engine.phase import RETREATS, Phase
 from judge.engine.rules import Rules
@@ -52,7 +51,7 @@ def position_from_json(data: dict[str, Any]) -> tuple[Position, dict[str, list[s
     if dislodged and phase.kind != RETREATS:
         raise InputError(f"retreats are given, but {phase} is not a retreat phase")
     orders = {
-        power: _strings(lines, f"orders of {power}")
+        power: _strings(lines, "orders", power)
         for power, lines in _power_map(gm, data.get("orders", {}), "orders").items()
     }
     rules = _rules_from_json(data.get("rules"))
@@ -73,10 +72,26 @@ def _map_from_json(name: Any) -> GameMap:
 
 def _units_from_json(gm: GameMap, value: Any) -> list[Unit]:
     """The units, at most one in a province."""
+    powers = _power_map(gm, value, "units")
+    try:  # the usual input, read a power's list at a time
+        units = [u for power, texts in powers.items() for u in _units_of(gm, power, texts)]
+    except ValueError:
+        units = []
+    if not units or len({u.province for u in units}) != len(units):
+        units = _units_one_by_one(gm, powers)  # names the first thing wrong, if anything
+    return units
+
+
+def _units_of(gm: GameMap, power: str, texts: Any) -> list[Unit]:
+    return parse_units(gm, power, _strings(texts, "units", power))
+
+
+def _units_one_by_one(gm: GameMap, powers: dict[str, Any]) -> list[Unit]:
+    """The units read one by one: InputError naming the first thing wrong."""
     units = []
     seen: dict[str, str] = {}
-    for power, texts in _power_map(gm, value, "units").items():
-        for text in _strings(texts, f"units of {power}"):
+    for power, texts in powers.items():
+        for text in _strings(texts, "units", power):
             try:
                 unit = parse_unit(gm, power, text)
             except ValueError as e:
@@ -90,11 +105,28 @@ def _units_from_json(gm: GameMap, value: Any) -> list[Unit]:
 
 def _centers_from_json(gm: GameMap, value: Any) -> dict[str, frozenset[str]]:
     """The supply centres each power owns, each owned by one power at most."""
+    powers = _power_map(gm, value, "centers")
+    try:  # the usual input, lists of strings (str.upper refuses any other item)
+        keys = {p: list(map(str.upper, cs)) for p, cs in powers.items() if type(cs) is list}
+    except TypeError:
+        keys = {}
+    owned = set().union(*keys.values())
+    if (
+        len(keys) != len(powers)
+        or sum(map(len, keys.values())) != len(owned)  # a centre owned twice
+        or not owned <= gm.supply_centers
+    ):
+        return _centers_one_by_one(gm, powers)  # says what is wrong
+    return {power: frozenset(cs) for power, cs in keys.items()}
+
+
+def _centers_one_by_one(gm: GameMap, powers: dict[str, Any]) -> dict[str, frozenset[str]]:
+    """The centres checked one by one: InputError naming the first one wrong."""
     centers: dict[str, frozenset[str]] = {}
     owners: dict[str, str] = {}
     supply_centers = gm.supply_centers
-    for power, cs in _power_map(gm, value, "centers").items():
-        keys = [c.upper() for c in _strings(cs, f"centers of {power}")]
+    for power, cs in powers.items():
+        keys = [c.upper() for c in _strings(cs, "centers", power)]
         for c in keys:
             if c not in supply_centers:
                 raise InputError(f"{c} is not a supply centre")
@@ -113,7 +145,7 @@ def _retreats_from_json(gm: GameMap, value: Any) -> list[Dislodged]:
             raise InputError(f"retreats of {power} must map units to places")
         for text, places in entries.items():
             unit = _unit(gm, power, text)
-            locs = tuple(sorted(p.upper() for p in _strings(places, f"retreats of {text}")))
+            locs = tuple(sorted(p.upper() for p in _strings(places, "retreats", text)))
             for loc in locs:
                 if gm.province_of(loc) not in gm.provinces:
                     raise InputError(f"unknown place {loc} in the retreats of {text}")
@@ -159,6 +191,8 @@ def players_from_json(gm: GameMap, data: dict[str, Any]) -> tuple[tuple[str, ...
 def _power_map(gm: GameMap, value: Any, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InputError(f"{what} must be an object keyed by power")
+    if value.keys() <= gm.powers.keys():  # the usual input: the map's own keys, as they are
+        return value
     out = {}
     for power, v in value.items():
         key = str(power).upper()
@@ -168,9 +202,11 @@ def _power_map(gm: GameMap, value: Any, what: str) -> dict[str, Any]:
     return out
 
 
-def _strings(value: Any, what: str) -> list[str]:
+def _strings(value: Any, what: str, whose: str | None = None) -> list[str]:
+    """`value`, a list of strings; else InputError saying so of `what` (of `whose`)."""
     # map() rather than a generator: no Python frame per item, on every list of every line
     if not isinstance(value, list) or not all(map(isinstance, value, repeat(str))):
+        what = what if whose is None else f"{what} of {whose}"
         raise InputError(f"{what} must be a list of strings")
     return value
 
@@ -223,6 +259,8 @@ def adjudicate_line(line: str | bytes) -> dict[str, Any]:
     except RecursionError:
         return {"error": "the line is nested too deeply to read"}
     except Exception as e:
+        import traceback  # here: only a fault of ours needs it (3 ms at each start)
+
         traceback.print_exc(file=sys.stderr)
         return {"error": f"internal error ({type(e).__name__}); the line was not adjudicated"}
 
