@@ -101,14 +101,11 @@ def neutral_error(gm: GameMap, power: str) -> Problem:
 def _read(power: str, line: str | Order, position: Position, paths: bool) -> Entry:
     if not isinstance(line, str):
         return Entry(power, order_text(line), parsed=line)
-    entry = Entry(power, line)
     try:
         parsed = parse_order(line, position.game_map, position.phase.kind, paths)
     except NotationError as e:
-        entry.error = e.problem
-        return entry
-    entry.parsed, entry.notes = parsed.order, parsed.notes
-    return entry
+        return Entry(power, line, error=e.problem)
+    return Entry(power, line, parsed.order, None, None, parsed.notes)
 
 
 # -- movement ---------------------------------------------------------------------------
@@ -227,7 +224,7 @@ def _movement_result(
     """The result code of one order line (`prov`: the province of the unit it names)."""
     order = e.legal
     shown = order or e.parsed
-    text = order_text(shown) if shown is not None else e.given
+    text = shown.text() if shown is not None else e.given  # order_text, one call less
     unit = occupied.get(prov) if prov else None
     # The unit's own order, or a proxy order for it (DATC 4.E.5 b), shows it dislodged.
     ordered = unit is not None and (unit.power == e.power or order is not None)

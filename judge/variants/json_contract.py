@@ -276,7 +276,7 @@ def _adjudicate_line(line: str | bytes) -> dict[str, Any]:
     if not line.strip():
         return {"error": "an empty line: expected a JSON object"}
     try:
-        data = json.loads(line, parse_int=_integer)
+        data = _decode(line)
     except json.JSONDecodeError as e:
         return {"error": f"not valid JSON: {e.msg} at column {e.colno}"}
     except InputError as e:
@@ -294,3 +294,7 @@ def _integer(text: str) -> int:
     if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
         raise InputError(f"a number has more than {MAX_NUMBER_DIGITS} digits")
     return int(text)
+
+
+# Made once: json.loads with an argument makes a decoder, and its scanner, per line.
+_decode = json.JSONDecoder(parse_int=_integer).decode
