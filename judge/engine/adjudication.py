@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from . import order_sets
 from .adjustments import resolve_adjustments
-from .board import Dislodged, Position, Unit
+from .board import Dislodged, Position, Unit, placed_unit
 from .geography import GameMap
 from .legality import IllegalOrder, MovementLegality
 from .movement import MovementOutcome, resolve_movement
@@ -209,7 +209,7 @@ def _units_after(
             continue
         order = legal[p]
         if p in outcome.moved and isinstance(order, Move):
-            units.append(Unit(unit.power, unit.kind, order.dest))
+            units.append(placed_unit(unit.power, unit.kind, order.dest))
         else:
             units.append(unit)
     return units
@@ -256,12 +256,13 @@ def _movement_result(
 
 def _unmatched_reason(order: Support | Convoy) -> Problem:
     """Why a legal support or convoy was void: the order it names was not given."""
+    # _new: every field given, so without the NamedTuple's Python-level __new__
     if isinstance(order, Support):
         if order.dest is None:
-            return Problem("support_hold_unmatched", {"supported": str(order.supported)})
+            return _new(Problem, ("support_hold_unmatched", {"supported": str(order.supported)}))
         values = {"supported": str(order.supported), "dest": order.dest}
-        return Problem("support_move_unmatched", values)
-    return Problem("convoy_unmatched", {"army": str(order.army), "dest": order.dest})
+        return _new(Problem, ("support_move_unmatched", values))
+    return _new(Problem, ("convoy_unmatched", {"army": str(order.army), "dest": order.dest}))
 
 
 # -- after the phase: the next phase with something to order ----------------------------

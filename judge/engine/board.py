@@ -45,7 +45,7 @@ class Position:
     units: tuple[Unit, ...]
     centers: Mapping[str, frozenset[str]]  # power -> owned supply centres
     dislodged: tuple[Dislodged, ...] = ()
-    _by_province: Mapping[str, Unit] = field(default_factory=dict, compare=False, repr=False)
+    _by_province: Mapping[str, Unit] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         by_province = {u.province: u for u in self.units}
@@ -70,6 +70,13 @@ class Position:
     def adjustment(self, power: str) -> int:
         """Builds (+n) or removals (-n) due to `power` in an adjustment phase."""
         return len(self.centers.get(power, ())) - len(self.units_of(power))
+
+
+@lru_cache(maxsize=8192)
+def placed_unit(power: str, kind: str, location: str) -> Unit:
+    """The unit of `power` of `kind` at `location`. Made once each: a Unit is frozen, so
+    shared, and every phase moves dozens of units to places units have stood before."""
+    return Unit(power, kind, location)
 
 
 def parse_unit(game_map: GameMap, power: str, text: str) -> Unit:

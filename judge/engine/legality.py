@@ -61,7 +61,11 @@ class MovementLegality:
         self.gm = position.game_map
         self.closed = self.gm.closed_in(position.phase)  # a variant's closed provinces
         self.fleet_seas = frozenset(
-            u.province for u in position.units if u.kind == FLEET and self.gm.convoys_at(u.province)
+            {
+                u.province
+                for u in position.units
+                if u.kind == FLEET and self.gm.convoys_at(u.province)
+            }
         )
 
     def check(self, order: Order, power: str) -> MovementOrder:

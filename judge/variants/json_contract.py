@@ -106,18 +106,18 @@ def _units_one_by_one(gm: GameMap, powers: dict[str, Any]) -> list[Unit]:
 def _centers_from_json(gm: GameMap, value: Any) -> dict[str, frozenset[str]]:
     """The supply centres each power owns, each owned by one power at most."""
     powers = _power_map(gm, value, "centers")
-    try:  # the usual input, lists of strings (str.upper refuses any other item)
-        keys = {p: list(map(str.upper, cs)) for p, cs in powers.items() if type(cs) is list}
-    except TypeError:
-        keys = {}
-    owned = set().union(*keys.values())
+    lists = powers.values()
+    try:  # the usual input: lists of the map's keys, as they are (upper case)
+        owned = set().union(*lists)
+    except TypeError:  # something other than lists of strings
+        return _centers_one_by_one(gm, powers)
     if (
-        len(keys) != len(powers)
-        or sum(map(len, keys.values())) != len(owned)  # a centre owned twice
-        or not owned <= gm.supply_centers
+        set(map(type, lists)) - {list}
+        or sum(map(len, lists)) != len(owned)  # a centre owned twice
+        or not owned <= gm.supply_centers  # not a centre, or in lower case
     ):
-        return _centers_one_by_one(gm, powers)  # says what is wrong
-    return {power: frozenset(cs) for power, cs in keys.items()}
+        return _centers_one_by_one(gm, powers)  # reads them, or says what is wrong
+    return {power: frozenset(cs) for power, cs in powers.items()}
 
 
 def _centers_one_by_one(gm: GameMap, powers: dict[str, Any]) -> dict[str, frozenset[str]]:
