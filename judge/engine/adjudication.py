@@ -256,13 +256,12 @@ def _movement_result(
 
 def _unmatched_reason(order: Support | Convoy) -> Problem:
     """Why a legal support or convoy was void: the order it names was not given."""
-    # _new: every field given, so without the NamedTuple's Python-level __new__
     if isinstance(order, Support):
         if order.dest is None:
-            return _new(Problem, ("support_hold_unmatched", {"supported": str(order.supported)}))
+            return Problem("support_hold_unmatched", {"supported": str(order.supported)})
         values = {"supported": str(order.supported), "dest": order.dest}
-        return _new(Problem, ("support_move_unmatched", values))
-    return _new(Problem, ("convoy_unmatched", {"army": str(order.army), "dest": order.dest}))
+        return Problem("support_move_unmatched", values)
+    return Problem("convoy_unmatched", {"army": str(order.army), "dest": order.dest})
 
 
 # -- after the phase: the next phase with something to order ----------------------------
