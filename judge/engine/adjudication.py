@@ -258,10 +258,10 @@ def _unmatched_reason(order: Support | Convoy) -> Problem:
     """Why a legal support or convoy was void: the order it names was not given."""
     if isinstance(order, Support):
         if order.dest is None:
-            return Problem("support_hold_unmatched", {"supported": str(order.supported)})
-        values = {"supported": str(order.supported), "dest": order.dest}
+            return Problem("support_hold_unmatched", {"supported": order.supported.text})
+        values = {"supported": order.supported.text, "dest": order.dest}
         return Problem("support_move_unmatched", values)
-    return Problem("convoy_unmatched", {"army": str(order.army), "dest": order.dest})
+    return Problem("convoy_unmatched", {"army": order.army.text, "dest": order.dest})
 
 
 # -- after the phase: the next phase with something to order ----------------------------

@@ -19,13 +19,16 @@ class Unit:
     kind: str  # ARMY or FLEET
     location: str  # province key, or KEY/XC for a fleet on one coast
     province: str = field(init=False, repr=False, compare=False)
+    text: str = field(init=False, repr=False, compare=False)  # `A PAR`, `F STP/SC`
 
     def __post_init__(self) -> None:
-        # Looked up constantly by the resolver: computed once.
+        # Looked up constantly by the resolver, and written in every order's text (as
+        # an attribute, not str(): no Python call): computed once.
         object.__setattr__(self, "province", self.location.split("/", 1)[0])
+        object.__setattr__(self, "text", f"{self.kind} {self.location}")
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.location}"
+        return self.text
 
 
 @dataclass(frozen=True)

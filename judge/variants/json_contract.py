@@ -214,8 +214,8 @@ def _strings(value: Any, what: str, whose: str | None = None) -> list[str]:
 def position_to_json(position: Position) -> dict[str, Any]:
     """A Position -> the Contract 1 input shape (without orders); position_from_json reads it."""
     units: dict[str, list[str]] = {}
-    for u in position.units:  # str(u), without a Python call per unit
-        units.setdefault(u.power, []).append(f"{u.kind} {u.location}")
+    for u in position.units:
+        units.setdefault(u.power, []).append(u.text)
     retreats: dict[str, dict[str, list[str]]] = {}
     for d in position.dislodged:
         retreats.setdefault(d.unit.power, {})[str(d.unit)] = list(d.retreats)
