@@ -103,7 +103,7 @@ class MovementLegality:
     ) -> tuple[str, bool]:
         """(location, needs convoy) for a move of `unit` to `written`, or IllegalOrder."""
         gm = self.gm
-        dest = gm.province_of(written)
+        dest = written.partition("/")[0]  # gm.province_of, without a call on every move
         if dest == unit.province:
             raise IllegalOrder(Problem("move_to_own_place"))
         if dest in self.closed:
@@ -159,7 +159,7 @@ class MovementLegality:
                 }
                 raise IllegalOrder(Problem("support_hold_unreachable", values))
             return _new(Support, (unit, target, None))  # unit_ref(unit), unit_ref(target)
-        dest = gm.province_of(order.dest)
+        dest = order.dest.partition("/")[0]  # gm.province_of, without a call
         if dest == unit.province:
             raise IllegalOrder(Problem("support_own_place"))
         if dest in self.closed:

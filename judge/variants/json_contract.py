@@ -74,16 +74,16 @@ def _units_from_json(gm: GameMap, value: Any) -> list[Unit]:
     """The units, at most one in a province."""
     powers = _power_map(gm, value, "units")
     try:  # the usual input, read a power's list at a time
-        units = [u for power, texts in powers.items() for u in _units_of(gm, power, texts)]
+        units = [
+            u
+            for power, texts in powers.items()
+            for u in parse_units(gm, power, _strings(texts, "units", power))
+        ]
     except ValueError:
         units = []
     if not units or len({u.province for u in units}) != len(units):
         units = _units_one_by_one(gm, powers)  # names the first thing wrong, if anything
     return units
-
-
-def _units_of(gm: GameMap, power: str, texts: Any) -> list[Unit]:
-    return parse_units(gm, power, _strings(texts, "units", power))
 
 
 def _units_one_by_one(gm: GameMap, powers: dict[str, Any]) -> list[Unit]:
