@@ -377,7 +377,8 @@ def _spaced(words: list[str], plain: dict[str, str]) -> Order | None:
     other, dest = plain.get(rest[0].lower()), plain.get(rest[2].lower())
     if other is None or dest is None:
         return None
-    return _new(Support if op == "S" else Convoy, (unit, _new(UnitRef, (kind, other)), dest))
+    named = _new(UnitRef, (kind, other))
+    return _new(Support, (unit, named, dest)) if op == "S" else _new(Convoy, (unit, named, dest))
 
 
 _KINDS = ("A", "F")
