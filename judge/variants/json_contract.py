@@ -233,11 +233,11 @@ def position_to_json(position: Position) -> dict[str, Any]:
 def outcome_to_json(position: Position, outcome: Adjudication) -> dict[str, Any]:
     """An Adjudication -> the Contract 1 output object."""
     results: dict[str, list[dict[str, str]]] = {}
-    for r in outcome.results:
-        item = {"order": r.order, "given": r.given, "result": r.result}
-        if r.error:
-            item["error"] = reason_text(r.error)
-        results.setdefault(r.power, []).append(item)
+    for power, given, order, result, error, _ in outcome.results:  # each OrderResult
+        item = {"order": order, "given": given, "result": result}
+        if error:
+            item["error"] = reason_text(error)
+        results.setdefault(power, []).append(item)
     after = position_to_json(outcome.position)
     return {
         "phase": str(position.phase),
