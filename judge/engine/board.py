@@ -92,13 +92,32 @@ def parse_unit(game_map: GameMap, power: str, text: str) -> Unit:
 def parse_units(game_map: GameMap, power: str, texts: Iterable[str]) -> list[Unit]:
     """Units of `power`, each read as parse_unit reads it; ValueError at the first that
     cannot stand where it is put."""
-    # One Python call for a whole list: a position's units are read on every phase.
-    return [
-        _parse_unit_cached(game_map, power, t)
-        if len(t) <= _CACHED_TEXT
-        else _parse_unit(game_map, power, t)
-        for t in texts
-    ]
+    known = _units_read(game_map, power)
+    try:  # one dictionary look-up per unit: a position's units are read on every phase
+        return [known[t] for t in texts]
+    except KeyError:  # some text not read before
+        return [_read_and_kept(known, game_map, power, t) for t in texts]
+
+
+KEPT_UNIT_TEXTS = 4096  # per map and power; the table is emptied when full
+
+
+@lru_cache(maxsize=256)
+def _units_read(game_map: GameMap, power: str) -> dict[str, Unit]:
+    """The units of `power` read so far on `game_map`, by their text (kept, and added
+    to, by parse_units)."""
+    return {}
+
+
+def _read_and_kept(known: dict[str, Unit], game_map: GameMap, power: str, text: str) -> Unit:
+    unit = known.get(text)
+    if unit is None:
+        unit = _parse_unit(game_map, power, text)
+        if len(text) <= _CACHED_TEXT:  # a long text is never a unit: not kept
+            if len(known) >= KEPT_UNIT_TEXTS:
+                known.clear()
+            known[text] = unit
+    return unit
 
 
 # Positions are read by the thousand (each phase of `judge adjudicate`, each game's step)
