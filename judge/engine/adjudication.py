@@ -179,22 +179,23 @@ def _movement_results(
     """Every order line's result, then a hold for each unit no line named."""
     occupied = position.occupied
     results = []
-    named: set[tuple[str, str]] = set()
+    named: list[tuple[str, str | None]] = []  # (power, province of the unit named)
     for e in entries:
         ref: UnitLike | None = getattr(e.parsed, "unit", None)  # None for WAIVE (or nothing)
         prov = ref.location.partition("/")[0] if ref is not None else None
-        if prov is not None:
-            named.add((e.power, prov))
+        named.append((e.power, prov))
         result = _movement_result(e, prov, occupied, outcome)
         if binding is not None and prov in binding.reports and effective.get(prov) is e:
             result = order_sets.report(result, binding.reports[prov])
         results.append(result)
-    for unit in position.units:
-        p = unit.province
-        # A unit no order line named holds; one named only illegally is reported there.
-        if p not in effective and (unit.power, p) not in named:
-            code = DISLODGED if p in outcome.dislodged else OK
-            results.append(OrderResult(unit.power, "", f"{unit.kind} {unit.location} H", code))
+    # A unit no order line named holds; one named only illegally is reported there.
+    unordered = [unit for unit in position.units if unit.province not in effective]
+    if unordered:  # most phases have none: every unit follows an order
+        lines = set(named)
+        for unit in unordered:
+            if (unit.power, unit.province) not in lines:
+                code = DISLODGED if unit.province in outcome.dislodged else OK
+                results.append(OrderResult(unit.power, "", f"{unit.text} H", code))
     return results
 
 

@@ -188,6 +188,10 @@ class MovementLegality:
                 except CoastError as e:
                     raise IllegalOrder(e.problem) from None
             return _new(Support, (unit, target, written))
+        # An army supported into a place it borders moves there by land, as
+        # move_destination says, here without the call (most supports of a phase).
+        if target.kind == ARMY and dest in gm.army_moves[target.province]:
+            return _new(Support, (unit, target, dest))
         exclude = unit.province if unit.kind == FLEET else None
         try:
             self.move_destination(target, dest, exclude_sea=exclude)
