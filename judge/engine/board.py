@@ -91,11 +91,11 @@ def parse_unit(game_map: GameMap, power: str, text: str) -> Unit:
 
 def parse_units(game_map: GameMap, power: str, texts: Iterable[str]) -> list[Unit]:
     """Units of `power`, each read as parse_unit reads it; ValueError at the first that
-    cannot stand where it is put."""
+    cannot stand where it is put, or is not a text at all."""
     known = _units_read(game_map, power)
     try:  # one dictionary look-up per unit: a position's units are read on every phase
         return [known[t] for t in texts]
-    except KeyError:  # some text not read before
+    except (KeyError, TypeError):  # some text not read before (or no text at all)
         return [_read_and_kept(known, game_map, power, t) for t in texts]
 
 
@@ -110,6 +110,8 @@ def _units_read(game_map: GameMap, power: str) -> dict[str, Unit]:
 
 
 def _read_and_kept(known: dict[str, Unit], game_map: GameMap, power: str, text: str) -> Unit:
+    if type(text) is not str:  # from JSON, say: a number, a list
+        raise ValueError(f"not a unit: {text!r} (expected e.g. 'A PAR' or 'F STP/SC')")
     unit = known.get(text)
     if unit is None:
         unit = _parse_unit(game_map, power, text)

@@ -73,14 +73,12 @@ def _map_from_json(name: Any) -> GameMap:
 def _units_from_json(gm: GameMap, value: Any) -> list[Unit]:
     """The units, at most one in a province."""
     powers = _power_map(gm, value, "units")
-    try:  # the usual input, read a power's list at a time
-        units = [
-            u
-            for power, texts in powers.items()
-            for u in parse_units(gm, power, _strings(texts, "units", power))
-        ]
-    except ValueError:
-        units = []
+    units = []
+    if not set(map(type, powers.values())) - {list}:  # lists, read a power's at a time
+        try:  # parse_units refuses a text that is no unit, or no text
+            units = [u for power, texts in powers.items() for u in parse_units(gm, power, texts)]
+        except ValueError:
+            units = []
     if not units or len({u.province for u in units}) != len(units):
         units = _units_one_by_one(gm, powers)  # names the first thing wrong, if anything
     return units
