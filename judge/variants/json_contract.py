@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Any
 
 from judge.engine.adjudication import Adjudication, adjudicate
@@ -50,10 +50,8 @@ def position_from_json(data: dict[str, Any]) -> tuple[Position, dict[str, list[s
     dislodged = _retreats_from_json(gm, data.get("retreats", {}))
     if dislodged and phase.kind != RETREATS:
         raise InputError(f"retreats are given, but {phase} is not a retreat phase")
-    orders = {
-        power: _strings(lines, "orders", power)
-        for power, lines in _power_map(gm, data.get("orders", {}), "orders").items()
-    }
+    orders = _power_map(gm, data.get("orders", {}), "orders")
+    _lists_of_strings(orders, "orders")
     rules = _rules_from_json(data.get("rules"))
     position = Position(gm, phase, tuple(units), centers, tuple(dislodged))
     return position, orders, rules
@@ -198,6 +196,15 @@ def _power_map(gm: GameMap, value: Any, what: str) -> dict[str, Any]:
             raise InputError(f"unknown power {power!r} in {what}")
         out[key] = v
     return out
+
+
+def _lists_of_strings(powers: dict[str, Any], what: str) -> None:
+    """InputError unless every power's value is a list of strings (checked for all at
+    once; then power by power, to name the first that is not)."""
+    values = powers.values()
+    if set(map(type, values)) - {list} or set(map(type, chain.from_iterable(values))) - {str}:
+        for power, value in powers.items():
+            _strings(value, what, power)
 
 
 def _strings(value: Any, what: str, whose: str | None = None) -> list[str]:
