@@ -74,7 +74,9 @@ def adjudicate(
                 raise ValueError(f"unknown power {power!r} in the players")
     paths = rules.convoy_path_specification != "ignored"  # DATC 4.A.6
     entries = [
-        _read(power, line, position, paths) for power, lines in orders.items() for line in lines
+        _read(power, line, gm, position.phase.kind, paths)
+        for power, lines in orders.items()
+        for line in lines
     ]
     neutral = gm.neutral_in(position.phase)
     if neutral:
@@ -98,11 +100,11 @@ def neutral_error(gm: GameMap, power: str) -> Problem:
     return Problem("power_neutral", {"power": gm.powers[power].name})
 
 
-def _read(power: str, line: str | Order, position: Position, paths: bool) -> Entry:
+def _read(power: str, line: str | Order, gm: GameMap, phase_kind: str, paths: bool) -> Entry:
     if not isinstance(line, str):
         return Entry(power, order_text(line), parsed=line)
     try:
-        parsed = parse_order(line, position.game_map, position.phase.kind, paths)
+        parsed = parse_order(line, gm, phase_kind, paths)
     except NotationError as e:
         return Entry(power, line, error=e.problem)
     return Entry(power, line, parsed.order, None, None, parsed.notes)

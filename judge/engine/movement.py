@@ -314,7 +314,7 @@ class _Adjudicator(OrderTables):
             for p in group:
                 if p not in void:
                     self.resolve(p)
-        moved = frozenset(p for p in self.target if self.result[p])
+        moved = frozenset([p for p in self.target if self.result[p]])
         dislodged: dict[str, str] = {}
         by_convoy = set()
         for dest, movers in self.moves_to.items():
