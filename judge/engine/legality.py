@@ -171,22 +171,7 @@ class MovementLegality:
         # cannot both support and convoy, so the supporter's own sea is no convoy route.
         # The coast may be left out of a support; written, it must be reachable (4.B.4 d).
         if target.kind == FLEET:
-            reach = gm.fleet_reaches(target.location, dest)
-            coasts = gm.provinces[dest].coasts
-            coast = order.dest.partition("/")[2]
-            if coast not in coasts:
-                coast = ""  # an irrelevant coast is ignored (4.B.6 b)
-            written = f"{dest}/{coast}" if coast else dest
-            checked = self.rules.coast_in_support != "ignored"  # 4.B.4 e ignores it
-            if not reach or (coast and checked and written not in reach):
-                values = {"target": str(target), "place": name(gm, written)}
-                raise IllegalOrder(Problem("supported_fleet_cannot_move", values))
-            if coasts:  # the coast may be left out of a support, or not (4.B.4)
-                own = target.power == unit.power
-                try:
-                    written = support_coast(gm, dest, coast, reach, self.rules, own)
-                except CoastError as e:
-                    raise IllegalOrder(e.problem) from None
+            written = self._fleet_destination(unit, target, dest, order.dest.partition("/")[2])
             return _new(Support, (unit, target, written))
         # An army supported into a place it borders moves there by land, as
         # move_destination says, here without the call (most supports of a phase).
@@ -203,6 +188,27 @@ class MovementLegality:
             }
             raise IllegalOrder(Problem("supported_cannot_move", why)) from None
         return _new(Support, (unit, target, dest))
+
+    def _fleet_destination(self, unit: Unit, target: Unit, dest: str, coast: str) -> str:
+        """Where the supported fleet `target` may move in `dest` (with `coast` written):
+        the support's destination, or IllegalOrder."""
+        gm = self.gm
+        reach = gm.fleet_reaches(target.location, dest)
+        coasts = gm.provinces[dest].coasts
+        if coast not in coasts:
+            coast = ""  # an irrelevant coast is ignored (4.B.6 b)
+        written = f"{dest}/{coast}" if coast else dest
+        checked = self.rules.coast_in_support != "ignored"  # 4.B.4 e ignores it
+        if not reach or (coast and checked and written not in reach):
+            values = {"target": str(target), "place": name(gm, written)}
+            raise IllegalOrder(Problem("supported_fleet_cannot_move", values))
+        if coasts:  # the coast may be left out of a support, or not (4.B.4)
+            own = target.power == unit.power
+            try:
+                written = support_coast(gm, dest, coast, reach, self.rules, own)
+            except CoastError as e:
+                raise IllegalOrder(e.problem) from None
+        return written
 
     # -- convoy ---------------------------------------------------------------------------
     def _convoy(self, unit: Unit, order: Convoy) -> Convoy:
