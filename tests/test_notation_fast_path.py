@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.engine.notation import _fast, _grammar, _scan, _tables
+from judge.engine.notation import _fast, _grammar, _scan, _spaced, _tables
 from judge.variants.maps import load_map
 
 GM = load_map("standard")
@@ -61,3 +61,28 @@ def test_fast_path_agrees_on_random_word_salad(words: list[str]) -> None:
     fast = _fast(text, T)
     if fast is not None:
         assert fast == _general(text)
+
+
+@settings(max_examples=3000, derandomize=True, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([w.upper() for w in WORDS] + ["A", "F", "S", "C", "H", "-", "VIA"]),
+        min_size=2,
+        max_size=7,
+    )
+)
+def test_the_spaced_shapes_read_as_the_general_reader_reads_them(words: list[str]) -> None:
+    """Upper-case words one space apart, as Contract 1's tools write orders: the shapes
+    read word by word before the regular expression (notation._spaced)."""
+    text = " ".join(words)
+    fast = _fast(text, T)
+    if fast is not None:
+        assert fast == _general(text), text
+
+
+def test_the_spaced_shapes_are_read_word_by_word() -> None:
+    shapes = ("A PAR - BUR", "A PAR H", "A PAR", "F NTH S A LON - BEL", "A MUN S A BER")
+    for text in (*shapes, "F NTH C A LON - BEL"):
+        assert _spaced(text.split(), T.plain_places) == _general(text), text
+    for text in ("A PAR - BUR VIA", "A PAR-BUR", "F STP/SC - BOT", "F NTH C A LON", "A XYZ H"):
+        assert _spaced(text.split(), T.plain_places) is None, text

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from . import order_sets
 from .adjustments import resolve_adjustments
-from .board import Dislodged, Position, Unit
+from .board import Dislodged, Position, Unit, placed_unit
 from .geography import GameMap
 from .legality import IllegalOrder, MovementLegality
 from .movement import MovementOutcome, resolve_movement
@@ -74,7 +74,9 @@ def adjudicate(
                 raise ValueError(f"unknown power {power!r} in the players")
     paths = rules.convoy_path_specification != "ignored"  # DATC 4.A.6
     entries = [
-        _read(power, line, position, paths) for power, lines in orders.items() for line in lines
+        _read(power, line, gm, position.phase.kind, paths)
+        for power, lines in orders.items()
+        for line in lines
     ]
     neutral = gm.neutral_in(position.phase)
     if neutral:
@@ -98,17 +100,14 @@ def neutral_error(gm: GameMap, power: str) -> Problem:
     return Problem("power_neutral", {"power": gm.powers[power].name})
 
 
-def _read(power: str, line: str | Order, position: Position, paths: bool) -> Entry:
+def _read(power: str, line: str | Order, gm: GameMap, phase_kind: str, paths: bool) -> Entry:
     if not isinstance(line, str):
         return Entry(power, order_text(line), parsed=line)
-    entry = Entry(power, line)
     try:
-        parsed = parse_order(line, position.game_map, position.phase.kind, paths)
+        parsed = parse_order(line, gm, phase_kind, paths)
     except NotationError as e:
-        entry.error = e.problem
-        return entry
-    entry.parsed, entry.notes = parsed.order, parsed.notes
-    return entry
+        return Entry(power, line, error=e.problem)
+    return Entry(power, line, parsed.order, None, None, parsed.notes)
 
 
 # -- movement ---------------------------------------------------------------------------
@@ -182,22 +181,23 @@ def _movement_results(
     """Every order line's result, then a hold for each unit no line named."""
     occupied = position.occupied
     results = []
-    named: set[tuple[str, str]] = set()
+    named: list[tuple[str, str | None]] = []  # (power, province of the unit named)
     for e in entries:
         ref: UnitLike | None = getattr(e.parsed, "unit", None)  # None for WAIVE (or nothing)
         prov = ref.location.partition("/")[0] if ref is not None else None
-        if prov is not None:
-            named.add((e.power, prov))
+        named.append((e.power, prov))
         result = _movement_result(e, prov, occupied, outcome)
         if binding is not None and prov in binding.reports and effective.get(prov) is e:
             result = order_sets.report(result, binding.reports[prov])
         results.append(result)
-    for unit in position.units:
-        p = unit.province
-        # A unit no order line named holds; one named only illegally is reported there.
-        if p not in effective and (unit.power, p) not in named:
-            code = DISLODGED if p in outcome.dislodged else OK
-            results.append(OrderResult(unit.power, "", f"{unit.kind} {unit.location} H", code))
+    # A unit no order line named holds; one named only illegally is reported there.
+    unordered = [unit for unit in position.units if unit.province not in effective]
+    if unordered:  # most phases have none: every unit follows an order
+        lines = set(named)
+        for unit in unordered:
+            if (unit.power, unit.province) not in lines:
+                code = DISLODGED if unit.province in outcome.dislodged else OK
+                results.append(OrderResult(unit.power, "", f"{unit.text} H", code))
     return results
 
 
@@ -212,7 +212,7 @@ def _units_after(
             continue
         order = legal[p]
         if p in outcome.moved and isinstance(order, Move):
-            units.append(Unit(unit.power, unit.kind, order.dest))
+            units.append(placed_unit(unit.power, unit.kind, order.dest))
         else:
             units.append(unit)
     return units
@@ -227,7 +227,7 @@ def _movement_result(
     """The result code of one order line (`prov`: the province of the unit it names)."""
     order = e.legal
     shown = order or e.parsed
-    text = order_text(shown) if shown is not None else e.given
+    text = shown.text() if shown is not None else e.given  # order_text, one call less
     unit = occupied.get(prov) if prov else None
     # The unit's own order, or a proxy order for it (DATC 4.E.5 b), shows it dislodged.
     ordered = unit is not None and (unit.power == e.power or order is not None)
@@ -261,10 +261,10 @@ def _unmatched_reason(order: Support | Convoy) -> Problem:
     """Why a legal support or convoy was void: the order it names was not given."""
     if isinstance(order, Support):
         if order.dest is None:
-            return Problem("support_hold_unmatched", {"supported": str(order.supported)})
-        values = {"supported": str(order.supported), "dest": order.dest}
+            return Problem("support_hold_unmatched", {"supported": order.supported.text})
+        values = {"supported": order.supported.text, "dest": order.dest}
         return Problem("support_move_unmatched", values)
-    return Problem("convoy_unmatched", {"army": str(order.army), "dest": order.dest})
+    return Problem("convoy_unmatched", {"army": order.army.text, "dest": order.dest})
 
 
 # -- after the phase: the next phase with something to order ----------------------------

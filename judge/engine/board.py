@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
@@ -19,13 +19,16 @@ class Unit:
     kind: str  # ARMY or FLEET
     location: str  # province key, or KEY/XC for a fleet on one coast
     province: str = field(init=False, repr=False, compare=False)
+    text: str = field(init=False, repr=False, compare=False)  # `A PAR`, `F STP/SC`
 
     def __post_init__(self) -> None:
-        # Looked up constantly by the resolver: computed once.
+        # Looked up constantly by the resolver, and written in every order's text (as
+        # an attribute, not str(): no Python call): computed once.
         object.__setattr__(self, "province", self.location.split("/", 1)[0])
+        object.__setattr__(self, "text", f"{self.kind} {self.location}")
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.location}"
+        return self.text
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ class Position:
     units: tuple[Unit, ...]
     centers: Mapping[str, frozenset[str]]  # power -> owned supply centres
     dislodged: tuple[Dislodged, ...] = ()
-    _by_province: Mapping[str, Unit] = field(default_factory=dict, compare=False, repr=False)
+    _by_province: Mapping[str, Unit] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         by_province = {u.province: u for u in self.units}
@@ -72,11 +75,51 @@ class Position:
         return len(self.centers.get(power, ())) - len(self.units_of(power))
 
 
+@lru_cache(maxsize=8192)
+def placed_unit(power: str, kind: str, location: str) -> Unit:
+    """The unit of `power` of `kind` at `location`. Made once each: a Unit is frozen, so
+    shared, and every phase moves dozens of units to places units have stood before."""
+    return Unit(power, kind, location)
+
+
 def parse_unit(game_map: GameMap, power: str, text: str) -> Unit:
     """`A PAR`, `F STP/SC` -> Unit; ValueError if the unit cannot stand there."""
     if len(text) <= _CACHED_TEXT:
         return _parse_unit_cached(game_map, power, text)
     return _parse_unit(game_map, power, text)
+
+
+def parse_units(game_map: GameMap, power: str, texts: Iterable[str]) -> list[Unit]:
+    """Units of `power`, each read as parse_unit reads it; ValueError at the first that
+    cannot stand where it is put, or is not a text at all."""
+    known = _units_read(game_map, power)
+    try:  # one dictionary look-up per unit: a position's units are read on every phase
+        return [known[t] for t in texts]
+    except (KeyError, TypeError):  # some text not read before (or no text at all)
+        return [_read_and_kept(known, game_map, power, t) for t in texts]
+
+
+KEPT_UNIT_TEXTS = 4096  # per map and power; the table is emptied when full
+
+
+@lru_cache(maxsize=256)
+def _units_read(game_map: GameMap, power: str) -> dict[str, Unit]:
+    """The units of `power` read so far on `game_map`, by their text (kept, and added
+    to, by parse_units)."""
+    return {}
+
+
+def _read_and_kept(known: dict[str, Unit], game_map: GameMap, power: str, text: str) -> Unit:
+    if type(text) is not str:  # from JSON, say: a number, a list
+        raise ValueError(f"not a unit: {text!r} (expected e.g. 'A PAR' or 'F STP/SC')")
+    unit = known.get(text)
+    if unit is None:
+        unit = _parse_unit(game_map, power, text)
+        if len(text) <= _CACHED_TEXT:  # a long text is never a unit: not kept
+            if len(known) >= KEPT_UNIT_TEXTS:
+                known.clear()
+            known[text] = unit
+    return unit
 
 
 # Positions are read by the thousand (each phase of `judge adjudicate`, each game's step)

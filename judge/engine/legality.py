@@ -61,7 +61,11 @@ class MovementLegality:
         self.gm = position.game_map
         self.closed = self.gm.closed_in(position.phase)  # a variant's closed provinces
         self.fleet_seas = frozenset(
-            u.province for u in position.units if u.kind == FLEET and self.gm.convoys_at(u.province)
+            {
+                u.province
+                for u in position.units
+                if u.kind == FLEET and self.gm.convoys_at(u.province)
+            }
         )
 
     def check(self, order: Order, power: str) -> MovementOrder:
@@ -99,7 +103,7 @@ class MovementLegality:
     ) -> tuple[str, bool]:
         """(location, needs convoy) for a move of `unit` to `written`, or IllegalOrder."""
         gm = self.gm
-        dest = gm.province_of(written)
+        dest = written.partition("/")[0]  # gm.province_of, without a call on every move
         if dest == unit.province:
             raise IllegalOrder(Problem("move_to_own_place"))
         if dest in self.closed:
@@ -155,7 +159,7 @@ class MovementLegality:
                 }
                 raise IllegalOrder(Problem("support_hold_unreachable", values))
             return _new(Support, (unit, target, None))  # unit_ref(unit), unit_ref(target)
-        dest = gm.province_of(order.dest)
+        dest = order.dest.partition("/")[0]  # gm.province_of, without a call
         if dest == unit.province:
             raise IllegalOrder(Problem("support_own_place"))
         if dest in self.closed:
@@ -167,23 +171,12 @@ class MovementLegality:
         # cannot both support and convoy, so the supporter's own sea is no convoy route.
         # The coast may be left out of a support; written, it must be reachable (4.B.4 d).
         if target.kind == FLEET:
-            reach = gm.fleet_reaches(target.location, dest)
-            coasts = gm.provinces[dest].coasts
-            coast = order.dest.partition("/")[2]
-            if coast not in coasts:
-                coast = ""  # an irrelevant coast is ignored (4.B.6 b)
-            written = f"{dest}/{coast}" if coast else dest
-            checked = self.rules.coast_in_support != "ignored"  # 4.B.4 e ignores it
-            if not reach or (coast and checked and written not in reach):
-                values = {"target": str(target), "place": name(gm, written)}
-                raise IllegalOrder(Problem("supported_fleet_cannot_move", values))
-            if coasts:  # the coast may be left out of a support, or not (4.B.4)
-                own = target.power == unit.power
-                try:
-                    written = support_coast(gm, dest, coast, reach, self.rules, own)
-                except CoastError as e:
-                    raise IllegalOrder(e.problem) from None
+            written = self._fleet_destination(unit, target, dest, order.dest.partition("/")[2])
             return _new(Support, (unit, target, written))
+        # An army supported into a place it borders moves there by land, as
+        # move_destination says, here without the call (most supports of a phase).
+        if target.kind == ARMY and dest in gm.army_moves[target.province]:
+            return _new(Support, (unit, target, dest))
         exclude = unit.province if unit.kind == FLEET else None
         try:
             self.move_destination(target, dest, exclude_sea=exclude)
@@ -195,6 +188,27 @@ class MovementLegality:
             }
             raise IllegalOrder(Problem("supported_cannot_move", why)) from None
         return _new(Support, (unit, target, dest))
+
+    def _fleet_destination(self, unit: Unit, target: Unit, dest: str, coast: str) -> str:
+        """Where the supported fleet `target` may move in `dest` (with `coast` written):
+        the support's destination, or IllegalOrder."""
+        gm = self.gm
+        reach = gm.fleet_reaches(target.location, dest)
+        coasts = gm.provinces[dest].coasts
+        if coast not in coasts:
+            coast = ""  # an irrelevant coast is ignored (4.B.6 b)
+        written = f"{dest}/{coast}" if coast else dest
+        checked = self.rules.coast_in_support != "ignored"  # 4.B.4 e ignores it
+        if not reach or (coast and checked and written not in reach):
+            values = {"target": str(target), "place": name(gm, written)}
+            raise IllegalOrder(Problem("supported_fleet_cannot_move", values))
+        if coasts:  # the coast may be left out of a support, or not (4.B.4)
+            own = target.power == unit.power
+            try:
+                written = support_coast(gm, dest, coast, reach, self.rules, own)
+            except CoastError as e:
+                raise IllegalOrder(e.problem) from None
+        return written
 
     # -- convoy ---------------------------------------------------------------------------
     def _convoy(self, unit: Unit, order: Convoy) -> Convoy:

@@ -176,7 +176,10 @@ class _Adjudicator(OrderTables):
                 return False
         elif attack <= self.hold_strength(dest):
             return False
-        return all(attack > self.prevent_strength(q) for q in self.moves_to[dest] if q != p)
+        for q in self.moves_to[dest]:  # noqa: SIM110  # a loop, not all(): no generator per move
+            if q != p and attack <= self.prevent_strength(q):
+                return False
+        return True
 
     def support_decision(self, p: str) -> bool:
         """SUPPORT: True when the support of the unit in `p` is given (not cut)."""
@@ -311,7 +314,7 @@ class _Adjudicator(OrderTables):
             for p in group:
                 if p not in void:
                     self.resolve(p)
-        moved = frozenset(p for p in self.target if self.result[p])
+        moved = frozenset([p for p in self.target if self.result[p]])
         dislodged: dict[str, str] = {}
         by_convoy = set()
         for dest, movers in self.moves_to.items():
@@ -321,14 +324,14 @@ class _Adjudicator(OrderTables):
                         dislodged[dest] = q
                         if q in self.convoyed:
                             by_convoy.add(dest)
-        cut = frozenset(
+        cut = {
             p
             for p, o in self.order.items()
             if type(o) is Support
             and p not in self.void
             and p not in dislodged
             and not self.result[p]
-        )
+        }
         no_route = set()
         disrupted = set()
         for p in self.convoyed:
@@ -345,7 +348,7 @@ class _Adjudicator(OrderTables):
             moved=moved,
             dislodged=dislodged,
             dislodged_by_convoy=frozenset(by_convoy),
-            cut=cut,
+            cut=frozenset(cut),
             void=frozenset(self.void),
             no_route=frozenset(no_route),
             disrupted=frozenset(disrupted),

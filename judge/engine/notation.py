@@ -311,6 +311,9 @@ def _fast(text: str, t: _Tables) -> Order | None:
     """The most common shapes (`A Par-Bur`, `F Nth S A Lon - Bel`, `F Nth C A Lon-Bel`,
     `A Mun H`) read by one regular expression. Only plain one-word names are taken, so
     the result is exactly what the general reader gives; anything else returns None."""
+    order = _spaced(text.split(), t.plain_places)
+    if order is not None:
+        return order
     m = _FAST.fullmatch(text.lower())
     if m is None:
         return None
@@ -346,6 +349,39 @@ def _fast(text: str, t: _Tables) -> Order | None:
     if op[0] == "s":
         return _new(Support, (unit, other, to))
     return None if to is None else _new(Convoy, (unit, other, to))
+
+
+def _spaced(words: list[str], plain: dict[str, str]) -> Order | None:
+    """The shapes Contract 1's tools write, word by word (`A PAR - BUR`, `A PAR H`,
+    `F NTH S A LON - BEL`, `F NTH C A LON - BEL`), read as the regular expression reads
+    them but at a third of its cost; None for anything else, which _fast reads."""
+    n = len(words)
+    if n < 2 or words[0] not in _KINDS or (prov := plain.get(words[1].lower())) is None:
+        return None
+    unit = _new(UnitRef, (words[0], prov))
+    if n == 2 or (n == 3 and words[2] == "H"):
+        return _new(Hold, (unit,))
+    if n == 4 and words[2] == "-":
+        dest = plain.get(words[3].lower())
+        return None if dest is None else _new(Move, (unit, dest, False, ()))
+    op = words[2] if n >= 4 else ""
+    if op not in ("S", "C"):
+        return None
+    rest = words[3:]
+    kind = rest.pop(0) if rest[0] in _KINDS else None
+    if len(rest) == 1 and op == "S":  # a support to hold
+        other = plain.get(rest[0].lower())
+        return None if other is None else _new(Support, (unit, _new(UnitRef, (kind, other)), None))
+    if len(rest) != 3 or rest[1] != "-":
+        return None
+    other, dest = plain.get(rest[0].lower()), plain.get(rest[2].lower())
+    if other is None or dest is None:
+        return None
+    named = _new(UnitRef, (kind, other))
+    return _new(Support, (unit, named, dest)) if op == "S" else _new(Convoy, (unit, named, dest))
+
+
+_KINDS = ("A", "F")
 
 
 # -- scanning ---------------------------------------------------------------------------

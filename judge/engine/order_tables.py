@@ -113,7 +113,8 @@ class OrderTables:
         for p, o in supports:
             s = o.supported.province
             so = moves.get(s)
-            self.support_into[p] = self.gm.province_of(o.dest) if o.dest else None
+            # the province (gm.province_of), read without a call on every support
+            self.support_into[p] = o.dest.partition("/")[0] if o.dest else None
             if o.dest is None:
                 if so is not None:
                     self.void.add(p)

@@ -28,6 +28,9 @@ class UnitLike(Protocol):
     @property
     def province(self) -> str: ...
 
+    @property
+    def text(self) -> str: ...
+
 
 class UnitRef(NamedTuple):
     """A unit as written in an order: its type (None if omitted) and its location."""
@@ -39,8 +42,13 @@ class UnitRef(NamedTuple):
     def province(self) -> str:
         return self.location.partition("/")[0]
 
-    def __str__(self) -> str:
+    @property
+    def text(self) -> str:
+        """As written in an order's text: `A PAR`, or `PAR` without a type."""
         return f"{self.kind} {self.location}" if self.kind else self.location
+
+    def __str__(self) -> str:
+        return self.text
 
 
 class Hold(NamedTuple):
@@ -48,7 +56,7 @@ class Hold(NamedTuple):
 
     def text(self) -> str:
         """The canonical short form (order_text)."""
-        return f"{self.unit} H"
+        return f"{self.unit.text} H"
 
 
 class Move(NamedTuple):
@@ -62,8 +70,8 @@ class Move(NamedTuple):
     def text(self) -> str:
         """The canonical short form (order_text)."""
         if self.path:
-            return f"{self.unit} - {' - '.join(self.path)} - {self.dest}"
-        return f"{self.unit} - {self.dest}" + (" VIA" if self.via_convoy else "")
+            return f"{self.unit.text} - {' - '.join(self.path)} - {self.dest}"
+        return f"{self.unit.text} - {self.dest}" + (" VIA" if self.via_convoy else "")
 
 
 class Support(NamedTuple):
@@ -74,8 +82,8 @@ class Support(NamedTuple):
     def text(self) -> str:
         """The canonical short form (order_text)."""
         if self.dest is None:
-            return f"{self.unit} S {self.supported}"
-        return f"{self.unit} S {self.supported} - {self.dest}"
+            return f"{self.unit.text} S {self.supported.text}"
+        return f"{self.unit.text} S {self.supported.text} - {self.dest}"
 
 
 class Convoy(NamedTuple):
@@ -85,7 +93,7 @@ class Convoy(NamedTuple):
 
     def text(self) -> str:
         """The canonical short form (order_text)."""
-        return f"{self.unit} C {self.army} - {self.dest}"
+        return f"{self.unit.text} C {self.army.text} - {self.dest}"
 
 
 class Retreat(NamedTuple):
@@ -94,7 +102,7 @@ class Retreat(NamedTuple):
 
     def text(self) -> str:
         """The canonical short form (order_text)."""
-        return f"{self.unit} R {self.dest}"
+        return f"{self.unit.text} R {self.dest}"
 
 
 class Disband(NamedTuple):
@@ -104,7 +112,7 @@ class Disband(NamedTuple):
 
     def text(self) -> str:
         """The canonical short form (order_text)."""
-        return f"{self.unit} D"
+        return f"{self.unit.text} D"
 
 
 class Build(NamedTuple):
@@ -112,7 +120,7 @@ class Build(NamedTuple):
 
     def text(self) -> str:
         """The canonical short form (order_text)."""
-        return f"{self.unit} B"
+        return f"{self.unit.text} B"
 
 
 class Waive(NamedTuple):

@@ -8,7 +8,7 @@ valid retreat order disbands.
 
 from __future__ import annotations
 
-from .board import ARMY, FLEET, Position, Unit
+from .board import ARMY, FLEET, Position, Unit, placed_unit
 from .coasts import CoastError, move_coast
 from .geography import GameMap
 from .legality import unit_ref
@@ -98,7 +98,7 @@ def resolve_retreats(
         else:
             if retreat is not None and dest:
                 u = dislodged[retreat.unit.province].unit
-                units.append(Unit(u.power, u.kind, dest))
+                units.append(placed_unit(u.power, u.kind, dest))
             results.append(e.result(OK))
     for prov, d in sorted(dislodged.items()):
         if prov not in chosen:

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import json
 import sys
-import traceback
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Any
 
 from judge.engine.adjudication import Adjudication, adjudicate
-from judge.engine.board import Dislodged, Position, Unit, parse_unit
+from judge.engine.board import Dislodged, Position, Unit, parse_unit, parse_units
 from judge.engine.geography import GameMap, MapError
 from judge.engine.phase import RETREATS, Phase
 from judge.engine.rules import Rules
@@ -51,10 +50,8 @@ def position_from_json(data: dict[str, Any]) -> tuple[Position, dict[str, list[s
     dislodged = _retreats_from_json(gm, data.get("retreats", {}))
     if dislodged and phase.kind != RETREATS:
         raise InputError(f"retreats are given, but {phase} is not a retreat phase")
-    orders = {
-        power: _strings(lines, f"orders of {power}")
-        for power, lines in _power_map(gm, data.get("orders", {}), "orders").items()
-    }
+    orders = _power_map(gm, data.get("orders", {}), "orders")
+    _lists_of_strings(orders, "orders")
     rules = _rules_from_json(data.get("rules"))
     position = Position(gm, phase, tuple(units), centers, tuple(dislodged))
     return position, orders, rules
@@ -73,10 +70,24 @@ def _map_from_json(name: Any) -> GameMap:
 
 def _units_from_json(gm: GameMap, value: Any) -> list[Unit]:
     """The units, at most one in a province."""
+    powers = _power_map(gm, value, "units")
+    units = []
+    if not set(map(type, powers.values())) - {list}:  # lists, read a power's at a time
+        try:  # parse_units refuses a text that is no unit, or no text
+            units = [u for power, texts in powers.items() for u in parse_units(gm, power, texts)]
+        except ValueError:
+            units = []
+    if not units or len({u.province for u in units}) != len(units):
+        units = _units_one_by_one(gm, powers)  # names the first thing wrong, if anything
+    return units
+
+
+def _units_one_by_one(gm: GameMap, powers: dict[str, Any]) -> list[Unit]:
+    """The units read one by one: InputError naming the first thing wrong."""
     units = []
     seen: dict[str, str] = {}
-    for power, texts in _power_map(gm, value, "units").items():
-        for text in _strings(texts, f"units of {power}"):
+    for power, texts in powers.items():
+        for text in _strings(texts, "units", power):
             try:
                 unit = parse_unit(gm, power, text)
             except ValueError as e:
@@ -90,11 +101,28 @@ def _units_from_json(gm: GameMap, value: Any) -> list[Unit]:
 
 def _centers_from_json(gm: GameMap, value: Any) -> dict[str, frozenset[str]]:
     """The supply centres each power owns, each owned by one power at most."""
+    powers = _power_map(gm, value, "centers")
+    lists = powers.values()
+    try:  # the usual input: lists of the map's keys, as they are (upper case)
+        owned = set().union(*lists)
+    except TypeError:  # something other than lists of strings
+        return _centers_one_by_one(gm, powers)
+    if (
+        set(map(type, lists)) - {list}
+        or sum(map(len, lists)) != len(owned)  # a centre owned twice
+        or not owned <= gm.supply_centers  # not a centre, or in lower case
+    ):
+        return _centers_one_by_one(gm, powers)  # reads them, or says what is wrong
+    return {power: frozenset(cs) for power, cs in powers.items()}
+
+
+def _centers_one_by_one(gm: GameMap, powers: dict[str, Any]) -> dict[str, frozenset[str]]:
+    """The centres checked one by one: InputError naming the first one wrong."""
     centers: dict[str, frozenset[str]] = {}
     owners: dict[str, str] = {}
     supply_centers = gm.supply_centers
-    for power, cs in _power_map(gm, value, "centers").items():
-        keys = [c.upper() for c in _strings(cs, f"centers of {power}")]
+    for power, cs in powers.items():
+        keys = [c.upper() for c in _strings(cs, "centers", power)]
         for c in keys:
             if c not in supply_centers:
                 raise InputError(f"{c} is not a supply centre")
@@ -113,7 +141,7 @@ def _retreats_from_json(gm: GameMap, value: Any) -> list[Dislodged]:
             raise InputError(f"retreats of {power} must map units to places")
         for text, places in entries.items():
             unit = _unit(gm, power, text)
-            locs = tuple(sorted(p.upper() for p in _strings(places, f"retreats of {text}")))
+            locs = tuple(sorted(p.upper() for p in _strings(places, "retreats", text)))
             for loc in locs:
                 if gm.province_of(loc) not in gm.provinces:
                     raise InputError(f"unknown place {loc} in the retreats of {text}")
@@ -159,6 +187,8 @@ def players_from_json(gm: GameMap, data: dict[str, Any]) -> tuple[tuple[str, ...
 def _power_map(gm: GameMap, value: Any, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InputError(f"{what} must be an object keyed by power")
+    if value.keys() <= gm.powers.keys():  # the usual input: the map's own keys, as they are
+        return value
     out = {}
     for power, v in value.items():
         key = str(power).upper()
@@ -168,9 +198,20 @@ def _power_map(gm: GameMap, value: Any, what: str) -> dict[str, Any]:
     return out
 
 
-def _strings(value: Any, what: str) -> list[str]:
+def _lists_of_strings(powers: dict[str, Any], what: str) -> None:
+    """InputError unless every power's value is a list of strings (checked for all at
+    once; then power by power, to name the first that is not)."""
+    values = powers.values()
+    if set(map(type, values)) - {list} or set(map(type, chain.from_iterable(values))) - {str}:
+        for power, value in powers.items():
+            _strings(value, what, power)
+
+
+def _strings(value: Any, what: str, whose: str | None = None) -> list[str]:
+    """`value`, a list of strings; else InputError saying so of `what` (of `whose`)."""
     # map() rather than a generator: no Python frame per item, on every list of every line
     if not isinstance(value, list) or not all(map(isinstance, value, repeat(str))):
+        what = what if whose is None else f"{what} of {whose}"
         raise InputError(f"{what} must be a list of strings")
     return value
 
@@ -178,8 +219,8 @@ def _strings(value: Any, what: str) -> list[str]:
 def position_to_json(position: Position) -> dict[str, Any]:
     """A Position -> the Contract 1 input shape (without orders); position_from_json reads it."""
     units: dict[str, list[str]] = {}
-    for u in position.units:  # str(u), without a Python call per unit
-        units.setdefault(u.power, []).append(f"{u.kind} {u.location}")
+    for u in position.units:
+        units.setdefault(u.power, []).append(u.text)
     retreats: dict[str, dict[str, list[str]]] = {}
     for d in position.dislodged:
         retreats.setdefault(d.unit.power, {})[str(d.unit)] = list(d.retreats)
@@ -197,11 +238,11 @@ def position_to_json(position: Position) -> dict[str, Any]:
 def outcome_to_json(position: Position, outcome: Adjudication) -> dict[str, Any]:
     """An Adjudication -> the Contract 1 output object."""
     results: dict[str, list[dict[str, str]]] = {}
-    for r in outcome.results:
-        item = {"order": r.order, "given": r.given, "result": r.result}
-        if r.error:
-            item["error"] = reason_text(r.error)
-        results.setdefault(r.power, []).append(item)
+    for power, given, order, result, error, _ in outcome.results:  # each OrderResult
+        item = {"order": order, "given": given, "result": result}
+        if error:
+            item["error"] = reason_text(error)
+        results.setdefault(power, []).append(item)
     after = position_to_json(outcome.position)
     return {
         "phase": str(position.phase),
@@ -223,6 +264,8 @@ def adjudicate_line(line: str | bytes) -> dict[str, Any]:
     except RecursionError:
         return {"error": "the line is nested too deeply to read"}
     except Exception as e:
+        import traceback  # here: only a fault of ours needs it (3 ms at each start)
+
         traceback.print_exc(file=sys.stderr)
         return {"error": f"internal error ({type(e).__name__}); the line was not adjudicated"}
 
@@ -238,7 +281,7 @@ def _adjudicate_line(line: str | bytes) -> dict[str, Any]:
     if not line.strip():
         return {"error": "an empty line: expected a JSON object"}
     try:
-        data = json.loads(line, parse_int=_integer)
+        data = _decode(line)
     except json.JSONDecodeError as e:
         return {"error": f"not valid JSON: {e.msg} at column {e.colno}"}
     except InputError as e:
@@ -256,3 +299,7 @@ def _integer(text: str) -> int:
     if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
         raise InputError(f"a number has more than {MAX_NUMBER_DIGITS} digits")
     return int(text)
+
+
+# Made once: json.loads with an argument makes a decoder, and its scanner, per line.
+_decode = json.JSONDecoder(parse_int=_integer).decode
