@@ -450,6 +450,7 @@ def _letters(word: str) -> str:
     return "".join(c for c in word.upper() if c.isalpha())
 
 
+@lru_cache(maxsize=4096)  # every word of every command line is asked about
 def _carries_password(word: str) -> bool:
     """Whether `word` (letters only, upper case) is a password-carrying command word, or
     one typo away from one (two for the long words)."""

@@ -131,6 +131,40 @@ def header_address(msg: Message, name: str) -> tuple[str, str]:
 
 
 def _written(addr: str, header: str) -> bool:
+    """Whether `addr` stands in `header` as written, case aside: between < and > (spaces
+    allowed), or as a word of its own (after the start, a space , : or ;, before the end,
+    a space , ; or ()."""
+    if not (addr.isascii() and header.isascii()):
+        return _written_pattern(addr, header)
+    # ASCII: lower case keeps every position, so the address is looked for as plain
+    # text; a pattern made for each sender was compiled anew for each (issue 16).
+    text, wanted = header.lower(), addr.lower()
+    at = text.find(wanted)
+    while at >= 0:
+        end = at + len(wanted)
+        if _between_angles(text, at, end) or _a_word(text, at, end):
+            return True
+        at = text.find(wanted, at + 1)
+    return False
+
+
+def _between_angles(text: str, start: int, end: int) -> bool:
+    before = text[:start].rstrip(_SPACES)
+    after = text[end:].lstrip(_SPACES)
+    return before.endswith("<") and after.startswith(">")
+
+
+def _a_word(text: str, start: int, end: int) -> bool:
+    before = start == 0 or text[start - 1] in _SPACES or text[start - 1] in ",:;"
+    after = end == len(text) or text[end] in _SPACES or text[end] in ",;("
+    return before and after
+
+
+_SPACES = "".join(chr(c) for c in range(128) if chr(c).isspace())  # what \s is in ASCII
+
+
+def _written_pattern(addr: str, header: str) -> bool:
+    """_written by regular expressions (any text)."""
     quoted = re.escape(addr)
     return bool(
         re.search(rf"<\s*{quoted}\s*>", header, re.I)
