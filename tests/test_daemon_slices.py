@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from judge_harness import HOLDS, Judge
 
+from judge.game import pictures
 from judge.mail import outbox
 from judge.service import daemon
 from judge.store import inbox
@@ -135,3 +136,36 @@ def test_a_stored_mail_sets_the_wakeups_mail_flag() -> None:
         assert wakeup.selector.select(0)  # and the loop is woken
     finally:
         wakeup.close()
+
+
+@pytest.mark.parametrize("share", [3600.0, -1.0])
+def test_a_maildir_pass_gives_way_to_mail_only_after_its_share_of_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, share: float
+) -> None:
+    monkeypatch.setattr(daemon, "DUE_SLICE_SECONDS", 3600.0)
+    monkeypatch.setattr(daemon, "MAIL_SLICE_SECONDS", share)
+    monkeypatch.setattr(daemon, "SEND_SLICE", 1000)
+    judge = _due_together(tmp_path)
+    delivery = outbox.MaildirDelivery(tmp_path / "sent")
+    outbox.drain(judge.db, delivery, lambda: judge.now, attach_picture=pictures.finish, limit=999)
+    [before] = judge.db.execute("SELECT MAX(id) FROM outbound").fetchone()  # all sent
+    more = daemon.one_pass(
+        judge.db,
+        judge.config,
+        lambda: judge.now,
+        delivery,
+        lambda: False,
+        mail_waiting=lambda: True,
+    )
+    assert more is True  # mail came: the next pass at once
+    new = judge.db.execute(
+        "SELECT inbound_id IS NOT NULL, state FROM outbound WHERE id > ? ORDER BY id", [before]
+    ).fetchall()
+    assert new[0] == (1, "sent")  # the acknowledgement, a direct answer, first
+    states = [state for _, state in new[1:]]
+    if share > 0:  # its share not used up: every game processed, every mail written
+        assert _phases(judge) == ["F1901M", "F1901M", "F1901M"]
+        assert set(states) == {"sent"}
+    else:  # given way at once: one game, and the first two of its mails written
+        assert _phases(judge) == ["F1901M", "S1901M", "S1901M"]
+        assert states[:2] == ["sent", "sent"] and set(states[2:]) == {"queued"}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import selectors
 import signal
 import socket
@@ -332,19 +333,20 @@ def one_pass(
     mail_waiting: Callable[[], bool] = lambda: False,
 ) -> bool:
     """One pass of the daemon's work: handle the waiting mail, process the games due for
-    up to DUE_SLICE_SECONDS (MAIL_SLICE_SECONDS once `mail_waiting()` says mail came
-    meanwhile), send up to SEND_SLICE mails (into a Maildir: fewer once mail came; those
-    whose pictures `attach`
+    up to DUE_SLICE_SECONDS, send up to SEND_SLICE mails (those whose pictures `attach`
     has ready; those of LOOK_AHEAD more begun), here or by handing them to the send
-    threads. Whether work was left for the next pass (games still due, mail still to
-    send)."""
+    threads. Once `mail_waiting()` says mail came meanwhile, the games and the writing
+    into a Maildir give way after MAIL_SLICE_SECONDS each. Whether work was left for the
+    next pass (games still due, mail still to send, mail come)."""
     handle_waiting(db, config, clock, stopping=stopping, checker=checker)
     cut = _Slice(DUE_SLICE_SECONDS, stopping, MAIL_SLICE_SECONDS, mail_waiting)
     schedule.run_due(db, config, clock, stopping=cut)
     if isinstance(delivery, send_threads.SendThreads):
         drain = partial(send_threads.drain, db, delivery)
-    else:  # each write waits for its fsync: a mail that came meanwhile goes first
-        drain = partial(sender.drain, db, delivery, give_way=mail_waiting)
+    else:  # each write waits for its fsync: a mail that came goes first, once the
+        # slice has written for MAIL_SLICE_SECONDS (a flood of mail never starves results)
+        writing = _Slice(math.inf, stopping, MAIL_SLICE_SECONDS, mail_waiting)
+        drain = partial(sender.drain, db, delivery, give_way=writing)
     sent = drain(clock, limit=SEND_SLICE, attach_picture=attach, look_ahead=LOOK_AHEAD)
     return cut.told or sent >= SEND_SLICE or mail_waiting()
 
