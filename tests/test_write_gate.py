@@ -8,6 +8,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from judge.store import db as store_db
 from judge.store.db import WriteGate, open_db, transaction
 
@@ -105,3 +107,23 @@ def test_a_write_between_the_many_of_another_thread_waits_one_turn(tmp_path: Pat
     assert rows == ["busy", "receiver", "busy", "busy", "busy"]
     busy.conn.close()
     receiver.conn.close()
+
+
+def test_a_writer_interrupted_while_waiting_leaves_no_turn_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gate = WriteGate()
+    assert gate.enter(1.0)
+
+    def interrupted(self, timeout=None):  # as a signal's exception would, mid-wait
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading.Event, "wait", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        gate.enter(10.0)
+    monkeypatch.undo()
+    assert not gate._waiting
+    gate.leave()
+    assert not gate._held  # free: the next writer goes in at once
+    assert gate.enter(0.01)
+    gate.leave()

@@ -60,10 +60,18 @@ class WriteGate:
                 return True
             turn = threading.Event()
             self._waiting.append(turn)
-        if turn.wait(timeout):
-            return True
+        try:
+            handed = turn.wait(timeout)
+        except BaseException:  # interrupted: never left holding a turn no one ends
+            if self._give_up(turn):
+                self.leave()
+            raise
+        return handed or self._give_up(turn)
+
+    def _give_up(self, turn: threading.Event) -> bool:
+        """Take `turn` out of the queue; True if it was handed over meanwhile (then held)."""
         with self._lock:
-            if turn.is_set():  # handed over as the wait ended
+            if turn.is_set():
                 return True
             self._waiting.remove(turn)
             return False
