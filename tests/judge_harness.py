@@ -70,7 +70,11 @@ class Judge:
 
     def __init__(self, tmp: Path, **config: object) -> None:
         base = replace(
-            CONFIG, database=tmp / "j.db", rate_limit_per_hour=10**6, replies_per_hour=10**6
+            CONFIG,
+            database=tmp / "j.db",
+            maildir=tmp / "outbox",  # where `judge run` would write, never the working folder
+            rate_limit_per_hour=10**6,
+            replies_per_hour=10**6,
         )
         self.config = replace(base, **config)  # type: ignore[arg-type]
         self.db = open_db(self.config.database)
