@@ -38,6 +38,15 @@ class Recording:
         return check_here(pairs)
 
 
+def _started(tmp_path: Path) -> tuple[Judge, dict[str, str]]:
+    """A started game's judge and players (power initial -> address), with no password
+    remembered from before: every check is a real one."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    passwords.forget_verified()
+    return judge, players
+
+
 def _store(judge: Judge, sender: str, body: str, head: str = "") -> None:
     n = next(judge.serial)
     raw = (
@@ -65,9 +74,7 @@ def _last(judge: Judge) -> int:
 def test_a_batch_is_checked_ahead_once_and_handled_as_before(
     tmp_path: Path, scrypt_calls: list[bytes]
 ) -> None:
-    judge = Judge(tmp_path)
-    players = judge.start_game()
-    passwords.forget_verified()
+    judge, players = _started(tmp_path)
     _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
     _store(judge, players["G"], f"SIGNON Gwar1 wrong\n{HOLDS['G']}")
     _store(judge, players["E"], f"SIGNON Ewar1 pw1\n{HOLDS['E']}")
@@ -95,9 +102,7 @@ def test_a_batch_is_checked_ahead_once_and_handled_as_before(
 def test_mail_stored_while_the_first_waits_is_checked_meanwhile(
     tmp_path: Path, scrypt_calls: list[bytes]
 ) -> None:
-    judge = Judge(tmp_path)
-    players = judge.start_game()
-    passwords.forget_verified()
+    judge, players = _started(tmp_path)
     _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
     given: list[list[str]] = []
     order: list[str] = []
@@ -134,9 +139,7 @@ def test_mail_stored_while_the_first_waits_is_checked_meanwhile(
 def test_a_password_in_two_waiting_mails_is_checked_ahead_once(
     tmp_path: Path, scrypt_calls: list[bytes]
 ) -> None:
-    judge = Judge(tmp_path)
-    players = judge.start_game()
-    passwords.forget_verified()
+    judge, players = _started(tmp_path)
     _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
     _store(judge, players["F"], "SIGNON Fwar1 pw2\nA Par-Bur\nA Mar H\nF Bre H")
     checker, before = Recording(), _last(judge)
@@ -180,9 +183,7 @@ def test_mail_not_answered_too_many_signons_and_locks_are_not_checked_ahead(
 def test_a_checker_that_fails_leaves_the_checks_to_the_handling(
     tmp_path: Path, scrypt_calls: list[bytes]
 ) -> None:
-    judge = Judge(tmp_path)
-    players = judge.start_game()
-    passwords.forget_verified()
+    judge, players = _started(tmp_path)
 
     def broken(pairs: Sequence[Pair]) -> Future[list[bool]]:
         failed: Future[list[bool]] = Future()
@@ -210,9 +211,7 @@ def test_the_pool_checks_in_workers_and_answers_in_order(tmp_path: Path) -> None
 
 
 def test_check_ahead_reads_the_signons_of_each_mail(tmp_path: Path) -> None:
-    judge = Judge(tmp_path)
-    players = judge.start_game()
-    passwords.forget_verified()
+    judge, players = _started(tmp_path)
     _store(judge, players["F"], "SIGNON Fwar1 pw2\nA Par H\nSIGNOFF\nSIGNON Ewar1 pw0")
     [item] = inbox.due(judge.db, judge.now)
     sub = parse_submission(item.raw, judge.config.max_message_bytes)
