@@ -373,6 +373,8 @@ def test_lines_that_begin_with_a_dot_reach_the_relay_as_written(tmp_path: Path) 
         assert drain(db, SmtpDelivery(config), lambda: NOW, attach_picture=pictures.finish) == 1
         [got] = sink.messages
     assert got.data == raw
+    # Its size declared, as the relay offers SIZE (RFC 1870), and as smtplib declared it.
+    assert [o.lower() for o in got.mail_options] == [f"size={len(raw)}"]
     text = email.message_from_bytes(got.data, policy=default).get_content()
     assert text.replace("\r\n", "\n") == body
 
@@ -399,3 +401,43 @@ def test_a_drain_gives_way_after_a_mail_once_told_but_sends_every_direct_answer_
         ('["c@example.org"]', "sent"),
     ]
     assert drain(db, delivery, lambda: NOW, attach_picture=pictures.finish) == 1
+
+
+class _ClosingAtRcpt:
+    """A relay that answers the first RCPT with 421 (it is shutting down)."""
+
+    rcpts: list[str]
+
+    def __init__(self) -> None:
+        self.rcpts = []
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options) -> str:  # noqa: N802
+        self.rcpts.append(address)
+        return "421 4.3.2 shutting down"
+
+
+def test_a_relay_closing_at_rcpt_is_asked_nothing_more_and_the_mail_waits(
+    tmp_path: Path,
+) -> None:
+    from aiosmtpd.controller import Controller
+    from smtp_sink import free_port
+
+    db = open_db(tmp_path / "j.db")
+    to = ["a@example.org", "b@example.org"]
+    mid = compose.new_message_id(CONFIG)
+    with db.atomic():
+        outbox.queue(
+            db, compose.build(CONFIG, to, "Results", "Body\n", NOW, mid), mid, to, "public", NOW
+        )
+    handler = _ClosingAtRcpt()
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        config = replace(CONFIG, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=controller.port))
+        assert drain(db, SmtpDelivery(config), lambda: NOW, attach_picture=pictures.finish) == 0
+    finally:
+        controller.stop()
+    assert handler.rcpts == ["a@example.org"]  # as smtplib's sendmail: no second RCPT
+    row = db["outbound"].get(1)
+    assert (row["state"], row["attempts"]) == ("queued", 1)
+    assert "recipients refused for now: a@example.org: 421 4.3.2 shutting down" in row["last_error"]
