@@ -35,3 +35,11 @@ def test_written_examples() -> None:
     assert not _written("bob@exa", "<bob@exa mple.org>")  # the parser's mangling
     assert not _written("bob@example.org", "xbob@example.org")
     assert _written("jöe@example.org", "Jöe <JÖE@example.org>")  # by the patterns
+
+
+def test_a_header_holding_the_address_everywhere_is_read_through_once() -> None:
+    # A stranger's megabyte: the address 150,000 times, never standing alone, then once
+    # between angles at the very end (each look back used to copy the text before it).
+    header = "xa@b.cx" * 150_000 + " < a@b.c >"
+    assert _written("a@b.c", header) is True
+    assert _written("a@b.c", header[: -len(" < a@b.c >")]) is False

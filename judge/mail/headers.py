@@ -149,9 +149,12 @@ def _written(addr: str, header: str) -> bool:
 
 
 def _between_angles(text: str, start: int, end: int) -> bool:
-    before = text[:start].rstrip(_SPACES)
-    after = text[end:].lstrip(_SPACES)
-    return before.endswith("<") and after.startswith(">")
+    # Walked, not sliced: a stranger's header may hold the address thousands of times.
+    while start > 0 and text[start - 1] in _SPACES:
+        start -= 1
+    while end < len(text) and text[end] in _SPACES:
+        end += 1
+    return start > 0 and text[start - 1] == "<" and end < len(text) and text[end] == ">"
 
 
 def _a_word(text: str, start: int, end: int) -> bool:
