@@ -392,6 +392,7 @@ _SECRET_WORDS = (
     "SETPASSWORD",
 )
 _SECRET_SHORT = ("PASS", "PW", "PWD")
+_LONGEST_SECRET = max(map(len, _SECRET_WORDS))  # a word two letters longer is none of them
 _MASK = "****"
 # The language's own words that carry no password, however close to one they are.
 _OTHER_WORDS = (_SIMPLE | set(_SET)) - set(_SECRET_WORDS)
@@ -450,14 +451,19 @@ def _letters(word: str) -> str:
     return "".join(c for c in word.upper() if c.isalpha())
 
 
-@lru_cache(maxsize=4096)  # every word of every command line is asked about
 def _carries_password(word: str) -> bool:
     """Whether `word` (letters only, upper case) is a password-carrying command word, or
     one typo away from one (two for the long words)."""
     if word in _SECRET_SHORT:
         return True
-    if len(word) < 4 or word in _OTHER_WORDS:  # SET OBSERVER PRESS is no OBSERVE
-        return False
+    if not 4 <= len(word) <= _LONGEST_SECRET + 2 or word in _OTHER_WORDS:
+        return False  # (SET OBSERVER PRESS is no OBSERVE)
+    return _near_secret(word)
+
+
+# Only words this short are kept: a stranger's megabyte-long words are never remembered.
+@lru_cache(maxsize=4096)  # every word of every command line is asked about
+def _near_secret(word: str) -> bool:
     for target in _SECRET_WORDS:
         allowed = 0 if len(target) < 6 else 1 if len(target) < 7 else 2
         if abs(len(word) - len(target)) <= allowed and _typos(word, target) <= allowed:
