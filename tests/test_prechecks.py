@@ -12,6 +12,7 @@ from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from email.policy import default
 from pathlib import Path
+from typing import Any
 
 import pytest
 from judge_harness import HOLDS, Judge
@@ -19,7 +20,7 @@ from judge_harness import HOLDS, Judge
 from judge.commands.signon import WINDOW
 from judge.game import passwords
 from judge.mail.message import parse_submission
-from judge.service import prechecks
+from judge.service import handling, prechecks
 from judge.service.handling import handle_waiting
 from judge.service.prechecks import Pair, PasswordPool, check_ahead, check_here
 from judge.store import games, guesses, inbox
@@ -81,8 +82,8 @@ def test_a_batch_is_checked_ahead_once_and_handled_as_before(
     checker, before = Recording(), _last(judge)
     scrypt_calls.clear()
     assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=checker) == 3
-    # One call for each mail, as it is read, each password once; the handling ran no scrypt.
-    assert checker.given == [["pw2"], ["wrong"], ["pw1"]]
+    # One call for the mails read together, each password once; the handling ran no scrypt.
+    assert checker.given == [["pw2", "wrong", "pw1"]]
     assert scrypt_calls == [b"pw2", b"wrong", b"pw1"]
     acks = _acks(judge, before)
     france, germany = acks[f'["{players["F"]}"]'], acks[f'["{players["G"]}"]']
@@ -149,6 +150,54 @@ def test_a_password_in_two_waiting_mails_is_checked_ahead_once(
     assert scrypt_calls == [b"pw2"]
     assert len(_acks(judge, before)) == 1  # both to France: the later one kept by _acks
     assert judge.effective("war1", "FRANCE") == ["A PAR - BUR", "A MAR H", "F BRE H"]
+
+
+def test_mails_read_together_are_checked_together_up_to_the_limit(
+    tmp_path: Path, scrypt_calls: list[bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(handling, "CHECKED_TOGETHER", 2)
+    judge, players = _started(tmp_path)
+    _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
+    _store(judge, players["G"], f"SIGNON Gwar1 wrong\n{HOLDS['G']}")
+    _store(judge, players["E"], f"SIGNON Ewar1 pw1\n{HOLDS['E']}")
+    checker = Recording()
+    scrypt_calls.clear()
+    assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=checker) == 3
+    assert checker.given == [["pw2", "wrong"], ["pw1"]]
+    assert scrypt_calls == [b"pw2", b"wrong", b"pw1"]  # none again by the handling
+    assert judge.effective("war1", "FRANCE") == ["A PAR H", "A MAR H", "F BRE H"]
+    assert judge.effective("war1", "ENGLAND") == ["F LON H", "F EDI H", "A LVP H"]
+    assert judge.effective("war1", "GERMANY") == []
+
+
+def test_one_mail_whose_check_ahead_raises_leaves_the_others_checked_ahead(
+    tmp_path: Path, scrypt_calls: list[bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    judge, players = _started(tmp_path)
+    real = handling.check_ahead
+
+    def fails_on_germany(*args: Any, **kwargs: Any) -> prechecks.Ahead:
+        subs = args[3]
+        if any(sub.sender == players["G"] for sub in subs):
+            raise RuntimeError("a fault of ours")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(handling, "check_ahead", fails_on_germany)
+    _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
+    _store(judge, players["G"], f"SIGNON Gwar1 pw3\n{HOLDS['G']}")
+    _store(judge, players["E"], f"SIGNON Ewar1 pw1\n{HOLDS['E']}")
+    checker, before = Recording(), _last(judge)
+    scrypt_calls.clear()
+    assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=checker) == 3
+    # Together they failed; alone, France's and England's were checked ahead.
+    assert checker.given == [["pw2"], ["pw1"]]
+    assert scrypt_calls == [b"pw2", b"pw1", b"pw3"]  # Germany's by its handling
+    acks = _acks(judge, before)
+    assert (
+        "\nLine 1: SIGNON Gwar1 ****\n  Signed on to war1 as Germany.\n"
+        in (acks[f'["{players["G"]}"]'])
+    )
+    assert judge.effective("war1", "GERMANY") == ["F KIE H", "A BER H", "A MUN H"]
 
 
 def test_a_wrong_password_checked_ahead_is_answered_once(scrypt_calls: list[bytes]) -> None:

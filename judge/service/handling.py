@@ -89,6 +89,11 @@ AHEAD = 100
 # While the first message waits for its answers, new mail is read this often, its
 # passwords checked meanwhile: the workers are kept busy while any mail waits.
 READ_SECONDS = 0.01
+# Mail read together has its passwords checked together, up to this many mails: their
+# answers come together and they are handled in one group, one commit, where each alone
+# cost a commit (about half a millisecond of CPU) and a round trip to a worker. A mail
+# waits at most for the checks of this many, shared by the workers.
+CHECKED_TOGETHER = 8
 
 _Item = tuple[inbox.Inbound, Submission | None]
 
@@ -157,16 +162,34 @@ class _Queue:
         if room <= 0:
             return
         now = self.clock()
-        for item in inbox.due(self.db, now, after_id=self.last_id, limit=room):
-            self.last_id = item.id
-            sub = _parsed(item, self.config)
-            self.items.append((item, sub, self._check_ahead(now, sub)))
+        read = [
+            (item, _parsed(item, self.config))
+            for item in inbox.due(self.db, now, after_id=self.last_id, limit=room)
+        ]
+        for start in range(0, len(read), CHECKED_TOGETHER):
+            together = read[start : start + CHECKED_TOGETHER]
+            self.last_id = together[-1][0].id
+            aheads = self._checked_together(now, [sub for _, sub in together])
+            self.items.extend(
+                (item, sub, ahead) for (item, sub), ahead in zip(together, aheads, strict=True)
+            )
 
-    def _check_ahead(self, now: datetime, sub: Submission | None) -> Ahead | None:
-        if sub is None:
+    def _checked_together(self, now: datetime, subs: list[Submission | None]) -> list[Ahead | None]:
+        """Each of `subs`' checks ahead, begun as one; if that raises, each mail's alone,
+        so that one mail's fault leaves the others' checks ahead."""
+        read = [sub for sub in subs if sub is not None]
+        ahead = self._check_ahead(now, read)
+        if ahead is None and len(read) > 1:
+            return [self._check_ahead(now, [sub]) if sub is not None else None for sub in subs]
+        return [ahead if sub is not None else None for sub in subs]
+
+    def _check_ahead(self, now: datetime, subs: list[Submission]) -> Ahead | None:
+        """The passwords of `subs` being checked together (None if none could be: the
+        handling then checks them itself)."""
+        if not subs:
             return None
         try:
-            return check_ahead(self.db, self.config, now, [sub], self.checker, self.started)
+            return check_ahead(self.db, self.config, now, subs, self.checker, self.started)
         except Exception as e:
             log.warning("passwords not checked ahead (%s)", failure_reason(e))
             return None
@@ -180,10 +203,12 @@ class _Queue:
             wait([ahead.answers], timeout=READ_SECONDS)
             self.top_up()
         out: list[_Item] = []
+        remembered: Ahead | None = None
         while self.items and (not out or _done(self.items[0][2])) and not stopping():
             item, sub, ahead = self.items.popleft()
-            if ahead is not None:
+            if ahead is not None and ahead is not remembered:  # once for the mails together
                 self._remember(ahead)
+                remembered = ahead
             out.append((item, sub))
         return out
 
