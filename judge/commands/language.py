@@ -229,8 +229,10 @@ _GUESSABLE = 25  # a longer word is near no command name: difflib is not asked
 
 
 # A mail is read twice, its passwords checked ahead (service/prechecks.py) and then its
-# commands run: the last bodies read, up to this long, are remembered (at most 2 MiB).
-READ_REMEMBERED, READ_REMEMBERED_CHARS = 128, 16_384
+# commands run: the last bodies read, up to this long, are remembered (at most 4 MiB).
+# Between a mail's two readings the daemon reads up to 99 mails after it and runs up to
+# 99 before it (service/handling.py's AHEAD, 100): 128 lost most second readings.
+READ_REMEMBERED, READ_REMEMBERED_CHARS = 256, 16_384
 
 
 def read_commands(body: str) -> list[Command]:
