@@ -156,7 +156,7 @@ def _due(
         remind_at = _reminder_time(db, game, deadline)
         if remind_at and now >= remind_at and not games.notice_sent(db, game, "reminder"):
             games.record_notice(db, game, "reminder", now)
-            reminders = _to_late_powers(db, config, game, "reminder")
+            reminders = _to_late_powers(db, config, game, _late_powers(db, game), "reminder")
             return reminders, f"reminded {len(reminders)}"
         return [], ""
     grace_end = _grace_end(game, deadline)
@@ -169,13 +169,18 @@ def _due(
         return mails, "waiting for replacements" if mails else ""
     if play.ready_to_process(db, game, ignore_wait=True):
         return _go(db, config, game, now, deadline, "at the deadline")
+    # The late powers, read once: the notices below change no orders.
+    powers = None
     if not games.notice_sent(db, game, "late"):
         games.record_notice(db, game, "late", now)
-        mails += _to_late_powers(db, config, game, "late_notice", grace_end=grace_end)
-        mails += _waiting_notices(db, config, game, grace_end)
+        powers = _late_powers(db, game)
+        mails += _to_late_powers(db, config, game, powers, "late_notice", grace_end=grace_end)
+        mails += _waiting_notices(db, config, game, powers, grace_end)
     if now < grace_end or not (s.nmr or not processes_itself(game)):
         return mails, "late notices sent" if mails else ""
-    late = _in_civil_disorder(db, game) if processes_itself(game) else []
+    if powers is None:
+        powers = _late_powers(db, game)
+    late = _in_civil_disorder(db, game, powers) if processes_itself(game) else []
     phase = game.phase or ""
     more, what = _go(db, config, game, now, grace_end, "after grace")
     # NMR: processed with the late powers in civil disorder, which are then abandoned (after
@@ -187,12 +192,14 @@ def _due(
     return mails + more, what
 
 
-def _in_civil_disorder(db: sqlite_utils.Database, game: games.Game) -> list[games.Seat]:
-    """The late seats whose power is processed in civil disorder (no orders on file, nor
-    last orders standing in): those an NMR game abandons at the end of grace. A power
-    whose orders are only partly in is late, but not abandoned."""
+def _in_civil_disorder(
+    db: sqlite_utils.Database, game: games.Game, late: list[dict[str, Any]]
+) -> list[games.Seat]:
+    """The seats of `late` (_late_powers) whose power is processed in civil disorder (no
+    orders on file, nor last orders standing in): those an NMR game abandons at the end
+    of grace. A power whose orders are only partly in is late, but not abandoned."""
     cd = set(play.load_phase(db, game).civil_disorder)
-    return [p["seat"] for p in _late_powers(db, game) if p["power"] in cd]
+    return [p["seat"] for p in late if p["power"] in cd]
 
 
 def _abandon_late(db: sqlite_utils.Database, game: games.Game, now: datetime) -> list[Reply]:
@@ -293,14 +300,16 @@ def _to_late_powers(
     db: sqlite_utils.Database,
     config: Config,
     game: games.Game,
+    late_powers: list[dict[str, Any]],
     template: str,
     grace_end: datetime | None = None,
 ) -> list[Reply]:
+    """A `template` mail to each of `late_powers` (_late_powers)."""
     context = _context(config, game)
     if grace_end is not None:
         context["grace_end"] = format_deadline(grace_end.isoformat(), config.timezone)
     mails = []
-    for late in _late_powers(db, game):
+    for late in late_powers:
         status = play.order_status(db, config, game, late["seat"])
         mails.append(
             Reply(
@@ -315,9 +324,13 @@ def _to_late_powers(
 
 
 def _waiting_notices(
-    db: sqlite_utils.Database, config: Config, game: games.Game, grace_end: datetime
+    db: sqlite_utils.Database,
+    config: Config,
+    game: games.Game,
+    powers: list[dict[str, Any]],
+    grace_end: datetime,
 ) -> list[Reply]:
-    powers = _late_powers(db, game)
+    """The on-time players told whom the game waits for: `powers` (_late_powers)."""
     late = {p["seat"].id for p in powers}
     names = [p["power"] for p in powers]
     context = {
