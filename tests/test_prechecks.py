@@ -57,6 +57,14 @@ def _store(judge: Judge, sender: str, body: str, head: str = "") -> None:
     inbox.ingest(judge.db, raw, "smtp", judge.now)
 
 
+def _store_three(judge: Judge, players: dict[str, str], germany: str) -> None:
+    """Order mails from France (its right password), Germany (`germany`) and England
+    (its right password), in that order."""
+    _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
+    _store(judge, players["G"], f"SIGNON Gwar1 {germany}\n{HOLDS['G']}")
+    _store(judge, players["E"], f"SIGNON Ewar1 pw1\n{HOLDS['E']}")
+
+
 def _acks(judge: Judge, since: int) -> dict[str, str]:
     rows = judge.db.execute(
         "SELECT recipients, raw FROM outbound WHERE id > ? ORDER BY id", [since]
@@ -76,9 +84,7 @@ def test_a_batch_is_checked_ahead_once_and_handled_as_before(
     tmp_path: Path, scrypt_calls: list[bytes]
 ) -> None:
     judge, players = _started(tmp_path)
-    _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
-    _store(judge, players["G"], f"SIGNON Gwar1 wrong\n{HOLDS['G']}")
-    _store(judge, players["E"], f"SIGNON Ewar1 pw1\n{HOLDS['E']}")
+    _store_three(judge, players, "wrong")
     checker, before = Recording(), _last(judge)
     scrypt_calls.clear()
     assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=checker) == 3
@@ -157,9 +163,7 @@ def test_mails_read_together_are_checked_together_up_to_the_limit(
 ) -> None:
     monkeypatch.setattr(handling, "CHECKED_TOGETHER", 2)
     judge, players = _started(tmp_path)
-    _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
-    _store(judge, players["G"], f"SIGNON Gwar1 wrong\n{HOLDS['G']}")
-    _store(judge, players["E"], f"SIGNON Ewar1 pw1\n{HOLDS['E']}")
+    _store_three(judge, players, "wrong")
     checker = Recording()
     scrypt_calls.clear()
     assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=checker) == 3
@@ -183,9 +187,7 @@ def test_one_mail_whose_check_ahead_raises_leaves_the_others_checked_ahead(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(handling, "check_ahead", fails_on_germany)
-    _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
-    _store(judge, players["G"], f"SIGNON Gwar1 pw3\n{HOLDS['G']}")
-    _store(judge, players["E"], f"SIGNON Ewar1 pw1\n{HOLDS['E']}")
+    _store_three(judge, players, "pw3")
     checker, before = Recording(), _last(judge)
     scrypt_calls.clear()
     assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=checker) == 3
