@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from judge.variants import outcome_text as outcome_text_module
 from judge.variants.json_contract import adjudicate_line, adjudicate_line_text
 from judge.variants.outcome_text import encode
 
@@ -90,3 +91,16 @@ def test_a_bad_line_is_an_error_object() -> None:
     assert adjudicate_line_text("{not json") == (
         '{"error":"not valid JSON: Expecting property name enclosed in double quotes at column 2"}'
     )
+
+
+def test_the_encoded_texts_kept_are_bounded() -> None:
+    kept = outcome_text_module._json
+    kept.clear()
+    assert kept["A PAR"] == '"A PAR"' and "A PAR" in kept
+    long = "A Par - Bur " + "x" * outcome_text_module.KEPT_JSON_STRING_CHARS
+    assert kept[long] == json.dumps(long) and long not in kept
+    kept.clear()
+    for n in range(outcome_text_module.KEPT_JSON_STRINGS + 5):
+        assert kept[f"ü{n}"] == json.dumps(f"ü{n}")
+        assert len(kept) <= outcome_text_module.KEPT_JSON_STRINGS
+    assert len(kept) == 5  # emptied when full, then filled again

@@ -12,11 +12,32 @@ compares the two on every kind of outcome).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from json.encoder import encode_basestring_ascii as _string
 
 from judge.engine.adjudication import Adjudication
 from judge.engine.board import Position
 from judge.variants.problem_text import reason_text
+
+
+class _Encoded(dict[str, str]):
+    """Texts as JSON strings, each encoded once: an outcome names the same units,
+    centres, powers and orders as the thousands before it. Looked up by `[]`, a miss
+    encodes and keeps it; only short texts are kept, and the table is emptied when
+    full (KEPT_JSON_STRINGS)."""
+
+    def __missing__(self, text: str) -> str:
+        encoded = _string(text)
+        if len(text) <= KEPT_JSON_STRING_CHARS:
+            if len(self) >= KEPT_JSON_STRINGS:
+                self.clear()
+            self[text] = encoded
+        return encoded
+
+
+KEPT_JSON_STRINGS = 16_384
+KEPT_JSON_STRING_CHARS = 64  # an order's canonical text is shorter; a long given one is not kept
+_json = _Encoded()
 
 # Compact, as Contract 1's lines are. Made once: json.dumps makes an encoder per call. An
 # outcome is a tree of fresh dicts and lists: no cycle to look for.
@@ -26,10 +47,10 @@ encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 def outcome_text(position: Position, outcome: Adjudication) -> str:
     """encode(outcome_to_json(position, outcome)), written directly."""
     after = outcome.position
-    builds = ",".join(f"{_string(p)}:{int(n)!r}" for p, n in sorted(outcome.builds.items()))
-    winner = "null" if outcome.winner is None else _string(outcome.winner)
+    builds = ",".join([f"{_json[p]}:{int(n)!r}" for p, n in sorted(outcome.builds.items())])
+    winner = "null" if outcome.winner is None else _json[outcome.winner]
     return (
-        f'{{"phase":{_string(str(position.phase))},"next_phase":{_string(str(after.phase))},'
+        f'{{"phase":{_json[str(position.phase)]},"next_phase":{_json[str(after.phase)]},'
         f'"results":{{{_results(outcome)}}},"units":{{{_units(after)}}},'
         f'"centers":{{{_centers(after)}}},"retreats":{{{_retreats(after)}}},'
         f'"builds":{{{builds}}},"winner":{winner}}}'
@@ -39,25 +60,22 @@ def outcome_text(position: Position, outcome: Adjudication) -> str:
 def _results(outcome: Adjudication) -> str:
     """The members of `results`: each power's order results, powers in the order of
     their first result."""
+    json = _json
     powers: dict[str, list[str]] = {}
     for power, given, order, result, error, _ in outcome.results:  # each OrderResult
-        text = _string(order)
-        # Most orders are given as the judge writes them: the same text, encoded once.
-        given_text = text if given == order else _string(given)
         if error:
-            error_text = _string(reason_text(error))
             item = (
-                f'{{"order":{text},"given":{given_text},"result":{_string(result)},'
-                f'"error":{error_text}}}'
+                f'{{"order":{json[order]},"given":{json[given]},"result":{json[result]},'
+                f'"error":{json[reason_text(error)]}}}'
             )
         else:
-            item = f'{{"order":{text},"given":{given_text},"result":{_string(result)}}}'
+            item = f'{{"order":{json[order]},"given":{json[given]},"result":{json[result]}}}'
         items = powers.get(power)
         if items is None:
             powers[power] = [item]
         else:
             items.append(item)
-    return ",".join(f"{_string(p)}:[{','.join(items)}]" for p, items in powers.items())
+    return ",".join([f"{json[p]}:[{','.join(items)}]" for p, items in powers.items()])
 
 
 def _units(position: Position) -> str:
@@ -69,18 +87,20 @@ def _units(position: Position) -> str:
             units[u.power] = [u.text]
         else:
             texts.append(u.text)
-    return ",".join(
-        f"{_string(p)}:[{','.join(map(_string, sorted(us)))}]" for p, us in sorted(units.items())
-    )
+    return _lists(units.items())
 
 
 def _centers(position: Position) -> str:
     """The members of `centers`: each power's centres, sorted, powers sorted, a power
     without centres left out."""
+    return _lists([(p, cs) for p, cs in position.centers.items() if cs])
+
+
+def _lists(members: Iterable[tuple[str, Iterable[str]]]) -> str:
+    """Members `"KEY":["TEXT",...]`, keys sorted, each list's texts sorted."""
+    texts = _json.__getitem__
     return ",".join(
-        f"{_string(p)}:[{','.join(map(_string, sorted(cs)))}]"
-        for p, cs in sorted(position.centers.items())
-        if cs
+        [f"{_json[p]}:[{','.join(map(texts, sorted(xs)))}]" for p, xs in sorted(members)]
     )
 
 
@@ -88,9 +108,11 @@ def _retreats(position: Position) -> str:
     """The members of `retreats`: each power's dislodged units and their places."""
     powers: dict[str, dict[str, str]] = {}  # power -> unit -> its places (as a dict would)
     for d in position.dislodged:
-        places = f"[{','.join(map(_string, d.retreats))}]"
+        places = f"[{','.join(map(_json.__getitem__, d.retreats))}]"
         powers.setdefault(d.unit.power, {})[d.unit.text] = places
     return ",".join(
-        f"{_string(p)}:{{{','.join(f'{_string(u)}:{places}' for u, places in units.items())}}}"
-        for p, units in powers.items()
+        [
+            f"{_json[p]}:{{{','.join([f'{_json[u]}:{places}' for u, places in units.items()])}}}"
+            for p, units in powers.items()
+        ]
     )
