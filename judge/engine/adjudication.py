@@ -260,7 +260,7 @@ def _movement_result(
 
 def _unmatched_reason(order: Support | Convoy) -> Problem:
     """Why a legal support or convoy was void: the order it names was not given."""
-    if type(order) is Support:
+    if isinstance(order, Support):
         return _unmatched(order.supported.text, order.dest, "support")
     return _unmatched(order.army.text, order.dest, "convoy")
 
