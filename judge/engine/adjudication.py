@@ -182,11 +182,9 @@ def _movement_results(
     """Every order line's result, then a hold for each unit no line named."""
     occupied = position.occupied
     results = []
-    named: list[tuple[str, str | None]] = []  # (power, province of the unit named)
     for e in entries:
-        ref: UnitLike | None = getattr(e.parsed, "unit", None)  # None for WAIVE (or nothing)
+        ref: UnitLike | None = getattr(e.parsed, "unit", None)  # _named_province, inline
         prov = ref.location.partition("/")[0] if ref is not None else None
-        named.append((e.power, prov))
         result = _movement_result(e, prov, occupied, outcome)
         if binding is not None and prov in binding.reports and effective.get(prov) is e:
             result = order_sets.report(result, binding.reports[prov])
@@ -194,12 +192,18 @@ def _movement_results(
     # A unit no order line named holds; one named only illegally is reported there.
     unordered = [unit for unit in position.units if unit.province not in effective]
     if unordered:  # most phases have none: every unit follows an order
-        lines = set(named)
+        lines = {(e.power, _named_province(e)) for e in entries}
         for unit in unordered:
             if (unit.power, unit.province) not in lines:
                 code = DISLODGED if unit.province in outcome.dislodged else OK
                 results.append(OrderResult(unit.power, "", f"{unit.text} H", code))
     return results
+
+
+def _named_province(e: Entry) -> str | None:
+    """The province of the unit an order line names (None for WAIVE, or nothing read)."""
+    ref: UnitLike | None = getattr(e.parsed, "unit", None)
+    return ref.location.partition("/")[0] if ref is not None else None
 
 
 def _units_after(
