@@ -353,6 +353,8 @@ def _winner(
     else one of them must reach the count alone."""
     gm = position.game_map
     need = gm.victory_centers
+    if not gm.victory_by_player and max(map(len, centers.values()), default=0) < need:
+        return ()  # no power has the count alone: most years of most games
     combine = sum if gm.victory_by_player else max
     leaders = [
         g
