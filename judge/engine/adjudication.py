@@ -333,14 +333,26 @@ def _has_adjustment(position: Position, power: str, n: int) -> bool:
 def _capture(position: Position, units: list[Unit]) -> dict[str, frozenset[str]]:
     """Supply centres change hands at the end of Fall, to the unit standing in them."""
     gm = position.game_map
-    owner = {c: p for p, cs in position.centers.items() for c in cs}
-    for u in units:
-        if u.province in gm.supply_centers:
-            owner[u.province] = u.power
-    centers: dict[str, set[str]] = {p: set() for p in gm.powers}
-    for c, p in owner.items():
-        centers.setdefault(p, set()).add(c)
-    return {p: frozenset(cs) for p, cs in centers.items()}
+    centers = dict.fromkeys(gm.powers, _NO_CENTERS)  # every power, in the map's order
+    centers.update(zip(position.centers, map(frozenset, position.centers.values()), strict=True))
+    supply = gm.supply_centers
+    # The centres a unit stands in that its power does not own yet: most years, a few.
+    taken = {
+        u.province: u.power
+        for u in units
+        if u.province in supply and u.province not in centers.get(u.power, _NO_CENTERS)
+    }
+    if not taken:
+        return centers
+    for power in taken.values():
+        centers.setdefault(power, _NO_CENTERS)  # a power not of the map, as it was given
+    return {
+        p: cs.difference(taken).union([c for c, q in taken.items() if q == p])
+        for p, cs in centers.items()
+    }
+
+
+_NO_CENTERS: frozenset[str] = frozenset()
 
 
 def _winner(
