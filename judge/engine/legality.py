@@ -61,12 +61,9 @@ class MovementLegality:
         self.occupied = position.occupied
         self.gm = position.game_map
         self.closed = self.gm.closed_in(position.phase)  # a variant's closed provinces
+        convoying = self.gm.sea_adjacent  # keyed by the seas and ports: gm.convoys_at, no call
         self.fleet_seas = frozenset(
-            {
-                u.province
-                for u in position.units
-                if u.kind == FLEET and self.gm.convoys_at(u.province)
-            }
+            {u.province for u in position.units if u.kind == FLEET and u.province in convoying}
         )
 
     def check(self, order: Order, power: str) -> MovementOrder:
