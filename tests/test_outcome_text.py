@@ -104,3 +104,15 @@ def test_the_encoded_texts_kept_are_bounded() -> None:
         assert kept[f"ü{n}"] == json.dumps(f"ü{n}")
         assert len(kept) <= outcome_text_module.KEPT_JSON_STRINGS
     assert len(kept) == 5  # emptied when full, then filled again
+
+
+def test_the_members_kept_are_bounded() -> None:
+    kept = outcome_text_module._centers_of
+    kept.clear()
+    assert kept["FRANCE", frozenset({"PAR", "BRE"})] == '"FRANCE":["BRE","PAR"]'
+    assert ("FRANCE", frozenset({"BRE", "PAR"})) in kept
+    kept.clear()
+    for n in range(outcome_text_module.KEPT_MEMBERS + 3):
+        assert kept["RUSSIA", (f"ü{n}",)] == f'"RUSSIA":["\\u00fc{n}"]'
+        assert len(kept) <= outcome_text_module.KEPT_MEMBERS
+    assert len(kept) == 3  # emptied when full, then filled again

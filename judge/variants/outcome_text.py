@@ -12,7 +12,7 @@ compares the two on every kind of outcome).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection
 from json.encoder import encode_basestring_ascii as _string
 
 from judge.engine.adjudication import Adjudication
@@ -35,9 +35,27 @@ class _Encoded(dict[str, str]):
         return encoded
 
 
+class _Members(dict[tuple[str, Collection[str]], str]):
+    """A power's centres or units as a member of `centers` or `units`
+    (`"FRANCE":["BRE","MAR"]`), each written once: they change little from one phase to
+    the next. As _Encoded: looked up by `[]` (the texts in a hashable collection),
+    emptied when full (KEPT_MEMBERS)."""
+
+    def __missing__(self, member: tuple[str, Collection[str]]) -> str:
+        power, texts = member
+        text = f"{_json[power]}:[{','.join(map(_json.__getitem__, sorted(texts)))}]"
+        if len(self) >= KEPT_MEMBERS:
+            self.clear()
+        self[member] = text
+        return text
+
+
 KEPT_JSON_STRINGS = 16_384
 KEPT_JSON_STRING_CHARS = 64  # an order's canonical text is shorter; a long given one is not kept
+KEPT_MEMBERS = 4_096  # each of at most a map's centres or units: a few megabytes
 _json = _Encoded()
+_centers_of = _Members()
+_units_of = _Members()
 
 # Compact, as Contract 1's lines are. Made once: json.dumps makes an encoder per call. An
 # outcome is a tree of fresh dicts and lists: no cycle to look for.
@@ -87,21 +105,15 @@ def _units(position: Position) -> str:
             units[u.power] = [u.text]
         else:
             texts.append(u.text)
-    return _lists(units.items())
+    kept = _units_of
+    return ",".join([kept[p, tuple(us)] for p, us in sorted(units.items())])
 
 
 def _centers(position: Position) -> str:
     """The members of `centers`: each power's centres, sorted, powers sorted, a power
     without centres left out."""
-    return _lists([(p, cs) for p, cs in position.centers.items() if cs])
-
-
-def _lists(members: Iterable[tuple[str, Iterable[str]]]) -> str:
-    """Members `"KEY":["TEXT",...]`, keys sorted, each list's texts sorted."""
-    texts = _json.__getitem__
-    return ",".join(
-        [f"{_json[p]}:[{','.join(map(texts, sorted(xs)))}]" for p, xs in sorted(members)]
-    )
+    kept = _centers_of
+    return ",".join([kept[p, frozenset(cs)] for p, cs in sorted(position.centers.items()) if cs])
 
 
 def _retreats(position: Position) -> str:
