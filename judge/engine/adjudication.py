@@ -240,8 +240,7 @@ def _movement_result(
         return _new(OrderResult, (e.power, e.given, text, DISLODGED, e.error, e.notes))
     if order is None:
         return _new(OrderResult, (e.power, e.given, text, VOID, e.error, e.notes))
-    kind = type(order)
-    if kind is Move:
+    if type(order) is Move:
         if prov in outcome.moved:
             code = OK
         elif prov in outcome.no_route:
@@ -250,15 +249,14 @@ def _movement_result(
             code = DISRUPTED
         else:
             code = BOUNCE
-    elif kind is Support:
-        code = VOID if prov in outcome.void else CUT if prov in outcome.cut else OK
-    elif kind is Convoy:
-        code = VOID if prov in outcome.void else OK
+    elif type(order) is Support or type(order) is Convoy:
+        # Only a support or a convoy is void here: it did not match the order it names.
+        if prov in outcome.void:
+            why = _unmatched_reason(order)
+            return _new(OrderResult, (e.power, e.given, text, VOID, why, e.notes))
+        code = CUT if prov in outcome.cut else OK  # a convoy is never cut
     else:
         code = OK
-    # Only a support or a convoy is void here: it did not match the order it names.
-    if code == VOID and isinstance(order, Support | Convoy):
-        return _new(OrderResult, (e.power, e.given, text, code, _unmatched_reason(order), e.notes))
     return _new(OrderResult, (e.power, e.given, text, code, e.error, e.notes))
 
 
