@@ -81,13 +81,15 @@ def _results(outcome: Adjudication) -> str:
     json = _json
     powers: dict[str, list[str]] = {}
     for power, given, order, result, error, _ in outcome.results:  # each OrderResult
+        text = json[order]
+        given_text = text if given == order else json[given]  # most are given as written
         if error:
             item = (
-                f'{{"order":{json[order]},"given":{json[given]},"result":{json[result]},'
+                f'{{"order":{text},"given":{given_text},"result":{json[result]},'
                 f'"error":{json[reason_text(error)]}}}'
             )
         else:
-            item = f'{{"order":{json[order]},"given":{json[given]},"result":{json[result]}}}'
+            item = f'{{"order":{text},"given":{given_text},"result":{json[result]}}}'
         items = powers.get(power)
         if items is None:
             powers[power] = [item]
