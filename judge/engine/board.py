@@ -99,6 +99,16 @@ def parse_units(game_map: GameMap, power: str, texts: Iterable[str]) -> list[Uni
         return [_read_and_kept(known, game_map, power, t) for t in texts]
 
 
+def parse_units_by_power(game_map: GameMap, powers: Mapping[str, Iterable[str]]) -> list[Unit]:
+    """Every power's units, each read as parse_unit reads it: parse_units for all the
+    powers of a position in one call; ValueError as parse_units."""
+    tables = [(_units_read(game_map, power), texts) for power, texts in powers.items()]
+    try:  # one dictionary look-up per unit, as in parse_units
+        return [known[t] for known, texts in tables for t in texts]
+    except (KeyError, TypeError):  # some text not read before (or no text at all)
+        return [u for power, texts in powers.items() for u in parse_units(game_map, power, texts)]
+
+
 KEPT_UNIT_TEXTS = 4096  # per map and power; the table is emptied when full
 
 

@@ -21,7 +21,7 @@ from itertools import chain, repeat
 from typing import Any, TypeVar
 
 from judge.engine.adjudication import Adjudication, adjudicate
-from judge.engine.board import Dislodged, Position, Unit, parse_unit, parse_units
+from judge.engine.board import Dislodged, Position, Unit, parse_unit, parse_units_by_power
 from judge.engine.geography import GameMap, MapError
 from judge.engine.phase import RETREATS, Phase
 from judge.engine.rules import Rules
@@ -78,8 +78,8 @@ def _units_from_json(gm: GameMap, value: Any) -> list[Unit]:
     powers = _power_map(gm, value, "units")
     units = []
     if not set(map(type, powers.values())) - {list}:  # lists, read a power's at a time
-        try:  # parse_units refuses a text that is no unit, or no text
-            units = [u for power, texts in powers.items() for u in parse_units(gm, power, texts)]
+        try:  # parse_units_by_power refuses a text that is no unit, or no text
+            units = parse_units_by_power(gm, powers)
         except ValueError:
             units = []
     if not units or len({u.province for u in units}) != len(units):
