@@ -180,7 +180,7 @@ def _movement_results(
     outcome: MovementOutcome,
 ) -> list[OrderResult]:
     """Every order line's result, then a hold for each unit no line named."""
-    occupied = position.occupied
+    occupied = position.unit_table()
     results = []
     for e in entries:
         ref: UnitLike | None = getattr(e.parsed, "unit", None)  # _named_province, inline

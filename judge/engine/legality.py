@@ -58,7 +58,7 @@ class MovementLegality:
     def __init__(self, position: Position, rules: Rules = DEFAULT_RULES) -> None:
         self.position = position
         self.rules = rules
-        self.occupied = position.occupied
+        self.occupied = position.unit_table()  # every order of the phase looks up its unit
         self.gm = position.game_map
         self.closed = self.gm.closed_in(position.phase)  # a variant's closed provinces
         convoying = self.gm.sea_adjacent  # keyed by the seas and ports: gm.convoys_at, no call
