@@ -13,6 +13,7 @@ civil-disorder rule (4.D.8).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .board import ARMY, FLEET, Position, Unit
@@ -31,7 +32,9 @@ def resolve_adjustments(
 ) -> tuple[list[OrderResult], list[Unit]]:
     """Carry out the adjustment orders: (results, units on the board afterwards)."""
     gm = position.game_map
-    tally = _Tally({p: position.adjustment(p) for p in gm.powers}, dict.fromkeys(gm.powers, 0))
+    count = Counter(u.power for u in position.units)  # counted once, not once per power
+    due = {p: len(position.centers.get(p, ())) - count[p] for p in gm.powers}  # adjustment()
+    tally = _Tally(due, dict.fromkeys(gm.powers, 0))
     for e in entries:
         if e.parsed is None:
             continue

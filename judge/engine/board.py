@@ -48,7 +48,7 @@ class Position:
     units: tuple[Unit, ...]
     centers: Mapping[str, frozenset[str]]  # power -> owned supply centres
     dislodged: tuple[Dislodged, ...] = ()
-    _by_province: Mapping[str, Unit] = field(init=False, compare=False, repr=False)
+    _by_province: MappingProxyType[str, Unit] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         by_province = {u.province: u for u in self.units}
@@ -60,6 +60,12 @@ class Position:
     @property
     def occupied(self) -> Mapping[str, Unit]:
         return self._by_province
+
+    def unit_table(self) -> dict[str, Unit]:
+        """A fresh dict of `occupied`, province -> unit: for the loops over every order of
+        a phase, as a dict answers get() at a third of the read-only view's cost (and
+        dict() of the view copies it key by key)."""
+        return self._by_province.copy()
 
     def units_of(self, power: str) -> list[Unit]:
         return [u for u in self.units if u.power == power]
@@ -97,6 +103,16 @@ def parse_units(game_map: GameMap, power: str, texts: Iterable[str]) -> list[Uni
         return [known[t] for t in texts]
     except (KeyError, TypeError):  # some text not read before (or no text at all)
         return [_read_and_kept(known, game_map, power, t) for t in texts]
+
+
+def parse_units_by_power(game_map: GameMap, powers: Mapping[str, Iterable[str]]) -> list[Unit]:
+    """Every power's units, each read as parse_unit reads it: parse_units for all the
+    powers of a position in one call; ValueError as parse_units."""
+    tables = [(_units_read(game_map, power), texts) for power, texts in powers.items()]
+    try:  # one dictionary look-up per unit, as in parse_units
+        return [known[t] for known, texts in tables for t in texts]
+    except (KeyError, TypeError):  # some text not read before (or no text at all)
+        return [u for power, texts in powers.items() for u in parse_units(game_map, power, texts)]
 
 
 KEPT_UNIT_TEXTS = 4096  # per map and power; the table is emptied when full

@@ -49,6 +49,7 @@ def own_unit(position: Position, power: str, ref: UnitLike) -> Unit:
 
 
 _new = tuple.__new__  # a NamedTuple without its Python-level __new__ (see notation.py)
+_MOVEMENT_KINDS = frozenset({Move, Support, Hold, Convoy})  # what a movement phase's units may do
 
 
 class MovementLegality:
@@ -57,22 +58,25 @@ class MovementLegality:
     def __init__(self, position: Position, rules: Rules = DEFAULT_RULES) -> None:
         self.position = position
         self.rules = rules
-        self.occupied = position.occupied
+        self.occupied = position.unit_table()  # every order of the phase looks up its unit
         self.gm = position.game_map
         self.closed = self.gm.closed_in(position.phase)  # a variant's closed provinces
+        convoying = self.gm.sea_adjacent  # keyed by the seas and ports: gm.convoys_at, no call
         self.fleet_seas = frozenset(
-            {
-                u.province
-                for u in position.units
-                if u.kind == FLEET and self.gm.convoys_at(u.province)
-            }
+            {u.province for u in position.units if u.kind == FLEET and u.province in convoying}
         )
 
     def check(self, order: Order, power: str) -> MovementOrder:
         """The order bound to the board (real unit types and locations), or IllegalOrder."""
         # `type() is`, not isinstance: twice as fast, on every order of every phase.
+        if type(order) not in _MOVEMENT_KINDS:
+            raise IllegalOrder(Problem("not_a_movement_order"))
+        # The unit of `power` the order names, or IllegalOrder (own_unit) saying why not.
+        ref = order.unit  # type: ignore[union-attr]  # no Waive: refused above
+        unit = self.occupied.get(ref.location.partition("/")[0])
+        if unit is None or unit.power != power:
+            unit = own_unit(self.position, power, ref)  # raises with the reason
         if type(order) is Move:
-            unit = self._own(order.unit, power)
             dest, _ = self.move_destination(unit, order.dest)
             # VIA stays only where the player wrote it; a move between places that do
             # not border each other goes by convoy anyway. A fleet is never convoyed, so
@@ -83,19 +87,10 @@ class MovementLegality:
                 self._check_path(unit, dest, order.path)
             return _new(Move, (unit, dest, order.via_convoy, order.path))
         if type(order) is Hold:
-            return _new(Hold, (self._own(order.unit, power),))
+            return _new(Hold, (unit,))
         if type(order) is Support:
-            return self._support(self._own(order.unit, power), order)
-        if type(order) is Convoy:
-            return self._convoy(self._own(order.unit, power), order)
-        raise IllegalOrder(Problem("not_a_movement_order"))
-
-    def _own(self, ref: UnitLike, power: str) -> Unit:
-        """The unit of `power` the order names, or IllegalOrder (own_unit) saying why not."""
-        unit = self.occupied.get(ref.location.partition("/")[0])
-        if unit is None or unit.power != power:
-            unit = own_unit(self.position, power, ref)  # raises with the reason
-        return unit
+            return self._support(unit, order)
+        return self._convoy(unit, order)  # type: ignore[arg-type]  # the last of _MOVEMENT_KINDS
 
     # -- moves ----------------------------------------------------------------------------
     def move_destination(

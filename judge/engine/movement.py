@@ -326,11 +326,8 @@ class _Adjudicator(OrderTables):
                             by_convoy.add(dest)
         cut = {
             p
-            for p, o in self.order.items()
-            if type(o) is Support
-            and p not in self.void
-            and p not in dislodged
-            and not self.result[p]
+            for p in self.supports
+            if p not in self.void and p not in dislodged and not self.result[p]
         }
         no_route = set()
         disrupted = set()

@@ -61,7 +61,7 @@ class OrderTables:
         gm: GameMap = position.game_map
         self.gm = gm
         self.rules = rules
-        self.unit: dict[str, Unit] = dict(position.occupied)
+        self.unit: dict[str, Unit] = position.unit_table()
         self.order = orders  # province -> legal order (every unit has one)
         self.moves: dict[str, Move] = {}  # mover -> its order
         self.target: dict[str, str] = {}  # mover -> destination province

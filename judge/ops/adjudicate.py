@@ -7,18 +7,14 @@ answers one line). Standard input is read as bytes, a line at most MAX_LINE_BYTE
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable, Iterator
 from typing import IO
 
-from judge.variants.json_contract import adjudicate_line
+from judge.variants.json_contract import adjudicate_line_text
+from judge.variants.outcome_text import encode
 
 MAX_LINE_BYTES = 1_000_000  # a longer input line is an error (and is not kept in memory)
-
-# Compact, as Contract 1's lines are. Made once: json.dumps makes an encoder per call. An
-# outcome is a tree of fresh dicts and lists: no cycle to look for.
-_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 
 def adjudicate_lines(lines: Iterable[str | bytes | None]) -> Iterator[str]:
@@ -26,10 +22,9 @@ def adjudicate_lines(lines: Iterable[str | bytes | None]) -> Iterator[str]:
     longer than MAX_LINE_BYTES (read_lines gives it)."""
     for line in lines:
         if line is None:
-            out = {"error": f"the line is longer than {MAX_LINE_BYTES} bytes"}
+            yield encode({"error": f"the line is longer than {MAX_LINE_BYTES} bytes"})
         else:
-            out = adjudicate_line(line)
-        yield _encode(out)
+            yield adjudicate_line_text(line)
 
 
 def read_lines(stream: IO[bytes]) -> Iterator[bytes | None]:

@@ -16,19 +16,24 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from itertools import chain, repeat
-from typing import Any
+from typing import Any, TypeVar
 
 from judge.engine.adjudication import Adjudication, adjudicate
-from judge.engine.board import Dislodged, Position, Unit, parse_unit, parse_units
+from judge.engine.board import Dislodged, Position, Unit, parse_unit, parse_units_by_power
 from judge.engine.geography import GameMap, MapError
 from judge.engine.phase import RETREATS, Phase
 from judge.engine.rules import Rules
 from judge.variants.maps import load_map
+from judge.variants.outcome_text import encode, outcome_text
 from judge.variants.problem_text import reason_text
 
 MAX_NUMBER_DIGITS = 100  # a longer JSON number is an error (Python refuses 4,300 digits)
 MAX_MAP_NAME = 100  # a longer map name is unknown (the file name would be too long)
+
+
+T = TypeVar("T")  # what an outcome is written as: an object, or JSON text
 
 
 class InputError(ValueError):
@@ -73,8 +78,8 @@ def _units_from_json(gm: GameMap, value: Any) -> list[Unit]:
     powers = _power_map(gm, value, "units")
     units = []
     if not set(map(type, powers.values())) - {list}:  # lists, read a power's at a time
-        try:  # parse_units refuses a text that is no unit, or no text
-            units = [u for power, texts in powers.items() for u in parse_units(gm, power, texts)]
+        try:  # parse_units_by_power refuses a text that is no unit, or no text
+            units = parse_units_by_power(gm, powers)
         except ValueError:
             units = []
     if not units or len({u.province for u in units}) != len(units):
@@ -259,8 +264,20 @@ def outcome_to_json(position: Position, outcome: Adjudication) -> dict[str, Any]
 def adjudicate_line(line: str | bytes) -> dict[str, Any]:
     """One input line -> one output object (an error object when the line is bad).
     Never raises: a fault of ours on one line is that line's error, told on stderr."""
+    return _guarded(line, outcome_to_json)
+
+
+def adjudicate_line_text(line: str | bytes) -> str:
+    """One input line -> one output line: adjudicate_line's object as compact JSON
+    text, an outcome written directly (outcome_text.py). Never raises."""
+    out = _guarded(line, outcome_text)
+    return out if isinstance(out, str) else encode(out)
+
+
+def _guarded(line: str | bytes, write: Callable[[Position, Adjudication], T]) -> T | dict[str, Any]:
+    """The line's outcome as `write` gives it, or an error object; never raises."""
     try:
-        return _adjudicate_line(line)
+        return _adjudicate_line(line, write)
     except RecursionError:
         return {"error": "the line is nested too deeply to read"}
     except Exception as e:
@@ -270,7 +287,9 @@ def adjudicate_line(line: str | bytes) -> dict[str, Any]:
         return {"error": f"internal error ({type(e).__name__}); the line was not adjudicated"}
 
 
-def _adjudicate_line(line: str | bytes) -> dict[str, Any]:
+def _adjudicate_line(
+    line: str | bytes, write: Callable[[Position, Adjudication], T]
+) -> T | dict[str, Any]:
     if isinstance(line, bytes):
         try:
             line = line.decode("utf-8")
@@ -292,7 +311,7 @@ def _adjudicate_line(line: str | bytes) -> dict[str, Any]:
         outcome = adjudicate(position, orders, rules, players)
     except (InputError, ValueError) as e:
         return {"error": str(e)}
-    return outcome_to_json(position, outcome)
+    return write(position, outcome)
 
 
 def _integer(text: str) -> int:

@@ -1,0 +1,84 @@
+"""`judge adjudicate` runs without Python's cyclic garbage collector (judge/ops/cli.py):
+safe because no line, good or bad, leaves a reference cycle behind, so reference
+counting alone frees everything a line makes and memory stays bounded."""
+
+from __future__ import annotations
+
+import gc
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from judge.ops.cli import main
+from judge.variants.json_contract import adjudicate_line_text
+
+LINES: list[str | bytes] = [
+    json.dumps(
+        {
+            "phase": "S1901M",
+            "units": {"FRANCE": ["A PAR", "A PIC", "F BRE"], "GERMANY": ["A BUR", "F KIE"]},
+            "orders": {
+                "FRANCE": ["A Par-Bur", "A Pic S A Par-Bur", "F Bre - Mid", "A Mar H"],
+                "GERMANY": ["A Bur H", "F Kie - Lon", "A Xyz - Par", "F Kie S F Bre - Pic"],
+            },
+        }
+    ),
+    json.dumps(
+        {
+            "phase": "F1901R",
+            "units": {"FRANCE": ["A BUR"]},
+            "retreats": {"GERMANY": {"A RUH": ["BEL", "HOL"]}},
+            "orders": {"GERMANY": ["A Ruh R Hol", "A Ruh R Par"]},
+        }
+    ),
+    json.dumps(
+        {
+            "phase": "W1901A",
+            "units": {"ITALY": ["A VEN"]},
+            "centers": {"ITALY": ["ROM", "NAP", "VEN"]},
+            "orders": {"ITALY": ["Build A Rom", "Build F Ven", "WAIVE"]},
+        }
+    ),
+    "{not json",
+    b"\xff\xfe not UTF-8",
+    "[1, 2]",
+    "",
+    json.dumps({"phase": "S1901M", "units": {"ENGLAND": ["A XYZ"]}}),
+    json.dumps({"map": "nowhere", "phase": "S1901M"}),
+    json.dumps({"phase": "S1901M", "rules": {"convoy_paradox": "1983"}}),
+    "[" * 100_000,  # nested too deeply to read
+]
+
+
+def test_no_line_leaves_a_reference_cycle() -> None:
+    for line in LINES:  # the first readings fill the per-map caches
+        adjudicate_line_text(line)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            for line in LINES:
+                adjudicate_line_text(line)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def test_the_command_alone_runs_without_the_collector() -> None:
+    script = (
+        "import gc, sys; sys.argv = ['judge', 'adjudicate']; from judge.ops.cli import main; "
+        "main(); print(gc.isenabled(), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], input=b"", capture_output=True, check=True
+    )
+    assert done.stderr == b"False\n"
+
+
+def test_an_in_process_caller_keeps_its_collector(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    assert main(["adjudicate"]) == 0
+    assert gc.isenabled()

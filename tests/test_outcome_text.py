@@ -1,0 +1,118 @@
+"""`judge adjudicate`'s output lines, written directly (judge/variants/outcome_text.py),
+are byte for byte the JSON encoder's text of adjudicate_line's object."""
+
+from __future__ import annotations
+
+import json
+
+from judge.variants import outcome_text as outcome_text_module
+from judge.variants.json_contract import adjudicate_line, adjudicate_line_text
+from judge.variants.outcome_text import encode
+
+DESIGN_EXAMPLE = {
+    "map": "standard",
+    "phase": "F1901M",
+    "units": {"ENGLAND": ["F NTH", "A YOR"], "FRANCE": ["A BUR"]},
+    "centers": {"ENGLAND": ["EDI", "LON", "LVP"], "FRANCE": ["BRE", "MAR", "PAR"]},
+    "orders": {"ENGLAND": ["F NTH C A YOR - BEL", "A Yor-Bel"]},
+}
+
+EIGHTEEN = [
+    "BRE", "MAR", "PAR", "SPA", "POR", "BEL", "HOL", "MUN", "KIE", "BER",
+    "DEN", "LON", "EDI", "LVP", "NWY", "SWE", "TUN", "ROM",
+]  # fmt: skip
+
+LINES = [
+    DESIGN_EXAMPLE,
+    # a dislodgement: retreats of two powers, a retreat phase next
+    {
+        "phase": "S1901M",
+        "units": {"FRANCE": ["A PAR", "A PIC"], "GERMANY": ["A BUR", "A MUN", "F KIE"]},
+        "orders": {"FRANCE": ["A Par-Bur", "A Pic S A Par-Bur"], "GERMANY": ["A Bur H"]},
+    },
+    {
+        "phase": "F1901R",
+        "units": {"FRANCE": ["A BUR"], "GERMANY": ["A MUN"]},
+        "centers": {"FRANCE": ["PAR"], "GERMANY": ["BER", "KIE", "MUN"]},
+        "retreats": {"GERMANY": {"A RUH": ["BEL", "HOL", "KIE"]}, "FRANCE": {"A PIC": ["BRE"]}},
+        "orders": {"GERMANY": ["A Ruh R Hol"]},
+    },
+    {
+        "phase": "W1901A",
+        "units": {"ITALY": ["A VEN", "A ROM", "F NAP", "F TUN"]},
+        "centers": {"ITALY": ["ROM", "NAP"]},
+        "orders": {"ITALY": ["Remove A Ven"]},
+    },
+    # refused orders with reasons; given texts the encoder must escape
+    {
+        "phase": "S1901M",
+        "units": {"ENGLAND": ["F LON"], "FRANCE": ["A PAR"]},
+        "orders": {
+            "ENGLAND": ["F Lon - Par", "A Bur - Pir", "F Par H", 'A "Lon\\" - Bel\t', "A Pär-Bür €"]
+        },
+    },
+    # a winner, and builds
+    {
+        "phase": "F1901M",
+        "units": {"FRANCE": ["A PAR"], "ENGLAND": ["F NTH"]},
+        "centers": {"FRANCE": EIGHTEEN, "ENGLAND": ["STP"]},
+        "orders": {"FRANCE": ["A Par H"]},
+    },
+]
+
+
+def test_each_line_is_the_encoders_text_of_the_outcome_object() -> None:
+    for line in LINES:
+        text = json.dumps(line)
+        assert adjudicate_line_text(text) == encode(adjudicate_line(text)), line
+
+
+def test_the_design_example_reads_exactly() -> None:
+    assert adjudicate_line_text(json.dumps(DESIGN_EXAMPLE)) == (
+        '{"phase":"F1901M","next_phase":"W1901A","results":{"ENGLAND":['
+        '{"order":"F NTH C A YOR - BEL","given":"F NTH C A YOR - BEL","result":"ok"},'
+        '{"order":"A YOR - BEL","given":"A Yor-Bel","result":"ok"}],'
+        '"FRANCE":[{"order":"A BUR H","given":"","result":"ok"}]},'
+        '"units":{"ENGLAND":["A BEL","F NTH"],"FRANCE":["A BUR"]},'
+        '"centers":{"ENGLAND":["BEL","EDI","LON","LVP"],"FRANCE":["BRE","MAR","PAR"]},'
+        '"retreats":{},"builds":{"ENGLAND":2,"FRANCE":2},"winner":null}'
+    )
+
+
+def test_the_winner_and_escaped_texts_are_written() -> None:
+    won = json.loads(adjudicate_line_text(json.dumps(LINES[-1])))
+    assert won["winner"] == "FRANCE"
+    refused = adjudicate_line_text(json.dumps(LINES[4]))
+    assert '"given":"A \\"Lon\\\\\\" - Bel\\t"' in refused
+    assert '"given":"A P\\u00e4r-B\\u00fcr \\u20ac"' in refused
+
+
+def test_a_bad_line_is_an_error_object() -> None:
+    assert adjudicate_line_text("{not json") == (
+        '{"error":"not valid JSON: Expecting property name enclosed in double quotes at column 2"}'
+    )
+
+
+def test_the_encoded_texts_kept_are_bounded() -> None:
+    kept = outcome_text_module._json
+    kept.clear()
+    assert kept["A PAR"] == '"A PAR"' and "A PAR" in kept
+    long = "A Par - Bur " + "x" * outcome_text_module.KEPT_JSON_STRING_CHARS
+    assert kept[long] == json.dumps(long) and long not in kept
+    kept.clear()
+    for n in range(outcome_text_module.KEPT_JSON_STRINGS + 5):
+        assert kept[f"ü{n}"] == json.dumps(f"ü{n}")
+        assert len(kept) <= outcome_text_module.KEPT_JSON_STRINGS
+    assert len(kept) == 5  # emptied when full, then filled again
+
+
+def test_the_members_kept_are_bounded() -> None:
+    kept = outcome_text_module._centers_of
+    kept.clear()
+    assert kept["FRANCE", frozenset({"PAR", "BRE"})] == '"FRANCE":["BRE","PAR"]'
+    assert ("FRANCE", frozenset({"BRE", "PAR"})) in kept
+    kept.clear()
+    for n in range(outcome_text_module.KEPT_MEMBERS + 3):
+        assert kept["RUSSIA", (f"ü{n}",)] == f'"RUSSIA":["\\u00fc{n}"]'
+        assert len(kept) <= outcome_text_module.KEPT_MEMBERS
+    assert len(kept) == 3  # emptied when full, then filled again
