@@ -284,3 +284,30 @@ def test_a_pool_whose_worker_died_starts_new_workers() -> None:
         assert answers.result(timeout=60) == [True, False]
     finally:
         pool.close()
+
+
+def test_with_mail_far_ahead_new_mail_is_read_a_batch_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(handling, "AHEAD", 6)
+    monkeypatch.setattr(handling, "CHECKED_TOGETHER", 3)
+    judge, players = _started(tmp_path)
+    for n in range(9):  # wrong passwords: each one new, checked ahead
+        _store(judge, players["AEFGIRT"[n % 7]], f"SIGNON {'AEFGIRT'[n % 7]}war1 x{n}")
+    given: list[list[str]] = []
+
+    def never_answers(pairs: Sequence[Pair]) -> Future[list[bool]]:
+        given.append([password for password, _ in pairs])
+        return Future()
+
+    queue = handling._Queue(judge.db, judge.config, lambda: judge.now, never_answers)
+    queue.top_up()
+    assert given == [["x0", "x1", "x2"], ["x3", "x4", "x5"]]
+    queue.items.popleft()  # handled: 5 wait, room for 1
+    queue.top_up()
+    queue.items.popleft()  # 4 wait, room for 2
+    queue.top_up()
+    assert len(queue.items) == 4 and len(given) == 2  # nothing read: a batch has no room
+    queue.items.popleft()  # room for 3: the next batch is read
+    queue.top_up()
+    assert given[2:] == [["x6", "x7", "x8"]] and len(queue.items) == 6

@@ -159,7 +159,9 @@ class _Queue:
         """Read the messages stored since the last read, up to AHEAD in the queue, and
         start checking their passwords."""
         room = AHEAD - len(self.items)
-        if room <= 0:
+        # With mail far ahead, read it CHECKED_TOGETHER at a time: read as each group
+        # left, it would come in small batches, each a commit (the workers have enough).
+        if room <= 0 or (room < CHECKED_TOGETHER and len(self.items) >= CHECKED_TOGETHER):
             return
         now = self.clock()
         read = [
