@@ -5,17 +5,11 @@ from __future__ import annotations
 
 import json
 
+from test_adjudicate_json import DESIGN_EXAMPLE  # DESIGN.md's Contract 1 example
+
 from judge.variants import outcome_text as outcome_text_module
 from judge.variants.json_contract import adjudicate_line, adjudicate_line_text
 from judge.variants.outcome_text import encode
-
-DESIGN_EXAMPLE = {
-    "map": "standard",
-    "phase": "F1901M",
-    "units": {"ENGLAND": ["F NTH", "A YOR"], "FRANCE": ["A BUR"]},
-    "centers": {"ENGLAND": ["EDI", "LON", "LVP"], "FRANCE": ["BRE", "MAR", "PAR"]},
-    "orders": {"ENGLAND": ["F NTH C A YOR - BEL", "A Yor-Bel"]},
-}
 
 EIGHTEEN = [
     "BRE", "MAR", "PAR", "SPA", "POR", "BEL", "HOL", "MUN", "KIE", "BER",
