@@ -359,12 +359,12 @@ class _Slice:
         self,
         seconds: float,
         stopping: Callable[[], bool],
-        yield_after: float | None = None,
+        yield_after: float = math.inf,
         mail_waiting: Callable[[], bool] = lambda: False,
     ) -> None:
         start = time.monotonic()
         self.ends = start + seconds
-        self.yields = start + min(seconds, seconds if yield_after is None else yield_after)
+        self.yields = start + min(seconds, yield_after)
         self.stopping = stopping
         self.mail_waiting = mail_waiting
         self.told = False  # told to stop for the time: what is left is due still

@@ -92,7 +92,8 @@ READ_SECONDS = 0.01
 # Mail read together has its passwords checked together, up to this many mails: their
 # answers come together and they are handled in one group, one commit, where each alone
 # cost a commit (about half a millisecond of CPU) and a round trip to a worker. A mail
-# waits at most for the checks of this many, shared by the workers.
+# waits at most for the checks of this many (each at most passwords_per_mail of them),
+# shared by the workers.
 CHECKED_TOGETHER = 8
 
 _Item = tuple[inbox.Inbound, Submission | None]
