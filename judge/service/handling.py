@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import time
 import traceback
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import wait
 from datetime import datetime, timedelta
@@ -74,6 +74,7 @@ def handle_waiting(
             ready = queue.ready(stopping)
             continue
         handled = _handle_some(db, config, clock, dispatcher, stopping, ready)
+        queue.handled(ready[:handled])
         ready, done = ready[handled:], done + handled
         queue.top_up()  # the rest wait, stored, for the next start if stopping
     return done
@@ -155,6 +156,10 @@ class _Queue:
         self.items: deque[tuple[inbox.Inbound, Submission | None, Ahead | None]] = deque()
         self.last_id = 0  # each message is read once per handle_waiting
         self.started: set[Pair] = set()  # being checked for a message in the queue
+        # The SIGNONs of the messages read and not yet handled, by the keys of the limits
+        # on wrong passwords, and each message's (check_ahead's `pending`).
+        self.pending: Counter[str] = Counter()
+        self.counted: dict[int, tuple[str, ...]] = {}
 
     def top_up(self) -> None:
         """Read the messages stored since the last read, up to AHEAD in the queue, and
@@ -172,19 +177,35 @@ class _Queue:
         for start in range(0, len(read), CHECKED_TOGETHER):
             together = read[start : start + CHECKED_TOGETHER]
             self.last_id = together[-1][0].id
-            aheads = self._checked_together(now, [sub for _, sub in together])
-            self.items.extend(
-                (item, sub, ahead) for (item, sub), ahead in zip(together, aheads, strict=True)
-            )
+            checked = self._checked_together(now, [sub for _, sub in together])
+            for (item, sub), (ahead, keys) in zip(together, checked, strict=True):
+                self.items.append((item, sub, ahead))
+                if keys:
+                    self.counted[item.id] = keys
 
-    def _checked_together(self, now: datetime, subs: list[Submission | None]) -> list[Ahead | None]:
-        """Each of `subs`' checks ahead, begun as one; if that raises, each mail's alone,
-        so that one mail's fault leaves the others' checks ahead."""
+    def handled(self, items: list[_Item]) -> None:
+        """`items` are handled: their SIGNONs' wrong passwords, if any, are recorded now
+        and no longer pending."""
+        for item, _ in items:
+            self.pending -= Counter(self.counted.pop(item.id, ()))
+
+    def _checked_together(
+        self, now: datetime, subs: list[Submission | None]
+    ) -> list[tuple[Ahead | None, tuple[str, ...]]]:
+        """Each of `subs`' checks ahead, begun as one, and the keys its SIGNONs counted
+        against; if that raises, each mail's alone, so that one mail's fault leaves the
+        others' checks ahead."""
         read = [sub for sub in subs if sub is not None]
         ahead = self._check_ahead(now, read)
         if ahead is None and len(read) > 1:
-            return [self._check_ahead(now, [sub]) if sub is not None else None for sub in subs]
-        return [ahead if sub is not None else None for sub in subs]
+            return [self._alone(now, sub) for sub in subs]
+        counted = iter(ahead.counted if ahead is not None else ())
+        return [(ahead, next(counted, ())) if sub is not None else (None, ()) for sub in subs]
+
+    def _alone(self, now: datetime, sub: Submission | None) -> tuple[Ahead | None, tuple[str, ...]]:
+        """One mail's check ahead (see _checked_together)."""
+        ahead = self._check_ahead(now, [sub]) if sub is not None else None
+        return ahead, ahead.counted[0] if ahead is not None and ahead.counted else ()
 
     def _check_ahead(self, now: datetime, subs: list[Submission]) -> Ahead | None:
         """The passwords of `subs` being checked together (None if none could be: the
@@ -192,7 +213,9 @@ class _Queue:
         if not subs:
             return None
         try:
-            return check_ahead(self.db, self.config, now, subs, self.checker, self.started)
+            return check_ahead(
+                self.db, self.config, now, subs, self.checker, self.started, self.pending
+            )
         except Exception as e:
             log.warning("passwords not checked ahead (%s)", failure_reason(e))
             return None
