@@ -225,6 +225,10 @@ def spelled(words: list[str]) -> list[str]:
 # The lines that end a press block: njudge's spellings too (ENDBROADCAST = ENDPRESS).
 _PRESS_ENDS = frozenset({"ENDPRESS", "END PRESS", "ENDBROADCAST", "END BROADCAST", "SIGNOFF"})
 MAX_COMMANDS = 100  # command and order lines read from one mail (press lines not counted)
+# A line that carries a password, at most: far below a mail's longest line (mail/trim.py's
+# MAX_LINE, where a longer one is cut), so a password is never read cut short, matching
+# any password that begins as it does.
+MAX_PASSWORD_LINE = 1_000
 _GUESSABLE = 25  # a longer word is near no command name: difflib is not asked
 
 
@@ -272,7 +276,9 @@ def _read(body: str) -> list[Command]:
         if first == "SIGNOFF":
             break
         opens = first in ("PRESS", "BROADCAST", "REGISTER", "POSTALPRESS")
-        if opens or _diary_opens(first, words[1:]):
+        if masked and len(raw.strip()) > MAX_PASSWORD_LINE:  # never a password cut short
+            out.append(_error(number, text, "password_line_too_long", limit=MAX_PASSWORD_LINE))
+        elif opens or _diary_opens(first, words[1:]):
             opened = _opening(number, text, first, words[1:])
             if opened.name == "ERROR":
                 out.append(opened)
