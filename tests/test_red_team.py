@@ -8,19 +8,27 @@ each mail were handled alone, every mail answered once and in order, no password
 from __future__ import annotations
 
 import email
+import json
+import re
+import signal
 from collections.abc import Sequence
 from concurrent.futures import Future
+from datetime import UTC, datetime, timedelta
 from email.policy import default
 from pathlib import Path
 
 import pytest
+import sqlite_utils
 from judge_harness import HOLDS, Judge
+from live_judge import JUDGE, judge_toml, replies_by_parent, start_judge, wait_until
+from smtp_sink import Received, SmtpSink, free_port
 
 from judge.commands.signon import WINDOW
 from judge.game import passwords
 from judge.service.handling import handle_waiting
 from judge.service.prechecks import Pair, check_here
-from judge.store import guesses, inbox
+from judge.store import games, guesses, inbox
+from judge.store.db import open_db
 
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
@@ -329,3 +337,189 @@ def test_non_ascii_nul_and_order_word_passwords(tmp_path: Path) -> None:
     # A NUL is taken out of the mail's text as it is read, in SET PASSWORD as in SIGNON.
     [nul] = judge.send(players["F"], "SIGNON Fwar1 pw\x002\nA Mar H")
     assert SIGNED_ON_FRANCE in nul.body
+
+
+# Scenarios 5 to 8, through the real daemon: a batch of mail stored before it starts (so
+# that it is read together, its passwords checked ahead together), the daemon killed while
+# the batch is checked ahead, in the middle of a group and after a group's commit, then
+# left to finish; the replies go to an SMTP relay through the four send threads.
+
+BAD_MIME_HEAD = "MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=zz\r\n"
+BAD_MIME_BODY = (
+    "--zz\r\nContent-Type: text/plain; charset=x-no-such-charset\r\n"
+    "Content-Transfer-Encoding: base64\r\n\r\n!!!not base64 SIGNON Iwar1 pw4\r\n"
+)
+
+
+def _game_on_disk(tmp_path: Path) -> tuple[dict[str, str], datetime]:
+    """A started game war1 in `tmp_path`/judge.db, made by the real clock (the daemon's):
+    the players' addresses by power initial, and the time after it."""
+    judge = Judge(tmp_path, database=tmp_path / "judge.db")
+    # Each mail moves the harness's clock a minute on: begun half an hour ago, all that
+    # it queued is due by the time the daemon starts.
+    judge.now = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=30)
+    players = judge.start_game()
+    judge.db.conn.close()
+    return players, judge.now
+
+
+def _raw(sender: str, message_id: str, body: str, head: str = "") -> bytes:
+    return (
+        f"From: {sender}\r\nTo: {JUDGE}\r\nSubject: orders\r\n"
+        f"Message-ID: {message_id}\r\n{head}\r\n{body}"
+    ).encode()
+
+
+def _batch(players: dict[str, str]) -> list[tuple[str, bytes]]:
+    """The mails of the batch, in order, each with a name (its Message-ID's left part)."""
+    orders = {i: f"SIGNON {i}war1 pw{n}\r\n{HOLDS[i]}\r\n" for n, i in enumerate("AEFGIRT")}
+    mails = [
+        ("change", players["F"], "SIGNON Fwar1 pw2\r\nSET PASSWORD fresh9\r\n" + HOLDS["F"]),
+        ("thief", "thief@example.org", "SIGNON Fwar1 pw2\r\nA Par-Bur\r\n"),
+        ("germany", players["G"], orders["G"]),
+        ("revised", players["G"], "SIGNON Gwar1 pw3\r\nF Kie-Den\r\nA Ber H\r\nA Mun H\r\n"),
+        ("guess", "guesser@example.org", "SIGNON Ewar1 wrong-guess\r\n"),
+        ("germany", players["G"], orders["G"]),  # the same mail again: stored once
+        ("bad-mime", players["I"], BAD_MIME_BODY),
+        ("italy", players["I"], orders["I"]),
+        ("austria", players["A"], orders["A"]),
+        ("russia", players["R"], orders["R"]),
+        ("england", players["E"], orders["E"]),
+        ("turkey", players["T"], orders["T"]),  # the last orders: the phase is processed
+        ("after", players["F"], "SIGNON Fwar1 fresh9\r\nA Par H\r\n"),
+        ("old", players["F"], "SIGNON Fwar1 pw2\r\nA Par-Bur\r\n"),
+    ]
+    return [
+        (
+            name,
+            _raw(sender, f"<{name}@red.example.org>", body, BAD_MIME_HEAD * (name == "bad-mime")),
+        )
+        for name, sender, body in mails
+    ]
+
+
+# Every password the tests here use: none may appear in a reply or a log line.
+PASSWORDS = ("masterpw", *(f"pw{n}" for n in range(7)), "fresh9", "wrong-guess")
+
+
+def _shown(text: str) -> list[str]:
+    """The PASSWORDS that `text` shows as words of their own."""
+    return [p for p in PASSWORDS if re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", text)]
+
+
+def _readable(raw: bytes) -> str:
+    """A mail's headers and text parts, decoded (its picture, base64, left out: any three
+    letters turn up in 100 KB of it)."""
+    msg = email.message_from_bytes(raw, policy=default)
+    texts = [f"{k}: {v}" for k, v in msg.items()]
+    texts += [p.get_content() for p in msg.walk() if p.get_content_maintype() == "text"]
+    return "\n".join(texts).replace("\r\n", "\n")
+
+
+def _settled(tmp_path: Path, stored: int) -> bool:
+    db = open_db(tmp_path / "judge.db")
+    try:
+        states = [r[0] for r in db.execute("SELECT state FROM inbound")]
+        queued = db.execute("SELECT COUNT(*) FROM outbound WHERE state != 'sent'").fetchone()[0]
+        return len(states) == stored and set(states) == {"handled"} and queued == 0
+    finally:
+        db.conn.close()
+
+
+def test_a_batch_through_the_daemon_killed_three_times_is_answered_once_and_in_order(
+    tmp_path: Path,
+) -> None:
+    players, now = _game_on_disk(tmp_path)
+    batch = _batch(players)
+    db = open_db(tmp_path / "judge.db")
+    stored = [inbox.ingest(db, raw, "smtp", now) for _, raw in batch]
+    db.conn.close()
+    assert [i is None for i in stored].count(True) == 1  # the repeat of Germany's mail
+    names = list(dict.fromkeys(name for name, _ in batch))
+    port, log_path = free_port(), tmp_path / "daemon.log"
+    with SmtpSink() as sink, log_path.open("wb") as log:
+        config = judge_toml(tmp_path, "RED", port, sink.port)
+        # Killed as the batch's passwords are checked ahead, in the middle of its first
+        # group (its third mail queued, not committed), and once a group is committed.
+        for crash in ("checked-ahead:1", "handle-queued:3", "group-committed:1"):
+            proc = start_judge(config, port, log=log, crash=crash)
+            assert proc.wait(timeout=60) == -signal.SIGKILL, crash
+        proc = start_judge(config, port, log=log)
+        try:
+            assert wait_until(lambda: _settled(tmp_path, 8 + len(names)), timeout=60)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=20)
+        relayed = sink.messages
+    received = [m.data for m in relayed]
+    _assert_each_answered_once(received, names)
+    acks = {}
+    for raw in received:
+        msg = email.message_from_bytes(raw, policy=default)
+        if msg["In-Reply-To"]:
+            acks[msg["In-Reply-To"].split("@")[0][1:]] = _readable(raw)
+    signed = {i: f"  Signed on to war1 as {power}.\n" for i, power in _POWERS.items()}
+    assert "Line 2: SET PASSWORD ****\n  Your password for war1 is changed." in acks["change"]
+    for name, line, words in [
+        ("thief", "SIGNON Fwar1", WRONG),
+        ("germany", "SIGNON Gwar1", signed["G"]),
+        ("revised", "SIGNON Gwar1", signed["G"]),
+        ("guess", "SIGNON Ewar1", WRONG),
+        ("italy", "SIGNON Iwar1", signed["I"]),
+        ("turkey", "SIGNON Twar1", signed["T"]),
+        ("after", "SIGNON Fwar1", signed["F"]),
+        ("old", "SIGNON Fwar1", WRONG),
+    ]:
+        assert f"Line 1: {line} ****\n{words}" in acks[name], name
+    assert "  ERROR: this line needs a SIGNON line before it\n" in acks["bad-mime"]
+    db = open_db(tmp_path / "judge.db")
+    game = games.find_game(db, "war1")
+    assert game is not None and game.phase == "F1901M"
+    spring = games.effective_orders(db, game, "S1901M")
+    assert spring["GERMANY"] == ["F KIE - DEN", "A BER H", "A MUN H"]  # the revised ones
+    assert games.effective_orders(db, game, "F1901M") == {"FRANCE": ["A PAR H"]}
+    _assert_in_queue_order(db, relayed)
+    db.conn.close()
+    # No password in any mail the relay took, nor in the daemon's log.
+    assert [_shown(_readable(raw)) for raw in received] == [[]] * len(received)
+    assert _shown(log_path.read_text(errors="replace")) == []
+
+
+_POWERS = dict(
+    zip(
+        "AEFGIRT",
+        ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"],
+        strict=True,
+    )
+)
+
+
+def _assert_each_answered_once(received: list[bytes], names: list[str]) -> None:
+    """Each mail of the batch handled once, answered by one acknowledgement at the relay
+    (a resend after a kill is the same bytes)."""
+    by_parent = replies_by_parent(received)
+    for name in names:
+        assert len(by_parent.get(f"<{name}@red.example.org>", set())) == 1, name
+    copies: dict[str, set[bytes]] = {}
+    for raw in received:
+        message_id = email.message_from_bytes(raw, policy=default)["Message-ID"]
+        copies.setdefault(message_id, set()).add(raw)
+    assert all(len(same) == 1 for same in copies.values())
+
+
+def _assert_in_queue_order(db: sqlite_utils.Database, received: list[Received]) -> None:
+    """Each address got its mails in the order they were queued (a resend's copy aside)."""
+    queued: dict[str, list[str]] = {}
+    for recipients, message_id in db.execute(
+        "SELECT recipients, message_id FROM outbound ORDER BY id"
+    ):
+        for address in json.loads(recipients):
+            queued.setdefault(address, []).append(message_id)
+    arrived: dict[str, list[str]] = {}
+    for mail in received:
+        message_id = email.message_from_bytes(mail.data, policy=default)["Message-ID"]
+        for address in mail.rcpt_tos:
+            seen = arrived.setdefault(address, [])
+            if message_id not in seen:
+                seen.append(message_id)
+    assert arrived == queued

@@ -182,6 +182,7 @@ class _Queue:
                 self.items.append((item, sub, ahead))
                 if keys:
                     self.counted[item.id] = keys
+            crash_point("checked-ahead")  # begun, none handled: the next life reads them again
 
     def handled(self, items: list[_Item]) -> None:
         """`items` are handled: their SIGNONs' wrong passwords, if any, are recorded now
