@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import email
 import json
+import os
 import re
 import signal
 from collections.abc import Sequence
@@ -26,7 +27,7 @@ from smtp_sink import Received, SmtpSink, free_port
 from judge.commands.signon import WINDOW
 from judge.game import passwords
 from judge.service.handling import handle_waiting
-from judge.service.prechecks import Pair, check_here
+from judge.service.prechecks import Pair, PasswordPool, check_here
 from judge.store import games, guesses, inbox
 from judge.store.db import open_db
 
@@ -523,3 +524,54 @@ def _assert_in_queue_order(db: sqlite_utils.Database, received: list[Received]) 
             if message_id not in seen:
                 seen.append(message_id)
     assert arrived == queued
+
+
+# Scenario 4: a password worker killed (SIGKILL, by its PID) while a batch is checked.
+
+
+def _signons(judge: Judge, players: dict[str, str], wrong: str) -> dict[str, str]:
+    """Each power's orders mail, stored: its Message-ID by power initial; Germany's with
+    the password `wrong`, the others' right."""
+    ids = {}
+    for n, initial in enumerate("AEFGIRT"):
+        password = wrong if initial == "G" else f"pw{n}"
+        ids[initial] = _store(judge, players[initial], f"SIGNON {initial}war1 {password}\nA Xxx H")
+    return ids
+
+
+def _assert_signed_on(judge: Judge, ids: dict[str, str], before: int) -> None:
+    answers = _answers(judge, before)
+    for initial, message_id in ids.items():
+        words = WRONG if initial == "G" else f"  Signed on to war1 as {_POWERS[initial]}.\n"
+        assert f"Line 1: SIGNON {initial}war1 ****\n{words}" in answers[message_id], initial
+
+
+def test_a_password_worker_killed_mid_batch_leaves_every_answer_right(tmp_path: Path) -> None:
+    judge, players = _started(tmp_path)
+    pool = PasswordPool(workers=2)
+    try:
+        first = pool._pool
+        assert pool([("x", passwords.hash_password("x"))]).result(timeout=60) == [True]
+        killed: list[int] = []
+
+        def killing(pairs: Sequence[Pair]) -> Future[list[bool]]:
+            answers = pool(pairs)
+            if not killed:  # as the batch's checks begin: one of the two workers dies
+                killed.append(next(iter(first._processes)))
+                os.kill(killed[0], signal.SIGKILL)
+            return answers
+
+        ids, before = _signons(judge, players, "wrong1"), _last(judge)
+        assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=killing) == 7
+        _assert_signed_on(judge, ids, before)
+        # The pool knows its worker died: the next batch has new workers check it.
+        assert wait_until(lambda: first._broken, timeout=30)
+        passwords.forget_verified()
+        ids, before = _signons(judge, players, "wrong2"), _last(judge)
+        assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=pool) == 7
+        _assert_signed_on(judge, ids, before)
+        assert pool._pool is not first
+        count = guesses.count(judge.db, guesses.power_key("war1", "G"), judge.now, WINDOW)
+        assert count == 2  # each wrong one counted once, checked where it was
+    finally:
+        pool.close()
