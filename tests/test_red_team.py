@@ -14,6 +14,7 @@ import re
 import signal
 from collections.abc import Sequence
 from concurrent.futures import Future
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email.policy import default
 from pathlib import Path
@@ -25,7 +26,9 @@ from live_judge import JUDGE, judge_toml, replies_by_parent, start_judge, wait_u
 from smtp_sink import Received, SmtpSink, free_port
 
 from judge.commands.signon import WINDOW
-from judge.game import passwords
+from judge.config import SmtpOutConfig
+from judge.game import passwords, pictures
+from judge.mail import outbox as outbox_sender
 from judge.service.handling import handle_waiting
 from judge.service.prechecks import Pair, PasswordPool, check_here
 from judge.store import games, guesses, inbox
@@ -575,3 +578,39 @@ def test_a_password_worker_killed_mid_batch_leaves_every_answer_right(tmp_path: 
         assert count == 2  # each wrong one counted once, checked where it was
     finally:
         pool.close()
+
+
+# Scenario 7: the order of two mails to one address when the first must be tried again.
+
+
+def test_a_reply_waiting_to_be_tried_again_is_not_overtaken_by_the_next(tmp_path: Path) -> None:
+    # The relay refused the first answer for now: it waits a minute. Before the fix the
+    # second answer to the same player, due at once, went first.
+    judge, players = _started(tmp_path)
+    with SmtpSink() as sink:
+        config = replace(judge.config, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=sink.port))
+        db, now = judge.db, judge.now
+        db.execute("UPDATE outbound SET state = 'sent'")  # the game's start: sent before
+        first = _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
+        other = _store(judge, players["E"], "SIGNON Ewar1 pw1")
+        handle_waiting(db, judge.config, lambda: now)
+        sink.handler.answer = "451 4.3.0 try again later"
+        drained = outbox_sender.drain(
+            db, outbox_sender.SmtpDelivery(config), lambda: now, attach_picture=pictures.finish
+        )
+        assert drained == 0 and sink.messages == []
+        sink.handler.answer = None
+        second = _store(judge, players["F"], "SIGNON Fwar1 pw2\nA Par-Bur")
+        handle_waiting(db, judge.config, lambda: now)
+        sends = outbox_sender.SmtpDelivery(config)
+        outbox_sender.drain(db, sends, lambda: now, attach_picture=pictures.finish)
+        # England's answer goes; France's second waits behind France's first.
+        assert [_parent(m.data) for m in sink.messages] == [other]
+        later = now + timedelta(minutes=1)
+        outbox_sender.drain(db, sends, lambda: later, attach_picture=pictures.finish)
+        sends.close()
+        assert [_parent(m.data) for m in sink.messages] == [other, first, second]
+
+
+def _parent(raw: bytes) -> str:
+    return str(email.message_from_bytes(raw, policy=default)["In-Reply-To"])
