@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import email
 import json
+import logging
 import os
 import re
 import signal
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -39,6 +40,53 @@ pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 WRONG = "  ERROR: signon refused: the game name, the power or the password is wrong.\n"
 LOCKED = "  ERROR: signon refused, and the password was not checked: too many wrong\n"
 SIGNED_ON_FRANCE = "  Signed on to war1 as France.\n"
+
+
+# Every password the tests here use: none may appear in a reply or a log line.
+PASSWORDS = (
+    "masterpw",
+    *(f"pw{n}" for n in range(7)),
+    *(f"guess{n}" for n in range(200)),
+    *(f"new{n}" for n in range(4)),
+    "fresh9",
+    "wrong-guess",
+    "wrong1",
+    "wrong2",
+    "pässwörd",
+    "passwörd",
+    "A" * 9_987,
+    "A" * 10_240,
+    "C" * 987,
+)
+
+
+def _shown(text: str) -> list[str]:
+    """The PASSWORDS that `text` shows as words of their own."""
+    return [p for p in PASSWORDS if re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", text)]
+
+
+def _readable(raw: bytes) -> str:
+    """A mail's headers and text parts, decoded (its picture, base64, left out: any three
+    letters turn up in 100 KB of it)."""
+    msg = email.message_from_bytes(raw, policy=default)
+    texts = [f"{k}: {v}" for k, v in msg.items()]
+    texts += [p.get_content() for p in msg.walk() if p.get_content_maintype() == "text"]
+    return "\n".join(texts).replace("\r\n", "\n")
+
+
+@pytest.fixture(autouse=True)
+def no_password_shown(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """After each test: no password in a log line, nor in any mail its judge queued."""
+    caplog.set_level(logging.DEBUG)
+    yield
+    assert _shown(caplog.text) == []
+    for path in tmp_path.glob("*.db"):
+        db = open_db(path)
+        try:
+            mails = [_readable(raw) for (raw,) in db.execute("SELECT raw FROM outbound")]
+        finally:
+            db.conn.close()
+        assert mails and [_shown(text) for text in mails] == [[]] * len(mails)
 
 
 class Recording:
@@ -400,24 +448,6 @@ def _batch(players: dict[str, str]) -> list[tuple[str, bytes]]:
         )
         for name, sender, body in mails
     ]
-
-
-# Every password the tests here use: none may appear in a reply or a log line.
-PASSWORDS = ("masterpw", *(f"pw{n}" for n in range(7)), "fresh9", "wrong-guess")
-
-
-def _shown(text: str) -> list[str]:
-    """The PASSWORDS that `text` shows as words of their own."""
-    return [p for p in PASSWORDS if re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", text)]
-
-
-def _readable(raw: bytes) -> str:
-    """A mail's headers and text parts, decoded (its picture, base64, left out: any three
-    letters turn up in 100 KB of it)."""
-    msg = email.message_from_bytes(raw, policy=default)
-    texts = [f"{k}: {v}" for k, v in msg.items()]
-    texts += [p.get_content() for p in msg.walk() if p.get_content_maintype() == "text"]
-    return "\n".join(texts).replace("\r\n", "\n")
 
 
 def _settled(tmp_path: Path, stored: int) -> bool:
