@@ -30,6 +30,7 @@ from judge.commands.signon import WINDOW
 from judge.config import SmtpOutConfig
 from judge.game import passwords, pictures
 from judge.mail import outbox as outbox_sender
+from judge.replies import Reply
 from judge.service.handling import handle_waiting
 from judge.service.prechecks import Pair, PasswordPool, check_here
 from judge.store import games, guesses, inbox
@@ -109,12 +110,12 @@ def _started(tmp_path: Path, **config: object) -> tuple[Judge, dict[str, str]]:
     return judge, players
 
 
-def _store(judge: Judge, sender: str, body: str) -> str:
+def _store(judge: Judge, sender: str, body: str, subject: str = "orders") -> str:
     """Store a mail from `sender` without handling it; its Message-ID."""
     n = next(judge.serial)
     message_id = f"<red{n}@example.org>"
     raw = (
-        f"From: {sender}\r\nTo: judge@example.org\r\nSubject: orders\r\n"
+        f"From: {sender}\r\nTo: judge@example.org\r\nSubject: {subject}\r\n"
         f"Message-ID: {message_id}\r\n\r\n{body}\r\n"
     ).encode()
     inbox.ingest(judge.db, raw, "smtp", judge.now)
@@ -644,3 +645,40 @@ def test_a_reply_waiting_to_be_tried_again_is_not_overtaken_by_the_next(tmp_path
 
 def _parent(raw: bytes) -> str:
     return str(email.message_from_bytes(raw, policy=default)["In-Reply-To"])
+
+
+# Scenario 8: the judge's own notices echo the sender's subject too.
+
+SECRET_SUBJECT = "SIGNON Fwar1 pw2"
+MASKED = "TEST SIGNON Fwar1 ****"
+
+
+def test_the_judges_notices_mask_a_password_in_the_subject_they_echo(tmp_path: Path) -> None:
+    # Before the fix the notices of a mail too large, of too many mails from one address,
+    # of too many replies to one, and of a mail the judge failed on, repeated the subject
+    # as it came: "Re: TEST SIGNON Fwar1 pw2 (too large)".
+    judge, players = _started(
+        tmp_path, max_message_bytes=2_000, rate_limit_per_hour=2, replies_per_hour=3
+    )
+    [large] = judge.send(players["F"], "x" * 3_000, subject=SECRET_SUBJECT)
+    assert large.subject == f"Re: {MASKED} (too large)"
+    subjects = [
+        m.subject for _ in range(3) for m in judge.send("a@example.org", "HELP", SECRET_SUBJECT)
+    ]
+    assert subjects[-1] == f"Re: {MASKED} (too many mails)"
+    capped = Judge(tmp_path, database=tmp_path / "capped.db", replies_per_hour=1)
+    subjects = [
+        m.subject for _ in range(2) for m in capped.send("b@example.org", "HELP", SECRET_SUBJECT)
+    ]
+    assert subjects[-1] == f"Re: {MASKED} (too many replies)"
+    failing = Judge(tmp_path, database=tmp_path / "failing.db")
+    _store(failing, "c@example.org", "HELP", SECRET_SUBJECT)
+
+    def broken(*_: object) -> list[Reply]:
+        raise RuntimeError("a fault of ours")
+
+    for minutes in (0, 1, 6):
+        at = failing.now + timedelta(minutes=minutes)
+        handle_waiting(failing.db, failing.config, lambda at=at: at, dispatcher=broken)
+    [failed] = failing._since(0)
+    assert failed.subject == f"Re: {MASKED} (not processed)"

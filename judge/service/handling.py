@@ -19,6 +19,7 @@ import traceback
 from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import wait
+from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import cache
 
@@ -26,6 +27,7 @@ import sqlite_utils
 
 from judge.commands.context import Context
 from judge.commands.dispatch import dispatch
+from judge.commands.language import masked_line
 from judge.config import Config
 from judge.crashpoints import crash_point
 from judge.failures import failure_reason
@@ -345,7 +347,14 @@ def _give_up(
             inbox.give_up(db, item.id, now, reason)
             to = _answerable(sub, config)
             if sub is not None and to:
-                _queue(db, config, sub, item.id, now, Reply((to,), "internal_error", {"sub": sub}))
+                _queue(
+                    db,
+                    config,
+                    sub,
+                    item.id,
+                    now,
+                    Reply((to,), "internal_error", {"sub": _shown(sub)}),
+                )
         log.error("message %d set aside as failed: %s", item.id, reason)
         return
     except Exception as e:
@@ -384,7 +393,7 @@ def _handle(
             Reply(
                 (reply_address(sub),),
                 "too_large",
-                {"sub": sub, "size": sub.size, "limit": config.max_message_bytes},
+                {"sub": _shown(sub), "size": sub.size, "limit": config.max_message_bytes},
             )
         ]
         state, note, outcome = inbox.IGNORED, f"too large: {sub.size} bytes", "too large"
@@ -402,7 +411,7 @@ def _handle(
         # One notice an hour per key; a sender over the rate limit and an address over
         # the reply cap share one when they are the same address.
         if limits.first_notice(db, sub.sender, now):
-            notice = {"sub": sub, "limit": limit}
+            notice = {"sub": _shown(sub), "limit": limit}
             _queue(
                 db,
                 config,
@@ -439,8 +448,14 @@ def _queue(
         queued += 1
     for address in over:
         if limits.first_notice(db, address.strip().lower(), now):
-            context = {"sub": sub, "limit": config.replies_per_hour}
+            context = {"sub": _shown(sub), "limit": config.replies_per_hour}
             notice = Reply((address,), "reply_cap", context, LIMIT)
             queue_reply(db, config, now, notice, inbound_id, sub.message_id, sub.references)
             queued += 1
     return queued, len(over)
+
+
+def _shown(sub: Submission) -> Submission:
+    """`sub` as the judge's own notices may echo it: its subject with any password masked,
+    as the acknowledgement's is (commands/dispatch.py)."""
+    return replace(sub, subject=masked_line(sub.subject))
