@@ -682,3 +682,15 @@ def test_the_judges_notices_mask_a_password_in_the_subject_they_echo(tmp_path: P
         handle_waiting(failing.db, failing.config, lambda at=at: at, dispatcher=broken)
     [failed] = failing._since(0)
     assert failed.subject == f"Re: {MASKED} (not processed)"
+
+
+def test_a_password_late_in_the_subject_is_masked_in_the_answers(tmp_path: Path) -> None:
+    # A player answering a results mail put the SIGNON after the subject the judge had
+    # given it: only the subject's first three words were looked at, so the answer's
+    # subject repeated the password.
+    judge, players = _started(tmp_path, max_message_bytes=2_000)
+    subject = f"Re: TEST:war1 - S1901M Results {SECRET_SUBJECT}"
+    [ack] = judge.send(players["F"], "SIGNON Fwar1 pw2", subject=subject)
+    assert ack.subject == "Re: TEST:war1 - S1901M Results SIGNON ****"
+    [large] = judge.send(players["F"], "x" * 3_000, subject=subject)
+    assert large.subject == "Re: TEST Results SIGNON **** (too large)"

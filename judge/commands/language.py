@@ -433,12 +433,17 @@ def _masked(words: list[str]) -> str | None:
 
 
 def masked_line(text: str) -> str:
-    """A Subject: line with whatever follows a password-carrying word masked. A subject
-    of two words starting with HELLO ("Hello 1") is a greeting, not njudge's HELLO."""
+    """A Subject: line with whatever follows a password-carrying word masked, wherever
+    it stands ("Re: TEST:war1 - S1901M SIGNON Fwar1 ****": a subject is free text). A
+    subject of two words starting with HELLO ("Hello 1") is a greeting, not njudge's."""
     words = text.split()
     if len(words) < 2 or (len(words) == 2 and _letters(words[0]) == "HELLO"):
         return text
-    return _masked(words) or text
+    for start in range(0, len(words) - 1, 3):  # _masked looks at three words at a time
+        rest = _masked(words[start:])
+        if rest is not None:
+            return " ".join([*words[:start], rest])
+    return text
 
 
 def masked_text(text: str) -> str:
