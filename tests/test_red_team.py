@@ -694,3 +694,16 @@ def test_a_password_late_in_the_subject_is_masked_in_the_answers(tmp_path: Path)
     assert ack.subject == "Re: TEST:war1 - S1901M Results SIGNON ****"
     [large] = judge.send(players["F"], "x" * 3_000, subject=subject)
     assert large.subject == "Re: TEST Results SIGNON **** (too large)"
+
+
+def test_a_password_late_in_a_command_line_is_masked_in_the_echo(tmp_path: Path) -> None:
+    # Only a line's first words were looked at: prose before the SIGNON, or words after
+    # an order, were echoed whole with the password.
+    judge, players = _started(tmp_path)
+    body = "Dear judge, here it goes: SIGNON Fwar1 pw2\nSIGNON Fwar1 pw2\nA Par H ; my password pw2"
+    [ack] = judge.send(players["F"], body)
+    assert "Line 1: Dear judge, here it goes: SIGNON ****\n  ERROR: this line needs" in ack.body
+    assert (
+        "  A Par H ; my password ****   ERROR: I don't know the word or place 'my'.\n" in ack.body
+    )
+    assert "pw2" not in ack.full

@@ -269,8 +269,9 @@ def _read(body: str) -> list[Command]:
         if not text:
             continue
         written = text.split()
-        masked = _masked(written)
-        text = masked or text  # masked as written, before any synonym is read
+        masked = _masked(written)  # a line that carries a password: never split
+        # masked as written, before any synonym is read; a password later in it too
+        text = masked or _masked_anywhere(written) or text
         words = spelled(written)
         first = words[0].upper()
         if first == "SIGNOFF":
@@ -439,11 +440,17 @@ def masked_line(text: str) -> str:
     words = text.split()
     if len(words) < 2 or (len(words) == 2 and _letters(words[0]) == "HELLO"):
         return text
+    return _masked_anywhere(words) or text
+
+
+def _masked_anywhere(words: list[str]) -> str | None:
+    """As _masked, with the password-carrying word anywhere among `words`, not only among
+    the first ("Dear judge, here it is: SIGNON Fwar1 ****")."""
     for start in range(0, len(words) - 1, 3):  # _masked looks at three words at a time
         rest = _masked(words[start:])
         if rest is not None:
             return " ".join([*words[:start], rest])
-    return text
+    return None
 
 
 def masked_text(text: str) -> str:
