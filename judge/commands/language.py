@@ -271,7 +271,7 @@ def _read(body: str) -> list[Command]:
         written = text.split()
         masked = _masked(written)  # a line that carries a password: never split
         # masked as written, before any synonym is read; a password later in it too
-        text = masked or _masked_anywhere(written) or text
+        text = masked or _masked_anywhere(written, 3) or text
         words = spelled(written)
         first = words[0].upper()
         if first == "SIGNOFF":
@@ -443,10 +443,10 @@ def masked_line(text: str) -> str:
     return _masked_anywhere(words) or text
 
 
-def _masked_anywhere(words: list[str]) -> str | None:
-    """As _masked, with the password-carrying word anywhere among `words`, not only among
-    the first ("Dear judge, here it is: SIGNON Fwar1 ****")."""
-    for start in range(0, len(words) - 1, 3):  # _masked looks at three words at a time
+def _masked_anywhere(words: list[str], first: int = 0) -> str | None:
+    """As _masked, with the password-carrying word anywhere among `words` from the
+    `first`, not only among the first three ("Dear judge, here it is: SIGNON ****")."""
+    for start in range(first, len(words) - 1, 3):  # _masked looks at three words at a time
         rest = _masked(words[start:])
         if rest is not None:
             return " ".join([*words[:start], rest])
