@@ -168,6 +168,12 @@ def test_a_power_guessed_by_many_mails_at_once_costs_what_one_by_one_would(
         assert f"Line 1: SIGNON Fwar1 ****\n{expected}" in answers[message_id], n
     assert guesses.count(judge.db, guesses.power_key("war1", "F"), judge.now, WINDOW) == limit
     assert judge.effective("war1", "FRANCE") == []
+    # France's player told once; the one guessing address too, once.
+    notices = judge.db.execute(
+        "SELECT recipients FROM outbound WHERE kind = 'notice' AND id > ?", [before]
+    )
+    expected = [f'["{players["F"]}"]'] + ['["guesser0@example.org"]'] * (senders == 1)
+    assert [r for (r,) in notices] == expected
     # The player's own password is refused too, unchecked, for the rest of the hour.
     scrypt_calls.clear()
     [ack] = [m for m in judge.send(players["F"], "SIGNON Fwar1 pw2") if "SIGNON" in m.body]
