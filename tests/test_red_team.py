@@ -30,7 +30,9 @@ from judge.commands.signon import WINDOW
 from judge.config import SmtpOutConfig
 from judge.game import passwords, pictures
 from judge.mail import outbox as outbox_sender
+from judge.mail.message import Submission
 from judge.replies import Reply
+from judge.service import handling
 from judge.service.handling import handle_waiting
 from judge.service.prechecks import Pair, PasswordPool, check_here
 from judge.store import games, guesses, inbox
@@ -53,6 +55,7 @@ PASSWORDS = (
     "wrong-guess",
     "wrong1",
     "wrong2",
+    "wrong3",
     "pässwörd",
     "passwörd",
     "A" * 9_987,
@@ -713,3 +716,32 @@ def test_a_password_late_in_a_command_line_is_masked_in_the_echo(tmp_path: Path)
         "  A Par H ; my password ****   ERROR: I don't know the word or place 'my'.\n" in ack.body
     )
     assert "pw2" not in ack.full
+
+
+# Scenario 6: a mail that cannot be read at all in the middle of a batch.
+
+
+def test_a_mail_that_cannot_be_read_leaves_the_batch_around_it_answered_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    judge, players = _started(tmp_path)
+    real = handling.parse_submission
+
+    def fails_on_poison(raw: bytes, limit: int) -> Submission:
+        if b"poison" in raw:
+            raise ValueError("cannot be read")
+        return real(raw, limit)
+
+    monkeypatch.setattr(handling, "parse_submission", fails_on_poison)
+    ids = _signons(judge, players, "wrong3")
+    poison = _store(judge, players["R"], "poison")
+    ids |= {"F2": _store(judge, players["F"], "SIGNON Fwar1 pw2\nA Par-Bur")}
+    checker, before = Recording(), _last(judge)
+    assert handle_waiting(judge.db, judge.config, lambda: judge.now, checker=checker) == 9
+    assert checker.given == [["pw0", "pw1", "pw2", "wrong3", "pw4", "pw5", "pw6"]]
+    answers = _answers(judge, before)
+    assert list(answers) == [ids[i] for i in "AEFGIRT"] + [ids["F2"]]  # in order, one each
+    assert "Line 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n" in answers[ids["F2"]]
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]
+    row = judge.db.execute("SELECT state, attempts FROM inbound WHERE message_id = ?", [poison])
+    assert row.fetchone() == ("new", 1)  # kept, tried again later
