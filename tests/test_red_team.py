@@ -648,8 +648,24 @@ def test_a_reply_waiting_to_be_tried_again_is_not_overtaken_by_the_next(tmp_path
         assert [_parent(m.data) for m in sink.messages] == [other]
         later = now + timedelta(minutes=1)
         outbox_sender.drain(db, sends, lambda: later, attach_picture=pictures.finish)
-        sends.close()
         assert [_parent(m.data) for m in sink.messages] == [other, first, second]
+        # A mail that keeps failing holds the others back for its first three tries only.
+        third = _store(judge, players["F"], "SIGNON Fwar1 pw2\nA Par H")
+        fourth = _store(judge, players["F"], "SIGNON Fwar1 pw2\nA Mar H")
+        handle_waiting(db, judge.config, lambda: later)
+        [(stuck,)] = db.execute(
+            "SELECT o.id FROM outbound o JOIN inbound i ON o.inbound_id = i.id "
+            "WHERE i.message_id = ?",
+            [third],
+        )
+        failing = "UPDATE outbound SET attempts = ?, next_attempt_at = '9999' WHERE id = ?"
+        db.execute(failing, [3, stuck])  # its third try failed: the fourth mail waits
+        outbox_sender.drain(db, sends, lambda: later, attach_picture=pictures.finish)
+        assert [_parent(m.data) for m in sink.messages][3:] == []
+        db.execute(failing, [4, stuck])  # its fourth failed: the fourth mail goes
+        outbox_sender.drain(db, sends, lambda: later, attach_picture=pictures.finish)
+        sends.close()
+        assert [_parent(m.data) for m in sink.messages][3:] == [fourth]
 
 
 def _parent(raw: bytes) -> str:

@@ -136,10 +136,18 @@ def pictures_ahead(db: sqlite_utils.Database, count: int) -> list[str]:
     return [spec for spec, _ in rows]
 
 
+# A mail waiting out its backoff holds back the later mails to the same recipients for its
+# first HOLD_TRIES failed tries (1, 2 and 4 minutes apart: a relay down for a while), not
+# for the three days of its 30: one that keeps failing, through a fault of its own, then
+# lets them by.
+HOLD_TRIES = 3
+
+
 def _not_held_back(db: sqlite_utils.Database, at: str, chosen: list[int]) -> list[int]:
     """`chosen` without the mails that an earlier mail to the same recipients, waiting out
-    its backoff after a failure, must go before: mail to one address goes in the order
-    queued, a retry too. (The direct answers were chosen so already: _direct_first.)"""
+    its backoff after a failure, must go before (see HOLD_TRIES): mail to one address
+    goes in the order queued, a retry too. (The direct answers were chosen so already:
+    _direct_first.)"""
     if not chosen:
         return chosen
     marks = ", ".join("?" for _ in chosen)
@@ -148,8 +156,9 @@ def _not_held_back(db: sqlite_utils.Database, at: str, chosen: list[int]) -> lis
         for (outbound_id,) in db.execute(
             f"SELECT o.id FROM outbound o WHERE o.id IN ({marks}) AND EXISTS (SELECT 1 FROM "
             "outbound e INDEXED BY idx_outbound_queued_to WHERE e.state = 'queued' AND "
-            "e.recipients = o.recipients AND e.id < o.id AND e.next_attempt_at > ?)",
-            [*chosen, at],
+            "e.recipients = o.recipients AND e.id < o.id AND e.next_attempt_at > ? "
+            "AND e.attempts <= ?)",
+            [*chosen, at, HOLD_TRIES],
         )
     }
     return [i for i in chosen if i not in held] if held else chosen
