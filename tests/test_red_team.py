@@ -18,6 +18,7 @@ from concurrent.futures import Future
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email.policy import default
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -30,12 +31,13 @@ from judge.commands.signon import WINDOW
 from judge.config import SmtpOutConfig
 from judge.game import passwords, pictures
 from judge.mail import outbox as outbox_sender
+from judge.mail import send_threads
 from judge.mail.message import Submission
 from judge.replies import Reply
 from judge.service import handling
 from judge.service.handling import handle_waiting
 from judge.service.prechecks import Pair, PasswordPool, check_here
-from judge.store import games, guesses, inbox
+from judge.store import games, guesses, inbox, outbox
 from judge.store.db import open_db
 
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
@@ -761,3 +763,35 @@ def test_a_mail_that_cannot_be_read_leaves_the_batch_around_it_answered_in_order
     assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]
     row = judge.db.execute("SELECT state, attempts FROM inbound WHERE message_id = ?", [poison])
     assert row.fetchone() == ("new", 1)  # kept, tried again later
+
+
+def test_a_mail_handed_over_as_the_one_before_it_fails_waits_for_it(tmp_path: Path) -> None:
+    # The relay refused France's first answer for now on a send thread, whose queue was
+    # then empty; the daemon's thread, not yet told, handed over the second answer:
+    # before the fix the thread sent it, ahead of the first (tried again a minute later).
+    judge, players = _started(tmp_path)
+    db, now = judge.db, judge.now
+    db.execute("UPDATE outbound SET state = 'sent'")
+    first = _store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
+    handle_waiting(db, judge.config, lambda: now)
+    with SmtpSink() as sink:
+        config = replace(judge.config, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=sink.port))
+        threads = send_threads.SendThreads([outbox_sender.SmtpDelivery(config)])
+        try:
+            sink.handler.answer = "451 4.3.0 try again later"
+            send_threads.drain(db, threads, lambda: now, 100, attach_picture=pictures.finish)
+            assert wait_until(lambda: threads._outcomes.qsize() == 1)  # failed, not collected
+            sink.handler.answer = None
+            second = _store(judge, players["F"], "SIGNON Fwar1 pw2\nA Par-Bur")
+            handle_waiting(db, judge.config, lambda: now)
+            items = outbox.due(db, now, 10, exclude=threads.in_flight)
+            assert [_parent(item.raw) for item in items] == [second]
+            threads.submit(items)  # it waits for the first (before the fix: it went)
+            drain = partial(send_threads.drain, db, threads, attach_picture=pictures.finish)
+            drain(lambda: now, 100)  # the failure recorded: both wait a minute
+            later = now + timedelta(minutes=1)
+            drain(lambda: later, 100)
+            assert wait_until(lambda: len(sink.messages) == 2)
+        finally:
+            threads.close()
+        assert [_parent(m.data) for m in sink.messages] == [first, second]
