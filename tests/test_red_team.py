@@ -795,3 +795,27 @@ def test_a_mail_handed_over_as_the_one_before_it_fails_waits_for_it(tmp_path: Pa
         finally:
             threads.close()
         assert [_parent(m.data) for m in sink.messages] == [first, second]
+
+
+# The daemon's memory: mail read ahead is held in memory until it is handled.
+
+
+def test_mail_read_ahead_holds_at_most_its_bytes_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The SMTP receiver takes mails of up to 10 MB (ten times the size limit, to refuse
+    # them with a reply): a hundred of them read ahead were a gigabyte in the daemon.
+    monkeypatch.setattr(handling, "AHEAD_BYTES", 2_500_000)
+    judge, players = _started(tmp_path, max_message_bytes=100_000)
+    big = "\n".join(["SIGNON Fwar1 guess"] + ["y" * 999] * 1_000)  # a megabyte each
+    ids = [_store(judge, f"big{n}@example.org", big) for n in range(4)]
+    ids.append(_store(judge, players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}"))
+    queue = handling._Queue(judge.db, judge.config, lambda: judge.now, check_here)
+    queue.top_up()
+    assert len(queue.items) == 2 and queue.bytes < 2_500_000  # the third would pass it
+    before = _last(judge)
+    assert handle_waiting(judge.db, judge.config, lambda: judge.now) == 5
+    answers = _answers(judge, before)
+    assert list(answers) == ids  # each answered, in order
+    assert all("(too large)" in judge._since(before)[n].subject for n in range(4))
+    assert judge.effective("war1", "FRANCE") == ["A PAR H", "A MAR H", "F BRE H"]

@@ -92,6 +92,9 @@ AHEAD = 100
 # While the first message waits for its answers, new mail is read this often, its
 # passwords checked meanwhile: the workers are kept busy while any mail waits.
 READ_SECONDS = 0.01
+# The raw mail the queue holds, at most (the first mail whatever its size): a hundred mails
+# of the SMTP receiver's 10 MB each, read ahead, were a gigabyte in memory.
+AHEAD_BYTES = 16_000_000
 # Mail read together has its passwords checked together, up to this many mails: their
 # answers come together and they are handled in one group, one commit, where each alone
 # cost a commit (about half a millisecond of CPU) and a round trip to a worker. A mail
@@ -162,20 +165,22 @@ class _Queue:
         # on wrong passwords, and each message's (check_ahead's `pending`).
         self.pending: Counter[str] = Counter()
         self.counted: dict[int, tuple[str, ...]] = {}
+        self.bytes = 0  # of the raw mail read and not yet handled
 
     def top_up(self) -> None:
         """Read the messages stored since the last read, up to AHEAD in the queue, and
         start checking their passwords."""
-        room = AHEAD - len(self.items)
+        room, space = AHEAD - len(self.items), AHEAD_BYTES - self.bytes
         # With mail far ahead, read it CHECKED_TOGETHER at a time: read as each group
         # left, it would come in small batches, each a commit (the workers have enough).
         if room <= 0 or (room < CHECKED_TOGETHER and len(self.items) >= CHECKED_TOGETHER):
             return
+        if space <= 0 and self.items:
+            return
         now = self.clock()
-        read = [
-            (item, _parsed(item, self.config))
-            for item in inbox.due(self.db, now, after_id=self.last_id, limit=room)
-        ]
+        due = inbox.due(self.db, now, after_id=self.last_id, limit=room, max_bytes=space)
+        self.bytes += sum(len(item.raw) for item in due)
+        read = [(item, _parsed(item, self.config)) for item in due]
         for start in range(0, len(read), CHECKED_TOGETHER):
             together = read[start : start + CHECKED_TOGETHER]
             self.last_id = together[-1][0].id
@@ -188,9 +193,10 @@ class _Queue:
 
     def handled(self, items: list[_Item]) -> None:
         """`items` are handled: their SIGNONs' wrong passwords, if any, are recorded now
-        and no longer pending."""
+        and no longer pending, and their room is free."""
         for item, _ in items:
             self.pending -= Counter(self.counted.pop(item.id, ()))
+            self.bytes -= len(item.raw)
 
     def _checked_together(
         self, now: datetime, subs: list[Submission | None]
