@@ -734,6 +734,10 @@ def test_a_password_late_in_a_command_line_is_masked_in_the_echo(tmp_path: Path)
         "  A Par H ; my password ****   ERROR: I don't know the word or place 'my'.\n" in ack.body
     )
     assert "pw2" not in ack.full
+    # Nor were the words glued to it: "SIGNONFwar1 pw2", "SIGNON,Fwar1,pw2".
+    [ack] = judge.send(players["F"], "SIGNONFwar1 pw2\nSIGNON,Fwar1,pw2\nLogin:Fwar1 pw2")
+    assert "Line 1: SIGNON ****\n" in ack.body and "Line 2: SIGNON ****\n" in ack.body
+    assert "Line 3: Login ****\n" in ack.body and "pw2" not in ack.full
 
 
 # Scenario 6: a mail that cannot be read at all in the middle of a batch.

@@ -271,7 +271,7 @@ def _read(body: str) -> list[Command]:
         written = text.split()
         masked = _masked(written)  # a line that carries a password: never split
         # masked as written, before any synonym is read; a password later in it too
-        text = masked or _masked_anywhere(written, 3) or text
+        text = masked or _masked_anywhere(written, 3) or _masked_glued(written) or text
         words = spelled(written)
         first = words[0].upper()
         if first == "SIGNOFF":
@@ -440,7 +440,21 @@ def masked_line(text: str) -> str:
     words = text.split()
     if len(words) < 2 or (len(words) == 2 and _letters(words[0]) == "HELLO"):
         return text
-    return _masked_anywhere(words) or text
+    return _masked_anywhere(words) or _masked_glued(words) or text
+
+
+# A password-carrying word glued to what follows it: "SIGNONFwar1 pw2", "SIGNON,Fwar1,pw2".
+_GLUED = re.compile(r"(SIGN-?ON|SIGN-?IN|LOG-?IN|LOG-?ON|PASSWORD|PASSWD)(?=.)", re.IGNORECASE)
+
+
+def _masked_glued(words: list[str]) -> str | None:
+    """The words with everything after a password-carrying word glued to more (see
+    _GLUED) masked, for the echo; None if there is none."""
+    for n, word in enumerate(words):
+        glued = _GLUED.match(word)
+        if glued:
+            return " ".join([*words[:n], glued.group(0), _MASK])
+    return None
 
 
 def _masked_anywhere(words: list[str], first: int = 0) -> str | None:
