@@ -769,6 +769,9 @@ def test_a_mail_that_cannot_be_read_leaves_the_batch_around_it_answered_in_order
     assert row.fetchone() == ("new", 1)  # kept, tried again later
 
 
+# Scenario 7 again: the send threads, as the relay fails a mail.
+
+
 def test_a_mail_handed_over_as_the_one_before_it_fails_waits_for_it(tmp_path: Path) -> None:
     # The relay refused France's first answer for now on a send thread, whose queue was
     # then empty; the daemon's thread, not yet told, handed over the second answer:
