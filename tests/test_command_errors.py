@@ -164,6 +164,11 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "Only the first 100 command lines of a mail are read; this line and the rest were not.",
     ),
     "not_understood": ({}, "I don't understand this line."),
+    # A line carrying a password, too long to be read whole (judge/commands/language.py).
+    "password_line_too_long": (
+        {"limit": 1000},
+        "not read: a line that carries a password may have 1000 characters at most.",
+    ),
     # GET (judge/commands/files.py): new words, njudge's for an unknown file.
     "no_file": ({"name": "nosuch"}, "Sorry, there is no file nosuch available."),
     "files_limit": (

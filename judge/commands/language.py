@@ -225,6 +225,10 @@ def spelled(words: list[str]) -> list[str]:
 # The lines that end a press block: njudge's spellings too (ENDBROADCAST = ENDPRESS).
 _PRESS_ENDS = frozenset({"ENDPRESS", "END PRESS", "ENDBROADCAST", "END BROADCAST", "SIGNOFF"})
 MAX_COMMANDS = 100  # command and order lines read from one mail (press lines not counted)
+# A line that carries a password, at most: far below a mail's longest line (mail/trim.py's
+# MAX_LINE, where a longer one is cut), so a password is never read cut short, matching
+# any password that begins as it does.
+MAX_PASSWORD_LINE = 1_000
 _GUESSABLE = 25  # a longer word is near no command name: difflib is not asked
 
 
@@ -265,14 +269,17 @@ def _read(body: str) -> list[Command]:
         if not text:
             continue
         written = text.split()
-        masked = _masked(written)
-        text = masked or text  # masked as written, before any synonym is read
+        masked = _masked(written)  # a line that carries a password: never split
+        # masked as written, before any synonym is read; a password later in it too
+        text = masked or _masked_anywhere(written, 3) or _masked_glued(written) or text
         words = spelled(written)
         first = words[0].upper()
         if first == "SIGNOFF":
             break
         opens = first in ("PRESS", "BROADCAST", "REGISTER", "POSTALPRESS")
-        if opens or _diary_opens(first, words[1:]):
+        if masked and len(raw.strip()) > MAX_PASSWORD_LINE:  # never a password cut short
+            out.append(_error(number, text, "password_line_too_long", limit=MAX_PASSWORD_LINE))
+        elif opens or _diary_opens(first, words[1:]):
             opened = _opening(number, text, first, words[1:])
             if opened.name == "ERROR":
                 out.append(opened)
@@ -427,12 +434,37 @@ def _masked(words: list[str]) -> str | None:
 
 
 def masked_line(text: str) -> str:
-    """A Subject: line with whatever follows a password-carrying word masked. A subject
-    of two words starting with HELLO ("Hello 1") is a greeting, not njudge's HELLO."""
+    """A Subject: line with whatever follows a password-carrying word masked, wherever
+    it stands ("Re: TEST:war1 - S1901M SIGNON Fwar1 ****": a subject is free text). A
+    subject of two words starting with HELLO ("Hello 1") is a greeting, not njudge's."""
     words = text.split()
     if len(words) < 2 or (len(words) == 2 and _letters(words[0]) == "HELLO"):
         return text
-    return _masked(words) or text
+    return _masked_anywhere(words) or _masked_glued(words) or text
+
+
+# A password-carrying word glued to what follows it: "SIGNONFwar1 pw2", "SIGNON,Fwar1,pw2".
+_GLUED = re.compile(r"(SIGN-?ON|SIGN-?IN|LOG-?IN|LOG-?ON|PASSWORD|PASSWD)(?=.)", re.IGNORECASE)
+
+
+def _masked_glued(words: list[str]) -> str | None:
+    """The words with everything after a password-carrying word glued to more (see
+    _GLUED) masked, for the echo; None if there is none."""
+    for n, word in enumerate(words):
+        glued = _GLUED.match(word)
+        if glued:
+            return " ".join([*words[:n], glued.group(0), _MASK])
+    return None
+
+
+def _masked_anywhere(words: list[str], first: int = 0) -> str | None:
+    """As _masked, with the password-carrying word anywhere among `words` from the
+    `first`, not only among the first three ("Dear judge, here it is: SIGNON ****")."""
+    for start in range(first, len(words) - 1, 3):  # _masked looks at three words at a time
+        rest = _masked(words[start:])
+        if rest is not None:
+            return " ".join([*words[:start], rest])
+    return None
 
 
 def masked_text(text: str) -> str:

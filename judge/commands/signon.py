@@ -111,19 +111,31 @@ def sign_on(
     return Outcome(None, game, "wrong", checks=checks, notices=tuple(notices))
 
 
-def first_check(ctx: Context, sender: str, who: str, name: str) -> str | None:
+@dataclass(frozen=True)
+class FirstCheck:
+    """What sign_on would do first for a SIGNON, as far as its mail's checks ahead need."""
+
+    stored: str | None  # the hash checked first; None if none would be checked
+    keys: tuple[str, str]  # the limits on wrong passwords a wrong one counts against
+    most: int  # the most checks it may make (what it may take of the mail's budget)
+
+
+def first_check(ctx: Context, sender: str, who: str, name: str) -> FirstCheck:
     """The stored hash sign_on would check a SIGNON as `who` of game `name` from `sender`
-    against first, or None if it would check none: no such game or seat, or a lock on
-    wrong passwords holds (a mail answering a notice may pass it: sign_on decides)."""
+    against first (None if it would check none: no such game or seat, or a lock on
+    wrong passwords holds; a mail answering a notice may pass it: sign_on decides), the
+    keys of the limits it counts against, and the most checks it may make."""
+    keys = (guesses.power_key(name, who), guesses.sender_key(sender))
     game = games.find_game(ctx.db, name)
     if game is None:
-        return None
-    keys = [guesses.power_key(name, who), guesses.sender_key(sender)]
-    limit = ctx.config.wrong_passwords_per_hour
-    if guesses.locked_until(ctx.db, keys, limit, ctx.now, WINDOW) is not None:
-        return None
+        return FirstCheck(None, keys, 1)
     candidates = _candidates(ctx, game, who, sender)
-    return candidates[0].password_hash if candidates else None
+    master = who == "M" and sender in ctx.config.masters and bool(ctx.config.master_password)
+    most = max(1, len(candidates) + master)
+    limit = ctx.config.wrong_passwords_per_hour
+    if not candidates or guesses.locked_until(ctx.db, list(keys), limit, ctx.now, WINDOW):
+        return FirstCheck(None, keys, most)
+    return FirstCheck(candidates[0].password_hash, keys, most)
 
 
 def _candidates(ctx: Context, game: games.Game, who: str, sender: str) -> list[games.Seat]:

@@ -18,6 +18,9 @@ What stays as it was:
 - The database is the daemon's thread's alone: the threads only talk to the relay.
 - A thread whose relay fails hands back the mails it had waiting, untried: they are due
   still and go on a later pass, as the drainer's `_deliver` stops at the first failure.
+  A mail to the same recipients as one that failed is not handed over until the daemon's
+  thread has collected that failure (and recorded its backoff, which holds back the mail
+  behind it: store/outbox.due), so that it never goes first.
 """
 
 from __future__ import annotations
@@ -65,6 +68,9 @@ class SendThreads:
         self._outcomes: queue.SimpleQueue[sender.Outcome] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._waiting = 0  # handed over, outcome not yet reported
+        # The recipients of each mail the relay failed, until the daemon's thread collects
+        # the failure (and records its backoff): a mail to them is not handed over meanwhile.
+        self._failed_to: set[tuple[str, ...]] = set()
         self._threads = [
             threading.Thread(target=self._run, args=(q, d), name=f"send-{n}", daemon=True)
             for n, (q, d) in enumerate(zip(self._queues, deliveries, strict=True))
@@ -76,15 +82,21 @@ class SendThreads:
         """How many more mails may be handed over now."""
         return max(0, MAX_IN_FLIGHT - len(self.in_flight))
 
-    def submit(self, items: Sequence[outbox.Outbound]) -> None:
+    def submit(self, items: Sequence[outbox.Outbound]) -> list[outbox.Outbound]:
         """Hand `items` (finished: pictures attached and stored) to their threads, in
-        order."""
-        with self._lock:
-            self._waiting += len(items)
-        for item in items:
-            self.in_flight.add(item.id)
-            lane = zlib.crc32("\n".join(item.recipients).encode()) % len(self._queues)
-            self._queues[lane].put((0 if item.direct else 1, next(self._order), item))
+        order, but those to recipients whose earlier mail just failed (they stay queued,
+        to go after it); the mails handed over."""
+        handed = []
+        with self._lock:  # a thread's failure and this hand-over come one after the other
+            for item in items:
+                if item.recipients in self._failed_to:
+                    continue
+                handed.append(item)
+                self._waiting += 1
+                lane = zlib.crc32("\n".join(item.recipients).encode()) % len(self._queues)
+                self._queues[lane].put((0 if item.direct else 1, next(self._order), item))
+        self.in_flight.update(item.id for item in handed)
+        return handed
 
     def collect(self) -> list[sender.Outcome]:
         """The outcomes reported since the last call."""
@@ -95,6 +107,9 @@ class SendThreads:
             except queue.Empty:
                 break
             self.in_flight.discard(outcome.item.id)
+            if outcome.stops:  # recorded next, with its backoff: the store holds the rest
+                with self._lock:
+                    self._failed_to.discard(outcome.item.recipients)
             found.append(outcome)
         return found
 
@@ -140,8 +155,11 @@ class SendThreads:
                     log.exception("outbound %s: the send thread failed", item.id)
                     outcome = sender.Outcome(item, error=f"{type(e).__name__}: {e}")
                 failed = outcome.stops
-            if mails.empty():
-                failed = False
+            with self._lock:  # see submit: a mail to them now waits, or goes back untried
+                if outcome.stops:
+                    self._failed_to.add(item.recipients)
+                if mails.empty():
+                    failed = False
             self._report(outcome)
 
     def _report(self, outcome: sender.Outcome) -> None:
@@ -178,8 +196,7 @@ def drain(
     if not items:
         return 0
     batch = sender.finished(db, clock, items, attach_picture, room)
-    threads.submit(batch)
-    return len(batch)
+    return len(threads.submit(batch))
 
 
 def record(db: sqlite_utils.Database, outcomes: Sequence[sender.Outcome], now: datetime) -> None:

@@ -16,9 +16,10 @@ from __future__ import annotations
 import logging
 import time
 import traceback
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import wait
+from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import cache
 
@@ -26,6 +27,7 @@ import sqlite_utils
 
 from judge.commands.context import Context
 from judge.commands.dispatch import dispatch
+from judge.commands.language import masked_line
 from judge.config import Config
 from judge.crashpoints import crash_point
 from judge.failures import failure_reason
@@ -74,6 +76,7 @@ def handle_waiting(
             ready = queue.ready(stopping)
             continue
         handled = _handle_some(db, config, clock, dispatcher, stopping, ready)
+        queue.handled(ready[:handled])
         ready, done = ready[handled:], done + handled
         queue.top_up()  # the rest wait, stored, for the next start if stopping
     return done
@@ -89,6 +92,9 @@ AHEAD = 100
 # While the first message waits for its answers, new mail is read this often, its
 # passwords checked meanwhile: the workers are kept busy while any mail waits.
 READ_SECONDS = 0.01
+# The raw mail the queue holds, at most (the first mail whatever its size): a hundred mails
+# of the SMTP receiver's 10 MB each, read ahead, were a gigabyte in memory.
+AHEAD_BYTES = 16_000_000
 # Mail read together has its passwords checked together, up to this many mails: their
 # answers come together and they are handled in one group, one commit, where each alone
 # cost a commit (about half a millisecond of CPU) and a round trip to a worker. A mail
@@ -155,36 +161,60 @@ class _Queue:
         self.items: deque[tuple[inbox.Inbound, Submission | None, Ahead | None]] = deque()
         self.last_id = 0  # each message is read once per handle_waiting
         self.started: set[Pair] = set()  # being checked for a message in the queue
+        # The SIGNONs of the messages read and not yet handled, by the keys of the limits
+        # on wrong passwords, and each message's (check_ahead's `pending`).
+        self.pending: Counter[str] = Counter()
+        self.counted: dict[int, tuple[str, ...]] = {}
+        self.bytes = 0  # of the raw mail read and not yet handled
 
     def top_up(self) -> None:
         """Read the messages stored since the last read, up to AHEAD in the queue, and
         start checking their passwords."""
-        room = AHEAD - len(self.items)
+        room, space = AHEAD - len(self.items), AHEAD_BYTES - self.bytes
         # With mail far ahead, read it CHECKED_TOGETHER at a time: read as each group
         # left, it would come in small batches, each a commit (the workers have enough).
         if room <= 0 or (room < CHECKED_TOGETHER and len(self.items) >= CHECKED_TOGETHER):
             return
+        if space <= 0 and self.items:
+            return
         now = self.clock()
-        read = [
-            (item, _parsed(item, self.config))
-            for item in inbox.due(self.db, now, after_id=self.last_id, limit=room)
-        ]
+        due = inbox.due(self.db, now, after_id=self.last_id, limit=room, max_bytes=space)
+        self.bytes += sum(len(item.raw) for item in due)
+        read = [(item, _parsed(item, self.config)) for item in due]
         for start in range(0, len(read), CHECKED_TOGETHER):
             together = read[start : start + CHECKED_TOGETHER]
             self.last_id = together[-1][0].id
-            aheads = self._checked_together(now, [sub for _, sub in together])
-            self.items.extend(
-                (item, sub, ahead) for (item, sub), ahead in zip(together, aheads, strict=True)
-            )
+            checked = self._checked_together(now, [sub for _, sub in together])
+            for (item, sub), (ahead, keys) in zip(together, checked, strict=True):
+                self.items.append((item, sub, ahead))
+                if keys:
+                    self.counted[item.id] = keys
+            crash_point("checked-ahead")  # begun, none handled: the next life reads them again
 
-    def _checked_together(self, now: datetime, subs: list[Submission | None]) -> list[Ahead | None]:
-        """Each of `subs`' checks ahead, begun as one; if that raises, each mail's alone,
-        so that one mail's fault leaves the others' checks ahead."""
+    def handled(self, items: list[_Item]) -> None:
+        """`items` are handled: their SIGNONs' wrong passwords, if any, are recorded now
+        and no longer pending, and their room is free."""
+        for item, _ in items:
+            self.pending -= Counter(self.counted.pop(item.id, ()))
+            self.bytes -= len(item.raw)
+
+    def _checked_together(
+        self, now: datetime, subs: list[Submission | None]
+    ) -> list[tuple[Ahead | None, tuple[str, ...]]]:
+        """Each of `subs`' checks ahead, begun as one, and the keys its SIGNONs counted
+        against; if that raises, each mail's alone, so that one mail's fault leaves the
+        others' checks ahead."""
         read = [sub for sub in subs if sub is not None]
         ahead = self._check_ahead(now, read)
         if ahead is None and len(read) > 1:
-            return [self._check_ahead(now, [sub]) if sub is not None else None for sub in subs]
-        return [ahead if sub is not None else None for sub in subs]
+            return [self._alone(now, sub) for sub in subs]
+        counted = iter(ahead.counted if ahead is not None else ())
+        return [(ahead, next(counted, ())) if sub is not None else (None, ()) for sub in subs]
+
+    def _alone(self, now: datetime, sub: Submission | None) -> tuple[Ahead | None, tuple[str, ...]]:
+        """One mail's check ahead (see _checked_together)."""
+        ahead = self._check_ahead(now, [sub]) if sub is not None else None
+        return ahead, ahead.counted[0] if ahead is not None and ahead.counted else ()
 
     def _check_ahead(self, now: datetime, subs: list[Submission]) -> Ahead | None:
         """The passwords of `subs` being checked together (None if none could be: the
@@ -192,7 +222,9 @@ class _Queue:
         if not subs:
             return None
         try:
-            return check_ahead(self.db, self.config, now, subs, self.checker, self.started)
+            return check_ahead(
+                self.db, self.config, now, subs, self.checker, self.started, self.pending
+            )
         except Exception as e:
             log.warning("passwords not checked ahead (%s)", failure_reason(e))
             return None
@@ -321,7 +353,14 @@ def _give_up(
             inbox.give_up(db, item.id, now, reason)
             to = _answerable(sub, config)
             if sub is not None and to:
-                _queue(db, config, sub, item.id, now, Reply((to,), "internal_error", {"sub": sub}))
+                _queue(
+                    db,
+                    config,
+                    sub,
+                    item.id,
+                    now,
+                    Reply((to,), "internal_error", {"sub": _shown(sub)}),
+                )
         log.error("message %d set aside as failed: %s", item.id, reason)
         return
     except Exception as e:
@@ -360,7 +399,7 @@ def _handle(
             Reply(
                 (reply_address(sub),),
                 "too_large",
-                {"sub": sub, "size": sub.size, "limit": config.max_message_bytes},
+                {"sub": _shown(sub), "size": sub.size, "limit": config.max_message_bytes},
             )
         ]
         state, note, outcome = inbox.IGNORED, f"too large: {sub.size} bytes", "too large"
@@ -378,7 +417,7 @@ def _handle(
         # One notice an hour per key; a sender over the rate limit and an address over
         # the reply cap share one when they are the same address.
         if limits.first_notice(db, sub.sender, now):
-            notice = {"sub": sub, "limit": limit}
+            notice = {"sub": _shown(sub), "limit": limit}
             _queue(
                 db,
                 config,
@@ -415,8 +454,14 @@ def _queue(
         queued += 1
     for address in over:
         if limits.first_notice(db, address.strip().lower(), now):
-            context = {"sub": sub, "limit": config.replies_per_hour}
+            context = {"sub": _shown(sub), "limit": config.replies_per_hour}
             notice = Reply((address,), "reply_cap", context, LIMIT)
             queue_reply(db, config, now, notice, inbound_id, sub.message_id, sub.references)
             queued += 1
     return queued, len(over)
+
+
+def _shown(sub: Submission) -> Submission:
+    """`sub` as the judge's own notices may echo it: its subject with any password masked,
+    as the acknowledgement's is (commands/dispatch.py)."""
+    return replace(sub, subject=masked_line(sub.subject))

@@ -16,7 +16,8 @@ import logging
 import multiprocessing
 import os
 import threading
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -27,12 +28,14 @@ import sqlite_utils
 
 from judge.commands.context import Context
 from judge.commands.language import read_commands
-from judge.commands.signon import first_check
+from judge.commands.signon import WINDOW, FirstCheck, first_check
+from judge.commands.table import BY_NAME
 from judge.config import Config
 from judge.game.passwords import known, remember, scrypt_matches
 from judge.mail.guards import reason_not_to_answer
 from judge.mail.message import Submission
 from judge.service.workers import watch
+from judge.store import guesses
 
 log = logging.getLogger("judge.service.prechecks")
 
@@ -129,6 +132,9 @@ class Ahead:
 
     pairs: tuple[Pair, ...]
     answers: Future[list[bool]]
+    # For each mail given, the keys of the limits on wrong passwords that its SIGNONs
+    # counted against, checked ahead or not (see check_ahead's `pending`).
+    counted: tuple[tuple[str, ...], ...] = ()
 
     def done(self) -> bool:
         """Whether the answers are in (or the check failed): remember() waits no more."""
@@ -149,6 +155,7 @@ def check_ahead(
     subs: Sequence[Submission],
     checker: Checker,
     started: set[Pair] | None = None,
+    pending: Counter[str] | None = None,
 ) -> Ahead:
     """Start checking with `checker` the password each SIGNON of `subs` would be checked
     against first, where this process has no answer yet. Mail the judge does not answer
@@ -156,20 +163,59 @@ def check_ahead(
     those a lock would refuse unchecked, so a check ahead never costs more scrypt than
     the handling would. Pairs in `started` (being checked for mail read before, whose
     handling comes first and remembers them) are not checked again; those started here
-    are added to it."""
+    are added to it. `pending` counts, per key of the limits on wrong passwords, the
+    SIGNONs of mail read before and not yet handled: each may yet be wrong, so a SIGNON
+    that would reach a limit counting them is left to the handling, which may find the
+    power or sender locked by then; this call's are added to it."""
     pairs: dict[Pair, None] = {}  # in order, once each
+    counts: Counter[str] = Counter()  # wrong passwords in the window, read once per key
+    mine: Counter[str] = Counter()
+    counted: list[tuple[str, ...]] = []
     ctx = Context(db, config, now, None)
+    before = pending if pending is not None else Counter()
     for sub in subs:
-        if sub.too_large or reason_not_to_answer(sub, config.address) is not None:
-            continue
-        signons = [c for c in read_commands(sub.body) if c.name == "SIGNON"]
-        for command in signons[: config.passwords_per_mail]:
-            who, name, password = command.args
-            stored = first_check(ctx, sub.sender, who, name)
-            if stored is None or known(password, stored):
-                continue
-            if started is None or (password, stored) not in started:
-                pairs[(password, stored)] = None
+        keys: list[str] = []
+        for password, planned in _reached(ctx, sub):
+            for key in planned.keys:
+                if key not in counts:
+                    counts[key] = guesses.count(db, key, now, WINDOW)
+            limit = config.wrong_passwords_per_hour
+            over = any(counts[k] + before[k] + mine[k] >= limit for k in planned.keys)
+            # Each SIGNON may be wrong (one for no such game too), checked ahead or not.
+            keys.extend(planned.keys)
+            mine.update(planned.keys)
+            if over or planned.stored is None:
+                continue  # over: the handling may find it locked by then (checked if not)
+            pair = (password, planned.stored)
+            if not known(*pair) and (started is None or pair not in started):
+                pairs[pair] = None
+        counted.append(tuple(keys))
+    answers = checker(list(pairs)) if pairs else check_here(())
     if started is not None:
         started.update(pairs)
-    return Ahead(tuple(pairs), checker(list(pairs)) if pairs else check_here(()))
+    if pending is not None:
+        pending.update(mine)
+    return Ahead(tuple(pairs), answers, tuple(counted))
+
+
+def _reached(ctx: Context, sub: Submission) -> Iterator[tuple[str, FirstCheck]]:
+    """The password of each SIGNON of `sub` the handling may check, with its first
+    check: none of mail the judge does not answer or read (too large), none past the
+    mail's budget of checks, counting the most each SIGNON may make and one for each
+    other command that checks or hashes a password (commands/dispatch.py)."""
+    if sub.too_large or reason_not_to_answer(sub, ctx.config.address) is not None:
+        return
+    left = ctx.config.passwords_per_mail
+    for command in read_commands(sub.body):
+        spec = BY_NAME.get(command.name)
+        if spec is None or not spec.password:
+            continue
+        if left < 1:
+            return
+        if command.name != "SIGNON":
+            left -= 1
+            continue
+        who, name, password = command.args
+        planned = first_check(ctx, sub.sender, who, name)
+        left -= planned.most
+        yield password, planned

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import Message
@@ -193,17 +194,28 @@ class Trouble:
 
 
 def due(
-    db: sqlite_utils.Database, now: datetime, after_id: int = 0, limit: int = 100
+    db: sqlite_utils.Database,
+    now: datetime,
+    after_id: int = 0,
+    limit: int = 100,
+    max_bytes: float = math.inf,
 ) -> list[Inbound]:
     """Stored messages not handled yet whose next attempt is due by `now`, past `after_id`,
-    oldest first. A message waiting out its back-off is left alone."""
+    oldest first, as many as `max_bytes` of mail hold (the first always). A message
+    waiting out its back-off is left alone."""
     rows = db.execute(
         "SELECT id, raw, source, sender, return_path, received_at FROM inbound "
         "WHERE state = 'new' AND id > ? AND (next_attempt_at IS NULL OR next_attempt_at <= ?) "
         "ORDER BY id LIMIT ?",
         [after_id, iso(now), limit],
-    ).fetchall()
-    return [Inbound(*row) for row in rows]
+    )
+    out: list[Inbound] = []
+    for row in rows:  # read one by one: the rest of the rows are never loaded
+        if out and len(row[1]) > max_bytes:
+            break
+        max_bytes -= len(row[1])
+        out.append(Inbound(*row))
+    return out
 
 
 def attempts(db: sqlite_utils.Database, inbound_id: int) -> int:
