@@ -820,6 +820,8 @@ def test_mail_read_ahead_holds_at_most_its_bytes_in_memory(
     queue = handling._Queue(judge.db, judge.config, lambda: judge.now, check_here)
     queue.top_up()
     assert len(queue.items) == 2 and queue.bytes < 2_500_000  # the third would pass it
+    queue.top_up()  # not read into a queue that holds mail, though first of its reading
+    assert len(queue.items) == 2 and queue.bytes < 2_500_000
     before = _last(judge)
     assert handle_waiting(judge.db, judge.config, lambda: judge.now) == 5
     answers = _answers(judge, before)

@@ -178,7 +178,9 @@ class _Queue:
         if space <= 0 and self.items:
             return
         now = self.clock()
-        due = inbox.due(self.db, now, after_id=self.last_id, limit=room, max_bytes=space)
+        # The first mail whatever its size only into an empty queue: never past the bytes.
+        first = not self.items
+        due = inbox.due(self.db, now, self.last_id, room, max_bytes=space, at_least_one=first)
         self.bytes += sum(len(item.raw) for item in due)
         read = [(item, _parsed(item, self.config)) for item in due]
         for start in range(0, len(read), CHECKED_TOGETHER):

@@ -199,10 +199,11 @@ def due(
     after_id: int = 0,
     limit: int = 100,
     max_bytes: float = math.inf,
+    at_least_one: bool = True,
 ) -> list[Inbound]:
     """Stored messages not handled yet whose next attempt is due by `now`, past `after_id`,
-    oldest first, as many as `max_bytes` of mail hold (the first always). A message
-    waiting out its back-off is left alone."""
+    oldest first, as many as `max_bytes` of mail hold (the first whatever its size, with
+    `at_least_one`). A message waiting out its back-off is left alone."""
     rows = db.execute(
         "SELECT id, raw, source, sender, return_path, received_at FROM inbound "
         "WHERE state = 'new' AND id > ? AND (next_attempt_at IS NULL OR next_attempt_at <= ?) "
@@ -211,7 +212,7 @@ def due(
     )
     out: list[Inbound] = []
     for row in rows:  # read one by one: the rest of the rows are never loaded
-        if out and len(row[1]) > max_bytes:
+        if (out or not at_least_one) and len(row[1]) > max_bytes:
             break
         max_bytes -= len(row[1])
         out.append(Inbound(*row))
