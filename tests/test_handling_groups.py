@@ -3,6 +3,7 @@ a savepoint of its own, so one that raises is rolled back alone."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,41 @@ def test_the_first_idle_pass_compiles_the_acknowledgement_templates(
 
 def test_the_prepared_templates_are_templates() -> None:
     handling.compose.prepare(*handling.PREPARED)  # none missing
+
+
+def test_a_senders_mail_behind_one_left_to_be_tried_again_waits_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(handling, "GROUP_SECONDS", 3600.0)
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    raised: list[str] = []
+
+    def failing_once_for_germany(sub: Submission, ctx: Context) -> list[Reply]:
+        if sub.sender == players["G"] and not raised:  # a passing fault: a locked database
+            raised.append(sub.body)
+            raise RuntimeError("database is locked")
+        return dispatch(sub, ctx)
+
+    _store(judge, players["G"], f"SIGNON Gwar1 pw3\n{HOLDS['G']}")
+    _store(judge, players["E"], f"SIGNON Ewar1 pw1\n{HOLDS['E']}")
+    _store(judge, players["G"], "SIGNON Gwar1 pw3\nF Kie - Den\nA Ber - Kie\nA Mun - Ruh")
+    start = judge.now
+    assert handle_waiting(judge.db, judge.config, lambda: start, failing_once_for_germany) == 3
+    states = judge.db.execute("SELECT state, attempts FROM inbound ORDER BY id").fetchall()
+    assert states[-3:] == [("new", 1), ("handled", 0), ("new", 0)]  # G retried, E, G waits
+    assert judge.effective("war1", "GERMANY") == []  # the revised orders did not go first
+    # Before the retry, Germany's revised orders wait behind it; England is handled.
+    later = start + timedelta(seconds=59)
+    assert handle_waiting(judge.db, judge.config, lambda: later, failing_once_for_germany) == 0
+    retry = start + timedelta(seconds=61)
+    before = judge.db.execute("SELECT MAX(id) FROM outbound").fetchone()[0]
+    assert handle_waiting(judge.db, judge.config, lambda: retry, failing_once_for_germany) == 2
+    assert judge.effective("war1", "GERMANY") == ["F KIE - DEN", "A BER - KIE", "A MUN - RUH"]
+    acks = judge.db.execute(
+        "SELECT inbound_id FROM outbound WHERE id > ? ORDER BY id", [before]
+    ).fetchall()
+    germany = judge.db.execute(
+        "SELECT id FROM inbound WHERE sender = ? ORDER BY id", [players["G"]]
+    ).fetchall()
+    assert acks == germany[-2:]  # the first orders' answer, then the revised orders'

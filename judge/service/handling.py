@@ -64,8 +64,12 @@ def handle_waiting(
     oldest first, until `stopping()` says the daemon is stopping; returns how many were
     tried. Each message is tried at most once per call, so one whose failure cannot even
     be recorded never makes this spin. The passwords of each message are checked first,
-    with `checker`, outside any transaction (service/prechecks.py), as it is read."""
+    with `checker`, outside any transaction (service/prechecks.py), as it is read. A
+    sender's mail behind one of theirs left to be tried again is left too, to be handled
+    after it (inbox.due holds it back meanwhile): revised orders never go before the
+    orders they revise."""
     done = 0
+    held: set[str] = set()  # senders of mail left to be tried again in this call
     queue = _Queue(db, config, clock, checker)
     queue.top_up()
     if not queue.items:
@@ -75,7 +79,7 @@ def handle_waiting(
         if not ready:
             ready = queue.ready(stopping)
             continue
-        handled = _handle_some(db, config, clock, dispatcher, stopping, ready)
+        handled = _handle_some(db, config, clock, dispatcher, stopping, ready, held)
         queue.handled(ready[:handled])
         ready, done = ready[handled:], done + handled
         queue.top_up()  # the rest wait, stored, for the next start if stopping
@@ -112,15 +116,20 @@ def _handle_some(
     dispatcher: Dispatcher,
     stopping: Callable[[], bool],
     waiting: list[_Item],
+    held: set[str],
 ) -> int:
     """Handle the first messages of `waiting`, at least one, in one transaction, each in
-    a savepoint of its own (handle_one); how many. A crash before the commit leaves them
-    all waiting, none answered."""
+    a savepoint of its own (handle_one); how many were taken. A crash before the commit
+    leaves them all waiting, none answered. A message from a sender in `held` is taken
+    and left waiting, unhandled; the sender of one left to be tried again joins them."""
     started = time.monotonic()
     handled = 0
     with transaction(db):
         for item, sub in waiting:
-            handle_one(db, config, item, clock(), dispatcher, sub)
+            if item.sender not in held:
+                done = handle_one(db, config, item, clock(), dispatcher, sub)
+                if not done and item.sender:
+                    held.add(item.sender)
             handled += 1
             if stopping() or time.monotonic() - started > GROUP_SECONDS:
                 break
@@ -277,12 +286,13 @@ def handle_one(
     now: datetime,
     dispatcher: Dispatcher = dispatch,
     parsed: Submission | None = None,
-) -> None:
+) -> bool:
     """Handle one stored message (`parsed`: as already read) in one transaction (within
     a caller's, a savepoint): its commands, its replies, its new state. If that raises,
     nothing of it is kept and the message is tried again later; after MAX_ATTEMPTS it is
-    set aside as failed and the sender told once. Never raises an Exception: the daemon
-    goes on with the next message whatever this one does."""
+    set aside as failed and the sender told once. Whether it is done with (handled, or
+    set aside): False when it is left to be tried again. Never raises an Exception: the
+    daemon goes on with the next message whatever this one does."""
     sub: Submission | None = parsed
     try:
         if sub is None:
@@ -291,11 +301,11 @@ def handle_one(
             outcome = _handle(db, config, item, sub, now, dispatcher)
             crash_point("handle-queued")
     except Exception as e:  # a bug of ours or a passing fault: keep the message
-        _failed(db, config, item, sub, now, e)
-        return
+        return not _failed(db, config, item, sub, now, e)
     # Committed (or, in a group, kept until the group's commit).
     crash_point("handle-committed")
     log.info("message %d from %s: %s", item.id, sub.sender or "?", outcome)
+    return True
 
 
 def _failed(
@@ -305,10 +315,11 @@ def _failed(
     sub: Submission | None,
     now: datetime,
     error: Exception,
-) -> None:
+) -> bool:
     """Record a failed attempt: a later retry, or (the last attempt) failed for good with
-    one internal_error reply. A failure to record it is logged, never raised: the message
-    then stays waiting and is tried again at the next pass."""
+    one internal_error reply; whether the message is left to be tried again. A failure to
+    record it is logged, never raised: the message then stays waiting and is tried again
+    at the next pass."""
     reason = failure_reason(error, item.raw)
     log.error(
         "message %d from %s raised %s\n%s",
@@ -330,14 +341,16 @@ def _failed(
                 MAX_ATTEMPTS,
                 iso(at),
             )
-            return
+            return True
         _give_up(db, config, item, sub, now, f"{reason} (after {tried} attempts)")
+        return False
     except Exception as e:
         log.error(
             "message %d: its failure could not be recorded (%s); it stays waiting",
             item.id,
             failure_reason(e, item.raw),
         )
+        return True
 
 
 def _give_up(

@@ -203,7 +203,9 @@ def due(
 ) -> list[Inbound]:
     """Stored messages not handled yet whose next attempt is due by `now`, past `after_id`,
     oldest first, as many as `max_bytes` of mail hold (the first whatever its size, with
-    `at_least_one`). A message waiting out its back-off is left alone."""
+    `at_least_one`). A message waiting out its back-off is left alone, and so is every
+    later one from its sender: a sender's mail is handled in the order it came."""
+    held = _held_senders(db, now)
     rows = db.execute(
         "SELECT id, raw, source, sender, return_path, received_at FROM inbound "
         "WHERE state = 'new' AND id > ? AND (next_attempt_at IS NULL OR next_attempt_at <= ?) "
@@ -212,11 +214,24 @@ def due(
     )
     out: list[Inbound] = []
     for row in rows:  # read one by one: the rest of the rows are never loaded
+        if row[3] in held and row[0] > held[row[3]]:
+            continue  # behind its sender's mail that waits out its back-off
         if (out or not at_least_one) and len(row[1]) > max_bytes:
             break
         max_bytes -= len(row[1])
         out.append(Inbound(*row))
     return out
+
+
+def _held_senders(db: sqlite_utils.Database, now: datetime) -> dict[str, int]:
+    """Each sender with mail waiting out its back-off, and the first such mail's id (a
+    mail without a sender holds back no other)."""
+    rows = db.execute(
+        "SELECT sender, MIN(id) FROM inbound WHERE state = 'new' AND next_attempt_at > ? "
+        "AND sender != '' GROUP BY sender",
+        [iso(now)],
+    )
+    return dict(rows.fetchall())
 
 
 def attempts(db: sqlite_utils.Database, inbound_id: int) -> int:
