@@ -26,6 +26,7 @@ import sqlite_utils
 from judge_harness import HOLDS, Judge
 from live_judge import JUDGE, judge_toml, replies_by_parent, start_judge, wait_until
 from smtp_sink import Received, SmtpSink, free_port
+from test_prechecks import Recording
 
 from judge.commands.signon import WINDOW
 from judge.config import SmtpOutConfig
@@ -93,17 +94,6 @@ def no_password_shown(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> Itera
         finally:
             db.conn.close()
         assert mails and [_shown(text) for text in mails] == [[]] * len(mails)
-
-
-class Recording:
-    """A Checker that checks here, now, and records the passwords it was given."""
-
-    def __init__(self) -> None:
-        self.given: list[list[str]] = []
-
-    def __call__(self, pairs: Sequence[Pair]) -> Future[list[bool]]:
-        self.given.append([password for password, _ in pairs])
-        return check_here(pairs)
 
 
 def _started(tmp_path: Path, **config: object) -> tuple[Judge, dict[str, str]]:
