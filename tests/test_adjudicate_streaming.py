@@ -116,3 +116,11 @@ def test_answers_still_held_at_the_end_of_the_input_are_written(
     with path.open("rb") as source:
         assert run(source, sink) == 0
     assert [json.loads(line) for line in sink.getvalue().splitlines()] == [GOOD_OUT] * 3
+
+
+@pytest.mark.parametrize("closed", ["<&-", ">&-"])
+def test_a_closed_standard_stream_is_said_plainly(closed: str) -> None:
+    command = f'exec "{sys.executable}" -m judge.ops.cli adjudicate {closed}'
+    proc = subprocess.run(["sh", "-c", command], capture_output=True, text=True, input="")
+    assert proc.returncode == 2
+    assert proc.stderr == "judge adjudicate: standard input or output is closed\n"

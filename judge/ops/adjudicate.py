@@ -54,7 +54,11 @@ def read_lines(stream: IO[bytes]) -> Iterator[bytes | None]:
 def run(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> int:
     """`judge adjudicate`: standard input to standard output (or the byte streams given),
     one line out per line in, written (and flushed) as soon as no further whole line is
-    known to wait (line_waiting), or HELD_LINES are held."""
+    known to wait (line_waiting), or HELD_LINES are held. Exit status 2, said on standard
+    error, when standard input or output is closed."""
+    if (stdin is None and sys.stdin is None) or (stdout is None and sys.stdout is None):
+        print("judge adjudicate: standard input or output is closed", file=sys.stderr)
+        return 2
     source = stdin if stdin is not None else _standard_input()
     sink = stdout if stdout is not None else sys.stdout.buffer
     held: list[bytes] = []
