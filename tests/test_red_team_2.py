@@ -85,3 +85,25 @@ def test_a_field_folded_on_a_million_lines_is_stored_once_and_answered_once(
     assert [recipients for recipients, _ in rows] == ['["p0@example.org"]']
     text = email.message_from_bytes(rows[0][1], policy=default).get_content()
     assert "was 4000053 bytes long, more than the\r\n1000000 bytes the judge reads" in text
+
+
+# Text the stdlib or the trimming read in quadratic time.
+
+
+def test_html_tags_that_never_close_are_read_as_their_text() -> None:
+    # The stdlib's HTML parser read each "<a" to the end of the text before taking it as
+    # text: 30 KB took 7 s, a megabyte hours.
+    markup = "<p>HELP</p>" + "<a " * 20_000
+    raw = _raw("From: p0@example.org\r\nContent-Type: text/html\r\n", markup)
+    sub = parse_submission(raw)
+    assert sub.body.split("\n") == ["HELP", "", ("<a " * 20_000)[:10_000].rstrip()]
+    assert sub.notes == ("converted HTML to text", "cut a line longer than 10000 characters")
+
+
+def test_a_mail_of_half_a_million_blank_lines_is_answered(tmp_path: Path) -> None:
+    # Each blank line at the top was popped from the front of the list (40 s).
+    judge = Judge(tmp_path)
+    answers = judge.send("p0@example.org", "\r\n" * 450_000 + "HELP")
+    plain = judge.send("p0@example.org", "HELP")
+    assert [(m.to, m.body) for m in answers] == [(m.to, m.body) for m in plain]
+    assert "HELP" in plain[0].body and len(plain) == 1
