@@ -7,17 +7,25 @@ bounded cost and answered once or not at all, no header the attacker wrote, no p
 from __future__ import annotations
 
 import email
+import smtplib
+import socket
+from dataclasses import replace
+from datetime import UTC, datetime
 from email.policy import default
 from pathlib import Path
 
 import pytest
 from judge_harness import Judge
+from smtp_sink import free_port
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
+from judge.config import Config
 from judge.mail.guards import reason_not_to_answer
 from judge.mail.message import parse_submission
+from judge.mail.smtp_in import SmtpReceiver
 from judge.service.handling import handle_waiting
 from judge.store import header_policy, inbox
+from judge.store.db import open_db
 
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
@@ -107,3 +115,66 @@ def test_a_mail_of_half_a_million_blank_lines_is_answered(tmp_path: Path) -> Non
     plain = judge.send("p0@example.org", "HELP")
     assert [(m.to, m.body) for m in answers] == [(m.to, m.body) for m in plain]
     assert "HELP" in plain[0].body and len(plain) == 1
+
+
+# The SMTP receiver, through a real connection.
+
+
+def _receiver(tmp_path: Path) -> tuple[SmtpReceiver, Config]:
+    base = Config(name="TEST", address="judge@example.org", database=tmp_path / "j.db")
+    config = replace(base, smtp_in=replace(base.smtp_in, host="127.0.0.1", port=free_port()))
+    receiver = SmtpReceiver(config, lambda: datetime(2026, 11, 21, 12, 0, tzinfo=UTC))
+    receiver.start()
+    return receiver, config
+
+
+def _say(conn: socket.socket, line: bytes, wanted: bytes) -> bytes:
+    """Send `line`, then read until the answer holds `wanted`."""
+    conn.sendall(line)
+    answer = b""
+    while wanted not in answer:
+        chunk = conn.recv(4096)
+        assert chunk, answer
+        answer += chunk
+    return answer
+
+
+def test_a_carriage_return_in_mail_from_stays_out_of_the_stored_header(tmp_path: Path) -> None:
+    receiver, config = _receiver(tmp_path)
+    try:
+        with socket.create_connection(("127.0.0.1", config.smtp_in.port), timeout=10) as conn:
+            conn.recv(4096)
+            _say(conn, b"EHLO attacker\r\n", b"250 HELP")
+            _say(conn, b"MAIL FROM:<a\rb@example.org>\r\n", b"250")
+            _say(conn, b"RCPT TO:<judge@example.org>\r\n", b"250")
+            _say(conn, b"DATA\r\n", b"354")
+            mail = b"From: p0@example.org\r\nMessage-ID: <cr@example.org>\r\n\r\nHELP\r\n.\r\n"
+            _say(conn, mail, b"250 2.0.0")
+    finally:
+        receiver.stop()
+    db = open_db(config.database)
+    (raw,) = db.execute("SELECT raw FROM inbound").fetchone()
+    assert raw.split(b"\r\n")[:2] == [b"Return-Path: <ab@example.org>", b"From: p0@example.org"]
+    handle_waiting(db, config, lambda: datetime(2026, 11, 21, 12, 1, tzinfo=UTC))
+    assert [r for (r,) in db.execute("SELECT recipients FROM outbound")] == ['["p0@example.org"]']
+
+
+def test_a_client_stalled_in_data_leaves_the_receiver_answering_others(tmp_path: Path) -> None:
+    receiver, config = _receiver(tmp_path)
+    try:
+        with socket.create_connection(("127.0.0.1", config.smtp_in.port), timeout=10) as slow:
+            slow.recv(4096)
+            _say(slow, b"EHLO slow\r\nMAIL FROM:<s@example.org>\r\n", b"250 OK")
+            _say(slow, b"RCPT TO:<judge@example.org>\r\nDATA\r\n", b"354")
+            slow.sendall(b"From: s@example.org\r\n\r\nHEL")  # and nothing more
+            with smtplib.SMTP("127.0.0.1", config.smtp_in.port, timeout=10) as other:
+                refused = other.sendmail(
+                    "p0@example.org", ["judge@example.org"], b"From: p0@example.org\r\n\r\nHELP\r\n"
+                )
+            assert refused == {}
+    finally:
+        receiver.stop()
+    db = open_db(config.database)
+    handle_waiting(db, config, lambda: datetime(2026, 11, 21, 12, 1, tzinfo=UTC))
+    assert [r for (r,) in db.execute("SELECT sender FROM inbound")] == ["p0@example.org"]
+    assert [r for (r,) in db.execute("SELECT recipients FROM outbound")] == ['["p0@example.org"]']
