@@ -178,3 +178,13 @@ def test_a_client_stalled_in_data_leaves_the_receiver_answering_others(tmp_path:
     handle_waiting(db, config, lambda: datetime(2026, 11, 21, 12, 1, tzinfo=UTC))
     assert [r for (r,) in db.execute("SELECT sender FROM inbound")] == ["p0@example.org"]
     assert [r for (r,) in db.execute("SELECT recipients FROM outbound")] == ['["p0@example.org"]']
+
+
+def test_comments_nested_a_thousand_deep_are_stored_and_answered(tmp_path: Path) -> None:
+    # The default policy's parser recursed once a level: RecursionError as the mail was
+    # stored (the SMTP receiver answered 451 for ever; IMAP left it in the mailbox).
+    judge = Judge(tmp_path)
+    head = "Content-Type: text/plain; charset=" + "(" * 1_500 + "\r\n"
+    answers = judge.send("p0@example.org", "HELP", head=head)
+    assert [m.to for m in answers] == [["p0@example.org"]]
+    assert "HELP" in answers[0].body

@@ -10,6 +10,7 @@ field needs more than MAX_FIELD characters: the subject is cut to 200 anyway.
 from __future__ import annotations
 
 from email.policy import Compat32, EmailPolicy
+from typing import Any
 
 MAX_FIELD = 2_000  # characters of a header field read, its folded lines together
 
@@ -30,6 +31,15 @@ class _CappedEmailPolicy(EmailPolicy):
         """(name, value) as the default policy reads them, the value cut to MAX_FIELD."""
         name, value = super().header_source_parse(sourcelines)
         return name, value[:MAX_FIELD]
+
+    def header_fetch_parse(self, name: str, value: str) -> Any:
+        """The header as the default policy parses it; its text alone, unfolded, where the
+        parser recursed too deep (comments nested a thousand deep, "((((...", raised
+        RecursionError when the mail was stored: it was refused with 451 for ever)."""
+        try:
+            return super().header_fetch_parse(name, value)
+        except RecursionError:
+            return "".join(value.splitlines())
 
 
 COMPAT32 = _CappedCompat32()
