@@ -188,3 +188,70 @@ def test_comments_nested_a_thousand_deep_are_stored_and_answered(tmp_path: Path)
     answers = judge.send("p0@example.org", "HELP", head=head)
     assert [m.to for m in answers] == [["p0@example.org"]]
     assert "HELP" in answers[0].body
+
+
+# Header injection and template injection: what a stranger writes is a value, never a
+# header line of the judge's mail nor template source.
+
+_JUDGES_HEADERS = [
+    "From",
+    "To",
+    "Subject",
+    "Date",
+    "Message-ID",
+    "In-Reply-To",
+    "References",
+    "Auto-Submitted",
+    "X-Judge",
+    "MIME-Version",
+    "Content-Type",
+    "Content-Transfer-Encoding",
+]
+
+
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "=?utf-8?b?aGkNCkJjYzogdmljdGltQGV4YW1wbGUub3Jn?=",  # "hi\r\nBcc: victim@..."
+        "=?utf-8?q?hi=0ABcc:_victim@example.org?=",
+        "hi\u2028Bcc: victim@example.org",
+        "hi\u0085Bcc: victim@example.org",
+    ],
+)
+def test_a_subject_that_decodes_to_a_line_break_adds_no_header(
+    tmp_path: Path, subject: str
+) -> None:
+    judge = Judge(tmp_path)
+    judge.start_game()
+    before = judge.db.execute("SELECT MAX(id) FROM outbound").fetchone()[0]
+    judge.send("p0@example.org", "SIGNON Awar1 pw0\nA Vie H", subject=subject)
+    rows = judge.db.execute("SELECT raw FROM outbound WHERE id > ?", [before]).fetchall()
+    assert len(rows) == 1
+    msg = email.message_from_bytes(rows[0][0], policy=default)
+    assert list(msg.keys()) == _JUDGES_HEADERS
+    assert msg["Subject"] == "Re: TEST:war1 - S1901M hi Bcc: victim@example.org"
+    assert msg["To"] == "p0@example.org"
+
+
+def test_template_syntax_in_press_subject_and_comment_is_shown_as_written(
+    tmp_path: Path,
+) -> None:
+    judge = Judge(tmp_path)
+    judge.start_game()
+    jinja = "{{ 7*7 }} {% for x in range(3) %}X{% endfor %} {{ config }}"
+    answer, press, copy = judge.send(
+        "p0@example.org", f"SIGNON Awar1 pw0\nPRESS TO F\n{jinja}\nENDPRESS", subject=jinja
+    )
+    assert answer.subject == f"Re: TEST:war1 - S1901M {jinja}"
+    assert press.to == ["p2@example.org"] and press.body.endswith(f"\n{jinja}\n")
+    assert copy.to == ["gm@example.org"] and copy.body.endswith(f"\n{jinja}\n")
+    comment = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET COMMENT {{ 7*7 }}")
+    assert "Brief comment set: [{{ 7*7 }}]." in comment[0].body
+
+
+def test_get_names_that_look_like_paths_are_refused(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    names = ["../../etc/passwd", "/etc/passwd", "info.../../x", "info./dev/zero", "files/info"]
+    (answer,) = judge.send("p0@example.org", "\n".join(f"GET {n}" for n in names))
+    for name in names:
+        assert f"ERROR: Sorry, there is no file {name} available." in answer.body
