@@ -255,3 +255,26 @@ def test_get_names_that_look_like_paths_are_refused(tmp_path: Path) -> None:
     (answer,) = judge.send("p0@example.org", "\n".join(f"GET {n}" for n in names))
     for name in names:
         assert f"ERROR: Sorry, there is no file {name} available." in answer.body
+
+
+# Numbers int() cannot read: more than 4,300 digits, or digits of other kinds ("²").
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        ("SET END " + "9" * 5_000, "Expected SET END year [DRAW or MOST], the year 1901 or later."),
+        ("SET END ²", "Expected SET END year [DRAW or MOST], the year 1901 or later."),
+        ("SET VICTORY ²", "Expected a number from 1 to 34."),
+        ("SET MAXYEARS " + "9" * 5_000, "Expected a number from 1 to 1000."),
+    ],
+)
+def test_a_number_int_cannot_read_is_refused_with_a_reply(
+    tmp_path: Path, line: str, error: str
+) -> None:
+    judge = Judge(tmp_path)
+    judge.start_game()
+    (answer,) = judge.send("gm@example.org", f"SIGNON Mwar1 masterpw\n{line}")
+    assert error in answer.body
+    state = judge.db.execute("SELECT state FROM inbound ORDER BY id DESC LIMIT 1").fetchone()
+    assert state == (inbox.HANDLED,)
