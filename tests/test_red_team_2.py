@@ -26,6 +26,8 @@ from judge.mail.smtp_in import SmtpReceiver
 from judge.service.handling import handle_waiting
 from judge.store import header_policy, inbox
 from judge.store.db import open_db
+from judge.variants.import_dpjudge import read_dpjudge
+from judge.variants.map_import import MapFileError
 
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
@@ -278,3 +280,12 @@ def test_a_number_int_cannot_read_is_refused_with_a_reply(
     assert error in answer.body
     state = judge.db.execute("SELECT state FROM inbound ORDER BY id DESC LIMIT 1").fetchone()
     assert state == (inbox.HANDLED,)
+
+
+@pytest.mark.parametrize("line", ["VICTORY ²", "BEGIN SPRING ² MOVEMENT"])
+def test_a_map_files_number_int_cannot_read_is_refused_with_its_line(line: str) -> None:
+    source = Path(__file__).parent / "maps_import" / "dpjudge" / "tri.map"
+    text = source.read_text().replace("BEGIN SPRING 2001 MOVEMENT", line)
+    with pytest.raises(MapFileError) as refused:
+        read_dpjudge(text, "tri")
+    assert refused.value.line == 40
