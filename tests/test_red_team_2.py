@@ -289,3 +289,25 @@ def test_a_map_files_number_int_cannot_read_is_refused_with_its_line(line: str) 
     with pytest.raises(MapFileError) as refused:
         read_dpjudge(text, "tri")
     assert refused.value.line == 40
+
+
+# Loops and third parties: a Reply-To is never answered; the judge's own address or mail
+# coming back is not answered at all.
+
+
+def test_a_reply_to_a_third_party_gets_nothing(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    answers = judge.send("p0@example.org", "HELP", head="Reply-To: victim@example.net\r\n")
+    assert [m.to for m in answers] == [["p0@example.org"]]
+    for head in (
+        "Reply-To: judge@example.org\r\n",
+        "X-Loop: judge@example.org\r\n",
+        "X-Judge: OTHER\r\n",
+        "Auto-Submitted: auto-replied\r\n",
+        "Precedence: junk\r\n",
+        "List-Id: <players.example.org>\r\n",
+        "Return-Path: <>\r\n",
+    ):
+        assert judge.send("p0@example.org", "HELP", head=head) == [], head
+    assert judge.send("JUDGE@Example.ORG", "HELP") == []
+    assert judge.send("MAILER-DAEMON@example.net", "HELP") == []
