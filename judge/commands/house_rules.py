@@ -81,11 +81,21 @@ def set_end(run: Run, cmd: Command) -> None:
     run.event("setting", cmd, game=game.name, setting=cmd.name, **shown)
 
 
+_DIGITS = 9  # a longer number is in no range here (and int() need not read it)
+
+
+def _number(word: str) -> int | None:
+    """`word` as a number when it is at most _DIGITS ASCII digits, else None: int() takes
+    no "²" (which isdigit() passes) and no more than 4,300 digits, and raised on both."""
+    return int(word) if word.isascii() and word.isdigit() and len(word) <= _DIGITS else None
+
+
 def _count(words: list[str], low: int, high: int) -> int:
     """The one number in `words`, from `low` to `high`; CommandError if not."""
-    if len(words) != 1 or not words[0].isdigit() or not low <= int(words[0]) <= high:
+    number = _number(words[0]) if len(words) == 1 else None
+    if number is None or not low <= number <= high:
         raise CommandError("number_range", low=low, high=high)
-    return int(words[0])
+    return number
 
 
 def _end_year(
@@ -94,13 +104,14 @@ def _end_year(
     """SET END year [DRAW|MOST] or SET END NONE: the changed settings and how to say so."""
     if words and words[0].upper() in ("NONE", "OFF", "NO"):
         return replace(settings, end_year=None), {"said": "end", "year": None}
-    if not 1 <= len(words) <= 2 or not words[0].isdigit() or int(words[0]) < first_year:
+    year = _number(words[0]) if 1 <= len(words) <= 2 else None
+    if year is None or year < first_year:
         raise CommandError("end_year", first_year=first_year)
     mode = words[1].upper() if len(words) == 2 else "DRAW"
     if mode not in ("DRAW", "MOST"):
         raise CommandError("end_mode")
-    settings = replace(settings, end_year=int(words[0]), end_mode=mode.lower())
-    return settings, {"said": "end", "year": int(words[0]), "mode": mode.lower()}
+    settings = replace(settings, end_year=year, end_mode=mode.lower())
+    return settings, {"said": "end", "year": year, "mode": mode.lower()}
 
 
 def set_proxy(run: Run, cmd: Command) -> None:

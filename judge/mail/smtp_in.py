@@ -54,7 +54,10 @@ class JudgeHandler:
         mail_from = envelope_sender(envelope.mail_from)
         # As a final-delivery MTA does: the envelope sender becomes Return-Path, and the
         # null sender of a bounce (MAIL FROM:<>) is Return-Path: <>.
-        raw = f"Return-Path: <{mail_from}>\r\n".encode("ascii", "replace") + raw
+        # Control characters left out: aiosmtpd takes `MAIL FROM:<a\rb@c>`, and a bare CR
+        # in this line ended the header block there (the mail's From: was never read).
+        written = "".join(c for c in mail_from if c.isprintable())
+        raw = f"Return-Path: <{written}>\r\n".encode("ascii", "replace") + raw
         crash_point("smtp-received")
         try:
             if self.db is None:

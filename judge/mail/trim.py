@@ -78,8 +78,10 @@ def clean_text(text: str, notes: list[str]) -> str:
     lines = [line.rstrip() for line in text.split("\n")]
     lines = _pgp_signed(lines, notes)
     lines = _commands_only(lines, notes)
-    while lines and not lines[0]:
-        lines.pop(0)
+    # Sliced, not popped one by one from the front: a mail of 500,000 blank lines took
+    # 40 s to pop (each pop moves every line after it).
+    first = next((i for i, line in enumerate(lines) if line), len(lines))
+    lines = lines[first:]
     while lines and not lines[-1]:
         lines.pop()
     for i, line in enumerate(lines):

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import Message
 from email.parser import BytesHeaderParser
-from email.policy import default as default_policy
 from email.utils import getaddresses
 
 import sqlite_utils
 
+from . import header_policy
 from .audit import iso, record
 from .db import transaction
 from .rows import inserted_id
@@ -60,7 +60,7 @@ def dedupe_key(raw: bytes) -> tuple[str, str | None, str]:
     trace headers (unfolded) and the body. The same Message-ID with another body (a
     client that reuses one) is another mail."""
     head, body = _split(raw)
-    headers = BytesHeaderParser(policy=default_policy).parsebytes(head + b"\n\n")
+    headers = BytesHeaderParser(policy=header_policy.DEFAULT).parsebytes(head + b"\n\n")
     message_id = _header(headers, "Message-ID")
     sender = ""
     try:
@@ -93,17 +93,18 @@ def _split(raw: bytes) -> tuple[bytes, bytes]:
 def _unfolded(head: bytes) -> list[tuple[str, str]]:
     """(lower-case name, value with its whitespace collapsed) of each header, a folded
     continuation line belonging to the header above it."""
-    fields: list[tuple[str, str]] = []
+    # Each field's lines gathered in a list and joined once: a field folded on a million
+    # lines made a million ever longer strings (quadratic).
+    fields: list[tuple[str, list[str]]] = []
     for line in head.decode("utf-8", "surrogateescape").splitlines():
         if line[:1] in (" ", "\t") and fields:
-            name, value = fields[-1]
-            fields[-1] = (name, f"{value} {line.strip()}".strip())
+            fields[-1][1].append(line.strip())
         elif ":" in line:
             name, _, value = line.partition(":")
-            fields.append((name.strip().lower(), " ".join(value.split())))
+            fields.append((name.strip().lower(), [" ".join(value.split())]))
         elif line.strip():
-            fields.append(("", " ".join(line.split())))  # not a header: kept as it is
-    return fields
+            fields.append(("", [" ".join(line.split())]))  # not a header: kept as it is
+    return [(name, " ".join(part for part in parts if part)) for name, parts in fields]
 
 
 def _header(headers: Message, name: str) -> str | None:

@@ -295,7 +295,8 @@ def _case(word: str) -> str | None:
 
 def _victory(reading: _Reading, number: int, words: list[str]) -> None:
     """`VICTORY n...`: the centres to win (one count for every year)."""
-    if not words or not all(w.isdigit() and len(w) < 5 for w in words):
+    # ASCII digits: isdigit() passes "²", which int() refuses.
+    if not words or not all(w.isascii() and w.isdigit() and len(w) < 5 for w in words):
         raise MapFileError(number, "VICTORY takes a number of centres")
     if len(set(words)) > 1:
         raise MapFileError(number, "a victory count that changes by year is not supported")
@@ -304,7 +305,7 @@ def _victory(reading: _Reading, number: int, words: list[str]) -> None:
 
 def _begin(reading: _Reading, number: int, words: list[str]) -> None:
     """`BEGIN SPRING year MOVEMENT`: the first year (the first phase is Spring movement)."""
-    if len(words) != 3 or not words[1].isdigit() or len(words[1]) > 4:
+    if len(words) != 3 or not (words[1].isascii() and words[1].isdigit()) or len(words[1]) > 4:
         raise MapFileError(number, "BEGIN is `BEGIN SPRING year MOVEMENT`")
     if (words[0].upper(), words[2].upper()) != ("SPRING", "MOVEMENT"):
         raise MapFileError(number, "a game that begins other than in Spring movement")
