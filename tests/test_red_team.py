@@ -39,7 +39,8 @@ from judge.service import handling
 from judge.service.handling import handle_waiting
 from judge.service.prechecks import Pair, PasswordPool, check_here
 from judge.store import games, guesses, inbox, outbox
-from judge.store.db import open_db
+from judge.store.audit import iso
+from judge.store.db import open_db, transaction
 
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
@@ -405,14 +406,21 @@ BAD_MIME_BODY = (
 )
 
 
+# The game's deadline, beyond the reach of any run of the daemon (which reads the wall
+# clock): the phase is processed by its orders, never by its deadline.
+FAR_DEADLINE = datetime(2999, 1, 1, tzinfo=UTC)
+
+
 def _game_on_disk(tmp_path: Path) -> tuple[dict[str, str], datetime]:
-    """A started game war1 in `tmp_path`/judge.db, made by the real clock (the daemon's):
-    the players' addresses by power initial, and the time after it."""
+    """A started game war1 in `tmp_path`/judge.db, made on the harness's clock (a day
+    long past, so that all it queued is due when the daemon starts), its deadline moved
+    to FAR_DEADLINE: the players' addresses by power initial, and the harness's time."""
     judge = Judge(tmp_path, database=tmp_path / "judge.db")
-    # Each mail moves the harness's clock a minute on: begun half an hour ago, all that
-    # it queued is due by the time the daemon starts.
-    judge.now = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=30)
     players = judge.start_game()
+    game = games.find_game(judge.db, "war1")
+    assert game is not None
+    with transaction(judge.db):
+        games.update_game(judge.db, game, judge.now, deadline=iso(FAR_DEADLINE))
     judge.db.conn.close()
     return players, judge.now
 
