@@ -133,7 +133,8 @@ def test_a_senders_mail_behind_one_left_to_be_tried_again_waits_for_it(
     _store(judge, players["E"], f"SIGNON Ewar1 pw1\n{HOLDS['E']}")
     _store(judge, players["G"], "SIGNON Gwar1 pw3\nF Kie - Den\nA Ber - Kie\nA Mun - Ruh")
     start = judge.now
-    assert handle_waiting(judge.db, judge.config, lambda: start, failing_once_for_germany) == 3
+    # Two tried (Germany's first, England's); Germany's revised orders left untried.
+    assert handle_waiting(judge.db, judge.config, lambda: start, failing_once_for_germany) == 2
     states = judge.db.execute("SELECT state, attempts FROM inbound ORDER BY id").fetchall()
     assert states[-3:] == [("new", 1), ("handled", 0), ("new", 0)]  # G retried, E, G waits
     assert judge.effective("war1", "GERMANY") == []  # the revised orders did not go first

@@ -79,9 +79,9 @@ def handle_waiting(
         if not ready:
             ready = queue.ready(stopping)
             continue
-        handled = _handle_some(db, config, clock, dispatcher, stopping, ready, held)
-        queue.handled(ready[:handled])
-        ready, done = ready[handled:], done + handled
+        taken, tried = _handle_some(db, config, clock, dispatcher, stopping, ready, held)
+        queue.handled(ready[:taken])
+        ready, done = ready[taken:], done + tried
         queue.top_up()  # the rest wait, stored, for the next start if stopping
     return done
 
@@ -117,24 +117,25 @@ def _handle_some(
     stopping: Callable[[], bool],
     waiting: list[_Item],
     held: set[str],
-) -> int:
+) -> tuple[int, int]:
     """Handle the first messages of `waiting`, at least one, in one transaction, each in
-    a savepoint of its own (handle_one); how many were taken. A crash before the commit
-    leaves them all waiting, none answered. A message from a sender in `held` is taken
-    and left waiting, unhandled; the sender of one left to be tried again joins them."""
+    a savepoint of its own (handle_one); how many were taken, and how many of them tried.
+    A crash before the commit leaves them all waiting, none answered. A message from a
+    sender in `held` is taken and left waiting, untried; the sender of one left to be
+    tried again joins them."""
     started = time.monotonic()
-    handled = 0
+    taken = tried = 0
     with transaction(db):
         for item, sub in waiting:
+            taken += 1
             if item.sender not in held:
-                done = handle_one(db, config, item, clock(), dispatcher, sub)
-                if not done and item.sender:
+                tried += 1
+                if not handle_one(db, config, item, clock(), dispatcher, sub) and item.sender:
                     held.add(item.sender)
-            handled += 1
             if stopping() or time.monotonic() - started > GROUP_SECONDS:
                 break
     crash_point("group-committed")
-    return handled
+    return taken, tried
 
 
 # The templates of an order mail's acknowledgement: compiled while the judge has nothing
