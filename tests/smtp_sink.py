@@ -27,7 +27,15 @@ class Received:
 class _Handler:
     messages: list[Received] = field(default_factory=list)
     answer: str | None = None  # e.g. "451 4.3.0 busy": refuse DATA with this
+    # Recipient -> the answer to its RCPT (e.g. "452 4.2.2 mailbox full"); others get 250.
+    refuse: dict[str, str] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options) -> str:  # noqa: N802
+        if address in self.refuse:
+            return self.refuse[address]
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope) -> str:  # noqa: N802
         if self.answer:
@@ -59,6 +67,11 @@ class SmtpSink:
     def messages(self) -> list[Received]:
         with self.handler.lock:
             return list(self.handler.messages)
+
+    @property
+    def refuse(self) -> dict[str, str]:
+        """Recipient -> the answer to its RCPT, for those the sink refuses (a live dict)."""
+        return self.handler.refuse
 
     @property
     def answer(self) -> str | None:

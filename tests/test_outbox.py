@@ -15,7 +15,14 @@ from smtp_sink import SmtpSink
 from judge.config import Config, SmtpOutConfig
 from judge.game import pictures
 from judge.mail import compose
-from judge.mail.outbox import MaildirDelivery, SmtpDelivery, dot_stuffed, drain, wire
+from judge.mail.outbox import (
+    MAX_ATTEMPTS,
+    MaildirDelivery,
+    SmtpDelivery,
+    dot_stuffed,
+    drain,
+    wire,
+)
 from judge.store import outbox
 from judge.store.db import open_db
 
@@ -441,3 +448,86 @@ def test_a_relay_closing_at_rcpt_is_asked_nothing_more_and_the_mail_waits(
     row = db["outbound"].get(1)
     assert (row["state"], row["attempts"]) == ("queued", 1)
     assert "recipients refused for now: a@example.org: 421 4.3.2 shutting down" in row["last_error"]
+
+
+def _queue_to_several(db, to: list[str]) -> str:
+    mid = compose.new_message_id(CONFIG)
+    with db.atomic():
+        raw = compose.build(CONFIG, to, "Results", "Body\n", NOW, mid)
+        outbox.queue(db, raw, mid, to, "public", NOW)
+    return mid
+
+
+def test_a_recipient_refused_for_now_gets_the_mail_later_and_the_others_once(
+    tmp_path: Path,
+) -> None:
+    # Marked sent when the relay took it for the others, the mail never reached a
+    # recipient the relay refused for now (a full mailbox, a greylisting peer).
+    db = open_db(tmp_path / "j.db")
+    to = ["ann@example.org", "bob@example.org", "cid@example.org"]
+    mid = _queue_to_several(db, to)
+    with SmtpSink() as sink:
+        sink.refuse["bob@example.org"] = "452 4.2.2 mailbox full"
+        delivery = SmtpDelivery(_smtp(sink))
+        assert drain(db, delivery, lambda: NOW, attach_picture=pictures.finish) == 0
+        row = db["outbound"].get(1)
+        assert (row["state"], row["recipients"], row["attempts"], row["next_attempt_at"]) == (
+            "queued",
+            '["bob@example.org"]',
+            1,
+            "2026-11-21T12:01:00.000000+00:00",
+        )
+        refused = "sent; refused: bob@example.org (452 4.2.2 mailbox full)"
+        assert row["last_error"] == refused
+        retry = "SELECT event, detail FROM audit WHERE entity = 'outbound' AND event != 'queued'"
+        assert db.execute(retry).fetchall() == [
+            ("retry", f"{refused}; next try to bob@example.org in 0:01:00")
+        ]
+        # Not due again before its back-off; then to bob alone, the same bytes.
+        assert drain(db, delivery, lambda: NOW, attach_picture=pictures.finish) == 0
+        del sink.refuse["bob@example.org"]
+        later = NOW + timedelta(minutes=1)
+        assert drain(db, delivery, lambda: later, attach_picture=pictures.finish) == 1
+        first, second = sink.messages
+    assert first.rcpt_tos == ["ann@example.org", "cid@example.org"]
+    assert second.rcpt_tos == ["bob@example.org"]
+    assert second.data == first.data
+    assert email.message_from_bytes(second.data, policy=default)["Message-ID"] == mid
+    row = db["outbound"].get(1)
+    assert (row["state"], row["attempts"], row["last_error"]) == ("sent", 2, None)
+
+
+def test_a_recipient_refused_for_good_among_others_is_not_tried_again(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    _queue_to_several(db, ["ann@example.org", "gone@example.org"])
+    with SmtpSink() as sink:
+        sink.refuse["gone@example.org"] = "550 5.1.1 no such user"
+        assert (
+            drain(db, SmtpDelivery(_smtp(sink)), lambda: NOW, attach_picture=pictures.finish) == 1
+        )
+        [m] = sink.messages
+    assert m.rcpt_tos == ["ann@example.org"]
+    row = db["outbound"].get(1)
+    assert (row["state"], row["recipients"]) == ("sent", '["ann@example.org", "gone@example.org"]')
+    sent = "SELECT detail FROM audit WHERE entity = 'outbound' AND event = 'sent'"
+    assert db.execute(sent).fetchall() == [
+        ("sent; refused: gone@example.org (550 5.1.1 no such user)",)
+    ]
+
+
+def test_a_recipient_refused_for_now_on_the_last_try_is_given_up_alone(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    _queue_to_several(db, ["ann@example.org", "bob@example.org"])
+    db.execute("UPDATE outbound SET attempts = ?", [MAX_ATTEMPTS - 1])
+    db.conn.commit()
+    with SmtpSink() as sink:
+        sink.refuse["bob@example.org"] = "452 4.2.2 mailbox full"
+        drain(db, SmtpDelivery(_smtp(sink)), lambda: NOW, attach_picture=pictures.finish)
+        [m] = sink.messages
+    assert m.rcpt_tos == ["ann@example.org"]
+    row = db["outbound"].get(1)
+    assert (row["state"], row["recipients"], row["last_error"]) == (
+        "failed",
+        '["bob@example.org"]',
+        "gave up after retries: sent; refused: bob@example.org (452 4.2.2 mailbox full)",
+    )

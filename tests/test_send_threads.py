@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.policy import default
 from pathlib import Path
 
@@ -286,3 +286,31 @@ def test_a_fault_of_one_mail_does_not_hold_back_the_mails_behind_it(tmp_path: Pa
         (2, "sent", 1, None),
         (3, "sent", 1, None),
     ]
+
+
+def test_a_recipient_refused_for_now_is_tried_again_alone(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    to = ["ann@example.org", "bob@example.org"]
+    mid = compose.new_message_id(CONFIG)
+    with db.atomic():
+        outbox.queue(db, compose.build(CONFIG, to, "R", "Body\n", NOW, mid), mid, to, "public", NOW)
+    woken = threading.Event()
+    with SmtpSink() as sink:
+        sink.refuse["bob@example.org"] = "451 4.7.1 greylisted"
+        threads = _threads(sink.port, 2, woken)
+        try:
+            send_threads.drain(db, threads, lambda: NOW, 100, attach_picture=pictures.finish)
+            [outcome] = _collected(threads, 1)
+            assert woken.is_set()
+            assert outcome.later == ("bob@example.org",)
+            send_threads.record(db, [outcome], NOW)
+            row = db.execute("SELECT state, recipients, attempts FROM outbound").fetchone()
+            assert row == ("queued", '["bob@example.org"]', 1)
+            del sink.refuse["bob@example.org"]
+            later = NOW + timedelta(minutes=1)
+            send_threads.drain(db, threads, lambda: later, 100, attach_picture=pictures.finish)
+            send_threads.record(db, _collected(threads, 1), later)
+        finally:
+            threads.close()
+        assert [m.rcpt_tos for m in sink.messages] == [["ann@example.org"], ["bob@example.org"]]
+    assert db.execute("SELECT state, attempts FROM outbound").fetchall() == [("sent", 2)]

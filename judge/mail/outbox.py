@@ -65,6 +65,16 @@ class PermanentFailure(Exception):
     """The server refused the message for good (5xx)."""
 
 
+class PartlyDelivered(Exception):
+    """The relay took the message for some of its recipients and refused the others for
+    now (4xx): `how` it went, and the recipients (as queued) to try again later."""
+
+    def __init__(self, how: str, later: tuple[str, ...]) -> None:
+        super().__init__(how)
+        self.how = how
+        self.later = later
+
+
 def backoff(attempts: int) -> timedelta:
     """1, 2, 4 ... minutes, at most an hour between tries."""
     return timedelta(minutes=min(60, 2 ** max(0, attempts)))
@@ -138,7 +148,8 @@ class SmtpDelivery:
 
     def deliver(self, item: outbox.Outbound) -> str:
         """Send `item`; PermanentFailure when no recipient can ever take it, OSError or
-        SMTPException when it may work later. A connection kept open from before that the
+        SMTPException when it may work later, PartlyDelivered when some recipients took
+        it and others may later. A connection kept open from before that the
         relay has closed meanwhile (its idle timeout) is opened again, once."""
         reused = self.smtp is not None
         try:
@@ -164,8 +175,10 @@ class SmtpDelivery:
         utf8 = smtp.has_extn("smtputf8")
         sendable: list[str] = []
         unsendable: list[str] = []
+        queued_as: dict[str, str] = {}  # each address sent to -> the recipient queued
         for recipient in item.recipients:
             address = addresses.ascii_form(recipient)
+            queued_as[address] = recipient
             (sendable if address.isascii() or utf8 else unsendable).append(address)
         if not sendable:
             raise PermanentFailure(
@@ -197,16 +210,32 @@ class SmtpDelivery:
             if e.smtp_code >= 500:
                 raise PermanentFailure(text) from None
             raise OSError(text) from None
-        refused_all = [*refused, *unsendable]
-        if refused_all:
-            return "sent; refused: " + ", ".join(refused_all)
-        return f"sent to {self.config.smtp_out.host}:{self.config.smtp_out.port}"
+        return _how(self.config, refused, unsendable, queued_as)
 
     def close(self) -> None:
         if self.smtp is not None:
             with contextlib.suppress(smtplib.SMTPException, OSError):
                 self.smtp.quit()
             self.smtp = None
+
+
+def _how(
+    config: Config,
+    refused: dict[str, tuple[int, bytes]],
+    unsendable: list[str],
+    queued_as: dict[str, str],
+) -> str:
+    """How a mail the relay took went: to all, or with some recipients refused; raises
+    PartlyDelivered when any was refused for now (4xx), for those to be tried again:
+    marked sent, the mail would never reach them."""
+    if not refused and not unsendable:
+        return f"sent to {config.smtp_out.host}:{config.smtp_out.port}"
+    said = [f"{a} ({c} {m.decode(errors='replace')})" for a, (c, m) in refused.items()]
+    how = "sent; refused: " + ", ".join([*said, *unsendable])
+    later = tuple(queued_as[a] for a, (code, _) in refused.items() if code < 500)
+    if later:
+        raise PartlyDelivered(how, later)
+    return how
 
 
 def transfer(
@@ -331,27 +360,29 @@ def _deliver(
     and after a mail other than a direct answer once `give_way()` says so."""
     for item in batch:
         outcome = attempt(delivery, item)
-        if outcome.how is not None:
+        if outcome.how is not None and not outcome.later:
             delivered.append((item.id, outcome.how))
-            if not item.direct and give_way():  # the direct answers all go first
-                return
-            continue
-        record_failure(db, outcome, clock())
-        if outcome.stops:
-            return  # the server is unhappy: try the rest later
+        else:  # not delivered, or not to all its recipients
+            record_failure(db, outcome, clock())
+            if outcome.stops:
+                return  # the server is unhappy: try the rest later
+        if outcome.how is not None and not item.direct and give_way():
+            return  # the direct answers all go first
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What became of one mail: `how` it was delivered, or the `error` (`permanent`: it
-    is given up; `stops`: the server failed, so the mails behind it wait), or untried
-    (`how` and `error` both None: judge/mail/send_threads.py)."""
+    """What became of one mail: `how` it was delivered (to all its recipients but
+    `later`, refused for now), or the `error` (`permanent`: it is given up; `stops`: the
+    server failed, so the mails behind it wait), or untried (`how` and `error` both None:
+    judge/mail/send_threads.py)."""
 
     item: outbox.Outbound
     how: str | None = None
     error: str | None = None
     permanent: bool = False
     stops: bool = False
+    later: tuple[str, ...] = ()
 
 
 def attempt(delivery: MaildirDelivery | SmtpDelivery, item: outbox.Outbound) -> Outcome:
@@ -359,6 +390,9 @@ def attempt(delivery: MaildirDelivery | SmtpDelivery, item: outbox.Outbound) -> 
     server's."""
     try:
         how = delivery.deliver(item)
+    except PartlyDelivered as e:
+        crash_point("send-delivered")
+        return Outcome(item, how=e.how, later=e.later)
     except PermanentFailure as e:
         return Outcome(item, error=str(e), permanent=True)
     except (OSError, smtplib.SMTPException) as e:
@@ -374,8 +408,12 @@ def attempt(delivery: MaildirDelivery | SmtpDelivery, item: outbox.Outbound) -> 
 
 def record_failure(db: sqlite_utils.Database, outcome: Outcome, now: datetime) -> None:
     """Record a mail not delivered: given up (permanent), else tried again later; an
-    untried mail stays queued as it is."""
+    untried mail stays queued as it is. A mail delivered to some of its recipients is
+    tried again later for the others (`later`) only."""
     item, error = outcome.item, outcome.error
+    if outcome.later and outcome.how is not None:
+        retry_later(db, item, now, outcome.how, outcome.later)
+        return
     if error is None:
         return
     if outcome.permanent:
@@ -386,11 +424,16 @@ def record_failure(db: sqlite_utils.Database, outcome: Outcome, now: datetime) -
 
 
 def retry_later(
-    db: sqlite_utils.Database, item: outbox.Outbound, now: datetime, error: str
+    db: sqlite_utils.Database,
+    item: outbox.Outbound,
+    now: datetime,
+    error: str,
+    recipients: Sequence[str] | None = None,
 ) -> None:
-    """Try `item` again after the backoff, or give it up after MAX_ATTEMPTS tries."""
+    """Try `item` again after the backoff (to `recipients` only, when given), or give it
+    up after MAX_ATTEMPTS tries."""
     if item.attempts + 1 >= MAX_ATTEMPTS:
-        outbox.mark_failed(db, item.id, now, f"gave up after retries: {error}")
+        outbox.mark_failed(db, item.id, now, f"gave up after retries: {error}", recipients)
     else:
-        outbox.mark_retry(db, item.id, now, error, backoff(item.attempts))
+        outbox.mark_retry(db, item.id, now, error, backoff(item.attempts), recipients)
     log.warning("outbound %s %s: %s", item.id, item.message_id, error)

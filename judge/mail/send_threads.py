@@ -107,8 +107,8 @@ class SendThreads:
             except queue.Empty:
                 break
             self.in_flight.discard(outcome.item.id)
-            if outcome.stops:  # recorded next, with its backoff: the store holds the rest
-                with self._lock:
+            if outcome.stops or outcome.later:  # recorded next, with its backoff: the
+                with self._lock:  # store holds the rest
                     self._failed_to.discard(outcome.item.recipients)
             found.append(outcome)
         return found
@@ -156,7 +156,7 @@ class SendThreads:
                     outcome = sender.Outcome(item, error=f"{type(e).__name__}: {e}")
                 failed = outcome.stops
             with self._lock:  # see submit: a mail to them now waits, or goes back untried
-                if outcome.stops:
+                if outcome.stops or outcome.later:  # some are to be tried again
                     self._failed_to.add(item.recipients)
                 if mails.empty():
                     failed = False
@@ -170,7 +170,7 @@ class SendThreads:
         with self._lock:
             self._waiting -= 1
             left = self._waiting
-        if left in (0, MAX_IN_FLIGHT // 2) or outcome.error is not None:
+        if left in (0, MAX_IN_FLIGHT // 2) or outcome.error is not None or outcome.later:
             self.on_done()
 
 
@@ -201,7 +201,9 @@ def drain(
 
 def record(db: sqlite_utils.Database, outcomes: Sequence[sender.Outcome], now: datetime) -> None:
     """Record `outcomes`: the mails sent in one commit; a failure retried later, or given
-    up; an untried mail stays queued as it is."""
-    outbox.mark_sent_many(db, [(o.item.id, o.how) for o in outcomes if o.how is not None], now)
+    up (a mail sent to some of its recipients, for the others); an untried mail stays
+    queued as it is."""
+    sent = [(o.item.id, o.how) for o in outcomes if o.how is not None and not o.later]
+    outbox.mark_sent_many(db, sent, now)
     for outcome in outcomes:
         sender.record_failure(db, outcome, now)

@@ -250,25 +250,51 @@ def mark_sent_many(
 
 
 def mark_retry(
-    db: sqlite_utils.Database, outbound_id: int, now: datetime, error: str, delay: timedelta
+    db: sqlite_utils.Database,
+    outbound_id: int,
+    now: datetime,
+    error: str,
+    delay: timedelta,
+    recipients: Sequence[str] | None = None,
 ) -> None:
+    """Try the message again after `delay`; to `recipients` only, when given (the relay
+    took it for the others)."""
     with transaction(db):
+        _narrow(db, outbound_id, recipients)
         db.execute(
             "UPDATE outbound SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? "
             "WHERE id = ?",
             [error, iso(now + delay), outbound_id],
         )
-        record(db, now, "outbound", outbound_id, "retry", f"{error}; next try in {delay}")
+        again = f" to {', '.join(recipients)}" if recipients else ""
+        record(db, now, "outbound", outbound_id, "retry", f"{error}; next try{again} in {delay}")
 
 
-def mark_failed(db: sqlite_utils.Database, outbound_id: int, now: datetime, error: str) -> None:
+def mark_failed(
+    db: sqlite_utils.Database,
+    outbound_id: int,
+    now: datetime,
+    error: str,
+    recipients: Sequence[str] | None = None,
+) -> None:
+    """Give the message up; for `recipients` only, when given (the others took it)."""
     with transaction(db):
+        _narrow(db, outbound_id, recipients)
         db.execute(
             "UPDATE outbound SET state = 'failed', attempts = attempts + 1, last_error = ? "
             "WHERE id = ?",
             [error, outbound_id],
         )
         record(db, now, "outbound", outbound_id, "failed", error)
+
+
+def _narrow(db: sqlite_utils.Database, outbound_id: int, recipients: Sequence[str] | None) -> None:
+    """The message's recipients made `recipients`, when given: those still to get it."""
+    if recipients:
+        db.execute(
+            "UPDATE outbound SET recipients = ? WHERE id = ?",
+            [json.dumps(list(recipients)), outbound_id],
+        )
 
 
 # -- for the operator (`judge outbox`) ------------------------------------------------------
