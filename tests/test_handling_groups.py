@@ -3,6 +3,9 @@ a savepoint of its own, so one that raises is rolled back alone."""
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -152,3 +155,37 @@ def test_a_senders_mail_behind_one_left_to_be_tried_again_waits_for_it(
         "SELECT id FROM inbound WHERE sender = ? ORDER BY id", [players["G"]]
     ).fetchall()
     assert acks == germany[-2:]  # the first orders' answer, then the revised orders'
+
+
+def test_what_became_of_a_message_is_logged_only_once_its_group_is_committed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Logged inside the group, "handled" was written for mail whose commit then failed
+    # (a disk fault): the log said answered of mail that was waiting still.
+    real = handling.transaction
+
+    @contextmanager
+    def commit_fails(db):  # the outermost transaction's commit fails, as on a disk fault
+        outermost = not db.conn.in_transaction
+        with real(db):
+            yield db
+            if outermost:
+                raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(handling, "GROUP_SECONDS", 3600.0)
+    monkeypatch.setattr(handling, "transaction", commit_fails)
+    judge = Judge(tmp_path)
+    for n in range(2):
+        _store(judge, f"p{n}@example.org", "LIST")
+    caplog.set_level(logging.INFO, logger="judge")
+    with pytest.raises(sqlite3.OperationalError):
+        handle_waiting(judge.db, judge.config, lambda: judge.now)
+    assert [r.getMessage() for r in caplog.records if " from p" in r.getMessage()] == []
+    states = judge.db.execute("SELECT state FROM inbound ORDER BY id").fetchall()
+    assert states == [("new",), ("new",)]
+    monkeypatch.setattr(handling, "transaction", real)
+    assert handle_waiting(judge.db, judge.config, lambda: judge.now) == 2
+    assert [r.getMessage() for r in caplog.records if " from p" in r.getMessage()] == [
+        "message 1 from p0@example.org: handled, 1 reply queued",
+        "message 2 from p1@example.org: handled, 1 reply queued",
+    ]

@@ -125,16 +125,20 @@ def _handle_some(
     tried again joins them."""
     started = time.monotonic()
     taken = tried = 0
+    outcomes: list[str] = []
     with transaction(db):
         for item, sub in waiting:
             taken += 1
             if item.sender not in held:
                 tried += 1
-                if not handle_one(db, config, item, clock(), dispatcher, sub) and item.sender:
+                done = handle_one(db, config, item, clock(), dispatcher, sub, outcomes)
+                if not done and item.sender:
                     held.add(item.sender)
             if stopping() or time.monotonic() - started > GROUP_SECONDS:
                 break
     crash_point("group-committed")
+    for outcome in outcomes:  # only once committed: a log that says handled is true
+        log.info("%s", outcome)
     return taken, tried
 
 
@@ -287,9 +291,12 @@ def handle_one(
     now: datetime,
     dispatcher: Dispatcher = dispatch,
     parsed: Submission | None = None,
+    outcomes: list[str] | None = None,
 ) -> bool:
     """Handle one stored message (`parsed`: as already read) in one transaction (within
-    a caller's, a savepoint): its commands, its replies, its new state. If that raises,
+    a caller's, a savepoint): its commands, its replies, its new state. What became of
+    it is logged once committed, or added to `outcomes` for a caller whose transaction
+    holds it to log after its commit. If that raises,
     nothing of it is kept and the message is tried again later; after MAX_ATTEMPTS it is
     set aside as failed and the sender told once. Whether it is done with (handled, or
     set aside): False when it is left to be tried again. Never raises an Exception: the
@@ -305,7 +312,11 @@ def handle_one(
         return not _failed(db, config, item, sub, now, e)
     # Committed (or, in a group, kept until the group's commit).
     crash_point("handle-committed")
-    log.info("message %d from %s: %s", item.id, sub.sender or "?", outcome)
+    said = f"message {item.id} from {sub.sender or '?'}: {outcome}"
+    if outcomes is None:
+        log.info("%s", said)
+    else:
+        outcomes.append(said)
     return True
 
 
