@@ -3,7 +3,8 @@
 A message is stored and committed before the judge answers 250, so an accepted message
 survives a crash; the sender's MTA retries anything not acknowledged, and the store's
 deduplication makes the retry harmless. Only the judge's own address is accepted as a
-recipient, and data beyond the protocol limit is refused.
+recipient, and data beyond the protocol limit is refused. Connections past the caps of
+judge/mail/smtp_limits.py (in all, per peer) are answered 421 and closed unread.
 """
 
 from __future__ import annotations
