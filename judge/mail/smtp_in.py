@@ -3,14 +3,17 @@
 A message is stored and committed before the judge answers 250, so an accepted message
 survives a crash; the sender's MTA retries anything not acknowledged, and the store's
 deduplication makes the retry harmless. Only the judge's own address is accepted as a
-recipient, and data beyond the protocol limit is refused.
+recipient, and data beyond the protocol limit is refused. Connections past the caps of
+judge/mail/smtp_limits.py (in all, per peer) are answered 421 and closed unread.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 import sqlite_utils
 from aiosmtpd.controller import Controller
@@ -18,6 +21,14 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from judge.config import Config
 from judge.crashpoints import crash_point
+from judge.mail.smtp_limits import (
+    MAX_SMTP_CONNECTIONS,
+    MAX_SMTP_CONNECTIONS_PER_PEER,
+    SMTP_TIMEOUT_SECONDS,
+    ConnectionSlots,
+    peer_key,
+    refusal_reply,
+)
 from judge.store import inbox
 from judge.store.db import open_db
 
@@ -88,10 +99,44 @@ class _LenientSMTP(SMTP):
     # judge would rather read them than refuse a player's orders.
     line_length_limit = 100_000
 
+    def __init__(self, handler: JudgeHandler, slots: ConnectionSlots, **kwargs: Any) -> None:
+        super().__init__(handler, **kwargs)
+        self.slots = slots
+        self.peer: str | None = None  # the peer its slot is counted under, while it holds one
+        self.refused = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Take a slot, or answer 421 and close before reading anything."""
+        # aiosmtpd calls this again after STARTTLS, on the same connection: counted once.
+        if self.transport is None and not self.refused:
+            peer = peer_key(transport.get_extra_info("peername"))
+            reason = self.slots.admit(peer)
+            if reason is not None:
+                self.refused = True
+                if isinstance(transport, asyncio.WriteTransport):
+                    transport.write(refusal_reply(self.hostname, reason))
+                transport.close()  # after the line is written
+                return
+            self.peer = peer
+        super().connection_made(transport)
+
+    def connection_lost(self, error: Exception | None) -> None:
+        """Free the slot however the connection ended: QUIT, the client vanishing, the
+        timeout, or the receiver stopping."""
+        if self.peer is not None:
+            self.slots.release(self.peer)
+            self.peer = None
+        if not self.refused:  # a refused one never started aiosmtpd's session
+            super().connection_lost(error)
+
 
 class _Controller(Controller):
+    def __init__(self, handler: JudgeHandler, slots: ConnectionSlots, **kwargs: Any) -> None:
+        super().__init__(handler, **kwargs)
+        self.slots = slots
+
     def factory(self) -> SMTP:
-        return _LenientSMTP(self.handler, **self.SMTP_kwargs)
+        return _LenientSMTP(self.handler, self.slots, **self.SMTP_kwargs)
 
 
 class SmtpReceiver:
@@ -102,17 +147,26 @@ class SmtpReceiver:
         config: Config,
         clock: Callable[[], datetime],
         wake: Callable[[], None] = lambda: None,
+        slots: ConnectionSlots | None = None,
+        timeout: float = SMTP_TIMEOUT_SECONDS,
     ) -> None:
+        """`slots` and `timeout`: the judge's caps and aiosmtpd's silence timeout unless
+        given (tests make them small)."""
         self.handler = JudgeHandler(config, clock, wake)
+        if slots is None:
+            slots = ConnectionSlots(MAX_SMTP_CONNECTIONS, MAX_SMTP_CONNECTIONS_PER_PEER)
+        self.slots = slots
         # The protocol limit is generous; the judge's own size limit (max_message_bytes)
         # is applied after storing, with a reply, so that nothing is silently lost.
         self.controller = _Controller(
             self.handler,
+            self.slots,
             hostname=config.smtp_in.host,
             port=config.smtp_in.port,
             data_size_limit=max(10 * config.max_message_bytes, 1_000_000),
             server_hostname=config.address.rpartition("@")[2] or "judge",
             ready_timeout=10,
+            timeout=timeout,
         )
 
     def start(self) -> None:
