@@ -1,0 +1,97 @@
+"""The red team's third round: the state the daemon works from and the machine it runs
+on. A game's row damaged on disk (a disk fault, an operator's hand edit), its map gone,
+the outbox or the database refusing writes, the clock jumping, a master's hostile
+arguments. Each test asserts what the judge must still promise: the daemon goes on with
+every other game, nothing accepted is lost, each mail is answered once, and a broken game
+is not tried again and again.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from judge_harness import Judge
+from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
+
+from judge.store import games
+
+pytestmark = pytest.mark.usefixtures("fresh_password_cache")
+
+MASTER = "gm@example.org"
+
+
+def _two_games(judge: Judge) -> datetime:
+    """war1 and war2, started, with the same deadline (returned)."""
+    judge.start_game("war1")
+    judge.start_game("war2")
+    deadline = datetime.fromisoformat(judge.game("war2").deadline or "")
+    games.update_game(judge.db, judge.game("war1"), judge.now, deadline=deadline.isoformat())
+    judge.db.conn.commit()
+    return deadline
+
+
+def _damage(judge: Judge, column: str, text: str, name: str = "war1") -> None:
+    """Write `text` into a column of the game's row, as a disk fault or a hand edit."""
+    judge.db.execute(f"UPDATE games SET {column} = ? WHERE name = ?", [text, name])
+    judge.db.conn.commit()
+
+
+# -- a damaged game among healthy ones ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("column", "text"),
+    [
+        ("settings", "{not json"),
+        ("settings", "[1, 2]"),
+        ("settings", '{"nmr": "yes"}'),
+        ("proxies", "{not json"),
+        ("result", "[]"),
+    ],
+)
+def test_a_game_whose_row_does_not_read_is_paused_and_the_others_go_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, column: str, text: str
+) -> None:
+    """war1's row damaged: at the deadline war2 is processed all the same; war1 is paused,
+    its master told, and it is not looked at again on the next passes."""
+    judge = Judge(tmp_path)
+    deadline = _two_games(judge)
+    _damage(judge, column, text)
+    with caplog.at_level(logging.ERROR, logger="judge.service.schedule"):
+        mails = judge.at(deadline + timedelta(hours=24))
+        for hours in range(25, 30):  # later passes: war1 is not tried again
+            judge.at(deadline + timedelta(hours=hours))
+    assert judge.db.execute("SELECT state, phase FROM games ORDER BY id").fetchall() == [
+        ("paused", "S1901M"),
+        ("active", "F1901M"),
+    ]
+    assert "TEST:war2 - S1901M Results" in [m.subject for m in mails]
+    [notice] = [m for m in mails if "war1" in m.subject]
+    assert (notice.to, notice.subject) == (
+        [MASTER],
+        "TEST:war1 - S1901M paused after an error of the judge's own",
+    )
+    raised = [r for r in caplog.records if r.getMessage().startswith("game war1, phase S1901M")]
+    assert len(raised) == 1
+
+
+def test_a_forming_game_whose_row_does_not_read_is_not_tried_on_every_pass(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A forming game is not paused; it is left alone until it changes, not tried (and
+    its error logged) on every pass of the daemon. A change tries it once more."""
+    judge = Judge(tmp_path)
+    judge.send(MASTER, "CREATE ?war3 masterpw")
+    _damage(judge, "settings", "{not json", "war3")
+    with caplog.at_level(logging.ERROR, logger="judge.service.schedule"):
+        for minutes in range(10):
+            judge.at(judge.now + timedelta(minutes=minutes))
+        assert len([r for r in caplog.records if "processing raised" in r.getMessage()]) == 1
+        _damage(judge, "settings", "{}", "war3")  # the operator puts it right
+        judge.at(judge.now + timedelta(minutes=11))
+        judge.at(judge.now + timedelta(minutes=12))
+    assert len([r for r in caplog.records if "processing raised" in r.getMessage()]) == 1
+    assert judge.db.execute("SELECT state FROM games").fetchall() == [("forming",)]
