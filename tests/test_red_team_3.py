@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from cli_harness import run, write_config
 from judge_harness import Judge
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
@@ -95,3 +96,37 @@ def test_a_forming_game_whose_row_does_not_read_is_not_tried_on_every_pass(
         judge.at(judge.now + timedelta(minutes=12))
     assert len([r for r in caplog.records if "processing raised" in r.getMessage()]) == 1
     assert judge.db.execute("SELECT state FROM games").fetchall() == [("forming",)]
+
+
+def test_list_and_judge_games_go_on_past_a_game_whose_row_does_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """LIST read every game's settings: one damaged row failed it for every sender (three
+    attempts, then an internal error). The damaged game is left out of LIST, and the
+    operator's `judge games` shows it as damaged."""
+    judge = Judge(tmp_path)
+    _two_games(judge)
+    _damage(judge, "settings", "{not json")
+    [reply] = judge.send("x@example.org", "LIST")
+    games_listed = reply.body.split("Variants for CREATE", 1)[0]
+    assert games_listed == (
+        "Line 1: LIST\n"
+        "  Games on this judge:\n"
+        "    war2         active    Movement, Spring of 1901\n  "
+    )
+    path = write_config(tmp_path, "")
+    status, out, _ = run(capsys, "--config", str(path), "games")
+    assert status == 0
+    assert out[1].split() == [
+        "war1",
+        "standard",
+        "active",
+        "S1901M",
+        "(its",
+        "row",
+        "does",
+        "not",
+        "read)",
+        "?",
+    ]
+    assert out[2].split()[:4] == ["war2", "standard", "active", "S1901M"]

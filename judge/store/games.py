@@ -474,8 +474,30 @@ def game_names(db: sqlite_utils.Database) -> list[str]:
 
 
 def all_games(db: sqlite_utils.Database) -> list[Game]:
+    """Every game whose row reads, by name: a game damaged on disk is left out of the
+    lists (LIST, the operator's) rather than failing them for everyone (see
+    unreadable_games)."""
     rows = db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY name").fetchall()
-    return [_game(r) for r in rows]
+    out = []
+    for row in rows:
+        try:
+            out.append(_game(row))
+        except UnreadableGame:
+            continue
+    return out
+
+
+def unreadable_games(db: sqlite_utils.Database) -> list[GameRow]:
+    """The plain columns of the games whose rows do not read (all_games leaves them out),
+    by name."""
+    rows = db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY name").fetchall()
+    out = []
+    for row in rows:
+        try:
+            _game(row)
+        except UnreadableGame:
+            out.append(game_row(db, row[0]))
+    return out
 
 
 def processed_phases(
