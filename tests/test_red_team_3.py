@@ -9,6 +9,7 @@ is not tried again and again.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from cli_harness import run, write_config
 from judge_harness import Judge
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
+from judge.game import play
 from judge.store import games
 
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
@@ -130,3 +132,45 @@ def test_list_and_judge_games_go_on_past_a_game_whose_row_does_not_read(
         "?",
     ]
     assert out[2].split()[:4] == ["war2", "standard", "active", "S1901M"]
+
+
+# -- faults of the machine ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        "database or disk is full",
+        "attempt to write a readonly database",
+        "disk I/O error",
+        "database is locked",
+    ],
+)
+def test_a_machine_fault_while_a_game_is_processed_does_not_pause_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str
+) -> None:
+    """The disk full, the database made read-only or failing under a deadline: a fault of
+    the machine, not of the game. The game is tried again on the next pass (and processed
+    once the fault clears), not paused with its master told of an error of the judge's
+    own (every game due at that moment was paused, each to be resumed by hand)."""
+    judge = Judge(tmp_path)
+    deadline = _two_games(judge)
+    real = play.process_phase
+
+    def process_phase(db, config, game, now):
+        raise sqlite3.OperationalError(fault)
+
+    monkeypatch.setattr(play, "process_phase", process_phase)
+    judge.at(deadline)
+    mails = judge.at(deadline + timedelta(hours=24))
+    assert not [m for m in mails if "paused" in m.subject]
+    assert judge.db.execute("SELECT state, phase FROM games ORDER BY id").fetchall() == [
+        ("active", "S1901M"),
+        ("active", "S1901M"),
+    ]
+    monkeypatch.setattr(play, "process_phase", real)  # the fault cleared
+    mails = judge.at(deadline + timedelta(hours=24, minutes=1))
+    assert sorted({m.subject for m in mails if m.subject.endswith("Results")}) == [
+        "TEST:war1 - S1901M Results",
+        "TEST:war2 - S1901M Results",
+    ]
