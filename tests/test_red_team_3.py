@@ -19,7 +19,8 @@ from judge_harness import Judge
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
 from judge.game import play
-from judge.store import games
+from judge.service.handling import handle_waiting
+from judge.store import games, inbox
 
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
@@ -174,3 +175,42 @@ def test_a_machine_fault_while_a_game_is_processed_does_not_pause_it(
         "TEST:war1 - S1901M Results",
         "TEST:war2 - S1901M Results",
     ]
+
+
+def test_a_mail_met_by_a_machine_fault_for_an_hour_is_kept_and_answered_once_it_clears(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk full (or the database read-only) while a player's orders are handled, for
+    longer than the three attempts' few minutes: the mail was set aside as failed and
+    its sender told of an internal error, its orders lost. It waits instead, tried again
+    each minute (its attempts at a fault of the machine not counted), and is handled and
+    answered once when the fault clears."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    calls = []
+
+    def full(sub, ctx):
+        calls.append(ctx.now)
+        raise sqlite3.OperationalError("database or disk is full")
+
+    raw = (
+        f"From: {players['F']}\r\nTo: judge@example.org\r\nSubject: orders\r\n"
+        "Message-ID: <full@example.org>\r\n\r\nSIGNON Fwar1 pw2\r\nA Par H\r\n"
+        "A Mar H\r\nF Bre H\r\n"
+    ).encode()
+    inbox.ingest(judge.db, raw, "smtp", judge.now)
+    start = judge.now
+    for second in range(0, 3600, 20):  # a pass every 20 s for an hour
+        judge.now = start + timedelta(seconds=second)
+        handle_waiting(judge.db, judge.config, lambda: judge.now, dispatcher=full)
+    assert len(calls) == 60  # one attempt a minute
+    [(state, attempts)] = judge.db.execute(
+        "SELECT state, attempts FROM inbound ORDER BY id DESC LIMIT 1"
+    ).fetchall()
+    assert (state, attempts) == ("new", 0)
+    judge.now = start + timedelta(minutes=61)  # the fault cleared
+    before = judge._last()
+    handle_waiting(judge.db, judge.config, lambda: judge.now)
+    [ack] = judge._since(before)
+    assert ack.to == [players["F"]] and "ERROR" not in ack.body
+    assert judge.effective("war1", "FRANCE") == ["A PAR H", "A MAR H", "F BRE H"]
