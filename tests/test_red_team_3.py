@@ -8,7 +8,9 @@ is not tried again and again.
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import sqlite3
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -18,7 +20,8 @@ from cli_harness import run, write_config
 from judge_harness import Judge
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
-from judge.game import play
+from judge.game import pictures, play
+from judge.mail import outbox as outbox_sender
 from judge.service.handling import handle_waiting
 from judge.store import games, inbox
 
@@ -214,3 +217,43 @@ def test_a_mail_met_by_a_machine_fault_for_an_hour_is_kept_and_answered_once_it_
     [ack] = judge._since(before)
     assert ack.to == [players["F"]] and "ERROR" not in ack.body
     assert judge.effective("war1", "FRANCE") == ["A PAR H", "A MAR H", "F BRE H"]
+
+
+def test_an_outbox_on_a_full_disk_for_two_days_loses_no_mail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Maildir's disk full (ENOSPC at the one write) for two days: each try failed
+    counted, and after 30 (about a day) the mail was given up. A fault of the machine is
+    not counted: the mail is tried again each minute and written once the disk has room."""
+    judge = Judge(tmp_path)
+    [ack] = judge.send("x@example.org", "HELP")
+    delivery = outbox_sender.MaildirDelivery(tmp_path / "delivered")
+    real = os.fsync
+    tries = []
+
+    def no_room(fd: int) -> None:
+        tries.append(judge.now)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", no_room)
+    start = judge.now
+    for minutes in range(0, 2 * 24 * 60, 10):
+        judge.now = start + timedelta(minutes=minutes)
+        assert (
+            outbox_sender.drain(
+                judge.db, delivery, lambda: judge.now, attach_picture=pictures.finish
+            )
+            == 0
+        )
+    assert len(tries) == 2 * 24 * 6  # each pass, as each is a minute after the last try
+    [(state, attempts)] = judge.db.execute("SELECT state, attempts FROM outbound").fetchall()
+    assert (state, attempts) == ("queued", 0)
+    monkeypatch.setattr(os, "fsync", real)  # room again
+    judge.now = start + timedelta(days=2, minutes=1)
+    sent = outbox_sender.drain(
+        judge.db, delivery, lambda: judge.now, attach_picture=pictures.finish
+    )
+    assert sent == 1
+    assert judge.db.execute("SELECT state FROM outbound").fetchall() == [("sent",)]
+    [written] = (tmp_path / "delivered" / "new").iterdir()
+    assert ack.message_id is not None and ack.message_id in written.read_text()

@@ -28,6 +28,7 @@ import sqlite_utils
 
 from judge.config import Config
 from judge.crashpoints import crash_point
+from judge.failures import is_transient
 from judge.mail import addresses, compose
 from judge.store import outbox
 
@@ -352,6 +353,7 @@ class Outcome:
     error: str | None = None
     permanent: bool = False
     stops: bool = False
+    machine: bool = False  # the error was the machine's (failures.is_transient): not counted
 
 
 def attempt(delivery: MaildirDelivery | SmtpDelivery, item: outbox.Outbound) -> Outcome:
@@ -363,7 +365,8 @@ def attempt(delivery: MaildirDelivery | SmtpDelivery, item: outbox.Outbound) -> 
         return Outcome(item, error=str(e), permanent=True)
     except (OSError, smtplib.SMTPException) as e:
         delivery.close()
-        return Outcome(item, error=f"{type(e).__name__}: {e}", stops=True)
+        error = f"{type(e).__name__}: {e}"
+        return Outcome(item, error=error, stops=True, machine=is_transient(e))
     except Exception as e:  # a fault of this one mail: it never stops the others
         log.exception("outbound %s %s: could not be sent", item.id, item.message_id)
         delivery.close()
@@ -382,14 +385,22 @@ def record_failure(db: sqlite_utils.Database, outcome: Outcome, now: datetime) -
         log.warning("outbound %s %s: gave up: %s", item.id, item.message_id, error)
         outbox.mark_failed(db, item.id, now, error)
     else:
-        retry_later(db, item, now, error)
+        retry_later(db, item, now, error, counted=not outcome.machine)
 
 
 def retry_later(
-    db: sqlite_utils.Database, item: outbox.Outbound, now: datetime, error: str
+    db: sqlite_utils.Database,
+    item: outbox.Outbound,
+    now: datetime,
+    error: str,
+    counted: bool = True,
 ) -> None:
-    """Try `item` again after the backoff, or give it up after MAX_ATTEMPTS tries."""
-    if item.attempts + 1 >= MAX_ATTEMPTS:
+    """Try `item` again after the backoff, or give it up after MAX_ATTEMPTS tries; a try
+    failed by the machine (the outbox's disk full or read-only) is not `counted`: tried
+    again at the same backoff, however long the fault lasts, never given up for it."""
+    if not counted:
+        outbox.mark_retry(db, item.id, now, error, backoff(item.attempts), counted=False)
+    elif item.attempts + 1 >= MAX_ATTEMPTS:
         outbox.mark_failed(db, item.id, now, f"gave up after retries: {error}")
     else:
         outbox.mark_retry(db, item.id, now, error, backoff(item.attempts))

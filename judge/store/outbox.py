@@ -250,13 +250,20 @@ def mark_sent_many(
 
 
 def mark_retry(
-    db: sqlite_utils.Database, outbound_id: int, now: datetime, error: str, delay: timedelta
+    db: sqlite_utils.Database,
+    outbound_id: int,
+    now: datetime,
+    error: str,
+    delay: timedelta,
+    counted: bool = True,
 ) -> None:
+    """Try the message again after `delay`, counting the try unless not `counted` (a
+    fault of the machine's: the outbox's disk full)."""
     with transaction(db):
         db.execute(
-            "UPDATE outbound SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? "
+            "UPDATE outbound SET attempts = attempts + ?, last_error = ?, next_attempt_at = ? "
             "WHERE id = ?",
-            [error, iso(now + delay), outbound_id],
+            [int(counted), error, iso(now + delay), outbound_id],
         )
         record(db, now, "outbound", outbound_id, "retry", f"{error}; next try in {delay}")
 
