@@ -11,19 +11,25 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import signal
 import sqlite3
+import threading
+import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 from cli_harness import run, write_config
 from judge_harness import Judge
+from live_judge import judge_toml, send, start_judge, wait_until
+from smtp_sink import free_port
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
 from judge.game import pictures, play
 from judge.mail import outbox as outbox_sender
 from judge.service.handling import handle_waiting
 from judge.store import games, inbox
+from judge.store.db import open_db
 
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
@@ -257,3 +263,85 @@ def test_an_outbox_on_a_full_disk_for_two_days_loses_no_mail(
     assert judge.db.execute("SELECT state FROM outbound").fetchall() == [("sent",)]
     [written] = (tmp_path / "delivered" / "new").iterdir()
     assert ack.message_id is not None and ack.message_id in written.read_text()
+
+
+# -- the real daemon: a damaged game, a locked database ---------------------------------------
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time the process has used so far (user and system), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _column(path: Path, sql: str) -> list[tuple[object, ...]]:
+    db = open_db(path)
+    try:
+        return db.execute(sql).fetchall()
+    finally:
+        db.conn.close()
+
+
+def test_the_daemon_goes_on_past_a_damaged_game_and_a_database_locked_for_seconds(
+    tmp_path: Path,
+) -> None:
+    """`judge run` on a store where war1's settings do not read and both games' grace
+    ended long ago: war2 is processed, war1 paused once (its error logged once, however
+    many passes follow), its master told. Then another process holds the database
+    locked for four seconds while a player mails: the mail is stored and answered once
+    the lock is gone, and the daemon lives on."""
+    judge = Judge(tmp_path, database=tmp_path / "judge.db")
+    _two_games(judge)
+    for name in ("war1", "war2"):
+        games.update_game(
+            judge.db, judge.game(name), judge.now, deadline="2001-01-01T00:00:00+00:00"
+        )
+    judge.db.conn.commit()
+    _damage(judge, "settings", "{not json")
+    judge.db.conn.close()
+    port, log_path = free_port(), tmp_path / "daemon.log"
+    with log_path.open("wb") as log:
+        proc = start_judge(judge_toml(tmp_path, "TEST", port), port, log=log, cwd=tmp_path)
+        try:
+            states = "SELECT state, phase FROM games ORDER BY id"
+            assert wait_until(
+                lambda: (
+                    _column(tmp_path / "judge.db", states)
+                    == [("paused", "S1901M"), ("active", "F1901M")]
+                ),
+                timeout=30,
+            ), log_path.read_text()
+            before = _cpu_seconds(proc.pid)
+            time.sleep(2)  # passes go by: war1 is not tried again
+            idle = _cpu_seconds(proc.pid) - before
+            locker = sqlite3.connect(tmp_path / "judge.db", timeout=0, isolation_level=None)
+            locker.execute("BEGIN EXCLUSIVE")
+            sent_at = time.monotonic()
+            mail = threading.Thread(
+                target=send,
+                args=(
+                    port,
+                    b"From: x@example.org\r\nSubject: hi\r\nMessage-ID: <lk@x>\r\n\r\nHELP\r\n",
+                ),
+                kwargs={"timeout": 60},
+            )
+            mail.start()
+            time.sleep(4)
+            locker.execute("ROLLBACK")
+            locker.close()
+            mail.join(timeout=60)
+            answered = "SELECT state FROM inbound WHERE message_id = '<lk@x>'"
+            assert wait_until(
+                lambda: _column(tmp_path / "judge.db", answered) == [("handled",)], 40
+            )
+            waited_for = time.monotonic() - sent_at
+            assert proc.poll() is None
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=20)
+    text = log_path.read_text(errors="replace")
+    assert text.count("game war1, phase S1901M: processing raised") == 1, text
+    assert "game war1 paused after the error; told: gm@example.org" in text
+    print(
+        f"CPU idle for 2 s: {idle:.2f} s; the mail under the lock answered after {waited_for:.1f} s"
+    )
