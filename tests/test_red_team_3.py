@@ -28,7 +28,7 @@ from test_red_team import no_password_shown  # noqa: F401  (autouse: no password
 from judge.game import pictures, play
 from judge.mail import outbox as outbox_sender
 from judge.service.handling import handle_waiting
-from judge.store import games, inbox
+from judge.store import games, inbox, outbox
 from judge.store.db import open_db
 
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
@@ -345,3 +345,25 @@ def test_the_daemon_goes_on_past_a_damaged_game_and_a_database_locked_for_second
     print(
         f"CPU idle for 2 s: {idle:.2f} s; the mail under the lock answered after {waited_for:.1f} s"
     )
+
+
+def test_a_queued_mail_whose_row_does_not_read_is_set_aside_and_the_rest_are_sent(
+    tmp_path: Path,
+) -> None:
+    """A queued mail's recipients damaged on disk: reading the queue raised, so every
+    pass of the daemon failed before it sent anything, and no one got mail again. The
+    damaged mail is set aside as failed (the operator's `judge outbox` shows it), the
+    others sent."""
+    judge = Judge(tmp_path)
+    judge.send("x@example.org", "HELP")
+    [second] = judge.send("y@example.org", "HELP")
+    judge.db.execute("UPDATE outbound SET recipients = '[\"x@exa' WHERE id = 1")
+    judge.db.conn.commit()
+    delivered = judge.deliver()
+    assert [m["Message-ID"] for m in delivered] == [second.message_id]
+    [(state, error)] = judge.db.execute(
+        "SELECT state, last_error FROM outbound WHERE id = 1"
+    ).fetchall()
+    assert state == "failed"
+    assert error.startswith("its recipients do not read: ")
+    assert [m.recipients for m in outbox.unsent(judge.db)] == [("'[\"x@exa'",)]
