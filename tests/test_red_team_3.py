@@ -144,6 +144,49 @@ def test_list_and_judge_games_go_on_past_a_game_whose_row_does_not_read(
     assert out[2].split()[:4] == ["war2", "standard", "active", "S1901M"]
 
 
+def test_a_player_mailing_a_game_whose_row_does_not_read_is_answered_at_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The mail raised, was tried three times over six minutes, then answered with an
+    internal error saying to send it again later (which failed the same way), and the
+    master heard nothing until the deadline. Now the line is refused at once and said
+    why, the game paused and its master told, and the rest of the mail is answered."""
+    judge = Judge(tmp_path)
+    players = judge.start_game("war1")
+    judge.start_game("war2")
+    _damage(judge, "settings", "{not json")
+    with caplog.at_level(logging.ERROR, logger="judge.dispatch"):
+        mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par H\nSIGNON Fwar2 pw2\nA Par H")
+    [(state, attempts)] = judge.db.execute(
+        "SELECT state, attempts FROM inbound ORDER BY id DESC LIMIT 1"
+    ).fetchall()
+    assert (state, attempts) == ("handled", 0)
+    [ack, notice] = mails
+    assert ack.to == [players["F"]]
+    assert ack.body.startswith(
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  ERROR: war1 cannot be read from the judge's store (a fault on its disk or a\n"
+        "  hand edit): the game is paused, and its master and the judge's keeper are told.\n"
+        "  Nothing of this line took effect.\n"
+        "Line 2: A Par H\n"
+        "  ERROR: this line needs a SIGNON line before it\n"
+        "  (SIGNON Xgame password, X your power's initial).\n"
+        "Line 3: SIGNON Fwar2 ****\n"
+        "  Signed on to war2 as France.\n"
+    )
+    assert judge.effective("war2", "FRANCE") == ["A PAR H"]
+    assert (notice.to, notice.subject) == (
+        [MASTER],
+        "TEST:war1 - S1901M paused after an error of the judge's own",
+    )
+    assert "UnreadableGame: the stored row of game war1 does not read" in notice.body
+    assert "game war1 does not read" in caplog.text
+    assert judge.db.execute("SELECT state FROM games ORDER BY id").fetchall() == [
+        ("paused",),
+        ("active",),
+    ]
+
+
 # -- faults of the machine ------------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ share in run.py.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 
 from judge.commands.blocks import close_block, too_many_passwords
@@ -50,7 +51,7 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
             run.who = spec.who  # need_master reads it (run.may_use)
             if announced(spec):
                 remember_settings(run)
-            spec.handler(run, command)
+            _handled(run, spec.handler, command)
         if run.block is not None:
             signed_game = run.block.game.id
     close_block(run)
@@ -92,6 +93,23 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
         copy = {**context, "copy_for": sub.sender}
         replies.append(Reply(others, "acknowledgement", copy, kind))
     return replies + run.mails
+
+
+def _handled(run: Run, handler: Callable[[Run, Command], None], command: Command) -> None:
+    """Run `command`'s handler. A game whose stored row does not read (a disk fault, a
+    hand edit) refuses the line, is paused and its masters told, and the rest of the
+    mail is answered: tried again, the mail would fail the same way. The store raises
+    as it reads the game, before the line writes anything of its own."""
+    try:
+        handler(run, command)
+    except games.UnreadableGame as e:
+        reason = failure_reason(e)
+        log.error("game %s does not read: %s", e.name, reason)
+        refuse(run, command, "game_unreadable", game=e.name)
+        row = games.find_game_row(run.ctx.db, e.name)
+        if row is not None:
+            run.mails += pause_failed(run.ctx.db, row, run.ctx.now, reason)
+            games.set_next_event(run.ctx.db, row, None)  # until it is put right
 
 
 def _header(ctx: Context, game_id: int | None) -> dict[str, object]:

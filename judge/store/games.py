@@ -57,7 +57,11 @@ class Seat:
 
 class UnreadableGame(ValueError):
     """A game's row whose JSON columns do not read (a disk fault, a hand edit): raised
-    for that game alone, naming it."""
+    for that game alone, naming it (`name`)."""
+
+    def __init__(self, name: str, why: object) -> None:
+        super().__init__(f"the stored row of game {name} does not read: {why}")
+        self.name = name
 
 
 # What reading a damaged JSON column raises (json's errors and SettingsError are
@@ -85,7 +89,7 @@ def _game(row: tuple[Any, ...]) -> Game:
             load_joined(joined),
         )
     except _UNREADABLE as e:
-        raise UnreadableGame(f"the stored row of game {name} does not read: {e}") from e
+        raise UnreadableGame(name, e) from e
 
 
 def _seat(row: tuple[Any, ...]) -> Seat:
