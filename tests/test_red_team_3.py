@@ -167,7 +167,7 @@ def test_a_player_mailing_a_game_whose_row_does_not_read_is_answered_at_once(
         "Line 1: SIGNON Fwar1 ****\n"
         "  ERROR: war1 cannot be read from the judge's store (a fault on its disk or a\n"
         "  hand edit): the game is paused, and its master and the judge's keeper are told.\n"
-        "  Nothing of this line took effect.\n"
+        "  Nothing you sent for war1 here is stored.\n"
         "Line 2: A Par H\n"
         "  ERROR: this line needs a SIGNON line before it\n"
         "  (SIGNON Xgame password, X your power's initial).\n"
@@ -185,6 +185,31 @@ def test_a_player_mailing_a_game_whose_row_does_not_read_is_answered_at_once(
         ("paused",),
         ("active",),
     ]
+
+
+def test_orders_for_a_game_whose_position_does_not_read_are_refused_at_once(
+    tmp_path: Path,
+) -> None:
+    """The phase's stored position damaged (a unit in a province the map has not): the
+    orders are checked against it as the block closes; that raised, and the mail was
+    tried three times, then answered with an internal error. Now it is answered at once
+    and the game paused, its master told."""
+    judge = Judge(tmp_path)
+    players = judge.start_game("war1")
+    judge.db.execute("UPDATE phases SET position = replace(position, '\"A PAR\"', '\"A XYZ\"')")
+    judge.db.conn.commit()
+    [ack, notice] = judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par H")
+    assert ack.body == (
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  Signed on to war1 as France.\n"
+        "  ERROR: war1 cannot be read from the judge's store (a fault on its disk or a\n"
+        "  hand edit): the game is paused, and its master and the judge's keeper are told.\n"
+        "  Nothing you sent for war1 here is stored.\n"
+    )
+    assert notice.to == [MASTER]
+    assert "unknown province in unit 'A XYZ'" in notice.body
+    assert judge.game().state == "paused"
+    assert judge.db.execute("SELECT COUNT(*) FROM order_sets").fetchone() == (0,)
 
 
 # -- faults of the machine ------------------------------------------------------------------

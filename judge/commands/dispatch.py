@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from judge.commands.blocks import close_block, too_many_passwords
 from judge.commands.context import Context
@@ -51,10 +52,10 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
             run.who = spec.who  # need_master reads it (run.may_use)
             if announced(spec):
                 remember_settings(run)
-            _handled(run, spec.handler, command)
+            _guarded(run, command, partial(spec.handler, run, command))
         if run.block is not None:
             signed_game = run.block.game.id
-    close_block(run)
+    _guarded(run, None, lambda: close_block(run))  # the last block's orders are stored here
     run.mails += parameters_notices(run)
     # The header shows the game as the commands left it, before any processing they caused.
     header = _header(ctx, signed_game)
@@ -95,14 +96,16 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
     return replies + run.mails
 
 
-def _handled(run: Run, handler: Callable[[Run, Command], None], command: Command) -> None:
-    """Run `command`'s handler. A game whose stored row does not read (a disk fault, a
-    hand edit) refuses the line, is paused and its masters told, and the rest of the
-    mail is answered: tried again, the mail would fail the same way. The store raises
-    as it reads the game, before the line writes anything of its own."""
+def _guarded(run: Run, command: Command | None, step: Callable[[], None]) -> None:
+    """Run `step`, a command's handler or the closing of a block. A game whose stored
+    state does not read (a disk fault, a hand edit, its map gone) refuses the line, is
+    paused and its masters told, and the rest of the mail is answered: tried again, the
+    mail would fail the same way. The store raises as it reads the game, before the line
+    writes anything of its own."""
     try:
-        handler(run, command)
+        step()
     except games.UnreadableGame as e:
+        run.block = None  # its orders could not be checked: nothing of it is stored
         reason = failure_reason(e)
         log.error("game %s does not read: %s", e.name, reason)
         refuse(run, command, "game_unreadable", game=e.name)
