@@ -435,3 +435,63 @@ def test_a_queued_mail_whose_row_does_not_read_is_set_aside_and_the_rest_are_sen
     assert state == "failed"
     assert error.startswith("its recipients do not read: ")
     assert [m.recipients for m in outbox.unsent(judge.db)] == [("'[\"x@exa'",)]
+
+
+# -- the clock ------------------------------------------------------------------------------
+
+
+def test_the_clock_jumping_back_a_day_after_a_deadline_processes_nothing_twice(
+    tmp_path: Path,
+) -> None:
+    """The wall clock set back a day just after a phase was processed (NTP, an operator):
+    the passes that follow find nothing due, the phase is not processed again, and the
+    next phase's deadline stands, met once when the clock reaches it."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    deadline = datetime.fromisoformat(judge.game().deadline or "")
+    after_grace = deadline + timedelta(hours=24)
+    assert "TEST:war1 - S1901M Results" in {m.subject for m in judge.at(after_grace)}
+    fall = judge.game()
+    for back in (timedelta(days=1), timedelta(hours=12), timedelta(minutes=1)):
+        assert judge.at(after_grace - back) == []
+    assert judge.game() == fall
+    assert judge.db.execute("SELECT COUNT(*) FROM phases").fetchone() == (2,)
+    next_deadline = datetime.fromisoformat(fall.deadline or "")
+    late = judge.at(next_deadline)
+    assert {m.subject.split(" Late Notice")[0] for m in late} == {"TEST:war1 - F1901M"}
+
+
+# -- a master's hostile arguments -----------------------------------------------------------
+
+
+def test_the_last_master_cannot_leave_and_an_ended_games_name_is_not_taken_again(
+    tmp_path: Path,
+) -> None:
+    """The only master RESIGNs, EJECTs a power twice and one that is not there, then ends
+    the game; CREATE with its name afterwards. Each line gets its clear answer, the game
+    keeps its master, and the ended game's name stays its own."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    signon = "SIGNON Mwar1 masterpw\n"
+    [ack, *_] = judge.send(MASTER, signon + "RESIGN\nEJECT F\nEJECT F\nEJECT " + "Z" * 300)
+    assert ack.body.startswith(
+        "Line 1: SIGNON Mwar1 ****\n"
+        "  Signed on to war1 as master.\n"
+        "Line 2: RESIGN\n"
+        "  ERROR: this cannot be done in war1 now.\n"
+        "Line 3: EJECT F\n"
+        "  France is ejected from war1 and in civil disorder until replaced.\n"
+        "Line 4: EJECT F\n"
+        "  ERROR: No one plays F in war1.\n"
+        "Line 5: EJECT " + "Z" * 300 + "\n"
+        "  ERROR: No one plays " + "Z" * 300 + " in war1.\n"
+    )
+    masters = "SELECT address FROM seats WHERE role = 'master' AND left_at IS NULL"
+    assert judge.db.execute(masters).fetchall() == [(MASTER,)]
+    judge.send(MASTER, signon + "TERMINATE")
+    [reply] = judge.send("other@example.org", "CREATE ?war1 otherpw")
+    assert reply.body == (
+        "Line 1: CREATE ?war1 ****\n"
+        "  ERROR: there is already a game called war1; choose another name.\n"
+    )
+    assert judge.db.execute("SELECT name, state FROM games").fetchall() == [("war1", "finished")]
