@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import shutil
 import signal
 import sqlite3
 import threading
@@ -495,3 +496,20 @@ def test_the_last_master_cannot_leave_and_an_ended_games_name_is_not_taken_again
         "  ERROR: there is already a game called war1; choose another name.\n"
     )
     assert judge.db.execute("SELECT name, state FROM games").fetchall() == [("war1", "finished")]
+
+
+def test_an_outbox_folder_removed_under_the_daemon_is_made_again(tmp_path: Path) -> None:
+    """The Maildir's folders removed while the judge runs (an operator's cleanup, a
+    remount): each mail failed (ENOENT), counted, and was given up after 30 tries. The
+    folders are made again and the mail written."""
+    judge = Judge(tmp_path)
+    [ack] = judge.send("x@example.org", "HELP")
+    path = tmp_path / "delivered"
+    delivery = outbox_sender.MaildirDelivery(path)
+    shutil.rmtree(path)
+    sent = outbox_sender.drain(
+        judge.db, delivery, lambda: judge.now, attach_picture=pictures.finish
+    )
+    assert sent == 1
+    [written] = (path / "new").iterdir()
+    assert ack.message_id is not None and ack.message_id in written.read_text()

@@ -76,8 +76,7 @@ class MaildirDelivery:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        for sub in ("tmp", "new", "cur"):
-            (self.path / sub).mkdir(parents=True, exist_ok=True)
+        self._make_folders()
         # Where each message already delivered lies, by its name: read from the folders
         # once, at the first delivery, then kept as this delivery writes. Only a crash
         # leaves a mail delivered and not recorded, and a crash ends this process: the
@@ -89,20 +88,37 @@ class MaildirDelivery:
         raw = wire(item)
         digest = hashlib.sha256(item.message_id.encode()).hexdigest()[:16]
         name = f"judge-{item.id:08d}-{digest}"
-        delivered = self._read_delivered()
+        try:
+            delivered = self._read_delivered()
+        except FileNotFoundError:  # its folders removed under the judge: made again
+            self._make_folders()
+            delivered = self._read_delivered()
         if name in delivered:
             return f"already in {self.path / delivered[name]}"  # delivered before a crash
+        try:
+            self._write(name, raw)
+        except FileNotFoundError:  # its folders removed under the judge: made again
+            self._make_folders()
+            self._write(name, raw)
+        delivered[name] = "new"
+        return f"written to {self.path / 'new' / name}"
+
+    def close(self) -> None:
+        pass
+
+    def _make_folders(self) -> None:
+        """tmp/, new/ and cur/, made if missing."""
+        for sub in ("tmp", "new", "cur"):
+            (self.path / sub).mkdir(parents=True, exist_ok=True)
+
+    def _write(self, name: str, raw: bytes) -> None:
+        """`raw` into new/`name`, by way of tmp/ and fsynced."""
         tmp = self.path / "tmp" / f"{name}.{os.getpid()}"
         with tmp.open("wb") as f:
             f.write(raw)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.path / "new" / name)
-        delivered[name] = "new"
-        return f"written to {self.path / 'new' / name}"
-
-    def close(self) -> None:
-        pass
 
     def _read_delivered(self) -> dict[str, str]:
         """The names of the messages in new/ and cur/ (a reader may have moved them
