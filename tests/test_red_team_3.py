@@ -28,6 +28,7 @@ from test_red_team import no_password_shown  # noqa: F401  (autouse: no password
 
 from judge.game import pictures, play
 from judge.mail import outbox as outbox_sender
+from judge.service import schedule
 from judge.service.handling import handle_waiting
 from judge.store import games, inbox, outbox
 from judge.store.db import open_db
@@ -513,3 +514,20 @@ def test_an_outbox_folder_removed_under_the_daemon_is_made_again(tmp_path: Path)
     assert sent == 1
     [written] = (path / "new").iterdir()
     assert ack.message_id is not None and ack.message_id in written.read_text()
+
+
+def test_a_damaged_next_event_does_not_stop_the_timers(tmp_path: Path) -> None:
+    """A game's next_event_at overwritten with text: reading the earliest moment raised
+    after every pass, so the loop backed off (up to a minute between passes) and every
+    game and mail waited. The damaged value is passed over; the other games' moments
+    stand."""
+    judge = Judge(tmp_path)
+    _two_games(judge)
+    judge.at(judge.now)  # both looked at: their next moments kept
+    kept = schedule.next_wake(judge.db)
+    judge.db.execute("UPDATE games SET next_event_at = 'abc' WHERE name = 'war1'")
+    judge.db.conn.commit()
+    assert schedule.next_wake(judge.db) == kept  # war2's is the same moment
+    judge.db.execute("UPDATE games SET next_event_at = x'00' WHERE name = 'war2'")
+    judge.db.conn.commit()
+    assert schedule.next_wake(judge.db) == {}

@@ -390,8 +390,11 @@ def earliest_event(db: sqlite_utils.Database) -> datetime | None:
     """The earliest next event kept for an active or forming game, a changed game's
     aside; None when no game waits for a moment."""
     row = db.execute(
-        "SELECT MIN(next_event_at) FROM games WHERE state IN (?, ?) AND next_event_at > 0",
-        [ACTIVE, FORMING],
+        # Numbers only: a damaged value (text, a blob) sorts after every number in SQLite,
+        # and is passed over within the index's range, as the first number is found.
+        "SELECT MIN(next_event_at) FROM games WHERE state IN (?, ?) AND next_event_at > 0 "
+        "AND next_event_at <= ?",
+        [ACTIVE, FORMING, 2**63 - 1],
     ).fetchone()
     return None if row[0] is None else _EPOCH + timedelta(microseconds=row[0])
 
