@@ -28,7 +28,7 @@ from test_red_team import no_password_shown  # noqa: F401  (autouse: no password
 
 from judge.game import pictures, play
 from judge.mail import outbox as outbox_sender
-from judge.service import schedule
+from judge.service import daemon, schedule
 from judge.service.handling import handle_waiting
 from judge.store import games, inbox, outbox
 from judge.store.db import open_db
@@ -531,3 +531,14 @@ def test_a_damaged_next_event_does_not_stop_the_timers(tmp_path: Path) -> None:
     judge.db.execute("UPDATE games SET next_event_at = x'00' WHERE name = 'war2'")
     judge.db.conn.commit()
     assert schedule.next_wake(judge.db) == {}
+
+
+def test_a_damaged_retry_time_in_the_outbox_does_not_slow_the_loop(tmp_path: Path) -> None:
+    """A queued mail's next_attempt_at overwritten with text: the loop's sleep read it
+    after every pass and raised, so the loop backed off up to a minute between passes.
+    The loop sleeps its usual longest instead."""
+    judge = Judge(tmp_path)
+    judge.send("x@example.org", "HELP")
+    judge.db.execute("UPDATE outbound SET next_attempt_at = 'zz'")
+    judge.db.conn.commit()
+    assert daemon._seconds_until_next_send(judge.db, lambda: judge.now) == 30.0
