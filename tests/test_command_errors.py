@@ -258,7 +258,7 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         {"game": "war1"},
         "war1 cannot be read from the judge's store (a fault on its disk or a\n"
         "  hand edit): the game is paused, and its master and the judge's keeper are told.\n"
-        "  Nothing you sent for war1 here is stored.",
+        "  Nothing of this is stored.",
     ),
     "not_a_phase": (
         {"named": "Sprung 1901", "phase": "S1901M"},

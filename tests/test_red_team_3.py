@@ -158,25 +158,32 @@ def test_a_player_mailing_a_game_whose_row_does_not_read_is_answered_at_once(
     judge.start_game("war2")
     _damage(judge, "settings", "{not json")
     with caplog.at_level(logging.ERROR, logger="judge.dispatch"):
-        mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par H\nSIGNON Fwar2 pw2\nA Par H")
+        mails = judge.send(players["F"], "SIGNON Fwar2 pw2\nA Mar H\nSIGNON Fwar1 pw2\nA Par H")
     [(state, attempts)] = judge.db.execute(
         "SELECT state, attempts FROM inbound ORDER BY id DESC LIMIT 1"
     ).fetchall()
     assert (state, attempts) == ("handled", 0)
     [ack, notice] = mails
     assert ack.to == [players["F"]]
-    assert ack.body.startswith(
-        "Line 1: SIGNON Fwar1 ****\n"
+    assert ack.body == (
+        "Line 1: SIGNON Fwar2 ****\n"
+        "  Signed on to war2 as France.\n"
+        "\n"
+        "France in war2, Movement for Spring of 1901:\n"
+        "  A MAR H\n"
+        "  Orders on file now:\n"
+        "    Army Marseilles HOLD\n"
+        "  Still without orders: Army Paris, Fleet Brest.\n"
+        "  WAIT is not set. Deadline: Monday 23 November 2026 12:16 UTC.\n"
+        "Line 3: SIGNON Fwar1 ****\n"
         "  ERROR: war1 cannot be read from the judge's store (a fault on its disk or a\n"
         "  hand edit): the game is paused, and its master and the judge's keeper are told.\n"
-        "  Nothing you sent for war1 here is stored.\n"
-        "Line 2: A Par H\n"
+        "  Nothing of this is stored.\n"
+        "Line 4: A Par H\n"
         "  ERROR: this line needs a SIGNON line before it\n"
         "  (SIGNON Xgame password, X your power's initial).\n"
-        "Line 3: SIGNON Fwar2 ****\n"
-        "  Signed on to war2 as France.\n"
     )
-    assert judge.effective("war2", "FRANCE") == ["A PAR H"]
+    assert judge.effective("war2", "FRANCE") == ["A MAR H"]  # the block before it stays
     assert (notice.to, notice.subject) == (
         [MASTER],
         "TEST:war1 - S1901M paused after an error of the judge's own",
@@ -206,7 +213,7 @@ def test_orders_for_a_game_whose_position_does_not_read_are_refused_at_once(
         "  Signed on to war1 as France.\n"
         "  ERROR: war1 cannot be read from the judge's store (a fault on its disk or a\n"
         "  hand edit): the game is paused, and its master and the judge's keeper are told.\n"
-        "  Nothing you sent for war1 here is stored.\n"
+        "  Nothing of this is stored.\n"
     )
     assert notice.to == [MASTER]
     assert "unknown province in unit 'A XYZ'" in notice.body

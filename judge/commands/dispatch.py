@@ -98,10 +98,11 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
 
 def _guarded(run: Run, command: Command | None, step: Callable[[], None]) -> None:
     """Run `step`, a command's handler or the closing of a block. A game whose stored
-    state does not read (a disk fault, a hand edit, its map gone) refuses the line, is
-    paused and its masters told, and the rest of the mail is answered: tried again, the
-    mail would fail the same way. The store raises as it reads the game, before the line
-    writes anything of its own."""
+    state does not read (a disk fault, a hand edit) refuses the line, and is paused and
+    its masters told; the rest of the mail is answered: tried again, the mail would fail
+    the same way. No savepoint: the store raises as the step reads the game, before it
+    writes anything for it, and a SIGNON's closing of the block before it (another
+    game's orders, acknowledged already) must stay."""
     try:
         step()
     except games.UnreadableGame as e:
