@@ -221,6 +221,25 @@ def test_orders_for_a_game_whose_position_does_not_read_are_refused_at_once(
     assert judge.db.execute("SELECT COUNT(*) FROM order_sets").fetchone() == (0,)
 
 
+def test_a_game_whose_map_is_gone_is_paused_at_its_deadline_and_the_others_go_on(
+    tmp_path: Path,
+) -> None:
+    """war1's map no longer among the maps (its file removed from the operator's folder,
+    the judge restarted): at the deadline war1 is paused, its master told, and war2 is
+    processed all the same."""
+    judge = Judge(tmp_path)
+    deadline = _two_games(judge)
+    _damage(judge, "variant", "removed_map")
+    mails = judge.at(deadline + timedelta(hours=24))
+    assert judge.db.execute("SELECT state, phase FROM games ORDER BY id").fetchall() == [
+        ("paused", "S1901M"),
+        ("active", "F1901M"),
+    ]
+    [notice] = [m for m in mails if "war1" in m.subject]
+    assert notice.to == [MASTER]
+    assert "MapError: unknown map 'removed_map'" in notice.body
+
+
 # -- faults of the machine ------------------------------------------------------------------
 
 
