@@ -3,6 +3,7 @@ game's master, never quoting the mail that caused it (it may hold a password).""
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import sqlite3
@@ -31,9 +32,16 @@ def failure_reason(error: BaseException, raw: bytes = b"") -> str:
     return (f"{name}: {text}{where}" if text else f"{name}{where}")[:REASON_CHARS]
 
 
+# What SQLite says when the machine, not the judge, failed a write: another writer held
+# the lock, or the disk was full, read-only or failing.
+_MACHINE_WORDS = ("locked", "busy", "full", "readonly", "disk I/O error")
+_MACHINE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EACCES}
+
+
 def is_transient(error: BaseException) -> bool:
-    """Whether trying again soon may well succeed: the database locked or busy by another
-    writer (anything else is taken for a fault of the judge's own)."""
-    return isinstance(error, sqlite3.OperationalError) and any(
-        word in str(error) for word in ("locked", "busy")
-    )
+    """Whether trying again later may well succeed: a fault of the machine (the database
+    locked by another writer; the disk full, read-only or failing), not of the judge's
+    own or of a game's, which trying again would only repeat."""
+    if isinstance(error, sqlite3.OperationalError):
+        return any(word in str(error) for word in _MACHINE_WORDS)
+    return isinstance(error, OSError) and error.errno in _MACHINE_ERRNOS

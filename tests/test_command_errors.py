@@ -254,6 +254,12 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     "no_unit": ({"place": "Mun"}, "You have no unit in Mun."),
     "not_another_power": ({"power": "Narnia"}, "Narnia is not another power."),
     "no_game": ({"game": "war1"}, "There is no game called war1."),
+    "game_unreadable": (  # judge/commands/dispatch.py: the game's row damaged on disk
+        {"game": "war1"},
+        "war1 cannot be read from the judge's store (a fault on its disk or a\n"
+        "  hand edit): the game is paused, and its master and the judge's keeper are told.\n"
+        "  Nothing of this is stored.",
+    ),
     "not_a_phase": (
         {"named": "Sprung 1901", "phase": "S1901M"},
         "Sprung 1901 is not a phase; write e.g. PROCESS S1901M.",

@@ -176,8 +176,11 @@ def test_a_stored_setting_of_the_wrong_type_stops_reading_the_game(tmp_path: Pat
     with transaction(db):
         games.create_game(db, "war1", "standard", NOW)
         db.execute("UPDATE games SET settings = ?", [json.dumps({"grace_hours": "a day"})])
-    with pytest.raises(SettingsError, match="'grace_hours' should be a number"):
+    # Named as the game's own fault (UnreadableGame, red team round 3), its cause kept.
+    with pytest.raises(games.UnreadableGame, match="'grace_hours' should be a number") as e:
         games.find_game(db, "war1")
+    assert isinstance(e.value.__cause__, SettingsError)
+    assert e.value.name == "war1"
 
 
 def test_version_11_moves_the_result_out_of_the_settings(tmp_path: Path) -> None:

@@ -11,7 +11,9 @@ share in run.py.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from judge.commands.blocks import close_block, too_many_passwords
 from judge.commands.context import Context
@@ -50,10 +52,10 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
             run.who = spec.who  # need_master reads it (run.may_use)
             if announced(spec):
                 remember_settings(run)
-            spec.handler(run, command)
+            _guarded(run, command, partial(spec.handler, run, command))
         if run.block is not None:
             signed_game = run.block.game.id
-    close_block(run)
+    _guarded(run, None, lambda: close_block(run))  # the last block's orders are stored here
     run.mails += parameters_notices(run)
     # The header shows the game as the commands left it, before any processing they caused.
     header = _header(ctx, signed_game)
@@ -92,6 +94,26 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
         copy = {**context, "copy_for": sub.sender}
         replies.append(Reply(others, "acknowledgement", copy, kind))
     return replies + run.mails
+
+
+def _guarded(run: Run, command: Command | None, step: Callable[[], None]) -> None:
+    """Run `step`, a command's handler or the closing of a block. A game whose stored
+    state does not read (a disk fault, a hand edit) refuses the line, and is paused and
+    its masters told; the rest of the mail is answered: tried again, the mail would fail
+    the same way. No savepoint: the store raises as the step reads the game, before it
+    writes anything for it, and a SIGNON's closing of the block before it (another
+    game's orders, acknowledged already) must stay."""
+    try:
+        step()
+    except games.UnreadableGame as e:
+        run.block = None  # its orders could not be checked: nothing of it is stored
+        reason = failure_reason(e)
+        log.error("game %s does not read: %s", e.name, reason)
+        refuse(run, command, "game_unreadable", game=e.name)
+        row = games.find_game_row(run.ctx.db, e.name)
+        if row is not None:
+            run.mails += pause_failed(run.ctx.db, row, run.ctx.now, reason)
+            games.set_next_event(run.ctx.db, row, None)  # until it is put right
 
 
 def _header(ctx: Context, game_id: int | None) -> dict[str, object]:

@@ -16,21 +16,15 @@ from judge.store import games
 
 
 def pause_failed(
-    db: sqlite_utils.Database, game: games.Game, now: datetime, reason: str
+    db: sqlite_utils.Database, game: games.Game | games.GameRow, now: datetime, reason: str
 ) -> list[Reply]:
     """Pause `game` if it is still active, in the caller's transaction, and return the
-    notice for its masters (none when it has none or was not active)."""
-    current = games.get_game(db, game.id)
+    notice for its masters (none when it has none or was not active). Only the game's
+    plain columns are read: a game whose settings no longer read is paused the same way."""
+    current = games.game_row(db, game.id)
     if current.state != games.ACTIVE:
         return []
-    games.update_game(
-        db,
-        current,
-        now,
-        state=games.PAUSED,
-        paused_remaining=time_left(current, now),
-        process_at=None,
-    )
+    games.pause(db, current, now, time_left(current, now))
     masters = tuple(dict.fromkeys(s.address for s in games.seats(db, current, games.MASTER)))
     if not masters:
         return []
@@ -38,7 +32,7 @@ def pause_failed(
     return [Reply(masters, "game_failed", context, "notice", False)]
 
 
-def time_left(game: games.Game, now: datetime) -> float:
+def time_left(game: games.Game | games.GameRow, now: datetime) -> float:
     """Seconds to the deadline, kept while paused: never negative and at most MAX_AHEAD
     (a deadline out of range, which may be what raised, comes back as a year ahead)."""
     try:

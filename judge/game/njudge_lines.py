@@ -91,18 +91,34 @@ def head(
 
 def head_by_name(db: sqlite_utils.Database, config: Config, name: object) -> dict[str, Any]:
     """`head` of the game named `name` as it is now; for a name no game has (a game
-    never stored), the name alone with the first phase and the epoch."""
-    game = games.find_game(db, name) if isinstance(name, str) and name else None
+    never stored), the name alone with the first phase and the epoch; for a game whose
+    row does not read, what its plain columns say (games.GameRow) with the epoch."""
+    row = None
+    try:
+        game = games.find_game(db, name) if isinstance(name, str) and name else None
+    except games.UnreadableGame:  # its row damaged: its name, variant and phase still read
+        game, row = None, games.find_game_row(db, str(name))
     if game is not None:
         return head(config, game)
     shown = str(name)
-    return {
+    plain = {
         "code": config.name or "XXXX",
         "game": shown,
         "title": _capitalised(shown),
         "variant": "Standard",
         "phase": "S1901M",
         "deadline": ptime(None, config.zone),
+    }
+    return {**plain, **_plain_head(row)} if row is not None and row.phase else plain
+
+
+def _plain_head(row: games.GameRow) -> dict[str, Any]:
+    """What `head` gives from a game's plain columns alone (its deadline aside)."""
+    return {
+        "game": row.name,
+        "title": _capitalised(row.name),
+        "variant": _capitalised(row.variant),
+        "phase": njudge_phase(row.phase or ""),
     }
 
 

@@ -74,8 +74,12 @@ def game_map(game: games.Game) -> GameMap:
 
 
 def current_position(db: sqlite_utils.Database, game: games.Game) -> Position:
-    """The game's position at the start of its current phase, as stored."""
-    return _position_of(games.phase_position_text(db, game, game.phase or ""))
+    """The game's position at the start of its current phase, as stored; UnreadableGame
+    when it does not read (damaged on disk, or its map gone or changed under it)."""
+    try:
+        return _position_of(games.phase_position_text(db, game, game.phase or ""))
+    except (ValueError, KeyError, TypeError) as e:  # json's, the map's, the contract's
+        raise games.UnreadableGame(game.name, e) from e
 
 
 # A step of a game (a deadline, a mail's orders) asks for its position several times

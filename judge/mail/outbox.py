@@ -28,6 +28,7 @@ import sqlite_utils
 
 from judge.config import Config
 from judge.crashpoints import crash_point
+from judge.failures import is_transient
 from judge.mail import addresses, compose
 from judge.store import outbox
 
@@ -85,8 +86,7 @@ class MaildirDelivery:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        for sub in ("tmp", "new", "cur"):
-            (self.path / sub).mkdir(parents=True, exist_ok=True)
+        self._make_folders()
         # Where each message already delivered lies, by its name: read from the folders
         # once, at the first delivery, then kept as this delivery writes. Only a crash
         # leaves a mail delivered and not recorded, and a crash ends this process: the
@@ -98,20 +98,37 @@ class MaildirDelivery:
         raw = wire(item)
         digest = hashlib.sha256(item.message_id.encode()).hexdigest()[:16]
         name = f"judge-{item.id:08d}-{digest}"
-        delivered = self._read_delivered()
+        try:
+            delivered = self._read_delivered()
+        except FileNotFoundError:  # its folders removed under the judge: made again
+            self._make_folders()
+            delivered = self._read_delivered()
         if name in delivered:
             return f"already in {self.path / delivered[name]}"  # delivered before a crash
+        try:
+            self._write(name, raw)
+        except FileNotFoundError:  # its folders removed under the judge: made again
+            self._make_folders()
+            self._write(name, raw)
+        delivered[name] = "new"
+        return f"written to {self.path / 'new' / name}"
+
+    def close(self) -> None:
+        pass
+
+    def _make_folders(self) -> None:
+        """tmp/, new/ and cur/, made if missing."""
+        for sub in ("tmp", "new", "cur"):
+            (self.path / sub).mkdir(parents=True, exist_ok=True)
+
+    def _write(self, name: str, raw: bytes) -> None:
+        """`raw` into new/`name`, by way of tmp/ and fsynced."""
         tmp = self.path / "tmp" / f"{name}.{os.getpid()}"
         with tmp.open("wb") as f:
             f.write(raw)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.path / "new" / name)
-        delivered[name] = "new"
-        return f"written to {self.path / 'new' / name}"
-
-    def close(self) -> None:
-        pass
 
     def _read_delivered(self) -> dict[str, str]:
         """The names of the messages in new/ and cur/ (a reader may have moved them
@@ -383,6 +400,7 @@ class Outcome:
     permanent: bool = False
     stops: bool = False
     later: tuple[str, ...] = ()
+    machine: bool = False  # the error was the machine's (failures.is_transient): not counted
 
 
 def attempt(delivery: MaildirDelivery | SmtpDelivery, item: outbox.Outbound) -> Outcome:
@@ -397,7 +415,8 @@ def attempt(delivery: MaildirDelivery | SmtpDelivery, item: outbox.Outbound) -> 
         return Outcome(item, error=str(e), permanent=True)
     except (OSError, smtplib.SMTPException) as e:
         delivery.close()
-        return Outcome(item, error=f"{type(e).__name__}: {e}", stops=True)
+        error = f"{type(e).__name__}: {e}"
+        return Outcome(item, error=error, stops=True, machine=is_transient(e))
     except Exception as e:  # a fault of this one mail: it never stops the others
         log.exception("outbound %s %s: could not be sent", item.id, item.message_id)
         delivery.close()
@@ -420,7 +439,7 @@ def record_failure(db: sqlite_utils.Database, outcome: Outcome, now: datetime) -
         log.warning("outbound %s %s: gave up: %s", item.id, item.message_id, error)
         outbox.mark_failed(db, item.id, now, error)
     else:
-        retry_later(db, item, now, error)
+        retry_later(db, item, now, error, counted=not outcome.machine)
 
 
 def retry_later(
@@ -429,10 +448,15 @@ def retry_later(
     now: datetime,
     error: str,
     recipients: Sequence[str] | None = None,
+    counted: bool = True,
 ) -> None:
     """Try `item` again after the backoff (to `recipients` only, when given), or give it
-    up after MAX_ATTEMPTS tries."""
-    if item.attempts + 1 >= MAX_ATTEMPTS:
+    up after MAX_ATTEMPTS tries; a try failed by the machine (the outbox's disk full or
+    read-only) is not `counted`: tried again at the same backoff, however long the fault
+    lasts, never given up for it."""
+    if not counted:
+        outbox.mark_retry(db, item.id, now, error, backoff(item.attempts), counted=False)
+    elif item.attempts + 1 >= MAX_ATTEMPTS:
         outbox.mark_failed(db, item.id, now, f"gave up after retries: {error}", recipients)
     else:
         outbox.mark_retry(db, item.id, now, error, backoff(item.attempts), recipients)

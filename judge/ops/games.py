@@ -28,10 +28,14 @@ def _list_games(config: Config, db: sqlite_utils.Database) -> int:
     from judge.variants.maps import load_map
 
     every = games.all_games(db)
-    if not every:
+    damaged = games.unreadable_games(db)
+    if not every and not damaged:
         out("no games")
         return 0
-    rows = []
+    rows = [
+        [row.name, row.variant, row.state, row.phase or "-", "(its row does not read)", "?"]
+        for row in damaged
+    ]
     for game in every:
         players = games.seats(db, game, games.PLAYER)
         try:
@@ -48,6 +52,7 @@ def _list_games(config: Config, db: sqlite_utils.Database) -> int:
                 f"{len(players)}/{n_powers}",
             ]
         )
+    rows.sort(key=lambda row: row[0])  # the damaged among the others, by name
     for line in table(["NAME", "VARIANT", "STATE", "PHASE", "DEADLINE", "PLAYERS"], rows):
         out(line)
     return 0

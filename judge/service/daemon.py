@@ -428,5 +428,8 @@ def _seconds_until_next_send(db: sqlite_utils.Database, clock: Callable[[], date
     due = outbox.next_attempt(db)
     if due is None:
         return 30.0
-    wait = (datetime.fromisoformat(due) - clock()).total_seconds()
+    try:
+        wait = (datetime.fromisoformat(due) - clock()).total_seconds()
+    except (ValueError, TypeError):  # damaged on disk: raising here slowed every pass
+        return 30.0
     return min(30.0, max(0.05, wait))

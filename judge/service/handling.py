@@ -30,7 +30,7 @@ from judge.commands.dispatch import dispatch
 from judge.commands.language import masked_line
 from judge.config import Config
 from judge.crashpoints import crash_point
-from judge.failures import failure_reason
+from judge.failures import failure_reason, is_transient
 from judge.game.outgoing import LIMIT, REPLY, queue_reply, within_reply_cap
 from judge.mail import compose
 from judge.mail.guards import reason_not_to_answer
@@ -329,7 +329,9 @@ def _failed(
     error: Exception,
 ) -> bool:
     """Record a failed attempt: a later retry, or (the last attempt) failed for good with
-    one internal_error reply; whether the message is left to be tried again. A failure to
+    one internal_error reply; a fault of the machine (failures.is_transient) is tried
+    again a minute later, never counted, so a full disk loses no mail however long it
+    lasts. Whether the message is left to be tried again. A failure to
     record it is logged, never raised: the message then stays waiting and is tried again
     at the next pass."""
     reason = failure_reason(error, item.raw)
@@ -341,6 +343,12 @@ def _failed(
         "".join(traceback.format_tb(error.__traceback__)).rstrip(),
     )
     try:
+        if is_transient(error):  # the machine's fault: tried again, however long it lasts
+            at = now + RETRY_DELAYS[0]
+            with transaction(db):
+                inbox.retry_later(db, item.id, now, at, reason, counted=False)
+            log.warning("message %d: trying again at %s (not counted)", item.id, iso(at))
+            return True
         tried = inbox.attempts(db, item.id) + 1
         if tried < MAX_ATTEMPTS:
             at = now + RETRY_DELAYS[min(tried, len(RETRY_DELAYS)) - 1]

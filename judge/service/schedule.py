@@ -67,11 +67,13 @@ def run_due(
 
 
 def _pause_failed(
-    db: sqlite_utils.Database, config: Config, game: games.Game, now: datetime, error: Exception
+    db: sqlite_utils.Database, config: Config, game: games.GameRow, now: datetime, error: Exception
 ) -> int:
     """Pause a game whose processing raised and tell its masters (game_failed); returns
-    the mails queued. If the notice cannot be queued the game is paused without it; if it
-    cannot even be paused, that is logged and the next pass tries the game again."""
+    the mails queued. Whatever its state, it is not looked at again until it changes (a
+    forming game that cannot start is not tried on every pass). If the notice cannot be
+    queued the game is paused without it; if it cannot even be paused, that is logged
+    and the next pass tries the game again."""
     reason = failure_reason(error)
     log.error(
         "game %s, phase %s: processing raised %s\n%s",
@@ -84,6 +86,7 @@ def _pause_failed(
         try:
             with transaction(db):
                 mails = pause_failed(db, game, now, reason)
+                games.set_next_event(db, game, None)  # until a change: RESUME, a repair
                 if not notify:
                     mails = []
                 for mail in mails:

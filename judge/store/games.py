@@ -55,23 +55,41 @@ class Seat:
     abandoned_at: str | None = None  # its player missed the end of grace (free for takeover)
 
 
+class UnreadableGame(ValueError):
+    """A game's row whose JSON columns do not read (a disk fault, a hand edit): raised
+    for that game alone, naming it (`name`)."""
+
+    def __init__(self, name: str, why: object) -> None:
+        super().__init__(f"the stored row of game {name} does not read: {why}")
+        self.name = name
+
+
+# What reading a damaged JSON column raises (json's errors and SettingsError are
+# ValueErrors; a record built from a wrong shape, the others).
+_UNREADABLE = (ValueError, TypeError, KeyError, AttributeError)
+
+
 def _game(row: tuple[Any, ...]) -> Game:
+    """A games row as a Game; UnreadableGame when its JSON columns do not read."""
     id_, name, variant, state, settings, phase, deadline, process_at, paused = row[:9]
     result, proxies, joined = row[9:]
-    return Game(
-        id_,
-        name,
-        variant,
-        state,
-        GameSettings.loads(settings),  # checked: defaults for games made before a setting
-        phase,
-        deadline,
-        process_at,
-        paused,
-        load_result(result),
-        load_proxies(proxies),
-        load_joined(joined),
-    )
+    try:
+        return Game(
+            id_,
+            name,
+            variant,
+            state,
+            GameSettings.loads(settings),  # checked: defaults for games made before a setting
+            phase,
+            deadline,
+            process_at,
+            paused,
+            load_result(result),
+            load_proxies(proxies),
+            load_joined(joined),
+        )
+    except _UNREADABLE as e:
+        raise UnreadableGame(name, e) from e
 
 
 def _seat(row: tuple[Any, ...]) -> Seat:
@@ -176,7 +194,7 @@ def get_seat(db: sqlite_utils.Database, seat_id: int) -> Seat:
     return _seat(row)
 
 
-def seats(db: sqlite_utils.Database, game: Game, role: str | None = None) -> list[Seat]:
+def seats(db: sqlite_utils.Database, game: Game | GameRow, role: str | None = None) -> list[Seat]:
     sql = f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? AND left_at IS NULL"
     args: list[Any] = [game.id]
     if role:
@@ -303,21 +321,62 @@ def _micros(moment: datetime) -> int:
     return (moment - _EPOCH) // timedelta(microseconds=1)
 
 
-def due_games(db: sqlite_utils.Database, now: datetime) -> Iterator[Game]:
+@dataclass(frozen=True)
+class GameRow:
+    """A game's plain columns, read without its JSON ones (settings, result, hand-overs):
+    what is known of a game whose row no longer reads (a disk fault, a hand edit)."""
+
+    id: int
+    name: str
+    variant: str
+    state: str
+    phase: str | None
+    deadline: str | None
+
+
+_ROW_COLUMNS = "id, name, variant, state, phase, deadline"
+
+
+def game_row(db: sqlite_utils.Database, game_id: int) -> GameRow:
+    """The game's plain columns (see GameRow); never reads its JSON."""
+    row = db.execute(f"SELECT {_ROW_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
+    return GameRow(*row)
+
+
+def find_game_row(db: sqlite_utils.Database, name: str) -> GameRow | None:
+    """The plain columns of the game called `name` (see GameRow); None when none is."""
+    row = db.execute(f"SELECT {_ROW_COLUMNS} FROM games WHERE name = ?", [name]).fetchone()
+    return GameRow(*row) if row else None
+
+
+def due_games(db: sqlite_utils.Database, now: datetime) -> Iterator[GameRow]:
     """The active and forming games whose next event (next_event_at) is due by `now`, by
     id (a forming game's: a full manual-start game's daily Start Waiting); a game changed
-    since it was last looked at is due at once (its triggers set 0). Each game is read
-    into a Game only when reached: a daemon pass that takes a slice of a thousand due
-    games does not parse the settings of all of them each time (issue 16)."""
+    since it was last looked at is due at once (its triggers set 0). Only their plain
+    columns: each game is read whole in its own transaction when reached, so a pass that
+    takes a slice of a thousand due games does not parse the settings of all of them
+    each time (issue 16), and a game whose row does not read fails alone."""
     rows = db.execute(
-        f"SELECT {_GAME_COLUMNS} FROM games WHERE state IN (?, ?) AND next_event_at <= ? "
+        f"SELECT {_ROW_COLUMNS} FROM games WHERE state IN (?, ?) AND next_event_at <= ? "
         "ORDER BY id",
         [ACTIVE, FORMING, _micros(now)],
     ).fetchall()
-    return (_game(r) for r in rows)
+    return (GameRow(*r) for r in rows)
 
 
-def set_next_event(db: sqlite_utils.Database, game: Game, moment: datetime | None) -> None:
+def pause(db: sqlite_utils.Database, game: Game | GameRow, now: datetime, remaining: float) -> None:
+    """Pause the game with `remaining` seconds to its deadline kept, its early processing
+    dropped; writes the plain columns only, so it works on a row that does not read."""
+    db.execute(
+        "UPDATE games SET state = ?, paused_remaining = ?, process_at = NULL WHERE id = ?",
+        [PAUSED, remaining, game.id],
+    )
+    record(db, now, "game", game.id, "changed", "paused_remaining, process_at, state")
+
+
+def set_next_event(
+    db: sqlite_utils.Database, game: Game | GameRow, moment: datetime | None
+) -> None:
     """Keep the moment the game next needs the judge (None: none until it changes). Only
     this column is written, so the triggers that mark a changed game do not fire."""
     value = None if moment is None else _micros(moment)
@@ -331,8 +390,11 @@ def earliest_event(db: sqlite_utils.Database) -> datetime | None:
     """The earliest next event kept for an active or forming game, a changed game's
     aside; None when no game waits for a moment."""
     row = db.execute(
-        "SELECT MIN(next_event_at) FROM games WHERE state IN (?, ?) AND next_event_at > 0",
-        [ACTIVE, FORMING],
+        # Numbers only: a damaged value (text, a blob) sorts after every number in SQLite,
+        # and is passed over within the index's range, as the first number is found.
+        "SELECT MIN(next_event_at) FROM games WHERE state IN (?, ?) AND next_event_at > 0 "
+        "AND next_event_at <= ?",
+        [ACTIVE, FORMING, 2**63 - 1],
     ).fetchone()
     return None if row[0] is None else _EPOCH + timedelta(microseconds=row[0])
 
@@ -419,8 +481,30 @@ def game_names(db: sqlite_utils.Database) -> list[str]:
 
 
 def all_games(db: sqlite_utils.Database) -> list[Game]:
+    """Every game whose row reads, by name: a game damaged on disk is left out of the
+    lists (LIST, the operator's) rather than failing them for everyone (see
+    unreadable_games)."""
     rows = db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY name").fetchall()
-    return [_game(r) for r in rows]
+    out = []
+    for row in rows:
+        try:
+            out.append(_game(row))
+        except UnreadableGame:
+            continue
+    return out
+
+
+def unreadable_games(db: sqlite_utils.Database) -> list[GameRow]:
+    """The plain columns of the games whose rows do not read (all_games leaves them out),
+    by name."""
+    rows = db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY name").fetchall()
+    out = []
+    for row in rows:
+        try:
+            _game(row)
+        except UnreadableGame:
+            out.append(game_row(db, row[0]))
+    return out
 
 
 def processed_phases(

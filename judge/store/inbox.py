@@ -242,12 +242,18 @@ def attempts(db: sqlite_utils.Database, inbound_id: int) -> int:
 
 
 def retry_later(
-    db: sqlite_utils.Database, inbound_id: int, now: datetime, at: datetime, reason: str
+    db: sqlite_utils.Database,
+    inbound_id: int,
+    now: datetime,
+    at: datetime,
+    reason: str,
+    counted: bool = True,
 ) -> None:
-    """Count one failed attempt and leave the message waiting until `at`."""
+    """Count one failed attempt (unless not `counted`: a fault of the machine's) and
+    leave the message waiting until `at`."""
     db.execute(
-        "UPDATE inbound SET attempts = attempts + 1, next_attempt_at = ?, error = ? WHERE id = ?",
-        [iso(at), reason, inbound_id],
+        "UPDATE inbound SET attempts = attempts + ?, next_attempt_at = ?, error = ? WHERE id = ?",
+        [int(counted), iso(at), reason, inbound_id],
     )
     record(db, now, "inbound", inbound_id, "retry", f"{reason}; next attempt at {iso(at)}")
 

@@ -98,25 +98,31 @@ def due(
         return []
     direct = set(fast)
     marks = ", ".join("?" for _ in chosen)
-    found = {
-        r[0]: Outbound(
-            r[0],
-            r[1],
-            tuple(json.loads(r[2])),
-            r[3],
-            r[4],
-            r[5],
-            r[0] in direct,
-            Attachment(r[6], r[7]) if r[7] is not None else None,
-        )
-        for r in db.execute(
-            "SELECT o.id, o.message_id, o.recipients, o.raw, o.attempts, o.picture, p.name, "
-            "p.png FROM outbound o LEFT JOIN pictures p ON p.id = o.picture_id "
-            f"WHERE o.id IN ({marks})",
-            chosen,
-        )
-    }
-    return [found[i] for i in chosen]
+    found: dict[int, Outbound] = {}
+    for r in db.execute(
+        "SELECT o.id, o.message_id, o.recipients, o.raw, o.attempts, o.picture, p.name, "
+        "p.png FROM outbound o LEFT JOIN pictures p ON p.id = o.picture_id "
+        f"WHERE o.id IN ({marks})",
+        chosen,
+    ).fetchall():
+        to = _recipients(r[2])
+        if isinstance(to, str):  # damaged on disk: set aside, never sent, shown to the operator
+            mark_failed(db, r[0], now, f"its recipients do not read: {to}")
+            continue
+        attachment = Attachment(r[6], r[7]) if r[7] is not None else None
+        found[r[0]] = Outbound(r[0], r[1], to, r[3], r[4], r[5], r[0] in direct, attachment)
+    return [found[i] for i in chosen if i in found]
+
+
+def _recipients(text: str) -> tuple[str, ...] | str:
+    """A mail's stored recipients, or why they do not read (a disk fault, a hand edit)."""
+    try:
+        value = json.loads(text)
+    except (ValueError, TypeError) as e:
+        return str(e)
+    if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
+        return f"not a list of addresses: {text[:80]!r}"
+    return tuple(value)
 
 
 PICTURE_READERS = 10  # mails per picture read ahead: seven powers, a master, the list, one more
@@ -256,15 +262,17 @@ def mark_retry(
     error: str,
     delay: timedelta,
     recipients: Sequence[str] | None = None,
+    counted: bool = True,
 ) -> None:
     """Try the message again after `delay`; to `recipients` only, when given (the relay
-    took it for the others)."""
+    took it for the others); counting the try unless not `counted` (a fault of the
+    machine's: the outbox's disk full)."""
     with transaction(db):
         _narrow(db, outbound_id, recipients)
         db.execute(
-            "UPDATE outbound SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? "
+            "UPDATE outbound SET attempts = attempts + ?, last_error = ?, next_attempt_at = ? "
             "WHERE id = ?",
-            [error, iso(now + delay), outbound_id],
+            [int(counted), error, iso(now + delay), outbound_id],
         )
         again = f" to {', '.join(recipients)}" if recipients else ""
         record(db, now, "outbound", outbound_id, "retry", f"{error}; next try{again} in {delay}")
@@ -326,9 +334,15 @@ def unsent(db: sqlite_utils.Database) -> list[Unsent]:
         "WHERE state IN ('queued', 'failed') ORDER BY id"
     ).fetchall()
     return [
-        Unsent(id_, state, kind, attempts, next_at, tuple(json.loads(to)), error)
+        Unsent(id_, state, kind, attempts, next_at, _shown_recipients(to), error)
         for id_, state, kind, attempts, next_at, to, error in rows
     ]
+
+
+def _shown_recipients(text: str) -> tuple[str, ...]:
+    """The recipients for the operator's list; a damaged value as it is stored."""
+    to = _recipients(text)
+    return (repr(text[:80]),) if isinstance(to, str) else to
 
 
 def state(db: sqlite_utils.Database, outbound_id: int) -> str | None:
