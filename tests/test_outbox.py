@@ -531,3 +531,12 @@ def test_a_recipient_refused_for_now_on_the_last_try_is_given_up_alone(tmp_path:
         '["bob@example.org"]',
         "gave up after retries: sent; refused: bob@example.org (452 4.2.2 mailbox full)",
     )
+
+
+def test_a_mail_the_relay_refuses_for_now_is_tried_for_three_days() -> None:
+    # 30 tries were a day (1, 2 ... 32 minutes, then hourly), where the README said three:
+    # a relay down over a weekend lost the mail.
+    from judge.mail.outbox import backoff
+
+    tried_for = sum((backoff(n) for n in range(MAX_ATTEMPTS - 1)), timedelta())
+    assert tried_for == timedelta(days=3, minutes=3)

@@ -58,7 +58,7 @@ def wire(item: outbox.Outbound) -> bytes:
     return compose.attach_picture(item.raw, picture.name, picture.png, item.message_id)
 
 
-MAX_ATTEMPTS = 30  # with the backoff below, about three days of trying
+MAX_ATTEMPTS = 78  # with the backoff below, three days of trying (a relay down over a weekend)
 log = logging.getLogger("judge.outbox")
 
 

@@ -144,7 +144,7 @@ def pictures_ahead(db: sqlite_utils.Database, count: int) -> list[str]:
 
 # A mail waiting out its backoff holds back the later mails to the same recipients for its
 # first HOLD_TRIES failed tries (1, 2 and 4 minutes apart: a relay down for a while), not
-# for the three days of its 30: one that keeps failing, through a fault of its own, then
+# for the three days of its 78: one that keeps failing, through a fault of its own, then
 # lets them by.
 HOLD_TRIES = 3
 
