@@ -255,3 +255,17 @@ def test_proxies_are_refused_unless_the_game_allows_them(judge: Judge) -> None:
     players = judge.start_game()
     ack = judge.send(players["E"], "SIGNON Ewar1 pw1\nSET PROXY F LON TO FRANCE")[0].body
     assert "  ERROR: Proxy orders are not allowed in this game.\n" in ack
+
+
+def test_a_refused_rules_argument_of_thousands_is_repeated_cut(judge: Judge) -> None:
+    # Repeated whole, a 5,000-character argument filled the answer with it.
+    judge.send(GM, "CREATE ?war1 masterpw")
+    long = "x" * 5_000
+    for body, said in (
+        (f"SET RULES {long}", f"ERROR: {'x' * 57}... is not a rule set (DATC, ALEXANDER) and not"),
+        (f"SET RULES {long}=a", f"ERROR: {'x' * 57}... is not a rule option. Send SET RULES alone"),
+        (f"SET RULES 4.A.2={long}", f"ERROR: {'x' * 57}... is not a choice for convoy_paradox"),
+    ):
+        ack = _master(judge, body)
+        assert said in ack, ack
+        assert "x" * 58 not in ack.split("ERROR:")[1]  # the line itself is echoed above it

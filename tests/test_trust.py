@@ -277,3 +277,11 @@ def test_a_forger_with_a_players_from_cannot_stop_the_players_orders(tmp_path: P
     assert [m.subject for m in to_player].count("Re: TEST orders (too many replies)") == 1
     assert to_player[-2].subject == "Re: TEST orders (too many replies)"
     assert "Signed on to war1 as Austria." in to_player[-1].body
+
+
+def test_a_rollback_to_a_long_unknown_phase_is_refused_with_it_cut(judge: Judge) -> None:
+    # Repeated whole, a 5,000-character phase filled the answer with it.
+    judge.start_game()
+    [ack] = judge.send(GM, f"{MASTER}\nROLLBACK {'Y' * 5_000}")
+    assert f"  ERROR: war1 has no earlier phase {'Y' * 57}....\n" in ack.body
+    assert judge.game().phase == "S1901M"

@@ -18,7 +18,7 @@ from judge.engine.adjudication import adjudicate
 from judge.engine.phase import Phase
 from judge.game import play, proxies
 from judge.game.dates import format_moment
-from judge.game.errors import CommandError
+from judge.game.errors import CommandError, as_written
 from judge.game.outgoing import public_copy
 from judge.game.passwords import hash_password
 from judge.game.pictures import of_prediction
@@ -282,7 +282,7 @@ def rollback(run: Run, cmd: Command) -> None:
         refuse(run, cmd, e.code, game=game.name, **e.values)
         return
     if target not in names or target == game.phase:
-        refuse(run, cmd, "no_earlier_phase", game=game.name, phase=target or "")
+        refuse(run, cmd, "no_earlier_phase", game=game.name, phase=as_written(target or ""))
         return
     games.rewind(db, game, next(m for m in marks if m.phase == target))
     phase = Phase.parse(target)

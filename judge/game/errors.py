@@ -16,6 +16,16 @@ from dataclasses import dataclass, field
 RESERVED = frozenset({"kind", "command", "line", "text", "code"})
 
 
+ECHO_CHARS = 60  # of a word or argument as written, repeated in a refusal
+
+
+def as_written(text: str) -> str:
+    """`text` as a refusal repeats it: its spaces as one, at most ECHO_CHARS characters
+    ("..." marks a cut), so that a refused argument of thousands never fills the answer."""
+    text = " ".join(text.split())
+    return text if len(text) <= ECHO_CHARS else text[: ECHO_CHARS - 3] + "..."
+
+
 @dataclass(frozen=True)
 class Refusal:
     """One reason, e.g. Refusal("length_unreadable", {"written": "2 fortnights"})."""

@@ -17,7 +17,7 @@ import sqlite_utils
 from judge.engine.geography import GameMap
 from judge.engine.rules import OPTIONS, RULE_SETS, Rules, check_choice
 from judge.engine.validation import orders_due
-from judge.game.errors import CommandError
+from judge.game.errors import CommandError, as_written
 from judge.game.player_groups import groups_of
 from judge.store import games
 from judge.store.result import GameResult
@@ -75,7 +75,7 @@ def read_rules_text(text: str, current: Rules) -> Rules:
     for word in words:
         if "=" not in word:
             if word.lower() not in RULE_SETS:
-                raise CommandError("rules_not_a_set", word=word, sets=_set_names())
+                raise CommandError("rules_not_a_set", word=as_written(word), sets=_set_names())
             if changes:
                 raise CommandError("rules_set_first")
             rules = RULE_SETS[word.lower()]
@@ -99,7 +99,7 @@ def option_key(text: str) -> str:
     for key, option in OPTIONS.items():
         if option.issue.lower() == lowered.rstrip("."):
             return key
-    raise CommandError("rules_not_an_option", option=text)
+    raise CommandError("rules_not_an_option", option=as_written(text))
 
 
 def choice_value(key: str, text: str) -> Any:
@@ -115,7 +115,11 @@ def choice_value(key: str, text: str) -> Any:
         {"value": str(v).lower(), "letter": letter} for v, (letter, _) in option.choices.items()
     )
     raise CommandError(
-        "rules_not_a_choice", written=text, option=key, issue=option.issue, choices=choices
+        "rules_not_a_choice",
+        written=as_written(text),
+        option=key,
+        issue=option.issue,
+        choices=choices,
     )
 
 
