@@ -267,6 +267,10 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     "no_player": ({"power": "X", "game": "war1"}, "No one plays X in war1."),
     "replace_syntax": ({}, "Expected REPLACE power address, e.g. REPLACE F new@example.org."),
     "not_an_address": ({"address": "nobody"}, "nobody is not a mail address."),
+    "address_refused": (
+        {"address": "judge@example.org", "reason": "judges_own"},
+        "judge@example.org cannot be used here: it is the judge's own address.",
+    ),
     "no_earlier_phase": ({"game": "war1", "phase": "F1901M"}, "war1 has no earlier phase F1901M."),
     "no_such_turn": (
         {"game": "war1", "turn": "3", "current": 3, "phase": "W1901A"},

@@ -285,3 +285,34 @@ def test_a_rollback_to_a_long_unknown_phase_is_refused_with_it_cut(judge: Judge)
     [ack] = judge.send(GM, f"{MASTER}\nROLLBACK {'Y' * 5_000}")
     assert f"  ERROR: war1 has no earlier phase {'Y' * 57}....\n" in ack.body
     assert judge.game().phase == "S1901M"
+
+
+def test_the_judges_own_address_is_no_ones_and_no_lists(judge: Judge) -> None:
+    # Taken before, a seat or list there got nothing (the judge ignores its own mail),
+    # and a new master's or player's password went to the judge's own mailbox.
+    players = judge.start_game()
+    own = "cannot be used here: it is the judge's own address."
+    [ack] = judge.send(
+        GM,
+        f"{MASTER}\nPROMOTE Judge@Example.org\nREPLACE F <judge@example.org>\n"
+        "SET LIST judge@example.org",
+    )
+    assert ack.body.count(f"  ERROR: judge@example.org {own}\n") == 3, ack.body
+    [ack] = judge.send(GM, f"{MASTER}\nPROMOTE ëve@example.org\nREPLACE F bob@exa_mple")
+    assert (
+        "  ERROR: ëve@example.org cannot be used here: the part before the @ has characters"
+        " other than ASCII letters, digits and marks, and mail to it cannot be delivered"
+        " everywhere.\n"
+    ) in ack.body
+    assert (
+        "  ERROR: bob@exa_mple cannot be used here: the part after the @ is not a valid"
+        " domain name.\n"
+    ) in ack.body
+    [ack] = judge.send(players["G"], "SIGNON Gwar1 pw3\nSET ADDRESS judge@example.org")
+    assert (
+        "  ERROR: judge@example.org cannot be your address of record,\n"
+        "  because it is the judge's own address.\n"
+    ) in ack.body
+    seats = judge.db.execute("SELECT address FROM seats WHERE left_at IS NULL").fetchall()
+    assert ("judge@example.org",) not in seats
+    assert judge.game().settings.list is None

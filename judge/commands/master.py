@@ -8,6 +8,7 @@ import zlib
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from judge.commands.address_args import other_address
 from judge.commands.blocks import close_block
 from judge.commands.ending import end_game
 from judge.commands.language import Command
@@ -166,13 +167,15 @@ def replace_power(run: Run, cmd: Command) -> None:
     block = need_master(run, cmd)
     if not block:
         return
-    initial, address = cmd.args
-    address = address.strip("<>").lower()
+    initial, written = cmd.args
     gm = load_map(block.game.variant)
     key = power_key(gm, initial)
-    if key is None or "@" not in address:
+    if key is None or "@" not in written:
         refuse(run, cmd, "replace_syntax")
         return
+    address = other_address(run, cmd, written)
+    if not address:
+        return  # refused
     db, now = run.ctx.db, run.ctx.now
     old = seat_of(run, block.game, initial)
     if old is not None:
@@ -219,10 +222,9 @@ def promote(run: Run, cmd: Command) -> None:
     block = need_master(run, cmd)
     if not block:
         return
-    address = cmd.args[0].strip("<>")
-    if "@" not in address:
-        refuse(run, cmd, "not_an_address", address=cmd.args[0])
-        return
+    address = other_address(run, cmd, cmd.args[0])
+    if not address:
+        return  # refused
     password = secrets.token_urlsafe(8)
     games.add_seat(
         run.ctx.db, block.game, games.MASTER, address, hash_password(password), run.ctx.now

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from judge.commands.address_args import other_address
 from judge.commands.blocks import start_if_full
 from judge.commands.deadline_spellings import is_clock_text, read_clock
 from judge.commands.language import Command
@@ -218,10 +219,9 @@ def press_settings(run: Run, cmd: Command) -> None:
         settings = replace(settings, partial=value.upper() == "YES")
         shown = {"said": "allowed", "on": settings.partial}
     else:  # SET LIST
-        address = None if value.upper() == "NONE" else value.strip("<>").lower()
-        if address is not None and "@" not in address:
-            refuse(run, cmd, "not_an_address", address=value)
-            return
+        address = None if value.upper() == "NONE" else other_address(run, cmd, value)
+        if address == "":
+            return  # refused
         settings, shown = replace(settings, list=address), {"said": "word", "word": address}
     block.game = games.update_game(run.ctx.db, block.game, run.ctx.now, settings=settings)
     run.event("setting", cmd, game=block.game.name, setting=cmd.name, **shown)

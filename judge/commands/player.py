@@ -236,7 +236,7 @@ def set_address(run: Run, cmd: Command) -> None:
     """SET ADDRESS: the seat's new address of record (the old one gets a copy)."""
     block = need_block(run, cmd)
     if block:
-        address = deliverable(cmd.args[0])
+        address = deliverable(cmd.args[0], run.ctx.config.address)
         if isinstance(address, Undeliverable):
             run.event("address_bad", cmd, address=address.address, reason=address.reason)
             return

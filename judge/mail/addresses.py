@@ -28,6 +28,7 @@ NOT_AN_ADDRESS = "not_an_address"
 NON_ASCII_LOCAL = "non_ascii_local"
 BAD_DOMAIN = "bad_domain"
 TOO_LONG = "too_long"
+JUDGES_OWN = "judges_own"  # the judge's own: its mail there is ignored as its own
 
 
 @dataclass(frozen=True)
@@ -35,12 +36,22 @@ class Undeliverable:
     """An address the judge will not take as an address of record, and why."""
 
     address: str  # as given, shortened for a reply
-    reason: str  # one of NOT_AN_ADDRESS, NON_ASCII_LOCAL, BAD_DOMAIN, TOO_LONG
+    reason: str  # one of NOT_AN_ADDRESS, NON_ASCII_LOCAL, BAD_DOMAIN, TOO_LONG, JUDGES_OWN
 
 
-def deliverable(text: str) -> str | Undeliverable:
+def deliverable(text: str, judge: str = "") -> str | Undeliverable:
     """The normal form of `text` (lower case, ASCII, IDNA domain) when the judge can
-    deliver to it, else an Undeliverable saying why. Never raises."""
+    deliver to it, else an Undeliverable saying why; `judge`, the judge's own address, is
+    refused too (the judge ignores its own mail: a seat or list there gets nothing, and a
+    password sent there goes to the judge's mailbox). Never raises."""
+    address = _deliverable(text)
+    if judge and isinstance(address, str) and address == _deliverable(judge):
+        return Undeliverable(address, JUDGES_OWN)
+    return address
+
+
+def _deliverable(text: str) -> str | Undeliverable:
+    """deliverable, the judge's own address aside."""
     given = " ".join(str(text).split())
     shown = given if len(given) <= 80 else given[:77] + "..."
     address = given.strip().removeprefix("<").removesuffix(">").strip()
