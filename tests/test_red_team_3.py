@@ -568,3 +568,29 @@ def test_a_damaged_retry_time_in_the_outbox_does_not_slow_the_loop(tmp_path: Pat
     judge.db.execute("UPDATE outbound SET next_attempt_at = 'zz'")
     judge.db.conn.commit()
     assert daemon._seconds_until_next_send(judge.db, lambda: judge.now) == 30.0
+
+
+def test_a_machine_fault_ends_the_pass_with_one_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each game due was processed, rolled back and warned of on every pass while the
+    disk stayed full: with a thousand due, a core busy and the log filled. The first
+    game to meet the fault ends the pass; the others wait for the next."""
+    judge = Judge(tmp_path)
+    deadline = _two_games(judge)
+    tried: list[str] = []
+
+    def process_phase(db, config, game, now):
+        tried.append(game.name)
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(play, "process_phase", process_phase)
+    judge.now = deadline + timedelta(hours=24)
+    caplog.set_level(logging.WARNING, logger="judge.service.schedule")
+    caplog.clear()
+    schedule.run_due(judge.db, judge.config, lambda: judge.now)
+    assert tried == ["war1"]
+    said = [r for r in caplog.records if r.name == "judge.service.schedule"]
+    assert [r.getMessage() for r in said] == [
+        "game war1: database or disk is full; the games due wait for the next pass"
+    ]

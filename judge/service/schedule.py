@@ -51,7 +51,10 @@ def run_due(
     """Do everything due by now in every active game whose next event is due (until
     `stopping()` says the daemon is stopping); returns how many mails were queued. A game
     whose processing raises is rolled back and paused, its master told, and the other
-    games go on (a locked database is only logged: the next pass tries again)."""
+    games go on. A fault of the machine (the database locked, the disk full or read-only)
+    ends the pass, logged once: every game due would meet it, and a thousand of them,
+    each processed and rolled back with a warning on every pass, kept a core busy and
+    filled the log for as long as the disk stayed full. The next pass tries again."""
     queued = 0
     for game in games.due_games(db, clock()):
         if stopping():  # the rest are due still at the next start
@@ -60,9 +63,9 @@ def run_due(
             queued += _game_due(db, config, game.id, clock())
         except Exception as e:
             if is_transient(e):
-                log.warning("game %s: %s; trying again at the next pass", game.name, e)
-            else:
-                queued += _pause_failed(db, config, game, clock(), e)
+                log.warning("game %s: %s; the games due wait for the next pass", game.name, e)
+                break
+            queued += _pause_failed(db, config, game, clock(), e)
     return queued
 
 
