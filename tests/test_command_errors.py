@@ -321,6 +321,11 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     "partial_value": ({}, "Expected SET PARTIAL YES or NO."),
     "observer_press_value": ({}, "Expected SET OBSERVER PRESS YES or NO."),
     "absence_syntax": ({}, "Expected SET ABSENCE <from> TO <to>."),
+    "absence_slots": (
+        {"most": 3},
+        "You have 3 absences pending already, the most a player may have; another may be set"
+        " once one has ended.",
+    ),
     "absence_backwards": ({}, "The absence must end after it starts."),
     "concede_to": ({"power": "F"}, "Expected another power to concede to, not F."),
     "press_empty": ({}, "The press has no text."),

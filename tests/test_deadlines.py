@@ -268,3 +268,30 @@ def test_timers_follow_the_store(judge: Judge) -> None:
     finally:
         timers.stop()
     assert games.active_games(judge.db)[0].name == "war1"
+
+
+def test_a_player_has_three_absences_pending_at_most(judge: Judge) -> None:
+    # njudge's rule. Without it, one mail of 52 absences, each pushing the deadline by the
+    # game's most, moved it a year and told every seat 52 times.
+    players = judge.start_game()
+    deadline = _deadline(judge)
+    lines = []
+    for week in range(5):
+        ends = deadline + timedelta(days=7 * (week + 1))
+        lines.append(f"SET ABSENCE now TO {ends.strftime('%Y-%m-%d %H:%M')}")
+    mails = judge.send(players["F"], "SIGNON Fwar1 pw2\n" + "\n".join(lines))
+    refused = (
+        "  ERROR: You have 3 absences pending already, the most a player may have; another"
+        " may be set once one has ended.\n"
+    )
+    assert mails[0].body.count(refused) == 2, mails[0].body
+    assert _deadline(judge) == deadline + timedelta(days=21)
+    notices = [s for s in _subjects(mails) if "the deadline is now" in s]
+    assert len(notices) == 3 * 8  # three moves, each told to the 7 players and the master
+    # Once the first has ended, one more may be set, and no other.
+    judge.now = deadline + timedelta(days=7, minutes=1)
+    later = (judge.now + timedelta(days=1)).strftime("%Y-%m-%d %H:%M")
+    [ack, *_] = judge.send(players["F"], f"SIGNON Fwar1 pw2\nSET ABSENCE now TO {later}")
+    assert "ERROR" not in ack.body
+    [ack, *_] = judge.send(players["F"], f"SIGNON Fwar1 pw2\nSET ABSENCE now TO {later}")
+    assert refused in ack.body

@@ -294,6 +294,12 @@ def resign(run: Run, cmd: Command) -> None:
         run.block = None
 
 
+# njudge's rule: three absences pending at most per player (an absence that has ended
+# frees its place). Without it, one mail of 52 absences each pushing the deadline by the
+# game's most (7 days) moved it a year, and told every seat 52 times.
+MAX_PENDING_ABSENCES = 3
+
+
 def set_absence(run: Run, cmd: Command) -> None:
     """SET ABSENCE from TO to: deadlines inside it are pushed past it (within limits)."""
     block = need_player(run, cmd)
@@ -313,6 +319,9 @@ def set_absence(run: Run, cmd: Command) -> None:
         return
     if ends <= starts:
         refuse(run, cmd, "absence_backwards")
+        return
+    if games.pending_absences(run.ctx.db, block.seat, now) >= MAX_PENDING_ABSENCES:
+        refuse(run, cmd, "absence_slots", most=MAX_PENDING_ABSENCES)
         return
     game = block.game
     games.add_absence(run.ctx.db, block.seat, starts, ends, now)

@@ -425,6 +425,14 @@ def add_absence(
     record(db, now, "seat", seat.id, "absence", f"{iso(starts)} to {iso(ends)}")
 
 
+def pending_absences(db: sqlite_utils.Database, seat: Seat, now: datetime) -> int:
+    """How many of the seat's absences have not ended by `now`."""
+    row = db.execute(
+        "SELECT COUNT(*) FROM absences WHERE seat_id = ? AND ends > ?", [seat.id, iso(now)]
+    ).fetchone()
+    return int(row[0])
+
+
 def absences(db: sqlite_utils.Database, game: Game) -> list[tuple[datetime, datetime]]:
     rows = db.execute(
         "SELECT a.starts, a.ends FROM absences a JOIN seats s ON s.id = a.seat_id "
