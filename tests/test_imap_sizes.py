@@ -19,7 +19,7 @@ from test_imap import SEEN, logger
 
 from judge.config import Config
 from judge.mail import imap_in
-from judge.mail.imap_in import Group, ImapInbound, message_size, plan_groups
+from judge.mail.imap_in import ConnectionLost, Group, ImapInbound, message_size, plan_groups
 from judge.service.daemon import run_once
 from judge.service.handling import handle_waiting
 from judge.store import inbox
@@ -327,4 +327,36 @@ def test_the_daemon_gives_the_poller_the_judges_limit(dovecot: Dovecot, tmp_path
     [answer] = judge._since(0)
     assert (answer.to, answer.subject) == ([sender(huge)], "Re: TEST orders (too large)")
     assert answer.body == TOO_LARGE.format(size=CAP + 1)
+    assert dovecot.messages("processed") == [huge]
+
+
+def test_a_cut_message_fetched_again_after_a_failure_to_move_is_stored_once(
+    dovecot: Dovecot, tmp_path: Path
+) -> None:
+    huge = sized(30_000)
+    dovecot.append(huge)
+    judge = Judge(tmp_path, max_message_bytes=MAX_BYTES)
+    ids: list[int | None] = []
+    inbound = ImapInbound(
+        imap_config(dovecot),
+        lambda raw: ids.append(inbox.ingest(judge.db, raw, "imap", judge.now)),
+        max_message_bytes=MAX_BYTES,
+    )
+    move = inbound._move
+
+    def lost(client: object, uids: list[int]) -> None:  # it breaks between storing and moving
+        raise ConnectionLost("gone")
+
+    inbound._move = lost  # type: ignore[method-assign]  # the test breaks the connection
+    try:
+        with pytest.raises(ConnectionLost):
+            inbound.fetch_once()
+        assert dovecot.messages("INBOX") == [huge]  # stored, neither seen nor moved
+        assert SEEN not in dovecot.flags("INBOX")[0]
+        inbound._move = move  # type: ignore[method-assign]  # the connection is back
+        assert inbound.fetch_once() == 1
+    finally:
+        inbound.close()
+    assert ids[0] is not None and ids[1:] == [None]  # the same cap + 1 bytes: a duplicate
+    assert stored_raws(judge) == [huge[: CAP + 1]]
     assert dovecot.messages("processed") == [huge]
