@@ -76,7 +76,11 @@ def run_once(config: Config, clock: Callable[[], datetime] = real_clock) -> dict
         if config.inbound_mode == "imap":
             from judge.mail.imap_in import ImapInbound
 
-            poller = ImapInbound(config.imap, _ThreadStore(config, clock, "imap"))
+            poller = ImapInbound(
+                config.imap,
+                _ThreadStore(config, clock, "imap"),
+                max_message_bytes=config.max_message_bytes,
+            )
             try:
                 fetched = poller.fetch_once()
             finally:
@@ -256,7 +260,12 @@ def _inbound_started(
         return receiver, None
     from judge.mail.imap_in import ImapInbound
 
-    poller = ImapInbound(config.imap, _ThreadStore(config, clock, "imap"), wakeup.mail_stored)
+    poller = ImapInbound(
+        config.imap,
+        _ThreadStore(config, clock, "imap"),
+        wakeup.mail_stored,
+        max_message_bytes=config.max_message_bytes,
+    )
     imap_thread = threading.Thread(target=poller.run, args=(stop,), name="imap", daemon=True)
     imap_thread.start()
     return None, imap_thread
