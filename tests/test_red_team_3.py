@@ -24,6 +24,7 @@ from cli_harness import run, write_config
 from judge_harness import Judge
 from live_judge import judge_toml, send, start_judge, wait_until
 from smtp_sink import free_port
+from test_game_failures import _two_games
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
 from judge.game import pictures, play
@@ -36,16 +37,6 @@ from judge.store.db import open_db
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
 MASTER = "gm@example.org"
-
-
-def _two_games(judge: Judge) -> datetime:
-    """war1 and war2, started, with the same deadline (returned)."""
-    judge.start_game("war1")
-    judge.start_game("war2")
-    deadline = datetime.fromisoformat(judge.game("war2").deadline or "")
-    games.update_game(judge.db, judge.game("war1"), judge.now, deadline=deadline.isoformat())
-    judge.db.conn.commit()
-    return deadline
 
 
 def _damage(judge: Judge, column: str, text: str, name: str = "war1") -> None:
