@@ -321,6 +321,10 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     "partial_value": ({}, "Expected SET PARTIAL YES or NO."),
     "observer_press_value": ({}, "Expected SET OBSERVER PRESS YES or NO."),
     "absence_syntax": ({}, "Expected SET ABSENCE <from> TO <to>."),
+    "no_absence": (
+        {"day": "Wednesday 2 December 2026 00:00 UTC"},
+        "None of your absences still to come includes Wednesday 2 December 2026 00:00 UTC.",
+    ),
     "absence_slots": (
         {"most": 3},
         "You have 3 absences pending already, the most a player may have; another may be set"
@@ -647,6 +651,11 @@ READER_ERRORS = [
     (
         "SET ABSENCE",
         "Expected SET ABSENCE followed by two dates, e.g. SET ABSENCE 2026-12-01 TO 2026-12-05.",
+    ),
+    (
+        "SET NOABSENCE",
+        "Expected SET NOABSENCE followed by a date in the absence to cancel, e.g. SET NOABSENCE"
+        " 2026-12-02.",
     ),
     ("SET MOVE LENGTH", "Expected SET MOVE LENGTH followed by a length, e.g. SET MOVE LENGTH 48h."),
     (

@@ -49,6 +49,7 @@ HELP = (
     "    SET PASSWORD new            change your password\n"
     "    SET ADDRESS you@example.org change your address of record\n"
     "    SET ABSENCE <from> TO <to>  deadlines in it are pushed (within limits)\n"
+    "    SET NOABSENCE <date>        cancel your absence that includes the date\n"
     "    SET DRAW / SET NODRAW       vote for a draw of all survivors, or withdraw\n"
     "    SET CONCEDE X / NOCONCEDE   concede the game to power X, or withdraw\n"
     "    RESIGN                      leave the game\n"

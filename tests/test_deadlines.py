@@ -295,3 +295,39 @@ def test_a_player_has_three_absences_pending_at_most(judge: Judge) -> None:
     assert "ERROR" not in ack.body
     [ack, *_] = judge.send(players["F"], f"SIGNON Fwar1 pw2\nSET ABSENCE now TO {later}")
     assert refused in ack.body
+
+
+def test_set_noabsence_cancels_the_absence_that_includes_the_date(judge: Judge) -> None:
+    # njudge's SET NOABSENCE: the place the absence took is free again (three at most).
+    # A date alone is read as 23:59 that day.
+    players = judge.start_game()
+    deadline = _deadline(judge)
+    day = timedelta(days=1)
+    sign_on = "SIGNON Fwar1 pw2\n"
+    absences = [
+        f"SET ABSENCE {(deadline + n * 10 * day).strftime('%Y-%m-%d')} TO "
+        f"{(deadline + (n * 10 + 2) * day).strftime('%Y-%m-%d')}"
+        for n in range(1, 4)
+    ]
+    judge.send(players["F"], sign_on + "\n".join(absences))
+    second = (deadline + 21 * day).strftime("%Y-%m-%d")
+    [ack, *_] = judge.send(players["F"], f"{sign_on}SET NO ABSENCE {second}\n{absences[1]}")
+    starts = (deadline + 20 * day).strftime("%A %-d %B %Y")
+    ends = (deadline + 22 * day).strftime("%A %-d %B %Y")
+    assert (
+        f"Line 2: SET NO ABSENCE {second}\n"
+        f"  Your absence from {starts} 23:59 UTC to {ends} 23:59 UTC is cancelled for war1. A"
+        " deadline it moved stays where it is.\n"
+        f"Line 3: {absences[1]}\n"
+        f"  Your absence from {starts} 23:59 UTC to {ends} 23:59 UTC is noted for war1.\n"
+    ) in ack.body
+    [ack, *_] = judge.send(players["F"], f"{sign_on}SET NOABSENCE {(deadline + 5 * day).date()}")
+    assert (
+        "  ERROR: None of your absences still to come includes "
+        f"{(deadline + 5 * day).strftime('%A %-d %B %Y')} 23:59 UTC.\n"
+    ) in ack.body
+    # Another player's absence is not theirs to cancel.
+    [ack, *_] = judge.send(players["G"], f"SIGNON Gwar1 pw3\nSET NOABSENCE {second}")
+    assert "  ERROR: None of your absences still to come includes" in ack.body
+    rows = judge.db.execute("SELECT COUNT(*) FROM absences").fetchone()
+    assert rows == (3,)

@@ -338,6 +338,27 @@ def set_absence(run: Run, cmd: Command) -> None:
     run.event("absence", cmd, game=game.name, starts=shown[0], ends=shown[1], moved=moved)
 
 
+def cancel_absence(run: Run, cmd: Command) -> None:
+    """SET NOABSENCE date: cancel the first of the player's pending absences that
+    includes the date (njudge's), freeing its place (MAX_PENDING_ABSENCES). A deadline it
+    moved stays where it is."""
+    block = need_player(run, cmd)
+    if not block:
+        return
+    zone, now = run.ctx.config.zone, run.ctx.now
+    try:
+        moment = check_within_reach(_absence_moment(cmd.args[0], now, zone), now, zone)
+    except DateError as e:
+        refuse(run, cmd, e.code, **e.values)
+        return
+    cancelled = games.cancel_absence(run.ctx.db, block.seat, moment, now)
+    if cancelled is None:
+        refuse(run, cmd, "no_absence", day=format_moment(moment, zone))
+        return
+    starts, ends = (format_moment(m, zone) for m in cancelled)
+    run.event("absence_cancelled", cmd, game=block.game.name, starts=starts, ends=ends)
+
+
 def _absence_moment(text: str, now: datetime, zone: ZoneInfo) -> datetime:
     """An absence may start now ("now", "today") or at any future moment."""
     if text.strip().lower() in ("now", "today"):

@@ -237,6 +237,14 @@ COMMANDS: tuple[CommandSpec, ...] = (
         section=PLAYERS,
     ),
     CommandSpec(
+        "SET NOABSENCE",
+        PLAYER,
+        player.cancel_absence,
+        "SET NOABSENCE <date>",
+        help="cancel your absence that includes the date",
+        section=PLAYERS,
+    ),
+    CommandSpec(
         "SET DRAW",
         PLAYER,
         player.draw_vote,

@@ -433,6 +433,23 @@ def pending_absences(db: sqlite_utils.Database, seat: Seat, now: datetime) -> in
     return int(row[0])
 
 
+def cancel_absence(
+    db: sqlite_utils.Database, seat: Seat, moment: datetime, now: datetime
+) -> tuple[datetime, datetime] | None:
+    """Cancel the seat's first absence (by its start) that has not ended by `now` and
+    includes `moment` (njudge's SET NOABSENCE); its (start, end), or None if none does."""
+    row = db.execute(
+        "SELECT id, starts, ends FROM absences WHERE seat_id = ? AND ends > ? AND starts <= ? "
+        "AND ends > ? ORDER BY starts, id LIMIT 1",
+        [seat.id, iso(now), iso(moment), iso(moment)],
+    ).fetchone()
+    if row is None:
+        return None
+    db.execute("DELETE FROM absences WHERE id = ?", [row[0]])
+    record(db, now, "seat", seat.id, "absence cancelled", f"{row[1]} to {row[2]}")
+    return datetime.fromisoformat(row[1]), datetime.fromisoformat(row[2])
+
+
 def absences(db: sqlite_utils.Database, game: Game) -> list[tuple[datetime, datetime]]:
     rows = db.execute(
         "SELECT a.starts, a.ends FROM absences a JOIN seats s ON s.id = a.seat_id "
