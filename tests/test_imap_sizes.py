@@ -18,7 +18,7 @@ from servers import Dovecot, imap_config
 from test_imap import SEEN, logger
 
 from judge.config import Config
-from judge.mail import imap_in
+from judge.mail import imap_in, intake
 from judge.mail.imap_in import ConnectionLost, Group, ImapInbound, message_size, plan_groups
 from judge.service.daemon import run_once
 from judge.service.handling import handle_waiting
@@ -36,7 +36,7 @@ TOO_LARGE = (
 
 @pytest.fixture(autouse=True)
 def small_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(imap_in, "CAP_MINIMUM", CAP)
+    monkeypatch.setattr(intake, "CAP_MINIMUM", CAP)
     assert imap_in.fetch_cap(MAX_BYTES) == CAP
 
 
@@ -162,7 +162,7 @@ def test_a_message_over_the_cap_is_stored_cut_answered_too_large_and_moved(
     handle_waiting(judge.db, judge.config, lambda: judge.now)
     answers = [m for m in judge._since(0) if m.subject.endswith("(too large)")]
     assert [(m.to, m.subject, m.body) for m in answers] == [
-        ([sender(huge)], "Re: TEST orders (too large)", TOO_LARGE.format(size=CAP + 1)),
+        ([sender(huge)], "Re: TEST orders (too large)", TOO_LARGE.format(size=f"more than {CAP}")),
         ([sender(large)], "Re: TEST orders (too large)", TOO_LARGE.format(size=9_000)),
     ]
     states = judge.db.execute("SELECT state, error FROM inbound ORDER BY id").fetchall()
@@ -326,7 +326,7 @@ def test_the_daemon_gives_the_poller_the_judges_limit(dovecot: Dovecot, tmp_path
     assert stored_raws(judge) == [huge[: CAP + 1]]
     [answer] = judge._since(0)
     assert (answer.to, answer.subject) == ([sender(huge)], "Re: TEST orders (too large)")
-    assert answer.body == TOO_LARGE.format(size=CAP + 1)
+    assert answer.body == TOO_LARGE.format(size=f"more than {CAP}")
     assert dovecot.messages("processed") == [huge]
 
 

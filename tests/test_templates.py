@@ -269,7 +269,7 @@ def _late(judge: Judge, out: dict[str, Mail]) -> None:
 def _direct(out: dict[str, Mail]) -> None:
     sub = SimpleNamespace(subject="Orders for Spring")
     for name, context in {
-        "too_large": {"sub": sub, "size": 1234567, "limit": 1000000},
+        "too_large": {"sub": sub, "size": 1234567, "limit": 1000000, "taken": 10000000},
         "rate_limited": {"sub": sub, "limit": 60},
         "reply_cap": {"sub": sub, "limit": 20},
         "internal_error": {"sub": sub},

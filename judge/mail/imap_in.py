@@ -33,6 +33,7 @@ from imapclient import IMAPClient
 
 from judge.config import Config, ImapConfig
 from judge.crashpoints import crash_point
+from judge.mail.intake import taken_bytes
 
 BATCH = 50  # UIDs whose sizes are asked per round trip, their bodies then fetched by FETCH_BYTES
 FETCH_BYTES = 16 * 1024 * 1024  # bytes of bodies asked for in one round trip (imapclient
@@ -40,7 +41,6 @@ FETCH_BYTES = 16 * 1024 * 1024  # bytes of bodies asked for in one round trip (i
 # messages fetched at once took the poller from 50 to 675 MB; in groups, and each cut to
 # the cap, to 88 MB, as fifty of them did. A message alone in its group may pass it, up to
 # the cap (fetch_cap).
-CAP_MINIMUM = 1_000_000  # bytes: the cap is never below it, as the SMTP receiver's DATA limit
 SOCKET_TIMEOUT = 30.0  # seconds: a dead server cannot hang the judge
 IDLE_RENEW = 10.0  # seconds: re-search and re-IDLE this often: a missed notification
 # (a race between a search and IDLE starting) then delays a mail 10 s at most
@@ -58,9 +58,9 @@ class ConnectionLost(ConnectionError):
 
 def fetch_cap(max_message_bytes: int) -> int:
     """The most bytes of one message taken whole: the SMTP receiver's DATA limit
-    (mail/smtp_in.py). Beyond it only cap + 1 bytes are fetched: enough to be answered
+    (mail/intake.py). Beyond it only cap + 1 bytes are fetched: enough to be answered
     "too large", the headers (the From: answered) being in the first bytes."""
-    return max(10 * max_message_bytes, CAP_MINIMUM)
+    return taken_bytes(max_message_bytes)
 
 
 @dataclass(frozen=True)

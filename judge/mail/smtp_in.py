@@ -21,6 +21,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from judge.config import Config
 from judge.crashpoints import crash_point
+from judge.mail.intake import taken_bytes
 from judge.mail.smtp_limits import (
     MAX_SMTP_CONNECTIONS,
     MAX_SMTP_CONNECTIONS_PER_PEER,
@@ -163,7 +164,7 @@ class SmtpReceiver:
             self.slots,
             hostname=config.smtp_in.host,
             port=config.smtp_in.port,
-            data_size_limit=max(10 * config.max_message_bytes, 1_000_000),
+            data_size_limit=taken_bytes(config.max_message_bytes),
             server_hostname=config.address.rpartition("@")[2] or "judge",
             ready_timeout=10,
             timeout=timeout,

@@ -34,6 +34,7 @@ from judge.failures import failure_reason, is_transient
 from judge.game.outgoing import LIMIT, REPLY, queue_reply, within_reply_cap
 from judge.mail import compose
 from judge.mail.guards import reason_not_to_answer
+from judge.mail.intake import taken_bytes
 from judge.mail.message import Submission, parse_submission, reply_address
 from judge.replies import Reply
 from judge.service.prechecks import Ahead, Checker, Pair, check_ahead, check_here
@@ -434,7 +435,13 @@ def _handle(
             Reply(
                 (reply_address(sub),),
                 "too_large",
-                {"sub": _shown(sub), "size": sub.size, "limit": config.max_message_bytes},
+                {
+                    "sub": _shown(sub),
+                    "size": sub.size,
+                    "limit": config.max_message_bytes,
+                    # Past this, only this much was taken in (IMAP): its size is unknown.
+                    "taken": taken_bytes(config.max_message_bytes),
+                },
             )
         ]
         state, note, outcome = inbox.IGNORED, f"too large: {sub.size} bytes", "too large"
