@@ -431,19 +431,7 @@ def _handle(
     limit = config.rate_limit_per_hour
     flooding = inbox.count_before(db, item, most=limit + 1) > limit
     if sub.too_large:
-        replies = [
-            Reply(
-                (reply_address(sub),),
-                "too_large",
-                {
-                    "sub": _shown(sub),
-                    "size": sub.size,
-                    "limit": config.max_message_bytes,
-                    # Past this, only this much was taken in (IMAP): its size is unknown.
-                    "taken": taken_bytes(config.max_message_bytes),
-                },
-            )
-        ]
+        replies = [_too_large(config, sub)]
         state, note, outcome = inbox.IGNORED, f"too large: {sub.size} bytes", "too large"
     else:
         replies = dispatcher(sub, Context(db, config, now, item.id))
@@ -477,6 +465,18 @@ def _handle(
     inbox.mark(db, item.id, state, now, note)
     queued_words = f"{queued} repl{'y' if queued == 1 else 'ies'} queued"
     return f"{outcome}, {queued_words}, {held} held back" if held else f"{outcome}, {queued_words}"
+
+
+def _too_large(config: Config, sub: Submission) -> Reply:
+    """The answer to a mail over max_message_bytes."""
+    context = {
+        "sub": _shown(sub),
+        "size": sub.size,
+        "limit": config.max_message_bytes,
+        # Past this, only this much was taken in (IMAP): its size is unknown.
+        "taken": taken_bytes(config.max_message_bytes),
+    }
+    return Reply((reply_address(sub),), "too_large", context)
 
 
 def _queue(
