@@ -264,7 +264,7 @@ def _read(body: str) -> list[Command]:
                 if text.upper() == "SIGNOFF":
                     break
             else:
-                block.append(raw.rstrip())
+                block.append(_block_line(raw.rstrip()))
             continue
         if not text:
             continue
@@ -318,6 +318,25 @@ _BLOCK_ENDS = {
     "REGISTER": frozenset({"END", "SIGNOFF"}),
     "DIARY": _PRESS_ENDS,  # DIARY [RECORD]: its text ends as press does
 }
+
+
+# A block's line (press, a diary entry, a form) that starts with one of these (its
+# letters, or its first two words' run together) is a SIGNON or SET PASSWORD line: a
+# press not ended before the sender signs on again goes to others. HELLO, CREATE and
+# OBSERVE are left out: press often starts with them ("Hello Germany", "Observe that").
+_BLOCK_SECRETS = frozenset({"SIGNON", "SIGNIN", "LOGON", "LOGIN", "PASSWORD", "PASSWD"})
+
+
+def _block_line(line: str) -> str:
+    """A block's line as it goes to others: one that signs on or sets a password masked
+    as a command line's echo is (`SIGNON Fwar1 ****`), any other as written."""
+    words = line.split()
+    starts = [_letters(w) for w in words[:2]]
+    if starts and (
+        starts[0] in _BLOCK_SECRETS or "".join(starts) in _BLOCK_SECRETS | {"SETPASSWORD"}
+    ):
+        return _masked(words) or line
+    return line
 
 
 def _opening(number: int, text: str, first: str, args: list[str]) -> Command:

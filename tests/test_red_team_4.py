@@ -1,0 +1,48 @@
+"""The red team's fourth round: what a signed-on player, an observer or a stranger can
+send, and a game's later life. Each test asserts what the judge must still promise: no
+reply shows a password, a gunboat game never shows one player's address to another, a
+player never acts for another power nor sees what is not theirs, and each mail is
+answered once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from judge_harness import Judge
+from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
+
+pytestmark = pytest.mark.usefixtures("fresh_password_cache")
+
+MASTER = "gm@example.org"
+
+
+# -- press ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "shown"),
+    [
+        ("SIGNON Fwar1 pw2", "SIGNON Fwar1 ****"),
+        ("signon Fwar1 pw2", "signon Fwar1 ****"),
+        ("SIGN ON Fwar1 pw2", "SIGN ON ****"),
+        ("SET PASSWORD pw2", "SET PASSWORD ****"),
+        ("Password: pw2", "Password: ****"),
+    ],
+)
+def test_a_signon_line_in_press_not_ended_goes_to_the_others_masked(
+    tmp_path: Path, line: str, shown: str
+) -> None:
+    """njudge's press runs to ENDPRESS, SIGNOFF or the mail's end: a player who forgets
+    ENDPRESS and signs on again below it (another game, or the same) sent the SIGNON
+    line, password and all, to the powers the press was for and to the master."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    mails = judge.send(
+        players["F"], f"SIGNON Fwar1 pw2\nPRESS TO G\nHello Germany\n{line}\nA Par H"
+    )
+    press = [m for m in mails if "Press from France" in m.subject]
+    assert [m.to for m in press] == [[players["G"]], [MASTER]]
+    for mail in press:
+        assert mail.body.endswith(f"Hello Germany\n{shown}\nA Par H\n")
