@@ -46,3 +46,27 @@ def test_a_signon_line_in_press_not_ended_goes_to_the_others_masked(
     assert [m.to for m in press] == [[players["G"]], [MASTER]]
     for mail in press:
         assert mail.body.endswith(f"Hello Germany\n{shown}\nA Par H\n")
+
+
+# -- observers --------------------------------------------------------------------------
+
+
+def test_an_address_observes_a_game_once(tmp_path: Path) -> None:
+    """OBSERVE from the same address added a seat each time: one mail of five OBSERVE
+    lines made five observer seats, each with its own password and room for 200 diary
+    entries of 20,000 characters, all mailed to everyone when the game ends."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    lines = "OBSERVE war1 x1\nOBSERVE war1 x2\nOBSERVE war1 x3"
+    [answer] = judge.send("watcher@example.net", lines)
+    assert answer.body == (
+        "Line 1: OBSERVE war1 ****\n"
+        "  You are now an observer of war1: you get its results and broadcasts.\n"
+        "  Sign on with SIGNON Owar1 password.\n"
+        "Line 2: OBSERVE war1 ****\n"
+        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its observer).\n"
+        "Line 3: OBSERVE war1 ****\n"
+        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its observer).\n"
+    )
+    rows = judge.db.execute("SELECT address FROM seats WHERE role = 'observer'").fetchall()
+    assert rows == [("watcher@example.net",)]

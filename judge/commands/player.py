@@ -353,6 +353,10 @@ def observe(run: Run, cmd: Command) -> None:
     if game is None or game.state == games.FORMING:
         run.event("join_failed", cmd, game=name, reason="no_game")
         return
+    if any(s.address == run.sub.sender for s in games.seats(run.ctx.db, game, games.OBSERVER)):
+        # One seat an address: each more was another diary's room and its own password.
+        run.event("join_failed", cmd, game=name, reason="observing")
+        return
     seat = games.add_seat(
         run.ctx.db, game, games.OBSERVER, run.sub.sender, hash_password(password), run.ctx.now
     )
