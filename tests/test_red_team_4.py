@@ -70,3 +70,26 @@ def test_an_address_observes_a_game_once(tmp_path: Path) -> None:
     )
     rows = judge.db.execute("SELECT address FROM seats WHERE role = 'observer'").fetchall()
     assert rows == [("watcher@example.net",)]
+
+
+# -- odd names --------------------------------------------------------------------------
+
+
+def test_a_long_game_name_is_repeated_cut_in_the_refusal(tmp_path: Path) -> None:
+    """A game name is at most 20 characters; LIST, WHOGAME, SUMMARY, HISTORY, OBSERVE
+    and SIGNON ? repeated a name of hundreds whole in the refusal, after the line's echo."""
+    judge = Judge(tmp_path)
+    name = "ü" * 900  # a line with a password is read up to 1,000 characters
+    commands = ["LIST", "WHOGAME", "SUMMARY", "HISTORY", "OBSERVE", "SIGNON"]
+    lines = [
+        f"{c} {'?' if c == 'SIGNON' else ''}{name}{' pw' * (c in ('OBSERVE', 'SIGNON'))}"
+        for c in commands
+    ]
+    [answer] = judge.send("someone@example.net", "\n".join(lines))
+    errors = [line for line in answer.body.split("\n") if "ERROR" in line]
+    cut = "ü" * 57 + "..."
+    assert (
+        errors
+        == [f"  ERROR: There is no game called {cut}."] * 4
+        + [f"  ERROR: there is no game called {cut} waiting for players."] * 2
+    )

@@ -35,7 +35,7 @@ from judge.game.dates import (
     parse_moment,
     push_past_absence,
 )
-from judge.game.errors import CommandError
+from judge.game.errors import CommandError, as_written
 from judge.game.passwords import hash_password
 from judge.game.rules import may_wait
 from judge.game.vacancies import free_groups
@@ -106,7 +106,7 @@ def join(run: Run, cmd: Command) -> None:
             observe(run, cmd)  # a started game with no free power: join it as an observer
         return
     if game is None or game.state != games.FORMING:
-        run.event("join_failed", cmd, game=name, reason="no_game")
+        run.event("join_failed", cmd, game=as_written(name), reason="no_game")
         return
     players = games.seats(db, game, games.PLAYER)
     if any(s.address == address for s in players):
@@ -351,7 +351,7 @@ def observe(run: Run, cmd: Command) -> None:
     name, password = cmd.args[:2]  # a SIGNON's variant words (gunboat) come after them
     game = games.find_game(run.ctx.db, name)
     if game is None or game.state == games.FORMING:
-        run.event("join_failed", cmd, game=name, reason="no_game")
+        run.event("join_failed", cmd, game=as_written(name), reason="no_game")
         return
     if any(s.address == run.sub.sender for s in games.seats(run.ctx.db, game, games.OBSERVER)):
         # One seat an address: each more was another diary's room and its own password.
