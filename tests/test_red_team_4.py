@@ -93,3 +93,52 @@ def test_a_long_game_name_is_repeated_cut_in_the_refusal(tmp_path: Path) -> None
         == [f"  ERROR: There is no game called {cut}."] * 4
         + [f"  ERROR: there is no game called {cut} waiting for players."] * 2
     )
+
+
+# -- seeing another power's orders ------------------------------------------------------
+
+
+def test_the_masters_become_copies_to_the_player_only_his_own_powers_lines(
+    tmp_path: Path,
+) -> None:
+    """BECOME G copies the master's mail to Germany's player: the copy held the master's
+    overview of every power's orders (France's moves before the deadline) that the
+    master's SIGNON printed above it."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par - Bur\nA Mar - Spa")
+    mails = judge.send(MASTER, "SIGNON Mwar1 masterpw\nBECOME G\nA Mun - Tyr")
+    [answer] = [m for m in mails if m.to == [MASTER]]
+    [copy] = [m for m in mails if m.to == [players["G"]]]
+    assert "    Army Paris -> Burgundy\n" in answer.body
+    assert copy.body == (
+        "This is a copy for the address of record: gm@example.org sent the mail below.\n"
+        "\n"
+        "Line 2: BECOME G\n"
+        "  You act as Germany in war1; its player gets a copy of this mail.\n"
+        "\n"
+        "Germany in war1, Movement for Spring of 1901:\n"
+        "  A MUN - TYR\n"
+        "  Orders on file now:\n"
+        "    Army Munich -> Tyrolia\n"
+        "  Still without orders: Army Berlin, Fleet Kiel.\n"
+        "  WAIT is not set. Deadline: Monday 23 November 2026 12:08 UTC.\n"
+    )
+
+
+def test_a_mail_for_two_powers_copies_each_address_of_record_its_own_lines(
+    tmp_path: Path,
+) -> None:
+    """A sender with two powers' passwords signs on to both in one mail, from an address
+    of neither: each player of record gets a copy of what was done in his power's name,
+    not the other power's orders."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    body = "LIST\nSIGNON Fwar1 pw2\nA Par - Bur\nSIGNON Gwar1 pw3\nA Mun - Ruh"
+    mails = judge.send("laptop@example.net", body)
+    copies = {m.to[0]: m.body for m in mails if m.to != ["laptop@example.net"]}
+    assert sorted(copies) == [players["F"], players["G"]]
+    assert "Munich" not in copies[players["F"]] and "A MUN" not in copies[players["F"]]
+    assert "Paris" not in copies[players["G"]] and "A PAR" not in copies[players["G"]]
+    assert "  A PAR - BUR\n" in copies[players["F"]]
+    assert "  A MUN - RUH\n" in copies[players["G"]]

@@ -160,7 +160,7 @@ def signon(run: Run, cmd: Command) -> None:
     run.signed_on = True
     run.block = Block(game, seat)
     if seat.address != run.sub.sender:
-        run.copy_to.add(seat.address)
+        run.copy(seat)
     power = load_map(game.variant).powers[seat.power].name if seat.power else None
     run.event(
         "signed_on",
@@ -240,7 +240,7 @@ def set_address(run: Run, cmd: Command) -> None:
         if isinstance(address, Undeliverable):
             run.event("address_bad", cmd, address=address.address, reason=address.reason)
             return
-        run.copy_to.add(block.seat.address)
+        run.copy(block.seat)
         block.seat = games.update_seat(run.ctx.db, block.seat, run.ctx.now, address=address)
         run.event("address", cmd, game=block.game.name, address=address)
 
