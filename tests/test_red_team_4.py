@@ -16,6 +16,7 @@ from test_red_team import no_password_shown  # noqa: F401  (autouse: no password
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
 MASTER = "gm@example.org"
+PAD = " " * 18  # an order's echo is padded to its column of errors
 
 
 # -- press ------------------------------------------------------------------------------
@@ -142,3 +143,61 @@ def test_a_mail_for_two_powers_copies_each_address_of_record_its_own_lines(
     assert "Paris" not in copies[players["G"]] and "A PAR" not in copies[players["G"]]
     assert "  A PAR - BUR\n" in copies[players["F"]]
     assert "  A MUN - RUH\n" in copies[players["G"]]
+
+
+# -- acting for another (holds) ---------------------------------------------------------
+
+
+def test_orders_for_another_powers_units_are_refused_and_nothing_stored(tmp_path: Path) -> None:
+    """France orders Germany's units; then a second SIGNON in the same mail, as Germany
+    with a wrong password: the lines after it are not used."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    body = "SIGNON Fwar1 pw2\nA Mun - Bur\nF Kie - Hol\nSIGNON Gwar1 guess1\nA Mun - Bur\nF Kie H"
+    [answer] = judge.send(players["F"], body)
+    assert answer.body == (
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  Signed on to war1 as France.\n"
+        "\n"
+        "France in war1, Movement for Spring of 1901:\n"
+        f"  A Mun - Bur{PAD}ERROR: The unit in Munich is German; you can only order your own.\n"
+        f"  F Kie - Hol{PAD}ERROR: The unit in Kiel is German; you can only order your own.\n"
+        "  No orders on file.\n"
+        "  Still without orders: Army Marseilles, Army Paris, Fleet Brest.\n"
+        "  WAIT is not set. Deadline: Monday 23 November 2026 12:08 UTC.\n"
+        "Line 4: SIGNON Gwar1 ****\n"
+        "  ERROR: signon refused: the game name, the power or the password is wrong.\n"
+        "Line 5: A Mun - Bur\n"
+        "  ERROR: not used, because the SIGNON before it was refused.\n"
+        "Line 6: F Kie H\n"
+        "  ERROR: not used, because the SIGNON before it was refused.\n"
+    )
+    assert (judge.effective("war1", "FRANCE"), judge.effective("war1", "GERMANY")) == ([], [])
+
+
+def test_an_observer_and_a_resigned_player_order_nothing(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send("watcher@example.net", "OBSERVE war1 seen1")
+    [answer] = judge.send("watcher@example.net", "SIGNON Owar1 seen1\nA Par - Bur\nSET DRAW")
+    assert answer.body.count("  ERROR: this cannot be done in war1 now.\n") == 2
+    [answer, _] = judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN\nA Par - Bur\nSET DRAW")
+    assert answer.body.count("  ERROR: this line needs a SIGNON line before it\n") == 2
+    assert judge.effective("war1", "FRANCE") == []
+    assert judge.db.execute("SELECT COUNT(*) FROM seats WHERE draw = 1").fetchone() == (0,)
+
+
+# -- seeing what one should not (holds) -------------------------------------------------
+
+
+def test_a_diary_entry_is_read_and_deleted_by_its_writer_alone(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send(players["G"], "SIGNON Gwar1 pw3\nDIARY\nGermany's secret plan\nENDPRESS")
+    body = "SIGNON Fwar1 pw2\nDIARY READ 1\nDIARY DELETE 1\nDIARY LIST\nDIARY READ 9999999"
+    [answer] = judge.send(players["F"], body)
+    assert "secret" not in answer.body
+    assert answer.body.count("  ERROR: You have no diary entry #1 (DIARY LIST lists them).\n") == 2
+    assert "  No diary entries in war1.\n" in answer.body
+    [answer] = judge.send(players["G"], "SIGNON Gwar1 pw3\nDIARY READ 1")
+    assert "Germany's secret plan" in answer.body
