@@ -7,6 +7,9 @@ answered once.
 
 from __future__ import annotations
 
+import email
+import json
+from email.policy import default
 from pathlib import Path
 
 import pytest
@@ -201,3 +204,52 @@ def test_a_diary_entry_is_read_and_deleted_by_its_writer_alone(tmp_path: Path) -
     assert "  No diary entries in war1.\n" in answer.body
     [answer] = judge.send(players["G"], "SIGNON Gwar1 pw3\nDIARY READ 1")
     assert "Germany's secret plan" in answer.body
+
+
+def _texts_to(judge: Judge) -> list[tuple[str, str]]:
+    """Every mail queued: its one address and its headers and text parts, decoded."""
+    out = []
+    for recipients, raw in judge.db.execute("SELECT recipients, raw FROM outbound ORDER BY id"):
+        msg = email.message_from_bytes(raw, policy=default)
+        text = "\n".join(f"{k}: {v}" for k, v in msg.items())
+        text += "\n".join(p.get_content() for p in msg.walk() if p.get_content_maintype() == "text")
+        [to] = json.loads(recipients)
+        out.append((to, text))
+    return out
+
+
+def test_a_gunboat_games_mails_never_show_a_player_another_players_address(
+    tmp_path: Path,
+) -> None:
+    """Every command a player, an observer or a newcomer can send in a gunboat game with
+    NO REVEAL, to its end: no mail to one of them names another's address."""
+    judge = Judge(tmp_path)
+    players = judge.start_game("war1", "gunboat")
+    judge.send(MASTER, "SIGNON Mwar1 masterpw\nSET NO REVEAL\nSET GREY\nSET OBSERVER PRESS YES")
+    mails = {
+        "A": "SIGNON Awar1 pw0\nRESIGN",
+        "E": "SIGNON Ewar1 pw1\nSET ADDRESS moved@example.org\nBROADCAST\nhello\nENDPRESS",
+        "F": "SIGNON Fwar1 pw2\nBROADCAST GREY\nhi\nENDPRESS\nPRESS TO G\nx\nENDPRESS\nSET DRAW\n"
+        "DIARY\nnotes\nENDPRESS\nWHOGAME war1 FULL\nSUMMARY war1\nLIST war1\nHISTORY war1",
+        "G": "SIGNON Gwar1 pw3\nPRESS TO F\ny\nENDPRESS\nSET PASSWORD new1\nSET CONCEDE F",
+        "I": "SIGNON Iwar1 pw4\nSET WAIT\nPRESS TO M\nto the master\nENDPRESS",
+    }
+    for initial, body in mails.items():
+        judge.send(players[initial], body)
+    judge.send("watcher@example.net", "OBSERVE war1 seen1")
+    judge.send("watcher@example.net", "SIGNON Owar1 seen1\nBROADCAST\nan observer\nENDPRESS")
+    [took, *_] = judge.send("newcomer@example.net", "SIGNON Awar1 fresh9\nA Vie H")
+    assert "  You now play Austria in war1, with the password of this line.\n" in took.body
+    judge.send(MASTER, "SIGNON Mwar1 masterpw\nBECOME R\nA Mos H\nSIGNON Mwar1 masterpw\nTERMINATE")
+    judge.send(players["F"], "WHOGAME war1\nSUMMARY war1")
+    people = {*players.values(), "moved@example.org", "watcher@example.net", "newcomer@example.net"}
+    texts = _texts_to(judge)
+    assert len(texts) > 90
+    seen = [
+        (to, other)
+        for to, text in texts
+        if to != MASTER
+        for other in people - {to}
+        if other in text
+    ]
+    assert seen == [(players["E"], "moved@example.org")]  # its own new address, told the old
