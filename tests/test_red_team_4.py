@@ -253,3 +253,26 @@ def test_a_gunboat_games_mails_never_show_a_player_another_players_address(
         if other in text
     ]
     assert seen == [(players["E"], "moved@example.org")]  # its own new address, told the old
+
+
+# -- a game's end (holds) ---------------------------------------------------------------
+
+
+def test_a_player_of_an_ended_game_changes_nothing(tmp_path: Path) -> None:
+    """After TERMINATE every player command is refused in one answer; the game stays
+    finished, with no orders and no votes, and its name cannot be joined."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send(MASTER, "SIGNON Mwar1 masterpw\nTERMINATE")
+    lines = [
+        "A Par - Bur", "SET DRAW", "SET CONCEDE G", "RESIGN", "SET WAIT", "SET NOWAIT",
+        "CLEAR", "PHASE F1901M", "SET PREFERENCE G", "SET ABSENCE Dec 1 TO Dec 2",
+    ]  # fmt: skip
+    mails = judge.send(players["F"], "SIGNON Fwar1 pw2\n" + "\n".join(lines))
+    assert [m.to for m in mails] == [[players["F"]]]
+    refused = "  ERROR: this cannot be done in war1 now.\n"
+    assert mails[0].body.count(refused) == len(lines)
+    [answer] = judge.send("newcomer@example.net", "SIGNON ?war1 fresh9\nSIGNON Fwar1 fresh9")
+    assert "  ERROR: there is no game called war1 waiting for players.\n" in answer.body
+    assert judge.game().state == "finished"
+    assert judge.db.execute("SELECT COUNT(*) FROM orders").fetchone() == (0,)
