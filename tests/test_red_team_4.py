@@ -276,3 +276,22 @@ def test_a_player_of_an_ended_game_changes_nothing(tmp_path: Path) -> None:
     assert "  ERROR: there is no game called war1 waiting for players.\n" in answer.body
     assert judge.game().state == "finished"
     assert judge.db.execute("SELECT COUNT(*) FROM orders").fetchone() == (0,)
+
+
+# -- odd arguments ----------------------------------------------------------------------
+
+
+def test_a_preference_of_brackets_alone_is_refused_not_read_as_any_power(
+    tmp_path: Path,
+) -> None:
+    """SET PREFERENCE [[[[ (or [], or a 900-character run of brackets) was read as no
+    preference, "any power", and the player's earlier list silently dropped."""
+    judge = Judge(tmp_path)
+    judge.send(MASTER, "CREATE ?war1 masterpw")
+    body = "SIGNON ?war1 pw0\nSET PREFERENCE FG\nSET PREFERENCE [[[[\nSET PREFERENCE []\n"
+    [answer] = judge.send("p0@example.org", body + "SET PREFERENCE " + "[" * 900)
+    assert answer.body.count("  ERROR: ") == 3
+    assert "any power" not in answer.body
+    assert judge.db.execute("SELECT preference FROM seats WHERE role = 'player'").fetchall() == [
+        ("FG",)
+    ]
