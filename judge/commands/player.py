@@ -399,7 +399,7 @@ def concede(run: Run, cmd: Command) -> None:
         return
     to = power_key(gm, cmd.args[0].strip())
     if to is None or to == block.seat.power:
-        refuse(run, cmd, "concede_to", power=cmd.args[0])
+        refuse(run, cmd, "concede_to", power=as_written(cmd.args[0]))
         return
     games.set_concede(db, block.seat, to)
     game = games.get_game(db, block.game.id)
