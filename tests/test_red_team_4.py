@@ -87,6 +87,14 @@ def test_a_long_power_to_concede_to_is_repeated_cut(tmp_path: Path) -> None:
     assert error == "  ERROR: Expected another power to concede to, not " + "Ü" * 57 + "...."
 
 
+def test_a_long_word_after_set_is_repeated_cut(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    [answer] = judge.send(players["F"], "SIGNON Fwar1 pw2\nSET " + "Ü" * 3_000)
+    [error] = [line for line in answer.body.split("\n") if "ERROR" in line]
+    assert error == "  ERROR: I don't know SET " + "Ü" * 57 + "...."
+
+
 def test_a_long_game_name_is_repeated_cut_in_the_refusal(tmp_path: Path) -> None:
     """A game name is at most 20 characters; LIST, WHOGAME, SUMMARY, HISTORY, OBSERVE
     and SIGNON ? repeated a name of hundreds whole in the refusal, after the line's echo."""

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from judge.game.errors import Refusal
+from judge.game.errors import Refusal, as_written
 
 
 @dataclass(frozen=True)
@@ -913,7 +913,7 @@ def _set(number: int, text: str, args: list[str]) -> Command:
         word = args[0].upper()
         close = difflib.get_close_matches(word, list(_SET), n=1) if len(word) <= _GUESSABLE else []
         guess = close[0] if close else None
-        return _error(number, text, "set_unknown", word=args[0], guess=guess)
+        return _error(number, text, "set_unknown", word=as_written(args[0]), guess=guess)
     rest = args[1:]
     listing = _listing(number, text, args[0].upper(), name, rest)
     if listing is not None:
