@@ -311,3 +311,24 @@ def test_a_preference_of_brackets_alone_is_refused_not_read_as_any_power(
     assert judge.db.execute("SELECT preference FROM seats WHERE role = 'player'").fetchall() == [
         ("FG",)
     ]
+
+
+def test_partial_press_reaches_its_readers_and_the_master_alone(tmp_path: Path) -> None:
+    """Press to Germany, faked or not, with observers who may send press: no other power
+    nor observer gets it; the master's copy names the real reader."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send(
+        MASTER, "SIGNON Mwar1 masterpw\nSET OBSERVER PRESS YES\nSET FAKE\nSET PARTIAL MAY BE FAKED"
+    )
+    judge.send("watcher@example.net", "OBSERVE war1 seen1")
+    body = "SIGNON Fwar1 pw2\nPRESS TO G\none\nENDPRESS\nPRESS TO G FAKE BROADCAST\ntwo\nENDPRESS"
+    mails = judge.send(players["F"], body)
+    press = [
+        (m.to[0], m.body.split("\n")[-2])
+        for m in mails
+        if "Press" in m.subject or "Broadcast" in m.subject
+    ]
+    assert sorted(press) == sorted(
+        [(players["G"], "one"), (MASTER, "one"), (players["G"], "two"), (MASTER, "two")]
+    )
