@@ -332,3 +332,19 @@ def test_partial_press_reaches_its_readers_and_the_master_alone(tmp_path: Path) 
     assert sorted(press) == sorted(
         [(players["G"], "one"), (MASTER, "one"), (players["G"], "two"), (MASTER, "two")]
     )
+
+
+def test_orders_before_resign_in_the_same_mail_are_said_not_kept(tmp_path: Path) -> None:
+    """RESIGN drops the block's order lines (they are stored when it closes): the answer
+    said nothing of them, as if they had not been sent."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    body = "SIGNON Fwar1 pw2\nA Par - Bur\nPHASE F1901M\nA Bur - Mun\nRESIGN"
+    [answer, _] = judge.send(players["F"], body)
+    assert answer.body.endswith(
+        "Line 5: RESIGN\n"
+        "  You have resigned from war1. The master is told; your power goes into civil disorder.\n"
+        "  Your 2 order lines before RESIGN are not kept: a power whose player resigned has no"
+        " orders.\n"
+    )
+    assert judge.effective("war1", "FRANCE") == []

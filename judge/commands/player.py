@@ -286,7 +286,10 @@ def resign(run: Run, cmd: Command) -> None:
         power = (
             load_map(block.game.variant).powers[block.seat.power].name if block.seat.power else None
         )
-        run.event("resigned", cmd, game=block.game.name)
+        # The block's orders are stored only when it closes, which a resignation skips:
+        # the answer says they are not kept, or they would vanish without a word.
+        dropped = len(block.lines) + sum(len(lines) for lines in block.held.values())
+        run.event("resigned", cmd, game=block.game.name, dropped=dropped)
         masters = tuple(s.address for s in games.seats(db, block.game, games.MASTER))
         if masters:
             context = {"game": block.game.name, "power": power, "address": block.seat.address}
