@@ -33,6 +33,10 @@ PAD = " " * 18  # an order's echo is padded to its column of errors
         ("SIGN ON Fwar1 pw2", "SIGN ON ****"),
         ("SET PASSWORD pw2", "SET PASSWORD ****"),
         ("Password: pw2", "Password: ****"),
+        ("CREATE ?war2 pw2", "CREATE ?war2 ****"),
+        ("Create a DMZ in Tyrolia", "Create a DMZ in Tyrolia"),
+        ("Observe the fleets", "Observe the fleets"),
+        ("Hello Germany, how are you", "Hello Germany, how are you"),
     ],
 )
 def test_a_signon_line_in_press_not_ended_goes_to_the_others_masked(

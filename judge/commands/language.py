@@ -322,18 +322,22 @@ _BLOCK_ENDS = {
 
 # A block's line (press, a diary entry, a form) that starts with one of these (its
 # letters, or its first two words' run together) is a SIGNON or SET PASSWORD line: a
-# press not ended before the sender signs on again goes to others. HELLO, CREATE and
-# OBSERVE are left out: press often starts with them ("Hello Germany", "Observe that").
+# press not ended before the sender signs on again goes to others. HELLO and OBSERVE
+# are left out, and CREATE counts only before `?name`: press often starts with them
+# ("Hello Germany", "Observe that", "Create a DMZ").
 _BLOCK_SECRETS = frozenset({"SIGNON", "SIGNIN", "LOGON", "LOGIN", "PASSWORD", "PASSWD"})
 
 
 def _block_line(line: str) -> str:
-    """A block's line as it goes to others: one that signs on or sets a password masked
-    as a command line's echo is (`SIGNON Fwar1 ****`), any other as written."""
+    """A block's line as it goes to others: one that signs on, creates a game or sets a
+    password masked as a command line's echo is (`SIGNON Fwar1 ****`), any other as
+    written."""
     words = line.split()
     starts = [_letters(w) for w in words[:2]]
-    if starts and (
-        starts[0] in _BLOCK_SECRETS or "".join(starts) in _BLOCK_SECRETS | {"SETPASSWORD"}
+    create = starts[:1] == ["CREATE"] and len(words) > 2 and words[1].startswith("?")
+    if create or (
+        starts
+        and (starts[0] in _BLOCK_SECRETS or "".join(starts) in _BLOCK_SECRETS | {"SETPASSWORD"})
     ):
         return _masked(words) or line
     return line
