@@ -18,10 +18,20 @@ from judge.variants.maps import load_map
 
 
 def close_block(run: Run) -> None:
-    """At the next SIGNON or the end: store the block's orders and report on them."""
+    """At the next SIGNON or the end: store the block's orders and report on them (the
+    report belongs to the block: a copy for another seat does not show it)."""
     block = run.block
     if block is None:
         return
+    run.closing = block
+    try:
+        _close(run, block)
+    finally:
+        run.closing = None
+
+
+def _close(run: Run, block: Block) -> None:
+    """close_block's work, the block still open."""
     _create_or_join_done(run)
     run.block = None
     game = games.get_game(run.ctx.db, block.game.id)  # it may have ended meanwhile

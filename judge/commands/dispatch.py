@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 from judge.commands.blocks import close_block, too_many_passwords
 from judge.commands.context import Context
@@ -77,23 +78,29 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
         if mails:
             run.mails += mails
             run.event("processed", game=game.name, phase=game.phase)
-    errors = any(e["kind"] in _ERROR_KINDS for e in run.events) or any(
-        e["kind"] == "orders" and e["status"].has_errors for e in run.events
-    )
     # The subject is echoed in the answer's: "SIGNON Fwar1 secret" there is masked too.
     shown = replace(sub, subject=masked_line(sub.subject))
-    context = {"sub": shown, "events": run.events, "errors": errors, **header}
+    context = {"sub": shown, "events": run.events, "errors": _errors(run.events), **header}
     to = (reply_address(sub),)
     # The answer to a mail that signed on with a right password is never held back by
     # the limits on replies: a forger (who has no password) cannot use them to silence
     # the player, and an autoresponder never has the password (it is never echoed).
     kind = SIGNED_REPLY if run.signed_on else "reply"
     replies = [Reply(to, "acknowledgement", context, kind)]
-    others = tuple(sorted(run.copy_to - set(to)))
-    if others:
-        copy = {**context, "copy_for": sub.sender}
-        replies.append(Reply(others, "acknowledgement", copy, kind))
+    for address in sorted(set(run.copy_to) - set(to)):
+        # Each address of record sees its own seats' lines: not another power's orders,
+        # nor the master's overview of them (BECOME), that the same mail also held.
+        events = run.events_for(run.copy_to[address])
+        copy = {**context, "events": events, "errors": _errors(events), "copy_for": sub.sender}
+        replies.append(Reply((address,), "acknowledgement", copy, kind))
     return replies + run.mails
+
+
+def _errors(events: list[dict[str, Any]]) -> bool:
+    """Whether the events refuse anything (the answer's subject says [Error Flag])."""
+    return any(e["kind"] in _ERROR_KINDS for e in events) or any(
+        e["kind"] == "orders" and e["status"].has_errors for e in events
+    )
 
 
 def _guarded(run: Run, command: Command | None, step: Callable[[], None]) -> None:

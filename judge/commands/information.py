@@ -15,7 +15,7 @@ from judge.commands.run import Run, need_block, refuse
 from judge.engine.phase import Phase
 from judge.game import anonymity
 from judge.game.dates import format_moment
-from judge.game.errors import CommandError
+from judge.game.errors import CommandError, as_written
 from judge.game.history_window import Window, read_window, within_lines
 from judge.game.listing import Reader, game_report, njudge_time
 from judge.game.report import format_deadline, results_by_power
@@ -50,7 +50,7 @@ def list_games(run: Run, cmd: Command) -> None:
     else:
         game = games.find_game(db, cmd.args[0])
         if game is None:
-            refuse(run, cmd, "no_game", game=cmd.args[0])
+            refuse(run, cmd, "no_game", game=as_written(cmd.args[0]))
             return
         report = game_report(db, game, zone, now, False, _reader(run, game))
         run.event("list_game", cmd, report=report)
@@ -104,7 +104,7 @@ def whogame(run: Run, cmd: Command) -> None:
     """WHOGAME name [FULL]: who plays what in the game (FULL: and who observes it)."""
     game = games.find_game(run.ctx.db, cmd.args[0])
     if game is None:
-        refuse(run, cmd, "no_game", game=cmd.args[0])
+        refuse(run, cmd, "no_game", game=as_written(cmd.args[0]))
         return
     full = cmd.args[1:] == ("full",)
     if anonymity.hidden_from(game, _reader(run, game).master):
@@ -119,7 +119,7 @@ def summary(run: Run, cmd: Command) -> None:
     db = run.ctx.db
     game = games.find_game(db, cmd.args[0])
     if game is None:
-        refuse(run, cmd, "no_game", game=cmd.args[0])
+        refuse(run, cmd, "no_game", game=as_written(cmd.args[0]))
         return
     gm = load_map(game.variant)
     years: dict[int, dict[str, int]] = {}
@@ -221,7 +221,7 @@ def _history_game(run: Run, cmd: Command) -> games.Game | None:
         return block.game if block else None
     game = games.find_game(run.ctx.db, name)
     if game is None:
-        refuse(run, cmd, "no_game", game=name)
+        refuse(run, cmd, "no_game", game=as_written(name))
     return game
 
 

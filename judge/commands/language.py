@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from judge.game.errors import Refusal
+from judge.game.errors import Refusal, as_written
 
 
 @dataclass(frozen=True)
@@ -266,7 +266,7 @@ def _read(body: str) -> list[Command]:
                 if text.upper() == "SIGNOFF":
                     break
             else:
-                block.append(raw.rstrip())
+                block.append(_block_line(raw.rstrip()))
             continue
         if not text:
             continue
@@ -320,6 +320,29 @@ _BLOCK_ENDS = {
     "REGISTER": frozenset({"END", "SIGNOFF"}),
     "DIARY": _PRESS_ENDS,  # DIARY [RECORD]: its text ends as press does
 }
+
+
+# A block's line (press, a diary entry, a form) that starts with one of these (its
+# letters, or its first two words' run together) is a SIGNON or SET PASSWORD line: a
+# press not ended before the sender signs on again goes to others. HELLO and OBSERVE
+# are left out, and CREATE counts only before `?name`: press often starts with them
+# ("Hello Germany", "Observe that", "Create a DMZ").
+_BLOCK_SECRETS = frozenset({"SIGNON", "SIGNIN", "LOGON", "LOGIN", "PASSWORD", "PASSWD"})
+
+
+def _block_line(line: str) -> str:
+    """A block's line as it goes to others: one that signs on, creates a game or sets a
+    password masked as a command line's echo is (`SIGNON Fwar1 ****`), any other as
+    written."""
+    words = line.split()
+    starts = [_letters(w) for w in words[:2]]
+    create = starts[:1] == ["CREATE"] and len(words) > 2 and words[1].startswith("?")
+    if create or (
+        starts
+        and (starts[0] in _BLOCK_SECRETS or "".join(starts) in _BLOCK_SECRETS | {"SETPASSWORD"})
+    ):
+        return _masked(words) or line
+    return line
 
 
 def _opening(number: int, text: str, first: str, args: list[str]) -> Command:
@@ -896,7 +919,7 @@ def _set(number: int, text: str, args: list[str]) -> Command:
         word = args[0].upper()
         close = difflib.get_close_matches(word, list(_SET), n=1) if len(word) <= _GUESSABLE else []
         guess = close[0] if close else None
-        return _error(number, text, "set_unknown", word=args[0], guess=guess)
+        return _error(number, text, "set_unknown", word=as_written(args[0]), guess=guess)
     rest = args[1:]
     listing = _listing(number, text, args[0].upper(), name, rest)
     if listing is not None:

@@ -211,7 +211,7 @@ def become(run: Run, cmd: Command) -> None:
         return
     close_block(run)
     run.block = Block(block.game, seat)
-    run.copy_to.add(seat.address)
+    run.copy(seat)
     assert seat.power is not None  # seat_of finds a seat by its power
     power = load_map(block.game.variant).powers[seat.power].name
     run.event("became", cmd, game=block.game.name, power=power)

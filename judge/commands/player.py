@@ -35,7 +35,7 @@ from judge.game.dates import (
     parse_moment,
     push_past_absence,
 )
-from judge.game.errors import CommandError
+from judge.game.errors import CommandError, as_written
 from judge.game.passwords import hash_password
 from judge.game.rules import may_wait
 from judge.game.vacancies import free_groups
@@ -106,7 +106,7 @@ def join(run: Run, cmd: Command) -> None:
             observe(run, cmd)  # a started game with no free power: join it as an observer
         return
     if game is None or game.state != games.FORMING:
-        run.event("join_failed", cmd, game=name, reason="no_game")
+        run.event("join_failed", cmd, game=as_written(name), reason="no_game")
         return
     players = games.seats(db, game, games.PLAYER)
     if any(s.address == address for s in players):
@@ -160,7 +160,7 @@ def signon(run: Run, cmd: Command) -> None:
     run.signed_on = True
     run.block = Block(game, seat)
     if seat.address != run.sub.sender:
-        run.copy_to.add(seat.address)
+        run.copy(seat)
     power = load_map(game.variant).powers[seat.power].name if seat.power else None
     run.event(
         "signed_on",
@@ -240,7 +240,7 @@ def set_address(run: Run, cmd: Command) -> None:
         if isinstance(address, Undeliverable):
             run.event("address_bad", cmd, address=address.address, reason=address.reason)
             return
-        run.copy_to.add(block.seat.address)
+        run.copy(block.seat)
         block.seat = games.update_seat(run.ctx.db, block.seat, run.ctx.now, address=address)
         run.event("address", cmd, game=block.game.name, address=address)
 
@@ -286,7 +286,10 @@ def resign(run: Run, cmd: Command) -> None:
         power = (
             load_map(block.game.variant).powers[block.seat.power].name if block.seat.power else None
         )
-        run.event("resigned", cmd, game=block.game.name)
+        # The block's orders are stored only when it closes, which a resignation skips:
+        # the answer says they are not kept, or they would vanish without a word.
+        dropped = len(block.lines) + sum(len(lines) for lines in block.held.values())
+        run.event("resigned", cmd, game=block.game.name, dropped=dropped)
         masters = tuple(s.address for s in games.seats(db, block.game, games.MASTER))
         if masters:
             context = {"game": block.game.name, "power": power, "address": block.seat.address}
@@ -372,7 +375,11 @@ def observe(run: Run, cmd: Command) -> None:
     name, password = cmd.args[:2]  # a SIGNON's variant words (gunboat) come after them
     game = games.find_game(run.ctx.db, name)
     if game is None or game.state == games.FORMING:
-        run.event("join_failed", cmd, game=name, reason="no_game")
+        run.event("join_failed", cmd, game=as_written(name), reason="no_game")
+        return
+    if any(s.address == run.sub.sender for s in games.seats(run.ctx.db, game, games.OBSERVER)):
+        # One seat an address: each more was another diary's room and its own password.
+        run.event("join_failed", cmd, game=name, reason="observing")
         return
     seat = games.add_seat(
         run.ctx.db, game, games.OBSERVER, run.sub.sender, hash_password(password), run.ctx.now
@@ -416,7 +423,7 @@ def concede(run: Run, cmd: Command) -> None:
         return
     to = power_key(gm, cmd.args[0].strip())
     if to is None or to == block.seat.power:
-        refuse(run, cmd, "concede_to", power=cmd.args[0])
+        refuse(run, cmd, "concede_to", power=as_written(cmd.args[0]))
         return
     games.set_concede(db, block.seat, to)
     game = games.get_game(db, block.game.id)

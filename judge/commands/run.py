@@ -51,7 +51,9 @@ class Run:
     events: list[dict[str, Any]] = field(default_factory=list)  # what Run.event recorded
     mails: list[Reply] = field(default_factory=list)
     block: Block | None = None
-    copy_to: set[str] = field(default_factory=set)  # addresses of record to copy
+    # Addresses of record to copy, each with the seats whose lines its copy shows: only
+    # those (and the lines outside any block), never another seat's orders or overview.
+    copy_to: dict[str, set[int]] = field(default_factory=dict)
     refused: bool = False  # the last SIGNON was refused: its lines are not used
     to_process: set[int] = field(default_factory=set)  # game ids whose orders changed
     passwords_left: int = 0  # password checks and hashes this mail may still make
@@ -60,13 +62,28 @@ class Run:
     # Game id -> its settings before this mail's first SET of them: the changes are
     # announced to the game once, at the end (master_settings.parameters_notices).
     settings_before: dict[int, GameSettings] = field(default_factory=dict)
+    closing: Block | None = None  # the block being closed (blocks.close_block): its events
+    event_seats: list[int | None] = field(default_factory=list)  # each event's block's seat
 
     def event(self, kind: str, command: Command | None = None, **data: object) -> None:
-        """Record an event of the acknowledgement (with the line of `command`, if given)."""
+        """Record an event of the acknowledgement (with the line of `command`, if given),
+        and the seat of the block it belongs to (None: outside any)."""
         if command is not None:
             data.setdefault("line", command.line)
             data.setdefault("text", command.text)
         self.events.append({"kind": kind, **data})
+        block = self.block or self.closing
+        self.event_seats.append(block.seat.id if block else None)
+
+    def copy(self, seat: games.Seat) -> None:
+        """Copy the answer to `seat`'s address of record, with that seat's lines."""
+        self.copy_to.setdefault(seat.address, set()).add(seat.id)
+
+    def events_for(self, seats: set[int]) -> list[dict[str, Any]]:
+        """The events a copy for `seats` shows: theirs and those outside any block."""
+        return [
+            e for e, s in zip(self.events, self.event_seats, strict=True) if s in seats | {None}
+        ]
 
 
 def need_block(run: Run, cmd: Command) -> Block | None:

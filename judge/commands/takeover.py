@@ -170,7 +170,7 @@ def _came_back(
     run.refused, run.signed_on = False, True
     run.block = Block(game, games.get_seat(db, seat.id))
     if seat.address != run.sub.sender:
-        run.copy_to.add(seat.address)
+        run.copy(seat)
     power = load_map(game.variant).powers[group[0]].name
     run.event("returned", cmd, game=game.name, power=power, abandoned=True)
     waited = bool(game.deadline) and now >= datetime.fromisoformat(game.deadline or "")

@@ -92,7 +92,10 @@ def parse_preference(
     vocabulary = _vocabulary(initials, names)
     squashed = _squash(text)
     stripped = text.strip()
-    if stripped == "*" or (squashed in _EMPTY_WORDS and "?" not in text):
+    # Brackets alone ("[[[[", "[]") are read, and refused as brackets that do not pair or
+    # hold nothing: they are no "no preference".
+    brackets = any(c in _OPEN + _CLOSE for c in text)
+    if stripped == "*" or (squashed in _EMPTY_WORDS and "?" not in text and not brackets):
         return NO_PREFERENCE
     if stripped == "?" or squashed in _RANDOM_WORDS:
         return RANDOM
