@@ -119,7 +119,10 @@ def test_every_key_of_contract_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         ("[judge]\naddress = 'nobody'\n", "judge.address must be a mail address"),
         ("[judge]\ntimezone = 'Mars/Olympus'\n", "judge.timezone: unknown time zone"),
         ("[inbound]\nmode = 'pop3'\n", 'inbound.mode must be "imap" or "smtp"'),
-        ("[inbound.imap]\nport = '993'\n", "inbound.imap.port must be a whole number, not a string"),
+        (
+            "[inbound.imap]\nport = '993'\n",
+            "inbound.imap.port must be a whole number, not a string",
+        ),
         ("[inbound.imap]\nssl = 1\n", "inbound.imap.ssl must be true or false, not 1"),
         ("[outbound.smtp]\npassword = 'a'\npassword_env = 'B'\n", "outbound.smtp: give only one"),
         (

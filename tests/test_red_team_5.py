@@ -7,10 +7,20 @@ file, key or value, an exit status other than 0, never a traceback and never a p
 
 from __future__ import annotations
 
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from cli_harness import run, write_config
+from live_judge import judge_toml, maildir, player_mail, send, start_judge, wait_until
+from smtp_sink import free_port
+
+from judge.store.db import open_db
 
 SECRET = "hunter2-Secret"
 
@@ -149,3 +159,275 @@ def test_a_file_that_is_no_configuration_is_named(
         assert (status, err) == (2, f"judge: configuration error: {error}\n")
         status, out, err = run(capsys, "--config", str(path), "games")
         assert (status, err) == (2, f"judge: configuration error: {error}\n")
+
+
+def _schema() -> int:
+    from judge.store.schema import MIGRATIONS
+
+    return len(MIGRATIONS)
+
+
+def test_a_database_the_judge_cannot_use_is_named_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_config(tmp_path)
+    db = tmp_path / "j.db"
+    db.write_bytes(b"these are not the tables you are looking for\n" * 100)
+    why = f"{db}: not an SQLite database (is judge.database the right file?)"
+    for command in (["run", "--once"], ["run"]):
+        status, _, err = run(capsys, "--config", str(path), *command)
+        assert (status, err) == (2, f"judge: the database cannot be used: {why}\n")
+    for command in (["games"], ["outbox"], ["inbox"], ["game", "war1"], ["replay", "war1"]):
+        status, out, err = run(capsys, "--config", str(path), *command)
+        assert (status, out, err) == (1, [], f"judge: the database cannot be used: {why}\n")
+    status, _, err = run(capsys, "--config", str(path), "backup", str(tmp_path / "b.db"))
+    assert (status, err) == (
+        1,
+        f"judge: the backup of {db} to {tmp_path / 'b.db'} failed: file is not a database\n",
+    )
+    assert db.read_bytes().startswith(b"these are not")  # left as it was
+
+    db.unlink()
+    db.mkdir()
+    status, _, err = run(capsys, "--config", str(path), "run", "--once")
+    assert (status, err) == (
+        2,
+        f"judge: the database cannot be used: {db}: a folder, not a database file\n",
+    )
+
+
+def test_a_database_of_a_newer_judge_is_refused_and_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_config(tmp_path)
+    db = tmp_path / "j.db"
+    conn = sqlite3.connect(db)
+    conn.execute(f"PRAGMA user_version = {_schema() + 1}")
+    conn.close()
+    status, _, err = run(capsys, "--config", str(path), "run", "--once")
+    assert (status, err) == (
+        2,
+        f"judge: the database cannot be used: {db}: the database has schema version "
+        f"{_schema() + 1}, newer than this judge ({_schema()}): upgrade the judge\n",
+    )
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == _schema() + 1
+    assert conn.execute("SELECT name FROM sqlite_master").fetchall() == []
+    conn.close()
+
+
+def test_another_programs_sqlite_database_is_refused_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_config(tmp_path)
+    db = tmp_path / "j.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE games (title TEXT)")  # a game shop's, say
+    conn.commit()
+    conn.close()
+    status, _, err = run(capsys, "--config", str(path), "run", "--once")
+    assert (status, err) == (
+        2,
+        f"judge: the database cannot be used: {db}: holds another program's tables (games) "
+        "and no judge's: is judge.database the right file?\n",
+    )
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
+    assert conn.execute("SELECT name FROM sqlite_master").fetchall() == [("games",)]
+    conn.close()
+
+
+def test_backup_never_overwrites_the_databases_own_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_config(tmp_path)
+    db = open_db(tmp_path / "j.db")  # held open, as by a running judge: its -wal exists
+    try:
+        for name in ("j.db-wal", "j.db-shm"):
+            target = tmp_path / name
+            assert target.exists()
+            before = target.read_bytes()
+            status, out, err = run(capsys, "--config", str(path), "backup", str(target), "--force")
+            assert (status, out, err) == (
+                1,
+                [],
+                f"judge: the backup cannot overwrite {target}, a file of the database's own\n",
+            )
+            assert target.read_bytes() == before
+        (tmp_path / "link.db").hardlink_to(tmp_path / "j.db")
+        status, _, err = run(
+            capsys, "--config", str(path), "backup", str(tmp_path / "link.db"), "--force"
+        )
+        assert (status, err) == (1, "judge: the backup cannot overwrite the database itself\n")
+        unwritable = "/proc/self/judge-backup.db"
+        status, _, err = run(capsys, "--config", str(path), "backup", unwritable)
+        assert status == 1
+        assert err.startswith(f"judge: the backup of {tmp_path / 'j.db'} to {unwritable} failed: ")
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        db.conn.close()
+
+
+def test_hostile_operator_arguments_get_a_line_each(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_config(tmp_path)
+    open_db(tmp_path / "j.db").conn.close()
+    huge = "9" * 30
+    for command, error in [
+        (["outbox", "--retry", huge], f"there is no outbound message {huge}"),
+        (["inbox", "--retry", huge], f"there is no inbound message {huge}"),
+        (["outbox", "--retry", "-1"], "there is no outbound message -1"),
+    ]:
+        status, out, err = run(capsys, "--config", str(path), *command)
+        assert (status, out, err) == (1, [], f"judge: {error}\n")
+    for moment in ("9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00", "1066-10-14T09:00Z"):
+        with pytest.raises(SystemExit) as stopped:
+            run(capsys, "--config", str(path), "run", "--once", "--now", moment)
+        assert stopped.value.code == 2
+        err = capsys.readouterr().err
+        assert err.splitlines()[-1] == (
+            f"judge run: error: argument --now: '{moment}': give a time between the years "
+            "1900 and 9000"
+        )
+
+
+def _stopped(proc: subprocess.Popen) -> int:
+    """SIGTERM to a judge started here; its exit status."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    return proc.wait(timeout=20)
+
+
+def _one_line(text: str) -> str:
+    """The one line of `text` not written by logging (no timestamp): what the operator reads."""
+    lines = [line for line in text.splitlines() if not line[:4].isdigit()]
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+def test_a_second_judge_on_the_same_database_is_refused(tmp_path: Path) -> None:
+    """Two judges on one database would handle the same mail and send each reply twice:
+    the second, on a port of its own (so nothing else stops it), refuses to start, and
+    so does `judge run --once` while the daemon runs; the first answers every mail once."""
+    port, other = free_port(), free_port()
+    first = start_judge(judge_toml(tmp_path, "FIRST", port), port)
+    try:
+        assert first.poll() is None
+        second_folder = tmp_path / "second"
+        second_folder.mkdir()
+        config = judge_toml(second_folder, "SECOND", other)
+        config.write_text(config.read_text().replace('"judge.db"', f'"{tmp_path / "judge.db"}"'))
+        second = subprocess.run(
+            [sys.executable, "-m", "judge.ops.cli", "--config", str(config), "run"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
+        lock = tmp_path / "judge.db.lock"
+        refusal = (
+            f"judge: not started: another judge is running on the database "
+            f"{tmp_path / 'judge.db'} (process {first.pid}; it holds {lock}): stop it first, "
+            "or give this one its own judge.database"
+        )
+        assert (second.returncode, _one_line(second.stderr)) == (2, refusal)
+        once = subprocess.run(
+            [sys.executable, "-m", "judge.ops.cli", "--config", str(config), "run", "--once"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
+        assert (once.returncode, _one_line(once.stderr)) == (2, refusal)
+        send(port, player_mail(body="HELP\r\n"))
+        assert wait_until(lambda: len(maildir(tmp_path / "outbox")) == 1)
+        assert not (second_folder / "outbox").exists()
+    finally:
+        assert _stopped(first) == 0
+    # Stopped (or killed: the kernel's lock goes with the process), the next one starts.
+    again = start_judge(judge_toml(tmp_path, "FIRST", port), port)
+    assert again.poll() is None and _stopped(again) == 0
+    assert len(maildir(tmp_path / "outbox")) == 1
+
+
+def test_a_port_in_use_is_said_in_one_line(tmp_path: Path) -> None:
+    port = free_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "judge.ops.cli",
+                "--config",
+                str(judge_toml(tmp_path, "T", port)),
+                "run",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    assert (proc.returncode, _one_line(proc.stderr)) == (
+        2,
+        f"judge: not started: the SMTP receiver cannot listen on 127.0.0.1:{port}: the port "
+        "is in use (by another program, or another judge) (inbound.smtp)",
+    )
+    assert "Traceback" not in proc.stderr
+
+
+def test_sighup_with_a_broken_file_keeps_the_running_configuration(tmp_path: Path) -> None:
+    port = free_port()
+    config = judge_toml(tmp_path, "BEFORE", port)
+    log_path = tmp_path / "judge.log"
+    with log_path.open("w") as log:
+        proc = start_judge(config, port, log=log)
+        try:
+            for broken, why in [
+                (b'[judge]\nname = "Bj\xf6rn"\n', "not UTF-8 text (line 2 has the byte 0xf6)"),
+                (f'[outbound.smtp]\nport = "{SECRET}"\n'.encode(), "must be a whole number"),
+            ]:
+                config.write_bytes(broken)
+                proc.send_signal(signal.SIGHUP)
+                assert wait_until(lambda why=why: why in log_path.read_text())
+            send(port, player_mail(subject="still", body="HELP\r\n"))
+            assert wait_until(lambda: len(maildir(tmp_path / "outbox")) == 1)
+            assert maildir(tmp_path / "outbox")[0]["Subject"] == "Re: BEFORE still"
+        finally:
+            assert _stopped(proc) == 0
+    text = log_path.read_text()
+    assert text.count("SIGHUP: configuration not reloaded") == 2
+    assert "Traceback" not in text and SECRET not in text
+
+
+def test_operator_tools_beside_a_running_judge_leave_its_database_whole(tmp_path: Path) -> None:
+    """games, outbox, inbox, backup and export while the daemon takes mail: each answers
+    at once (no wait on the daemon's writes), and the database passes its integrity check."""
+    port = free_port()
+    config = judge_toml(tmp_path, "T", port)
+    proc = start_judge(config, port)
+    try:
+        for n in range(5):
+            send(port, player_mail(subject=f"help {n}", body="HELP\r\n"))
+        for command in (
+            ["games"],
+            ["outbox", "--retry"],
+            ["inbox"],
+            ["backup", str(tmp_path / "copy.db")],
+            ["export", "nosuch"],
+        ):
+            started = time.monotonic()
+            done = subprocess.run(
+                [sys.executable, "-m", "judge.ops.cli", "--config", str(config), *command],
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
+            assert time.monotonic() - started < 10, command
+            assert "Traceback" not in done.stderr, command
+        assert wait_until(lambda: len(maildir(tmp_path / "outbox")) == 5)
+    finally:
+        assert _stopped(proc) == 0
+    for db in ("judge.db", "copy.db"):
+        conn = sqlite3.connect(tmp_path / db)
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        conn.close()

@@ -13,8 +13,12 @@ from zoneinfo import ZoneInfo
 import sqlite_utils
 
 from judge.config import Config, ConfigError, load_config
+from judge.store.db import UnusableDatabase
 from judge.store.games import Game
 from judge.variants.maps import use_operator_folder
+
+# Row ids are SQLite integers: an id past them is no message (and no query may hold it).
+STORED_ID_LIMIT = 2**63
 
 
 def out(line: str = "") -> None:
@@ -72,6 +76,8 @@ def with_database(
             return work(config, db)
     except NoDatabase as e:
         return fail(str(e))
+    except UnusableDatabase as e:
+        return fail(f"the database cannot be used: {e}")
 
 
 def when(stored: str | None, zone: str) -> str:
