@@ -431,3 +431,44 @@ def test_operator_tools_beside_a_running_judge_leave_its_database_whole(tmp_path
         conn = sqlite3.connect(tmp_path / db)
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         conn.close()
+
+
+def test_a_file_the_operator_names_that_cannot_be_written_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from judge_harness import Judge
+
+    Judge(tmp_path).start_game()
+    path = write_config(tmp_path)
+    nowhere = "/proc/self/no-such-folder/out"
+    for command, target, why in [
+        (["export", "war1", "-o"], nowhere, "No such file or directory"),
+        (["export", "war1", "-o"], str(tmp_path), "Is a directory"),
+        (["map", "war1", "-o"], nowhere + ".svg", "No such file or directory"),
+        (["init"], "/proc/judge.toml", "No such file or directory"),
+    ]:
+        status, out, err = run(capsys, "--config", str(path), *command, target)
+        assert (status, out, err) == (1, [], f"judge: cannot write {target}: {why}\n")
+
+
+def test_run_once_with_the_imap_server_down_still_does_the_rest(tmp_path: Path) -> None:
+    port = free_port()  # nothing listens there
+    path = write_config(
+        tmp_path,
+        f'[inbound]\nmode = "imap"\n[inbound.imap]\nport = {port}\nssl = false\n'
+        f'username = "judge"\npassword = "{SECRET}"\n[outbound.maildir]\npath = "out"\n',
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "judge.ops.cli", "--config", str(path), "run", "--once"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0
+    lines = [line.split(" ", 2)[2] for line in done.stderr.splitlines()]
+    assert lines == [
+        f"judge WARNING IMAP 127.0.0.1:{port}: nothing fetched "
+        "(ConnectionRefusedError: [Errno 111] Connection refused); the mailbox is tried "
+        "again at the next run",
+        "judge INFO fetched 0, handled 0, deadline mails 0, sent 0",
+    ]

@@ -8,6 +8,7 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
@@ -24,6 +25,19 @@ STORED_ID_LIMIT = 2**63
 def out(line: str = "") -> None:
     """One line to standard output, at once (the operator may be piping it)."""
     print(line, flush=True)
+
+
+def write_failure(path: Path, data: str | bytes) -> str | None:
+    """Write `data` to the operator's file `path`; None, or why it could not be written
+    (a folder, no such folder, not writable) in one line."""
+    try:
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data, encoding="utf-8")
+    except OSError as e:
+        return f"cannot write {path}: {e.strerror or e}"
+    return None
 
 
 def fail(message: str) -> int:
