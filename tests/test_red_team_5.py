@@ -472,3 +472,25 @@ def test_run_once_with_the_imap_server_down_still_does_the_rest(tmp_path: Path) 
         "again at the next run",
         "judge INFO fetched 0, handled 0, deadline mails 0, sent 0",
     ]
+
+
+def test_an_escape_sequence_from_mail_never_reaches_the_operators_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from datetime import UTC, datetime
+
+    from judge.store import inbox
+
+    path = write_config(tmp_path)
+    db = open_db(tmp_path / "j.db")
+    raw = b"From: a\x1b[2J\x1b]0;owned\x07@example.org\r\nSubject: s\r\n\r\nHELP\r\n"
+    inbox.ingest(db, raw, "smtp", datetime(2026, 1, 1, tzinfo=UTC))
+    db.execute("UPDATE inbound SET state = 'failed', attempts = 3, error = 'E: \x1b[8m'")
+    db.conn.commit()
+    db.conn.close()
+    status, out, err = run(capsys, "--config", str(path), "inbox")
+    assert status == 0 and err == ""
+    assert (
+        out[-1] == "1   failed  2026-01-01 00:00 UTC  a\\x1b  3         -             E: \\x1b[8m"
+    )
+    assert not any(ord(c) < 32 for line in out for c in line)

@@ -23,8 +23,19 @@ STORED_ID_LIMIT = 2**63
 
 
 def out(line: str = "") -> None:
-    """One line to standard output, at once (the operator may be piping it)."""
-    print(line, flush=True)
+    """One line to standard output, at once (the operator may be piping it), with no
+    control character: a sender's address, a subject or a reason comes from mail, and an
+    escape sequence in it would act on the operator's terminal (clear it, retitle it,
+    hide what follows)."""
+    print(visible(line), flush=True)
+
+
+_CONTROLS = {c: f"\\x{c:02x}" for c in [*range(32), *range(127, 160)]}
+
+
+def visible(text: str) -> str:
+    """`text` with every control character (C0, DEL, C1) written as `\\xNN`."""
+    return text.translate(_CONTROLS)
 
 
 def write_failure(path: Path, data: str | bytes) -> str | None:
@@ -42,7 +53,7 @@ def write_failure(path: Path, data: str | bytes) -> str | None:
 
 def fail(message: str) -> int:
     """`message` to standard error; the exit status 1."""
-    print(f"judge: {message}", file=sys.stderr, flush=True)
+    print(f"judge: {visible(message)}", file=sys.stderr, flush=True)
     return 1
 
 
@@ -107,6 +118,7 @@ def when(stored: str | None, zone: str) -> str:
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     """Columns padded to their widest cell, two spaces apart; the last one unpadded."""
+    rows = [[visible(str(c)) for c in row] for row in rows]  # widths as shown
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     lines = []
     for row in [header, *rows]:
