@@ -174,9 +174,20 @@ def test_a_database_the_judge_cannot_use_is_named_not_a_traceback(
     db = tmp_path / "j.db"
     db.write_bytes(b"these are not the tables you are looking for\n" * 100)
     why = f"{db}: not an SQLite database (is judge.database the right file?)"
-    for command in (["run", "--once"], ["run"]):
-        status, _, err = run(capsys, "--config", str(path), *command)
-        assert (status, err) == (2, f"judge: the database cannot be used: {why}\n")
+    status, _, err = run(capsys, "--config", str(path), "run", "--once")
+    assert (status, err) == (2, f"judge: the database cannot be used: {why}\n")
+    # The daemon in a process of its own: in this one, its signal handlers would be left
+    # ignoring SIGTERM (as at its shutdown), and every judge started later would inherit that.
+    daemon = subprocess.run(
+        [sys.executable, "-m", "judge.ops.cli", "--config", str(path), "run"],
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
+    assert (daemon.returncode, _one_line(daemon.stderr)) == (
+        2,
+        f"judge: the database cannot be used: {why}",
+    )
     for command in (["games"], ["outbox"], ["inbox"], ["game", "war1"], ["replay", "war1"]):
         status, out, err = run(capsys, "--config", str(path), *command)
         assert (status, out, err) == (1, [], f"judge: the database cannot be used: {why}\n")
@@ -194,6 +205,8 @@ def test_a_database_the_judge_cannot_use_is_named_not_a_traceback(
         2,
         f"judge: the database cannot be used: {db}: a folder, not a database file\n",
     )
+    status, out, _ = run(capsys, "--config", str(path), "check-config")
+    assert (status, out[2]) == (1, f"database: FAILED: {db} is a folder, not a database file")
 
 
 def test_a_database_of_a_newer_judge_is_refused_and_left_alone(
@@ -338,6 +351,25 @@ def test_a_second_judge_on_the_same_database_is_refused(tmp_path: Path) -> None:
             timeout=20,
         )
         assert (once.returncode, _one_line(once.stderr)) == (2, refusal)
+        checked = subprocess.run(
+            [sys.executable, "-m", "judge.ops.cli", "--config", str(config), "check-config"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
+        assert checked.stdout.splitlines()[2].endswith(
+            f"; a judge is running on it (process {first.pid})"
+        )
+        backup = subprocess.run(
+            [sys.executable, "-m", "judge.ops.cli", "--config", str(config), "backup", "--force"]
+            + [str(lock)],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
+        assert backup.stderr == (
+            f"judge: the backup cannot overwrite {lock}, a file of the database's own\n"
+        )
         send(port, player_mail(body="HELP\r\n"))
         assert wait_until(lambda: len(maildir(tmp_path / "outbox")) == 1)
         assert not (second_folder / "outbox").exists()
@@ -494,3 +526,30 @@ def test_an_escape_sequence_from_mail_never_reaches_the_operators_terminal(
         out[-1] == "1   failed  2026-01-01 00:00 UTC  a\\x1b  3         -             E: \\x1b[8m"
     )
     assert not any(ord(c) < 32 for line in out for c in line)
+
+
+def test_sigterm_during_the_start_loses_nothing(tmp_path: Path) -> None:
+    """SIGTERM at moments of the start (before and after the handlers are set): the judge
+    ends, and the next start takes mail on the same database, whole."""
+    port = free_port()
+    config = judge_toml(tmp_path, "T", port)
+    for delay in (0.05, 0.4):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "judge.ops.cli", "--config", str(config), "run"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(delay)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+        assert proc.returncode in (0, -signal.SIGTERM) and "Traceback" not in err
+    proc = start_judge(config, port)
+    try:
+        send(port, player_mail(body="HELP\r\n"))
+        assert wait_until(lambda: len(maildir(tmp_path / "outbox")) == 1)
+    finally:
+        assert _stopped(proc) == 0
+    conn = sqlite3.connect(tmp_path / "judge.db")
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()

@@ -48,6 +48,8 @@ def _same_file(target: Path, source: Path) -> bool:
 
 
 def _companions(source: Path) -> set[Path]:
-    """The files SQLite keeps beside the database while it is in use."""
+    """The files SQLite keeps beside the database while it is in use, and the running
+    judge's lock file (replaced, it would let a second judge start)."""
     real = source.resolve()
-    return {real.with_name(real.name + suffix) for suffix in ("-wal", "-shm", "-journal")}
+    suffixes = ("-wal", "-shm", "-journal", ".lock")
+    return {real.with_name(real.name + suffix) for suffix in suffixes}

@@ -13,6 +13,7 @@ import errno
 import fcntl
 import os
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -40,9 +41,7 @@ def sole_judge(config: Config) -> Iterator[None]:
     except OSError as e:
         raise StartFailed(f"cannot create the lock file {path}: {e.strerror or e}") from None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not _locked(fd):
             holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
             raise StartFailed(
                 f"another judge is running on the database {config.database} (process "
@@ -54,6 +53,37 @@ def sole_judge(config: Config) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # frees the lock
+
+
+def _locked(fd: int, tries: int = 10) -> bool:
+    """Whether the lock on `fd` was taken; a few tries 50 ms apart, for `judge
+    check-config` looks at the lock for a moment (holder) and must not stop a start."""
+    for n in range(tries):
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if n + 1 < tries:
+                time.sleep(0.05)
+    return False
+
+
+def holder(database: Path) -> str | None:
+    """The process id of the judge running on `database` (as its lock file says), or
+    None when none holds the lock."""
+    try:
+        fd = os.open(lock_path(database), os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return None
 
 
 def probe_port(config: Config) -> None:
