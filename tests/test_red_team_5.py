@@ -553,3 +553,20 @@ def test_sigterm_during_the_start_loses_nothing(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "judge.db")
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.close()
+
+
+def test_check_config_tries_the_map_folder_as_run_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "mine.toml").write_text("")
+    for folder, verdict in [
+        ("nowhere", "FAILED: does not exist"),
+        ("file", "FAILED: is not a folder"),
+        ("maps", "ok: a folder of 1 map"),
+    ]:
+        path = write_config(tmp_path, f'maps = "{folder}"\n[inbound.smtp]\nport = 0\n')
+        status, out, _ = run(capsys, "--config", str(path), "check-config")
+        assert out[3] == f"maps: {tmp_path / folder}: {verdict}"
+        assert status == (0 if folder == "maps" else 1)

@@ -103,3 +103,17 @@ def check_maildir(config: Config, check: Check) -> None:
         check.fail(part, f"not writable: {e.strerror or e}")
         return
     check.ok(part, "writable")
+
+
+def check_maps(config: Config, check: Check) -> None:
+    """The operator's map folder (judge.maps), when one is set, is a folder: `judge run`
+    refuses to start otherwise."""
+    if config.maps is None:
+        return
+    part = f"maps: {config.maps}"
+    if not config.maps.exists():
+        check.fail(part, "does not exist")
+    elif not config.maps.is_dir():
+        check.fail(part, "is not a folder")
+    else:
+        check.ok(part, f"a folder of {plural(len(list(config.maps.glob('*.toml'))), 'map')}")
