@@ -330,7 +330,8 @@ def test_a_second_judge_on_the_same_database_is_refused(tmp_path: Path) -> None:
         second_folder = tmp_path / "second"
         second_folder.mkdir()
         config = judge_toml(second_folder, "SECOND", other)
-        config.write_text(config.read_text().replace('"judge.db"', f'"{tmp_path / "judge.db"}"'))
+        # By a symbolic link: the same file under another name is the same database.
+        (second_folder / "judge.db").symlink_to(tmp_path / "judge.db")
         second = subprocess.run(
             [sys.executable, "-m", "judge.ops.cli", "--config", str(config), "run"],
             capture_output=True,
@@ -340,7 +341,7 @@ def test_a_second_judge_on_the_same_database_is_refused(tmp_path: Path) -> None:
         lock = tmp_path / "judge.db.lock"
         refusal = (
             f"judge: not started: another judge is running on the database "
-            f"{tmp_path / 'judge.db'} (process {first.pid}; it holds {lock}): stop it first, "
+            f"{second_folder / 'judge.db'} (process {first.pid}; it holds {lock}): stop it first, "
             "or give this one its own judge.database"
         )
         assert (second.returncode, _one_line(second.stderr)) == (2, refusal)

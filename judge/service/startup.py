@@ -25,8 +25,10 @@ class StartFailed(Exception):
 
 
 def lock_path(database: Path) -> Path:
-    """The file beside the database that the running judge holds locked."""
-    return database.with_name(database.name + ".lock")
+    """The file beside the database that the running judge holds locked: beside the
+    real file, so that a judge reaching it by a symbolic link finds the same lock."""
+    real = database.resolve()
+    return real.with_name(real.name + ".lock")
 
 
 @contextlib.contextmanager
