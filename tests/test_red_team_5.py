@@ -7,6 +7,7 @@ file, key or value, an exit status other than 0, never a traceback and never a p
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import sqlite3
@@ -571,3 +572,21 @@ def test_check_config_tries_the_map_folder_as_run_does(
         status, out, _ = run(capsys, "--config", str(path), "check-config")
         assert out[3] == f"maps: {tmp_path / folder}: {verdict}"
         assert status == (0 if folder == "maps" else 1)
+
+
+def test_output_into_a_closed_pipe_is_no_traceback(tmp_path: Path) -> None:
+    """`judge games | head -1`: the reader goes away; the tool ends quietly, status 1."""
+    path = write_config(tmp_path, "[inbound.smtp]\nport = 0\n")
+    reader, writer = os.pipe()
+    os.close(reader)  # gone before the first line is written
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "judge.ops.cli", "--config", str(path), "check-config"],
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=30,
+        )
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (1, "")

@@ -86,9 +86,22 @@ def main(argv: list[str] | None = None) -> int:
 
         return demo(args)
     if getattr(args, "operator", None):
-        return _operator_command(args.operator)(args)
+        try:
+            return _operator_command(args.operator)(args)
+        except BrokenPipeError:  # `judge games | head`: the reader has what it wanted
+            _quiet_stdout()
+            return 1
     parser.error(f"unknown command {args.command}")
     return 2
+
+
+def _quiet_stdout() -> None:
+    """Standard output to /dev/null: its reader has gone, and Python's flush of it at exit
+    would raise again (Python's documented way, in the signal module's notes on SIGPIPE)."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def _parser() -> argparse.ArgumentParser:
