@@ -590,3 +590,30 @@ def test_output_into_a_closed_pipe_is_no_traceback(tmp_path: Path) -> None:
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (1, "")
+
+
+def test_a_tool_of_a_newer_judge_never_migrates_under_a_running_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The judge upgraded, not yet restarted: `judge games` of the new version would bring
+    the database to its schema under the old daemon's feet. It refuses, and says why."""
+    from judge.config import load_config
+    from judge.service.startup import sole_judge
+
+    path = write_config(tmp_path)
+    open_db(tmp_path / "j.db").conn.close()
+    conn = sqlite3.connect(tmp_path / "j.db")
+    conn.execute(f"PRAGMA user_version = {_schema() - 1}")
+    conn.close()
+    with sole_judge(load_config(path)):  # the running (older) judge
+        status, out, err = run(capsys, "--config", str(path), "games")
+    assert (status, out, err) == (
+        1,
+        [],
+        f"judge: {tmp_path / 'j.db'} has schema version {_schema() - 1}, older than this "
+        f"judge's ({_schema()}), and a judge (process {os.getpid()}) is running on it: "
+        "restart that judge with this version first (it brings the database up to date)\n",
+    )
+    conn = sqlite3.connect(tmp_path / "j.db")
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == _schema() - 1
+    conn.close()

@@ -79,11 +79,35 @@ def database(config: Config) -> Iterator[sqlite_utils.Database]:
             f"there is no database at {config.database} (has the judge run yet? "
             f"is --config right? configuration: {config.source})"
         )
+    _not_under_a_running_judge(config)
     db = open_db(config.database)
     try:
         yield db
     finally:
         db.conn.close()
+
+
+def _not_under_a_running_judge(config: Config) -> None:
+    """NoDatabase when opening would migrate the database while an older judge runs on
+    it (the judge was upgraded, not yet restarted): that judge's code would then work on
+    tables it does not know."""
+    import sqlite3
+
+    from judge.service.startup import holder
+    from judge.store.db import peek
+    from judge.store.schema import MIGRATIONS
+
+    try:
+        version = peek(config.database).version
+    except sqlite3.Error:
+        return  # open_db says what is wrong with it
+    pid = holder(config.database)
+    if version < len(MIGRATIONS) and pid:
+        raise NoDatabase(
+            f"{config.database} has schema version {version}, older than this judge's "
+            f"({len(MIGRATIONS)}), and a judge (process {pid}) is running on it: restart "
+            "that judge with this version first (it brings the database up to date)"
+        )
 
 
 class NoDatabase(Exception):
