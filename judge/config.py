@@ -8,6 +8,7 @@ A wrong key or value raises ConfigError naming it.
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -18,6 +19,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 class ConfigError(ValueError):
     """The configuration is wrong; the message names the key."""
+
+
+# The largest number any count or size of the configuration takes: far above any judge's
+# need, and an int SQLite can store (a 10**30 was taken, then failed in a query).
+MAX_NUMBER = 1_000_000_000
+# IMAP polling: 0, a negative, NaN or infinity would spin or never poll again.
+POLL_SECONDS = (0.1, 86_400.0)
 
 
 @dataclass(frozen=True)
@@ -143,6 +151,16 @@ def load_config(path: str | Path | None = None, *, cwd: Path | None = None) -> C
             data = tomllib.load(f)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such configuration file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: a folder, not a configuration file") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot be read: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:  # TOML is UTF-8: a file saved as Latin-1, or binary
+        line = e.object[: e.start].count(b"\n") + 1
+        raise ConfigError(
+            f"{path}: not UTF-8 text (line {line} has the byte 0x{e.object[e.start]:02x}); "
+            "save it as UTF-8"
+        ) from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
     base = path.resolve().parent
@@ -192,12 +210,13 @@ def config_from_dict(
         inbound_mode=inbound_mode,
         imap=_imap_config(imap, base),
         smtp_in=SmtpInConfig(
-            host=_get(smtp_in, "inbound.smtp.host", str, SmtpInConfig.host),
-            port=_get(smtp_in, "inbound.smtp.port", int, SmtpInConfig.port),
+            host=_text(smtp_in, "inbound.smtp.host", SmtpInConfig.host),
+            # 0: any free port (the tests' receivers); a real judge names its port
+            port=_port(smtp_in, "inbound.smtp.port", SmtpInConfig.port, lowest=0),
         ),
         outbound_mode=outbound_mode,
         smtp_out=_smtp_out_config(smtp_out, base),
-        maildir=Path(_get(maildir, "outbound.maildir.path", str, str(d.maildir))),
+        maildir=Path(_text(maildir, "outbound.maildir.path", str(d.maildir))),
         source=source,
     )
 
@@ -206,14 +225,14 @@ def _judge_fields(judge: dict[str, Any], base: Path | None) -> dict[str, Any]:
     """The Config fields of the [judge] table but its timezone, each checked."""
     d = Config()
     address = _get(judge, "judge.address", str, d.address)
-    if "@" not in address:
+    if not _is_address(address):
         raise ConfigError(f"judge.address must be a mail address, not {address!r}")
-    replies_per_hour = _get(judge, "judge.replies_per_hour", int, d.replies_per_hour)
-    if replies_per_hour < 1:
-        raise ConfigError(f"judge.replies_per_hour must be at least 1, not {replies_per_hour}")
     masters = _get(judge, "judge.masters", list, [])
-    if not all(isinstance(a, str) and "@" in a for a in masters):
+    if not all(isinstance(a, str) and _is_address(a.strip("<>")) for a in masters):
         raise ConfigError(f"judge.masters must be a list of mail addresses, not {masters!r}")
+    broadcast = _get(judge, "judge.broadcast", str, d.broadcast)
+    if broadcast and not _is_address(broadcast):
+        raise ConfigError(f"judge.broadcast must be a mail address or empty, not {broadcast!r}")
     master_password = _secret(judge, "judge", base, "master_")
     if masters and not master_password:
         # A From: line is easy to forge: a listed address alone is no authority.
@@ -221,20 +240,22 @@ def _judge_fields(judge: dict[str, Any], base: Path | None) -> dict[str, Any]:
             "judge.masters: the listed masters sign on with judge.master_password "
             "(or master_password_file, master_password_env); give one"
         )
-    fields: dict[str, Any] = {"address": address, "replies_per_hour": replies_per_hour}
-    for key in ("wrong_passwords_per_hour", "passwords_per_mail"):
-        fields[key] = _get(judge, f"judge.{key}", int, getattr(d, key))
-        if fields[key] < 1:
-            raise ConfigError(f"judge.{key} must be at least 1, not {fields[key]}")
+    counts = (
+        "replies_per_hour",
+        "wrong_passwords_per_hour",
+        "passwords_per_mail",
+        "max_message_bytes",
+        "rate_limit_per_hour",
+    )
+    fields = {key: _count(judge, f"judge.{key}", getattr(d, key)) for key in counts}
     return fields | {
-        "name": _get(judge, "judge.name", str, d.name),
-        "database": Path(_get(judge, "judge.database", str, str(d.database))),
+        "address": address,
+        "name": _text(judge, "judge.name", d.name),
+        "database": Path(_text(judge, "judge.database", str(d.database))),
         "masters": tuple(a.strip("<>").lower() for a in masters),
         "master_password": master_password,
-        "broadcast": _get(judge, "judge.broadcast", str, d.broadcast),
-        "maps": Path(folder) if (folder := _get(judge, "judge.maps", str, "")) else None,
-        "max_message_bytes": _get(judge, "judge.max_message_bytes", int, d.max_message_bytes),
-        "rate_limit_per_hour": _get(judge, "judge.rate_limit_per_hour", int, d.rate_limit_per_hour),
+        "broadcast": broadcast,
+        "maps": Path(folder) if (folder := _text(judge, "judge.maps", "", empty=True)) else None,
     }
 
 
@@ -242,16 +263,16 @@ def _imap_config(imap: dict[str, Any], base: Path | None) -> ImapConfig:
     """The [inbound.imap] table, each key checked."""
     di = ImapConfig()
     return ImapConfig(
-        host=_get(imap, "inbound.imap.host", str, di.host),
-        port=_get(imap, "inbound.imap.port", int, di.port),
+        host=_text(imap, "inbound.imap.host", di.host),
+        port=_port(imap, "inbound.imap.port", di.port),
         ssl=_get(imap, "inbound.imap.ssl", bool, di.ssl),
         starttls=_get(imap, "inbound.imap.starttls", bool, di.starttls),
         username=_get(imap, "inbound.imap.username", str, di.username),
         password=_secret(imap, "inbound.imap", base),
-        mailbox=_get(imap, "inbound.imap.mailbox", str, di.mailbox),
-        processed_mailbox=_get(imap, "inbound.imap.processed_mailbox", str, di.processed_mailbox),
+        mailbox=_text(imap, "inbound.imap.mailbox", di.mailbox),
+        processed_mailbox=_text(imap, "inbound.imap.processed_mailbox", di.processed_mailbox),
         idle=_get(imap, "inbound.imap.idle", bool, di.idle),
-        poll_seconds=float(_get(imap, "inbound.imap.poll_seconds", (int, float), 30)),
+        poll_seconds=_poll_seconds(imap),
     )
 
 
@@ -259,12 +280,64 @@ def _smtp_out_config(smtp_out: dict[str, Any], base: Path | None) -> SmtpOutConf
     """The [outbound.smtp] table, each key checked."""
     dso = SmtpOutConfig()
     return SmtpOutConfig(
-        host=_get(smtp_out, "outbound.smtp.host", str, dso.host),
-        port=_get(smtp_out, "outbound.smtp.port", int, dso.port),
+        host=_text(smtp_out, "outbound.smtp.host", dso.host),
+        port=_port(smtp_out, "outbound.smtp.port", dso.port),
         starttls=_get(smtp_out, "outbound.smtp.starttls", bool, dso.starttls),
         ssl=_get(smtp_out, "outbound.smtp.ssl", bool, dso.ssl),
         username=_get(smtp_out, "outbound.smtp.username", str, dso.username),
         password=_secret(smtp_out, "outbound.smtp", base),
+    )
+
+
+def _count(table: dict[str, Any], key: str, default: int) -> int:
+    """A count or size at `key`: a whole number from 1 to MAX_NUMBER."""
+    value: int = _get(table, key, int, default)
+    if value < 1:
+        raise ConfigError(f"{key} must be at least 1, not {value}")
+    if value > MAX_NUMBER:
+        raise ConfigError(f"{key} must be at most {MAX_NUMBER:,}, not {value:,}")
+    return value
+
+
+def _port(table: dict[str, Any], key: str, default: int, lowest: int = 1) -> int:
+    """A TCP port at `key`: a whole number from `lowest` to 65535."""
+    value: int = _get(table, key, int, default)
+    if not lowest <= value <= 65535:
+        raise ConfigError(f"{key} must be a port from {lowest} to 65535, not {value}")
+    return value
+
+
+def _poll_seconds(imap: dict[str, Any]) -> float:
+    """inbound.imap.poll_seconds: a number of seconds within POLL_SECONDS."""
+    key = "inbound.imap.poll_seconds"
+    value = float(_get(imap, key, (int, float), ImapConfig.poll_seconds))
+    low, high = POLL_SECONDS
+    if not low <= value <= high:  # NaN compares false: refused too
+        raise ConfigError(f"{key} must be from {low:g} to {high:g} seconds, not {value:g}")
+    return value
+
+
+def _text(table: dict[str, Any], key: str, default: str, *, empty: bool = False) -> str:
+    """A name, host, mailbox or path at `key`: a string with no control character (a
+    line break in a name ends up in mail headers; a NUL in a path is no path), not
+    empty unless `empty` (an empty host listens on every address; an empty path is the
+    configuration's own folder)."""
+    value: str = _get(table, key, str, default)
+    if not value.strip() and not (empty and value == ""):
+        raise ConfigError(f"{key} must not be empty")
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise ConfigError(
+            f"{key} must not hold a control character (a line break, a tab), not {value!r}"
+        )
+    return value
+
+
+def _is_address(text: str) -> bool:
+    """Whether `text` is one bare mail address: local@domain, each part non-empty, with
+    no space, control character or the punctuation that ends an address in a header."""
+    local, at, domain = text.rpartition("@")
+    return bool(at and local and domain) and not any(
+        c.isspace() or ord(c) < 32 or ord(c) == 127 or c in '<>,;"()[]\\@' for c in local + domain
     )
 
 
@@ -294,7 +367,12 @@ def _check_keys(table: dict[str, Any], name: str, allowed: set[str]) -> None:
     for key in table:
         if key not in allowed:
             where = f"{name}.{key}" if name else key
-            raise ConfigError(f"{where}: unknown key (allowed: {', '.join(sorted(allowed))})")
+            # A typo is the usual cause: name the key meant first.
+            close = difflib.get_close_matches(key, allowed, n=1)
+            meant = f"did you mean {close[0]}? " if close else ""
+            raise ConfigError(
+                f"{where}: unknown key ({meant}allowed: {', '.join(sorted(allowed))})"
+            )
 
 
 def _get(table: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any) -> Any:
@@ -305,9 +383,36 @@ def _get(table: dict[str, Any], key: str, kind: type | tuple[type, ...], default
         return default
     value = table[short]
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise ConfigError(f"{key} must be a {names}, not {value!r}")
+        raise ConfigError(f"{key} must be {_KIND_WORDS.get(kind, kind)}, not {_shown(key, value)}")
     return value
+
+
+# What a value of each kind is called in the errors (TOML's words, not Python's).
+_KIND_WORDS: dict[type | tuple[type, ...], str] = {
+    int: "a whole number",
+    str: "a string in quotes",
+    bool: "true or false",
+    list: "a list [...]",
+    (int, float): "a number",
+}
+
+
+def _shown(key: str, value: object) -> str:
+    """A wrong value as an error may show it: a number or true/false as written; any
+    other value by its kind only, for a string at the wrong key may be a password (typed
+    at `port`, say), and a secret's key never shows its value."""
+    if "password" not in key and isinstance(value, bool):
+        return "true" if value else "false"
+    if "password" not in key and isinstance(value, int | float):
+        return repr(value)
+    kinds = (
+        (bool, "true or false"),
+        (int | float, "a number"),
+        (str, "a string"),
+        (list, "a list"),
+        (dict, "a table"),
+    )
+    return next((word for kind, word in kinds if isinstance(value, kind)), "a date")
 
 
 def _secret(table: dict[str, Any], section: str, base: Path | None, prefix: str = "") -> str:
@@ -328,6 +433,8 @@ def _secret(table: dict[str, Any], section: str, base: Path | None, prefix: str 
             return file.read_text().strip()
         except OSError as e:
             raise ConfigError(f"{section}.{key}: cannot read {value}: {e.strerror}") from None
+        except UnicodeDecodeError:  # never shown: its bytes are the secret
+            raise ConfigError(f"{section}.{key}: {value} is not UTF-8 text") from None
     if value not in os.environ:
         raise ConfigError(f"{section}.{key}: the environment variable {value} is not set")
     return os.environ[value]

@@ -119,8 +119,11 @@ def test_every_key_of_contract_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         ("[judge]\naddress = 'nobody'\n", "judge.address must be a mail address"),
         ("[judge]\ntimezone = 'Mars/Olympus'\n", "judge.timezone: unknown time zone"),
         ("[inbound]\nmode = 'pop3'\n", 'inbound.mode must be "imap" or "smtp"'),
-        ("[inbound.imap]\nport = '993'\n", "inbound.imap.port must be a int, not '993'"),
-        ("[inbound.imap]\nssl = 1\n", "inbound.imap.ssl must be a bool"),
+        (
+            "[inbound.imap]\nport = '993'\n",
+            "inbound.imap.port must be a whole number, not a string",
+        ),
+        ("[inbound.imap]\nssl = 1\n", "inbound.imap.ssl must be true or false, not 1"),
         ("[outbound.smtp]\npassword = 'a'\npassword_env = 'B'\n", "outbound.smtp: give only one"),
         (
             "[outbound.smtp]\npassword_env = 'JUDGE_NOT_SET_ANYWHERE'\n",
@@ -141,7 +144,7 @@ def test_every_key_of_contract_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
             "judge: give only one of master_password, master_password_env",
         ),
         ("[judge]\nwrong_passwords_per_hour = 0\n", "judge.wrong_passwords_per_hour must be at"),
-        ("[judge]\npasswords_per_mail = 'x'\n", "judge.passwords_per_mail must be a int"),
+        ("[judge]\npasswords_per_mail = 'x'\n", "judge.passwords_per_mail must be a whole number"),
         ("[sql]\nx = 1\n", "sql: unknown key"),
     ],
 )

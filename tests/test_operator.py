@@ -183,7 +183,7 @@ def test_check_config_with_an_existing_database_and_a_maildir(tmp_path, capsys) 
 def test_check_config_reports_a_broken_configuration(tmp_path, capsys) -> None:
     path = write_config(tmp_path, '[inbound.imap]\nport = "993"\n')
     status, out, _ = run(capsys, "--config", str(path), "check-config")
-    assert out == ["configuration: FAILED: inbound.imap.port must be a int, not '993'"]
+    assert out == ["configuration: FAILED: inbound.imap.port must be a whole number, not a string"]
     assert status == 1
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from judge.config import ConfigError, load_config
-from judge.ops.checks import Check, check_database, check_maildir
+from judge.ops.checks import Check, check_database, check_maildir, check_maps
 from judge.ops.console import out, plural
 from judge.ops.server_checks import check_imap, check_smtp_in, check_smtp_out
 
@@ -21,6 +21,7 @@ def check_config(args: argparse.Namespace) -> int:
     out(f"configuration: {config.source}")
     out(f"judge: {config.name} <{config.address}>, time zone {config.timezone}")
     check_database(config, check)
+    check_maps(config, check)
     if config.inbound_mode == "imap":
         check_imap(config, check)
     else:

@@ -31,6 +31,7 @@ class Check:
 
 def check_database(config: Config, check: Check) -> None:
     """The database opens and its schema is one this judge knows, or it can be created."""
+    from judge.service.startup import holder
     from judge.store.db import peek
     from judge.store.schema import MIGRATIONS
 
@@ -43,12 +44,17 @@ def check_database(config: Config, check: Check) -> None:
         else:
             check.fail(part, f"{path} does not exist, and {folder} is not writable")
         return
+    if path.is_dir():
+        check.fail(part, f"{path} is a folder, not a database file")
+        return
     try:
         seen = peek(path, timeout=5)
     except sqlite3.Error as e:
         check.fail(part, f"{path} cannot be opened: {e}")
         return
     version, n_games = seen.version, seen.games
+    pid = holder(path)
+    running = f"; a judge is running on it (process {pid})" if pid else ""
     current = len(MIGRATIONS)
     if version > current:
         check.fail(
@@ -63,7 +69,7 @@ def check_database(config: Config, check: Check) -> None:
             f"{plural(n_games, 'game')}",
         )
     else:
-        check.ok(part, f"{path}, schema version {version}, {plural(n_games, 'game')}")
+        check.ok(part, f"{path}, schema version {version}, {plural(n_games, 'game')}{running}")
 
 
 def _existing_ancestor(path: Path) -> Path:
@@ -97,3 +103,17 @@ def check_maildir(config: Config, check: Check) -> None:
         check.fail(part, f"not writable: {e.strerror or e}")
         return
     check.ok(part, "writable")
+
+
+def check_maps(config: Config, check: Check) -> None:
+    """The operator's map folder (judge.maps), when one is set, is a folder: `judge run`
+    refuses to start otherwise."""
+    if config.maps is None:
+        return
+    part = f"maps: {config.maps}"
+    if not config.maps.exists():
+        check.fail(part, "does not exist")
+    elif not config.maps.is_dir():
+        check.fail(part, "is not a folder")
+    else:
+        check.ok(part, f"a folder of {plural(len(list(config.maps.glob('*.toml'))), 'map')}")

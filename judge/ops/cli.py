@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # generic for the type checker only, not at run time
     import argparse
     from datetime import datetime
 
+    from judge.config import Config
+
     # What add_subparsers() returns; its type argument is the parser class it makes.
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
@@ -31,7 +33,16 @@ def _moment(text: str) -> datetime:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a time like 2026-12-01T23:31:00Z"
         ) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    # Deadlines are reckoned days and weeks past it: far from the calendar's ends, or
+    # that reckoning overflows (year 9999 in a zone west of UTC did at once).
+    try:
+        year = moment.astimezone(UTC).year
+    except OverflowError:  # the first or the last day of the calendar, in a far zone
+        year = moment.year
+    if not 1900 <= year <= 9000:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a time between the years 1900 and 9000")
+    return moment
 
 
 _MAPS_HELP = "the operator's map folder, searched before the bundled maps/"
@@ -75,9 +86,22 @@ def main(argv: list[str] | None = None) -> int:
 
         return demo(args)
     if getattr(args, "operator", None):
-        return _operator_command(args.operator)(args)
+        try:
+            return _operator_command(args.operator)(args)
+        except BrokenPipeError:  # `judge games | head`: the reader has what it wanted
+            _quiet_stdout()
+            return 1
     parser.error(f"unknown command {args.command}")
     return 2
+
+
+def _quiet_stdout() -> None:
+    """Standard output to /dev/null: its reader has gone, and Python's flush of it at exit
+    would raise again (Python's documented way, in the signal module's notes on SIGPIPE)."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -363,7 +387,8 @@ def _add_import_map(sub: Subparsers) -> None:
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from judge.config import ConfigError, load_config
-    from judge.service import daemon
+    from judge.service.startup import StartFailed
+    from judge.store.db import UnusableDatabase
 
     if args.now and not args.once:
         parser.error("--now goes with --once")
@@ -377,6 +402,20 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if config.maps is not None and not config.maps.is_dir():
         print(f"judge: the map folder {config.maps} is no folder", file=sys.stderr)
         return 2
+    try:
+        return _started(args, config)
+    except UnusableDatabase as e:  # at start: nothing was received yet, nothing is lost
+        print(f"judge: the database cannot be used: {e}", file=sys.stderr)
+        return 2
+    except StartFailed as e:
+        print(f"judge: not started: {e}", file=sys.stderr)
+        return 2
+
+
+def _started(args: argparse.Namespace, config: Config) -> int:
+    """`judge run` on a configuration found right: --once, or the daemon."""
+    from judge.service import daemon
+
     if args.once:
         clock = daemon.fixed_clock(args.now) if args.now else daemon.real_clock
         counts = daemon.run_once(config, clock)

@@ -8,23 +8,52 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
 
 from judge.config import Config, ConfigError, load_config
+from judge.store.db import UnusableDatabase
 from judge.store.games import Game
 from judge.variants.maps import use_operator_folder
 
+# Row ids are SQLite integers: an id past them is no message (and no query may hold it).
+STORED_ID_LIMIT = 2**63
+
 
 def out(line: str = "") -> None:
-    """One line to standard output, at once (the operator may be piping it)."""
-    print(line, flush=True)
+    """One line to standard output, at once (the operator may be piping it), with no
+    control character: a sender's address, a subject or a reason comes from mail, and an
+    escape sequence in it would act on the operator's terminal (clear it, retitle it,
+    hide what follows)."""
+    print(visible(line), flush=True)
+
+
+_CONTROLS = {c: f"\\x{c:02x}" for c in [*range(32), *range(127, 160)]}
+
+
+def visible(text: str) -> str:
+    """`text` with every control character (C0, DEL, C1) written as `\\xNN`."""
+    return text.translate(_CONTROLS)
+
+
+def write_failure(path: Path, data: str | bytes) -> str | None:
+    """Write `data` to the operator's file `path`; None, or why it could not be written
+    (a folder, no such folder, not writable) in one line."""
+    try:
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data, encoding="utf-8")
+    except OSError as e:
+        return f"cannot write {path}: {e.strerror or e}"
+    return None
 
 
 def fail(message: str) -> int:
     """`message` to standard error; the exit status 1."""
-    print(f"judge: {message}", file=sys.stderr, flush=True)
+    print(f"judge: {visible(message)}", file=sys.stderr, flush=True)
     return 1
 
 
@@ -50,11 +79,35 @@ def database(config: Config) -> Iterator[sqlite_utils.Database]:
             f"there is no database at {config.database} (has the judge run yet? "
             f"is --config right? configuration: {config.source})"
         )
+    _not_under_a_running_judge(config)
     db = open_db(config.database)
     try:
         yield db
     finally:
         db.conn.close()
+
+
+def _not_under_a_running_judge(config: Config) -> None:
+    """NoDatabase when opening would migrate the database while an older judge runs on
+    it (the judge was upgraded, not yet restarted): that judge's code would then work on
+    tables it does not know."""
+    import sqlite3
+
+    from judge.service.startup import holder
+    from judge.store.db import peek
+    from judge.store.schema import MIGRATIONS
+
+    try:
+        version = peek(config.database).version
+    except sqlite3.Error:
+        return  # open_db says what is wrong with it
+    pid = holder(config.database)
+    if version < len(MIGRATIONS) and pid:
+        raise NoDatabase(
+            f"{config.database} has schema version {version}, older than this judge's "
+            f"({len(MIGRATIONS)}), and a judge (process {pid}) is running on it: restart "
+            "that judge with this version first (it brings the database up to date)"
+        )
 
 
 class NoDatabase(Exception):
@@ -72,6 +125,8 @@ def with_database(
             return work(config, db)
     except NoDatabase as e:
         return fail(str(e))
+    except UnusableDatabase as e:
+        return fail(f"the database cannot be used: {e}")
 
 
 def when(stored: str | None, zone: str) -> str:
@@ -87,6 +142,7 @@ def when(stored: str | None, zone: str) -> str:
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     """Columns padded to their widest cell, two spaces apart; the last one unpadded."""
+    rows = [[visible(str(c)) for c in row] for row in rows]  # widths as shown
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     lines = []
     for row in [header, *rows]:

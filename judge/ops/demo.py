@@ -114,10 +114,14 @@ def _script(
     """Once the judge is ready, the game as scripted; the exit status."""
     ready.wait(15)
     if crashed:
-        if isinstance(crashed[0], OSError) and not _port_free(
+        from judge.service.startup import StartFailed
+
+        if isinstance(crashed[0], OSError | StartFailed) and not _port_free(
             config.smtp_in.host, config.smtp_in.port
         ):
             return _fail(_busy(config))
+        if isinstance(crashed[0], StartFailed):  # e.g. another judge on its database
+            return _fail(f"the judge could not start: {crashed[0]}")
         return _fail(f"the judge could not start: {crashed[0]!r}")
     if not ready.is_set():
         return _fail("the judge did not start within 15 seconds")

@@ -8,7 +8,7 @@ from pathlib import Path
 import sqlite_utils
 
 from judge.config import Config
-from judge.ops.console import fail, find_game, game_name, out, with_database
+from judge.ops.console import fail, find_game, game_name, out, with_database, write_failure
 
 
 def draw_map(args: argparse.Namespace) -> int:
@@ -40,11 +40,13 @@ def draw_map(args: argparse.Namespace) -> int:
         target = Path(args.output or f"{game.name}-{phase}.png")
         try:
             if target.suffix.lower() == ".svg":
-                target.write_text(render_svg(position, results, after=after, caption=caption))
+                drawing: str | bytes = render_svg(position, results, after=after, caption=caption)
             else:
-                target.write_bytes(render_png(position, results, after=after, caption=caption))
+                drawing = render_png(position, results, after=after, caption=caption)
         except (PngUnavailable, ValueError) as e:  # ValueError: a map without a drawing
             return fail(str(e))
+        if problem := write_failure(target, drawing):
+            return fail(problem)
         out(f"wrote {target} ({phase})")
         return 0
 

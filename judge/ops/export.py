@@ -11,7 +11,7 @@ import sqlite_utils
 
 from judge.config import Config
 from judge.game.export import export_game
-from judge.ops.console import fail, find_game, game_name, out, with_database
+from judge.ops.console import fail, find_game, game_name, out, with_database, write_failure
 
 
 def export(args: argparse.Namespace) -> int:
@@ -25,7 +25,8 @@ def export(args: argparse.Namespace) -> int:
             return fail(f"{game.name} has not started: there is no history to export")
         text = json.dumps(export_game(db, game), separators=(",", ":"))
         if args.output and args.output != "-":
-            Path(args.output).write_text(text + "\n")
+            if problem := write_failure(Path(args.output), text + "\n"):
+                return fail(problem)
             print(f"wrote {args.output}", file=sys.stderr)
         else:
             out(text)

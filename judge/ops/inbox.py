@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import sqlite_utils
 
 from judge.config import Config
-from judge.ops.console import fail, out, plural, table, when, with_database
+from judge.ops.console import STORED_ID_LIMIT, fail, out, plural, table, when, with_database
 
 
 def inbox(args: argparse.Namespace) -> int:
@@ -63,6 +63,8 @@ def _inbox_retry(db: sqlite_utils.Database, which: str) -> int:
             inbound_id = int(which)
         except ValueError:
             return fail(f"--retry takes a message id (a number), not {which!r}")
+        if not 0 < inbound_id < STORED_ID_LIMIT:  # SQLite could not even look it up
+            return fail(f"there is no inbound message {which}")
         status = store.status(db, inbound_id)
         if status is None:
             return fail(f"there is no inbound message {inbound_id}")

@@ -36,10 +36,14 @@ def init(args: argparse.Namespace) -> int:
     text = source.read_text()
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     # It will hold passwords once edited: not readable by everyone.
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.replace(tmp, target)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        return fail(f"cannot write {target}: {e.strerror or e}")
     out(f"wrote {target}")
     out(f"edit it, then check it with: judge --config {target} check-config")
     return 0

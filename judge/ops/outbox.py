@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import sqlite_utils
 
 from judge.config import Config
-from judge.ops.console import fail, out, plural, table, when, with_database
+from judge.ops.console import STORED_ID_LIMIT, fail, out, plural, table, when, with_database
 
 
 def outbox(args: argparse.Namespace) -> int:
@@ -60,6 +60,8 @@ def _retry(db: sqlite_utils.Database, which: str) -> int:
             outbound_id = int(which)
         except ValueError:
             return fail(f"--retry takes a message id (a number), not {which!r}")
+        if not 0 < outbound_id < STORED_ID_LIMIT:  # SQLite could not even look it up
+            return fail(f"there is no outbound message {which}")
         state = store.state(db, outbound_id)
         if state is None:
             return fail(f"there is no outbound message {outbound_id}")

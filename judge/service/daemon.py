@@ -33,6 +33,7 @@ from judge.service import schedule
 from judge.service.handling import handle_waiting
 from judge.service.picture_pool import PicturePool
 from judge.service.prechecks import Checker, PasswordPool, check_here
+from judge.service.startup import StartFailed, probe_port, sole_judge, start_words
 from judge.store import inbox
 from judge.store.db import open_db
 from judge.variants.maps import use_operator_folder
@@ -70,32 +71,55 @@ class _ThreadStore:
 def run_once(config: Config, clock: Callable[[], datetime] = real_clock) -> dict[str, int]:
     """Fetch waiting mail (IMAP), handle everything stored, drain the outbox, return."""
     use_operator_folder(config.maps)
+    with sole_judge(config):
+        return _once(config, clock)
+
+
+def _once(config: Config, clock: Callable[[], datetime]) -> dict[str, int]:
+    """run_once's work, the database's lock held."""
     db = open_db(config.database)
     try:
-        fetched = 0
-        if config.inbound_mode == "imap":
-            from judge.mail.imap_in import ImapInbound
-
-            poller = ImapInbound(
-                config.imap,
-                _ThreadStore(config, clock, "imap"),
-                max_message_bytes=config.max_message_bytes,
-            )
-            try:
-                fetched = poller.fetch_once()
-            finally:
-                poller.close()
-        handled = handle_waiting(db, config, clock)
-        due = schedule.run_due(db, config, clock)
-        # The pictures are drawn here, one after another, as the drainer reaches them.
-        delivery = sender.delivery_for(config)
+        try:  # before any mail is handled: a Maildir that cannot be written is said first
+            delivery = sender.delivery_for(config)
+        except OSError as e:
+            raise StartFailed(start_words("outbox", e, config)) from None
         try:
+            fetched = _fetched_once(config, clock)
+            handled = handle_waiting(db, config, clock)
+            due = schedule.run_due(db, config, clock)
+            # The pictures are drawn here, one after another, as the drainer reaches them.
             sent = sender.drain(db, delivery, clock, attach_picture=pictures.finish)
         finally:
             delivery.close()
         return {"fetched": fetched, "handled": handled, "due": due, "sent": sent}
     finally:
         db.conn.close()
+
+
+def _fetched_once(config: Config, clock: Callable[[], datetime]) -> int:
+    """The mail fetched from the IMAP mailbox (0 by SMTP). A mailbox out of reach is
+    logged in one line and the run goes on: the mail stored already and the deadlines
+    due are not held up by a mail server down."""
+    if config.inbound_mode != "imap":
+        return 0
+    from judge.mail.imap_in import CONNECTION_ERRORS, ImapInbound
+
+    poller = ImapInbound(
+        config.imap, _ThreadStore(config, clock, "imap"), max_message_bytes=config.max_message_bytes
+    )
+    try:
+        return poller.fetch_once()
+    except CONNECTION_ERRORS as e:
+        log.warning(
+            "IMAP %s:%s: nothing fetched (%s: %s); the mailbox is tried again at the next run",
+            config.imap.host,
+            config.imap.port,
+            type(e).__name__,
+            e,
+        )
+        return 0
+    finally:
+        poller.close()
 
 
 # After a pass of the main loop raises, the next waits 1 s, then 2, 4, ... up to this.
@@ -186,7 +210,20 @@ def run_forever(
 ) -> None:
     """Run until SIGTERM/SIGINT (any number of them; the judge stops within seconds) or
     until `stop` is set. A pass of the loop that raises is logged and tried again after
-    a back-off: no message, game or fault of the moment ends the daemon."""
+    a back-off: no message, game or fault of the moment ends the daemon. StartFailed
+    when it cannot start (another judge on the database, the port taken, ...), before
+    any mail is taken in."""
+    with sole_judge(config):
+        _serve(config, clock, stop, ready)
+
+
+def _serve(
+    config: Config,
+    clock: Callable[[], datetime],
+    stop: threading.Event | None,
+    ready: Callable[[], None],
+) -> None:
+    """run_forever's work, the database's lock held."""
     stop = stop or threading.Event()
     wakeup = _Wakeup()
     signals = _Signals(wakeup)
@@ -204,9 +241,16 @@ def run_forever(
     use_operator_folder(config.maps)
     try:
         db = open_db(config.database)
-        outgoing = _outgoing(config, wakeup)
-        timers.start()
-        receiver, imap_thread = _inbound_started(config, clock, wakeup, stop)
+        step = "outbox"
+        try:
+            outgoing = _outgoing(config, wakeup)
+            timers.start()
+            step = "receiver"
+            if config.inbound_mode == "smtp":
+                probe_port(config)
+            receiver, imap_thread = _inbound_started(config, clock, wakeup, stop)
+        except OSError as e:
+            raise StartFailed(start_words(step, e, config)) from None
         ready()
         _loop(db, config, clock, outgoing, timers, wakeup, signals, stopping, checker, drawer)
     finally:

@@ -18,23 +18,64 @@ from . import schema
 Migration = Callable[[sqlite_utils.Database], None]
 
 
+class UnusableDatabase(RuntimeError):
+    """The database file cannot be used at all (a folder, not SQLite, a newer schema, a
+    folder that cannot be created); the message names the file and why."""
+
+
 def open_db(path: str | Path) -> sqlite_utils.Database:
-    """Open (creating if need be) the judge's database and migrate it forward."""
+    """Open (creating if need be) the judge's database and migrate it forward; raises
+    UnusableDatabase, naming the file, when it cannot be used."""
     path = Path(path)
     if str(path) != ":memory:":
-        path.parent.mkdir(parents=True, exist_ok=True)
-    # check_same_thread=False: one connection per thread is the rule, but the SMTP
-    # receiver hands its connection to aiosmtpd's thread once, at start-up.
-    conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
-    db = sqlite_utils.Database(conn)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA foreign_keys=ON")
-    # FULL: a message the judge has acknowledged (SMTP 250, IMAP moved) is on disk.
-    conn.execute("PRAGMA synchronous=FULL")
+        _check_place(path)
+    try:
+        # check_same_thread=False: one connection per thread is the rule, but the SMTP
+        # receiver hands its connection to aiosmtpd's thread once, at start-up.
+        conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
+        db = sqlite_utils.Database(conn)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        # FULL: a message the judge has acknowledged (SMTP 250, IMAP moved) is on disk.
+        conn.execute("PRAGMA synchronous=FULL")
+    except sqlite3.DatabaseError as e:
+        raise UnusableDatabase(f"{path}: {_why(e)}") from None
     if str(path) != ":memory:":
         _gate_of[db] = _gates.setdefault(str(path.resolve()), WriteGate())
-    migrate(db)
+    try:
+        _not_foreign(db)
+        migrate(db)
+    except sqlite3.DatabaseError as e:  # another program's database, or a damaged one
+        conn.close()
+        raise UnusableDatabase(f"{path}: cannot be brought to this judge's schema: {e}") from None
+    except UnusableDatabase as e:
+        conn.close()
+        raise UnusableDatabase(f"{path}: {e}") from None
     return db
+
+
+def _check_place(path: Path) -> None:
+    """UnusableDatabase unless `path` is a file or can be created as one."""
+    if path.is_dir():
+        raise UnusableDatabase(f"{path}: a folder, not a database file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UnusableDatabase(
+            f"{path}: its folder {path.parent} cannot be created: {e.strerror or e}"
+        ) from None
+
+
+def _why(e: sqlite3.DatabaseError) -> str:
+    """SQLite's reason in an operator's words."""
+    text = str(e)
+    if text == "file is not a database":
+        return "not an SQLite database (is judge.database the right file?)"
+    if text == "unable to open database file":
+        return "cannot be opened or created (is its folder writable?)"
+    if "readonly" in text:
+        return "read-only: the judge must write its database (and the -wal file beside it)"
+    return text
 
 
 class WriteGate:
@@ -113,6 +154,21 @@ def peek(path: Path, timeout: float = 5) -> Peek:
     return Peek(version, n_games)
 
 
+def _not_foreign(db: sqlite_utils.Database) -> None:
+    """UnusableDatabase when `db` is no judge's (schema version 0) but holds tables: some
+    other program's file, which migrating would change."""
+    if schema_version(db) == 0 and (tables := _tables(db)):
+        raise UnusableDatabase(
+            f"holds another program's tables ({', '.join(tables[:5])}) and no judge's: "
+            "is judge.database the right file?"
+        )
+
+
+def _tables(db: sqlite_utils.Database) -> list[str]:
+    """The names of the tables (and views, indexes) in `db`, in order."""
+    return [r[0] for r in db.execute("SELECT name FROM sqlite_master ORDER BY name")]
+
+
 def schema_version(db: sqlite_utils.Database) -> int:
     return int(db.execute("PRAGMA user_version").fetchone()[0])
 
@@ -122,7 +178,7 @@ def migrate(db: sqlite_utils.Database, migrations: list[Migration] | None = None
     steps = schema.MIGRATIONS if migrations is None else migrations
     version = schema_version(db)
     if version > len(steps):
-        raise RuntimeError(
+        raise UnusableDatabase(
             f"the database has schema version {version}, newer than this judge "
             f"({len(steps)}): upgrade the judge"
         )
