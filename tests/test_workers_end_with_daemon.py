@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
@@ -84,3 +86,46 @@ def test_a_watched_worker_ends_with_the_process_it_watches() -> None:
         assert error is not None and type(error).__name__ == "BrokenProcessPool"
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+STOPPING = """
+import os, sys, time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+
+from judge.service.workers import stop_pool, watch
+
+
+def stuck(marker):
+    Path(marker).write_text(str(os.getpid()))
+    time.sleep(600)
+
+
+if __name__ == "__main__":
+    marker = Path(sys.argv[1])
+    pool = ProcessPoolExecutor(
+        1, mp_context=get_context("forkserver"), initializer=watch, initargs=(os.getpid(),)
+    )
+    pool.submit(stuck, str(marker))
+    while not marker.exists() or not marker.read_text():
+        time.sleep(0.01)
+    stop_pool(pool, 0.5)
+"""
+
+
+def test_a_pool_stopped_with_a_task_stuck_in_its_worker_lets_the_process_end(
+    tmp_path: Path,
+) -> None:
+    # The interpreter joins a pool's workers as it exits: shut down without waiting, a
+    # picture stuck in a worker held the daemon's stop until it was drawn (here 600 s).
+    script = tmp_path / "stopping.py"
+    script.write_text(STOPPING)
+    marker = tmp_path / "worker"
+    proc = subprocess.Popen([sys.executable, str(script), str(marker)])
+    try:
+        assert proc.wait(timeout=60) == 0
+    finally:
+        proc.kill()
+    worker = int(marker.read_text())
+    assert wait_until(lambda: not _running({worker}), timeout=30)

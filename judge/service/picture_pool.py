@@ -28,7 +28,7 @@ from pathlib import Path
 
 from judge.crashpoints import crash_point
 from judge.game.pictures import Drawn, draw_now
-from judge.service.workers import watch
+from judge.service.workers import stop_pool, watch
 from judge.variants.maps import use_operator_folder
 
 log = logging.getLogger("judge.service.picture_pool")
@@ -150,7 +150,8 @@ class PicturePool:
         return any(not job.future.done() for job in self._jobs.values())
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop drawing: the workers end within seconds (workers.stop_pool)."""
+        stop_pool(self._pool)
 
     def _submit(self, spec: str, tries: int) -> None:
         try:

@@ -34,7 +34,7 @@ from judge.config import Config
 from judge.game.passwords import known, remember, scrypt_matches
 from judge.mail.guards import reason_not_to_answer
 from judge.mail.message import Submission
-from judge.service.workers import watch
+from judge.service.workers import stop_pool, watch
 from judge.store import guesses
 
 log = logging.getLogger("judge.service.prechecks")
@@ -97,7 +97,8 @@ class PasswordPool:
         return _joined(parts)
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop checking: the workers end within seconds (workers.stop_pool)."""
+        stop_pool(self._pool)
 
 
 def check_here_now(pairs: Sequence[Pair]) -> list[bool]:

@@ -10,12 +10,17 @@ worker, as it starts, watches the daemon's process and exits when it ends.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
+import signal
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 WATCH_EVERY = 1.0  # seconds between looks where the system has no process handles
+# A worker still running this long after its pool was shut down is killed (stop_pool).
+STOP_SECONDS = 2.0
 
 
 def watch(parent: int) -> None:
@@ -53,3 +58,19 @@ def _alive(pid: int) -> bool:
     except PermissionError:  # someone else's process: alive
         return True
     return True
+
+
+def stop_pool(pool: ProcessPoolExecutor, seconds: float = STOP_SECONDS) -> None:
+    """Shut `pool` down without waiting for its tasks, and end its workers: those still
+    running `seconds` later are killed (a worker owes no cleanup to anyone). The daemon's
+    interpreter joins its pools' workers as it exits: a picture stuck in a worker held
+    the daemon's stop until it was drawn, and once, under load, a worker that never got
+    its pool's word to stop held it for ever."""
+    pids = [p.pid for p in list((pool._processes or {}).values()) if p.pid]
+    pool.shutdown(wait=False, cancel_futures=True)
+    ends = time.monotonic() + seconds
+    while (running := [pid for pid in pids if _alive(pid)]) and time.monotonic() < ends:
+        time.sleep(0.02)
+    for pid in running:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
