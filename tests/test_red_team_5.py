@@ -617,3 +617,34 @@ def test_a_tool_of_a_newer_judge_never_migrates_under_a_running_one(
     conn = sqlite3.connect(tmp_path / "j.db")
     assert conn.execute("PRAGMA user_version").fetchone()[0] == _schema() - 1
     conn.close()
+
+
+def test_a_control_character_in_a_sender_reaches_the_log_written_out(tmp_path: Path) -> None:
+    # The SMTP receiver takes MAIL FROM:<a\rb@c>, and its log line named the sender as
+    # it came: on a terminal the bare CR sent the cursor back, and what followed wrote
+    # over the line, so the log could be made to show what it never said.
+    port = free_port()
+    config = judge_toml(tmp_path, "CR", port)
+    log_path = tmp_path / "judge.log"
+    with log_path.open("w") as log:
+        proc = start_judge(config, port, log=log, cwd=tmp_path)
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+                said = s.makefile("rb")
+                said.readline()  # 220
+                for line, code in (
+                    (b"HELO x\r\n", b"250"),
+                    (b"MAIL FROM:<ev\ril@example.org>\r\n", b"250"),
+                    (b"RCPT TO:<judge@example.org>\r\n", b"250"),
+                    (b"DATA\r\n", b"354"),
+                    (b"From: p@example.org\r\nSubject: x\r\n\r\nHELP\r\n.\r\n", b"250"),
+                ):
+                    s.sendall(line)
+                    assert said.readline().startswith(code)
+            assert wait_until(lambda: "from p@example.org: handled" in log_path.read_text())
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=30)
+    text = log_path.read_bytes()
+    assert b"stored message 1 from <ev\\x0dil@example.org>" in text
+    assert b"\r" not in text

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
@@ -36,6 +37,20 @@ _CONTROLS = {c: f"\\x{c:02x}" for c in [*range(32), *range(127, 160)]}
 def visible(text: str) -> str:
     """`text` with every control character (C0, DEL, C1) written as `\\xNN`."""
     return text.translate(_CONTROLS)
+
+
+# A log record's lines stay lines (a traceback's), and a tab a tab.
+_LOG_CONTROLS = {c: e for c, e in _CONTROLS.items() if c not in (9, 10)}
+
+
+class VisibleFormatter(logging.Formatter):
+    """Log lines with their control characters (but line breaks and tabs) written as
+    `\\xNN`: a value from a mail may carry one (the SMTP receiver takes
+    `MAIL FROM:<a\\rb@c>`), and on the terminal of an operator reading the log a bare CR
+    or an escape sequence would overwrite or hide what the log says."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return super().format(record).translate(_LOG_CONTROLS)
 
 
 def write_failure(path: Path, data: str | bytes) -> str | None:
