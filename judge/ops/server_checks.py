@@ -4,7 +4,6 @@ receiver's port and the SMTP relay; their failures in plain words, never a passw
 from __future__ import annotations
 
 import contextlib
-import errno
 import imaplib
 import smtplib
 import socket
@@ -13,6 +12,7 @@ import ssl
 from judge.config import Config
 from judge.ops.checks import Check
 from judge.ops.console import plural
+from judge.service.startup import port_reason, probe_port
 
 NETWORK_TIMEOUT = 10.0  # seconds: check-config never hangs on a dead server
 
@@ -108,24 +108,12 @@ def check_smtp_in(config: Config, check: Check) -> None:
     c = config.smtp_in
     part = f"inbound: SMTP receiver on {c.host}:{c.port}"
     try:
-        infos = socket.getaddrinfo(c.host, c.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        probe_port(config)  # as judge run does before it starts the receiver
     except socket.gaierror as e:
         check.fail(part, _plain(e, c.host, c.port))
         return
-    family, kind, proto, _, address = infos[0]
-    try:
-        with socket.socket(family, kind, proto) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as asyncio's server
-            s.bind(address)
     except OSError as e:
-        if e.errno == errno.EADDRINUSE:
-            reason = "the port is in use (by another program, or by the judge itself)"
-        elif e.errno == errno.EACCES:
-            reason = "permission denied (ports below 1024 need CAP_NET_BIND_SERVICE)"
-        elif e.errno == errno.EADDRNOTAVAIL:
-            reason = f"{c.host} is not an address of this machine"
-        else:
-            reason = _plain(e, c.host, c.port)
+        reason = port_reason(e, c.host, "by the judge itself") or _plain(e, c.host, c.port)
         check.fail(part, f"cannot listen there: {reason}")
         return
     check.ok(part, "the port can be bound")

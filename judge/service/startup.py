@@ -100,18 +100,23 @@ def probe_port(config: Config) -> None:
         s.bind(address)
 
 
+def port_reason(error: OSError, host: str, other: str = "another judge") -> str | None:
+    """Why `host`'s port cannot be bound (probe_port), in an operator's words, for the
+    usual causes (`other`: who else may hold the port); None for any other."""
+    if error.errno == errno.EADDRINUSE:
+        return f"the port is in use (by another program, or {other})"
+    if error.errno == errno.EACCES:
+        return "permission denied (ports below 1024 need CAP_NET_BIND_SERVICE)"
+    if error.errno == errno.EADDRNOTAVAIL:
+        return f"{host} is not an address of this machine"
+    return None
+
+
 def start_words(step: str, error: OSError, config: Config) -> str:
     """What an OSError at the start `step` means to the operator, in one line."""
     if step == "receiver":
         where = f"{config.smtp_in.host}:{config.smtp_in.port}"
-        if error.errno == errno.EADDRINUSE:
-            reason = "the port is in use (by another program, or another judge)"
-        elif error.errno == errno.EACCES:
-            reason = "permission denied (ports below 1024 need CAP_NET_BIND_SERVICE)"
-        elif error.errno == errno.EADDRNOTAVAIL:
-            reason = f"{config.smtp_in.host} is not an address of this machine"
-        else:
-            reason = error.strerror or str(error)
+        reason = port_reason(error, config.smtp_in.host) or error.strerror or str(error)
         return f"the SMTP receiver cannot listen on {where}: {reason} (inbound.smtp)"
     if step == "outbox" and config.outbound_mode == "maildir":
         return (
