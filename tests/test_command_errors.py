@@ -391,6 +391,12 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         {"limit": 200},
         "You have recorded 200 diary entries in this game, the most there may be.",
     ),
+    # judge/commands/player.py (OBSERVE), judge/commands/press.py, judge/game/press_rules.py
+    "observers_full": (
+        {"game": "war1", "limit": 50},
+        "The observer list of war1 is full: a game has at most 50 observers,\n"
+        "  so you were not added.",
+    ),
     # judge/game/assignment.py
     "preference_twice": (
         {"power": "France"},
