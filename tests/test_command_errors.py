@@ -260,6 +260,12 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "  hand edit): the game is paused, and its master and the judge's keeper are told.\n"
         "  Nothing of this is stored.",
     ),
+    "game_map_missing": (  # judge/commands/dispatch.py: the game's map file removed
+        {"game": "war1", "map": "removed_map", "paused": True},
+        "war1 cannot be played just now: its map, removed_map, is no longer among the\n"
+        "  judge's maps. Nothing of this is stored.\n"
+        "  The game is paused, and its master and the judge's keeper are told.",
+    ),
     "not_a_phase": (
         {"named": "Sprung 1901", "phase": "S1901M"},
         "Sprung 1901 is not a phase; write e.g. PROCESS S1901M.",
