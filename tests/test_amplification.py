@@ -7,6 +7,8 @@ player never loses press silently: every press refused is named in the reply.
 
 from __future__ import annotations
 
+import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,8 @@ from judge_harness import HOLDS, Judge
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
 from judge.commands.player import MAX_OBSERVERS
-from judge.store import games
+from judge.service.handling import handle_waiting
+from judge.store import games, inbox
 
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
@@ -100,3 +103,140 @@ def test_a_game_over_the_cap_keeps_its_observers(tmp_path: Path) -> None:
     results = [m for m in mails if m.subject == "TEST:war1 - S1901M Results"]
     reached = sorted(a for m in results for a in m.to)
     assert reached == sorted([MASTER, *players.values(), *seated])
+
+
+# -- press ------------------------------------------------------------------------------
+
+PER_MAIL = (
+    "  ERROR: A mail may send at most 10 press messages: this one was not sent.\n"
+    "  Send it in another mail.\n"
+)
+PER_HOUR = (
+    "  ERROR: You have sent 60 press messages in war1 within the last hour, the most\n"
+    "  there may be: this one was not sent. Send it again later.\n"
+)
+
+
+def _press(count: int, to: str = "G", first: int = 0) -> str:
+    """`count` press blocks to `to`, numbered from `first`."""
+    return "".join(f"PRESS TO {to}\nNote {first + i}\nENDPRESS\n" for i in range(count))
+
+
+def _stored_press(judge: Judge) -> list[str]:
+    return [t for (t,) in judge.db.execute("SELECT text FROM press ORDER BY id").fetchall()]
+
+
+def _sent(count: int, first_line: int) -> str:
+    """The answer's lines for `count` press blocks to Germany sent, from `first_line`."""
+    return "".join(
+        f"Line {first_line + 3 * i}: PRESS TO G\n  Message sent to Germany.\n" for i in range(count)
+    )
+
+
+def test_a_mail_sends_at_most_ten_press_messages(tmp_path: Path) -> None:
+    """One mail of 100 press blocks sent about 700 mails, and the reply limits do not
+    count press. The 11th press of a mail is refused, press to the master alone and a
+    broadcast alike, each named in the answer; its text goes nowhere."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    body = (
+        "SIGNON Fwar1 pw2\n" + _press(10) + "PRESS TO G\nEleven\nENDPRESS\n"
+        "PRESS TO M\nTwelve\nENDPRESS\nBROADCAST\nThirteen\nENDPRESS\n"
+        "DIARY\nNot press.\nENDPRESS\n"
+    )
+    mails = judge.send(players["F"], body)
+    ack, *press = mails
+    assert ack.to == [players["F"]]
+    assert ack.subject == "Re: [Error Flag] TEST:war1 - S1901M orders"
+    assert ack.body.startswith(
+        "Line 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n"
+        + _sent(10, 2)
+        + "Line 32: PRESS TO G\n"
+        + PER_MAIL
+        + "Line 35: PRESS TO M\n"
+        + PER_MAIL
+        + "Line 38: BROADCAST\n"
+        + PER_MAIL
+        + "Line 41: DIARY\n  Diary entry #1 recorded for war1.\n"
+    )
+    # Germany's copy and the master's (SET ALL PRESS, the default) of each of the ten
+    assert [(m.to, m.subject, m.body) for m in press] == [
+        (
+            [to],
+            "TEST:war1 - S1901M Press from France to Germany",
+            f"Message from p2@example.org as France to Germany in 'war1':\n\nNote {i}\n",
+        )
+        for i in range(10)
+        for to in (players["G"], MASTER)
+    ]
+    assert _stored_press(judge) == [f"Note {i}" for i in range(10)]
+
+
+def test_a_seat_sends_at_most_sixty_press_messages_an_hour(tmp_path: Path) -> None:
+    """Across mails, one seat sends 60 press messages an hour, counted from the press
+    stored: the daemon restarted counts them still. Press to the master alone is
+    refused no sooner, a DIARY entry is not press, another power is not held back, and
+    an hour after the first the seat may press again."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    first = judge.now
+    for n in range(6):
+        [ack, *press] = judge.send(players["F"], "SIGNON Fwar1 pw2\n" + _press(10, first=10 * n))
+        assert len(press) == 20  # Germany's and the master's
+    restarted = Judge(tmp_path)  # a new life of the judge on the same store
+    restarted.now = judge.now
+    body = "SIGNON Fwar1 pw2\nPRESS TO M\nLate\nENDPRESS\nBROADCAST\nAll\nENDPRESS\n"
+    body += "DIARY\nStill mine.\nENDPRESS\n"
+    [ack] = restarted.send(players["F"], body)
+    assert ack.body == (
+        "Line 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n"
+        "Line 2: PRESS TO M\n" + PER_HOUR + "Line 5: BROADCAST\n" + PER_HOUR + "Line 8: DIARY\n"
+        "  Diary entry #1 recorded for war1.\n"
+        "\n"
+        "France in war1, Movement for Spring of 1901:\n"
+        "  No orders on file.\n"
+        "  Still without orders: Army Marseilles, Army Paris, Fleet Brest.\n"
+        "  WAIT is not set. Deadline: Monday 23 November 2026 12:08 UTC.\n"
+    )
+    [ack, press, _] = restarted.send(players["G"], "SIGNON Gwar1 pw3\nPRESS TO F\nHi\nENDPRESS")
+    assert (press.to, press.subject) == (
+        [players["F"]],
+        "TEST:war1 - S1901M Press from Germany to France",
+    )
+    # The first mail's ten, an hour old (send() moves the clock a minute on), free ten.
+    restarted.now = first + timedelta(hours=1)
+    [ack, *press] = restarted.send(players["F"], "SIGNON Fwar1 pw2\n" + _press(11, first=60))
+    assert ack.body.startswith(
+        "Line 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n"
+        + _sent(10, 2)
+        + "Line 32: PRESS TO G\n"
+        + PER_MAIL
+        + "\n"
+    )
+    assert len(press) == 20
+    assert len(_stored_press(judge)) == 60 + 1 + 10
+
+
+def test_press_of_mails_handled_in_one_commit_is_counted(tmp_path: Path) -> None:
+    """Mails read ahead are handled in one commit: the press of the mails before counts
+    for the next, uncommitted as it is."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    for n in range(7):
+        judge.now += timedelta(seconds=1)
+        raw = (
+            f"From: {players['F']}\r\nTo: judge@example.org\r\nSubject: press {n}\r\n"
+            f"Message-ID: <ahead{n}@example.org>\r\n\r\nSIGNON Fwar1 pw2\r\n"
+            + _press(10, first=10 * n).replace("\n", "\r\n")
+        ).encode()
+        inbox.ingest(judge.db, raw, "smtp", judge.now)
+    before = judge.db.execute("SELECT MAX(id) FROM outbound").fetchone()[0]
+    handle_waiting(judge.db, judge.config, lambda: judge.now)
+    rows = judge.db.execute(
+        "SELECT recipients FROM outbound WHERE id > ? ORDER BY id", [before]
+    ).fetchall()
+    to_germany = [r for (r,) in rows if r == json.dumps([players["G"]])]
+    assert len(to_germany) == 60
+    assert len(_stored_press(judge)) == 60
+    last = judge.db.execute("SELECT raw FROM outbound ORDER BY id DESC LIMIT 1").fetchone()[0]
+    assert last.count(b"ERROR: You have sent 60 press messages in war1") == 10

@@ -397,11 +397,21 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         {"limit": 200},
         "You have recorded 200 diary entries in this game, the most there may be.",
     ),
-    # judge/commands/player.py (OBSERVE), judge/commands/press.py, judge/game/press_rules.py
+    # judge/commands/player.py (OBSERVE) and judge/commands/press.py: amplification limits
     "observers_full": (
         {"game": "war1", "limit": 50},
         "The observer list of war1 is full: a game has at most 50 observers,\n"
         "  so you were not added.",
+    ),
+    "press_per_mail": (
+        {"limit": 10},
+        "A mail may send at most 10 press messages: this one was not sent.\n"
+        "  Send it in another mail.",
+    ),
+    "press_per_hour": (
+        {"game": "war1", "limit": 60},
+        "You have sent 60 press messages in war1 within the last hour, the most\n"
+        "  there may be: this one was not sent. Send it again later.",
     ),
     # judge/game/assignment.py
     "preference_twice": (
