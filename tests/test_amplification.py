@@ -16,8 +16,9 @@ from judge_harness import HOLDS, Judge
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
 from judge.commands.player import MAX_OBSERVERS
+from judge.game.diaries import fitting
 from judge.service.handling import handle_waiting
-from judge.store import games, inbox
+from judge.store import diary, games, inbox
 
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
@@ -240,3 +241,53 @@ def test_press_of_mails_handled_in_one_commit_is_counted(tmp_path: Path) -> None
     assert len(_stored_press(judge)) == 60
     last = judge.db.execute("SELECT raw FROM outbound ORDER BY id DESC LIMIT 1").fetchone()[0]
     assert last.count(b"ERROR: You have sent 60 press messages in war1") == 10
+
+
+# -- the Diaries mail -------------------------------------------------------------------
+
+ENTRY = "é" * 20_000  # the longest entry, two bytes a character
+
+
+def test_the_diaries_mail_is_bounded_and_says_what_it_left_out(tmp_path: Path) -> None:
+    """A seat may hold 200 entries of 20,000 characters, and the Diaries mail went whole
+    to every seat: up to 13.4 MB each. It holds at most 1,000,000 bytes; what does not
+    fit is left out and counted, and one writer's great diary written first does not
+    crowd the others' out: each writer's first entries go first."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    game = judge.game()
+    [france] = [s for s in games.seats(judge.db, game) if s.power == "FRANCE"]
+    for _ in range(30):
+        diary.record(judge.db, game, france, ENTRY, judge.now)
+    [watcher] = _seat_observers(judge, 1)
+    judge.send(players["G"], "SIGNON Gwar1 pw3\nDIARY\nGreetings\nENDPRESS")
+    [observer] = games.seats(judge.db, game, games.OBSERVER)
+    diary.record(judge.db, game, observer, "Watching", judge.now)
+    judge.db.conn.commit()
+    mails = judge.send(MASTER, "SIGNON Mwar1 masterpw\nTERMINATE")
+    diaries = [m for m in mails if m.subject == "TEST:war1 - S1901M Diaries"]
+    assert sorted(a for m in diaries for a in m.to) == sorted([MASTER, *players.values(), watcher])
+    # 998,000 bytes for the entries, each its text, writer and number and 40 bytes:
+    # Germany's (57), the observer's (60), France's first nine (40,047 each) and 15 more
+    # (40,048 each), in rounds; France's last 6 left out.
+    kept = "".join(f"\nDiary of France, entry #{n}:\n{ENTRY}\n" for n in range(1, 25))
+    assert diaries[0].body == (
+        "The diaries of game 'war1', now that it has ended:\n"
+        + kept
+        + "\nDiary of Germany, entry #1:\nGreetings\n"
+        "\nDiary of an observer, entry #1:\nWatching\n"
+        "\n"
+        "6 more entries were left out, to keep this mail within 1000000 bytes: each\n"
+        "writer can still read their own, signed on to the game, with DIARY LIST and\n"
+        "DIARY READ n.\n"
+    )
+    assert all(len(m.full.encode()) <= 1_000_000 for m in diaries)
+
+
+def test_entries_fit_a_round_at_a_time() -> None:
+    """Each writer's first entry, then each one's second: one too large for what is
+    left is skipped, and a smaller one after it still goes."""
+    costs = [(1, 50), (1, 50), (2, 30), (1, 10), (2, 30)]
+    assert fitting(costs, 100) == {0, 2, 3}
+    assert fitting(costs, 1_000) == {0, 1, 2, 3, 4}
+    assert fitting(costs, 0) == set()

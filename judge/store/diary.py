@@ -24,6 +24,7 @@ class Entry:
     modified_at: str
     role: str = ""
     power: str | None = None
+    seat_id: int = 0  # its writer's seat (game_entries: whose it is)
 
 
 def record(db: sqlite_utils.Database, game: Game, seat: Seat, text: str, now: datetime) -> int:
@@ -70,8 +71,10 @@ def game_entries(db: sqlite_utils.Database, game: Game) -> list[Entry]:
     if "diary" not in db.table_names():
         return []
     rows = db.execute(
-        "SELECT d.number, d.text, d.modified_at, s.role, s.power FROM diary d "
+        "SELECT d.number, d.text, d.modified_at, s.role, s.power, s.id FROM diary d "
         "JOIN seats s ON s.id = d.seat_id WHERE d.game_id = ? AND d.deleted = 0 ORDER BY d.id",
         [game.id],
     ).fetchall()
-    return [Entry(int(n), text, at, role, power) for n, text, at, role, power in rows]
+    return [
+        Entry(int(n), text, at, role, power, int(seat)) for n, text, at, role, power, seat in rows
+    ]
