@@ -83,3 +83,18 @@ def test_a_forming_game_without_its_map_refuses_a_join(tmp_path: Path) -> None:
         "  The judge's keeper is told.\n"
     )
     assert judge.game().state == "forming"
+
+
+def test_list_of_a_game_without_its_map_is_refused_at_once(tmp_path: Path) -> None:
+    """LIST name reads the game's map: refused at once too (LIST alone still lists it)."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    _map_removed(judge)
+    [ack, notice] = judge.send("someone@example.net", "LIST war1")
+    assert ack.body == "Line 1: LIST war1\n" + REFUSED
+    assert notice.to == [MASTER]
+    [ack] = judge.send("someone@example.net", "LIST")
+    assert ack.body.startswith(
+        "Line 1: LIST\n  Games on this judge:\n"
+        "    war1         paused    Movement, Spring of 1901\n"
+    )

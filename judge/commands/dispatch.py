@@ -147,12 +147,27 @@ def _pause(run: Run, row: games.GameRow | None, reason: str) -> bool:
 def _without_map(run: Run, command: Command | None) -> games.GameRow | None:
     """The game of the open block, or one the line names, whose map does not load."""
     names = [b.game.name for b in (run.block, run.closing) if b is not None]
-    names += [a.lstrip("?") for a in (command.args if command else ()) if isinstance(a, str)]
+    names += _named_games(command) if command else []
     for name in dict.fromkeys(names):
         row = games.find_game_row(run.ctx.db, name) if games.valid_game_name(name) else None
         if row is not None and not _map_loads(row.variant):
             return row
     return None
+
+
+# The argument of a line with a password that names its game; other lines with one
+# name none (their block's), and a password is never looked up as a game's name.
+_GAME_ARGUMENT = {"SIGNON": 1, "JOIN": 0, "OBSERVE": 0}
+
+
+def _named_games(command: Command) -> list[str]:
+    """The names of games `command`'s arguments may be."""
+    args = [a.lstrip("?") for a in command.args]
+    spec = BY_NAME.get(command.name)
+    if spec is None or not spec.password:
+        return args
+    at = _GAME_ARGUMENT.get(command.name)
+    return [args[at]] if at is not None and at < len(args) else []
 
 
 def _map_loads(variant: str) -> bool:
