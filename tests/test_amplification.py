@@ -74,6 +74,30 @@ def test_the_observer_list_of_a_game_is_capped(tmp_path: Path, scrypt_calls: lis
     assert _observers(judge) == [*seated, "last@example.net"]
 
 
+def test_observers_of_mails_handled_in_one_commit_count_each_other(tmp_path: Path) -> None:
+    """Mails read ahead are handled in one commit: with one seat left, the first OBSERVE
+    takes it and the next mail's is refused, uncommitted as the first seat is."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    seated = _seat_observers(judge, MAX_OBSERVERS - 1)
+    for n in range(3):
+        judge.now += timedelta(seconds=1)
+        raw = (
+            f"From: w{n}@example.net\r\nTo: judge@example.org\r\nSubject: watch\r\n"
+            f"Message-ID: <watch{n}@example.org>\r\n\r\nOBSERVE war1 pw{n}\r\n"
+        ).encode()
+        inbox.ingest(judge.db, raw, "smtp", judge.now)
+    before = judge.db.execute("SELECT MAX(id) FROM outbound").fetchone()[0]
+    handle_waiting(judge.db, judge.config, lambda: judge.now)
+    rows = judge.db.execute(
+        "SELECT recipients FROM outbound WHERE id > ? ORDER BY id", [before]
+    ).fetchall()
+    assert rows == [(json.dumps([f"w{n}@example.net"]),) for n in range(3)]
+    assert _observers(judge) == [*seated, "w0@example.net"]
+    last = judge.db.execute("SELECT raw FROM outbound ORDER BY id DESC LIMIT 1").fetchone()[0]
+    assert b"The observer list of war1 is full" in last
+
+
 def test_a_full_game_refuses_an_observer_joining_by_signon(tmp_path: Path) -> None:
     """SIGNON ?war1 on a started game with no free power seats an observer: the cap
     holds there too."""
