@@ -16,6 +16,7 @@ from judge_harness import HOLDS, Judge
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
 from judge.commands.player import MAX_OBSERVERS
+from judge.commands.press import PRESS_PER_HOUR, PRESS_PER_MAIL
 from judge.game.diaries import fitting
 from judge.service.handling import handle_waiting
 from judge.store import diary, games, inbox
@@ -315,3 +316,12 @@ def test_entries_fit_a_round_at_a_time() -> None:
     assert fitting(costs, 100) == {0, 2, 3}
     assert fitting(costs, 1_000) == {0, 1, 2, 3, 4}
     assert fitting(costs, 0) == set()
+
+
+def test_the_press_help_file_states_the_limits_in_force() -> None:
+    """GET press states the limits on press: the numbers are the code's."""
+    text = (Path(__file__).resolve().parents[1] / "templates/files/press.txt").read_text()
+    assert (
+        f"A mail sends at most {PRESS_PER_MAIL} press messages, and each power (or master, "
+        f"observer)\nat most {PRESS_PER_HOUR} an hour"
+    ) in text
