@@ -25,35 +25,33 @@ HEADING_BYTES = 40
 def diary_mails(db: sqlite_utils.Database, game: games.Game) -> list[Reply]:
     """One mail to everyone in the ended game with every entry not deleted, by writer,
     within MAIL_BYTES (those left out counted); none when nobody kept a diary."""
-    entries = diary.game_entries(db, game)
+    entries = diary.game_entry_sizes(db, game)
     if not entries:
         return []
     gm = load_map(game.variant)
-    writers = {games.MASTER: "the master", games.OBSERVER: "an observer"}
-    listed = [
-        {
-            "writer": gm.powers[e.power].name if e.power else writers.get(e.role, e.role),
-            "number": e.number,
-            "text": e.text,
-        }
-        for e in entries
-    ]
-    costs = [(e.seat_id, _bytes(entry)) for e, entry in zip(entries, listed, strict=True)]
+    titles = {games.MASTER: "the master", games.OBSERVER: "an observer"}
+    writers = [gm.powers[e.power].name if e.power else titles.get(e.role, e.role) for e in entries]
+    costs = [(e.seat_id, _bytes(e, w)) for e, w in zip(entries, writers, strict=True)]
     kept = fitting(costs, MAIL_BYTES - OTHER_BYTES)
+    texts = diary.texts(db, game, {entries[at].id for at in kept})
+    listed = [
+        {"writer": writers[at], "number": e.number, "text": texts[e.id]}
+        for at, e in enumerate(entries)
+        if at in kept
+    ]
     context = {
         "game": game.name,
-        "entries": [entry for at, entry in enumerate(listed) if at in kept],
-        "left_out": len(listed) - len(kept),
+        "entries": listed,
+        "left_out": len(entries) - len(kept),
         "limit": MAIL_BYTES,
     }
     everyone = tuple(dict.fromkeys(s.address for s in games.seats(db, game)))
     return [Reply(everyone, "diary_end", context, "end", False)]
 
 
-def _bytes(entry: dict[str, object]) -> int:
+def _bytes(entry: diary.Sized, writer: str) -> int:
     """What the entry adds to the mail's text, heading and all, in bytes of UTF-8."""
-    shown = f"{entry['writer']}{entry['number']}{entry['text']}"
-    return len(shown.encode("utf-8", "replace")) + HEADING_BYTES
+    return entry.text_bytes + len(f"{writer}{entry.number}".encode()) + HEADING_BYTES
 
 
 def fitting(costs: list[tuple[int, int]], budget: int) -> set[int]:
