@@ -260,6 +260,12 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "  hand edit): the game is paused, and its master and the judge's keeper are told.\n"
         "  Nothing of this is stored.",
     ),
+    "game_map_missing": (  # judge/commands/dispatch.py: the game's map file removed
+        {"game": "war1", "map": "removed_map", "paused": True},
+        "war1 cannot be played just now: its map, removed_map, is no longer among the\n"
+        "  judge's maps. Nothing of this is stored.\n"
+        "  The game is paused, and its master and the judge's keeper are told.",
+    ),
     "not_a_phase": (
         {"named": "Sprung 1901", "phase": "S1901M"},
         "Sprung 1901 is not a phase; write e.g. PROCESS S1901M.",
@@ -390,6 +396,22 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     "diary_full": (
         {"limit": 200},
         "You have recorded 200 diary entries in this game, the most there may be.",
+    ),
+    # judge/commands/player.py (OBSERVE) and judge/commands/press.py: amplification limits
+    "observers_full": (
+        {"game": "war1", "limit": 50},
+        "The observer list of war1 is full: a game has at most 50 observers,\n"
+        "  so you were not added.",
+    ),
+    "press_per_mail": (
+        {"limit": 10},
+        "A mail may send at most 10 press messages: this one was not sent.\n"
+        "  Send it in another mail.",
+    ),
+    "press_per_hour": (
+        {"game": "war1", "limit": 60},
+        "You have sent 60 press messages in war1 within the last hour, the most\n"
+        "  there may be: this one was not sent. Send it again later.",
     ),
     # judge/game/assignment.py
     "preference_twice": (

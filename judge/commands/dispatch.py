@@ -22,6 +22,7 @@ from judge.commands.language import Command, masked_line, read_commands
 from judge.commands.master_settings import parameters_notices, remember_settings
 from judge.commands.run import Run, refuse
 from judge.commands.table import BY_NAME, announced
+from judge.engine.geography import MapError
 from judge.failures import failure_reason, is_transient
 from judge.game import njudge_lines, play
 from judge.game.failure import pause_failed
@@ -29,6 +30,7 @@ from judge.mail.message import Submission, reply_address
 from judge.replies import SIGNED_REPLY, Reply
 from judge.store import games
 from judge.store.db import transaction
+from judge.variants.maps import load_map
 
 __all__ = ["Context", "Reply", "dispatch"]
 
@@ -117,10 +119,63 @@ def _guarded(run: Run, command: Command | None, step: Callable[[], None]) -> Non
         reason = failure_reason(e)
         log.error("game %s does not read: %s", e.name, reason)
         refuse(run, command, "game_unreadable", game=e.name)
-        row = games.find_game_row(run.ctx.db, e.name)
-        if row is not None:
-            run.mails += pause_failed(run.ctx.db, row, run.ctx.now, reason)
-            games.set_next_event(run.ctx.db, row, None)  # until it is put right
+        _pause(run, games.find_game_row(run.ctx.db, e.name), reason)
+    except MapError as e:
+        # A game whose map file was removed (or broken) since it began: tried again, the
+        # mail would fail the same way, so it is refused at once, as an unreadable game.
+        row = _without_map(run, command)
+        if row is None:
+            raise  # no game of this line lacks its map: a fault of ours, tried again
+        run.block = None
+        reason = failure_reason(e)
+        log.error("game %s has no map: %s", row.name, reason)
+        paused = _pause(run, row, reason)
+        refuse(run, command, "game_map_missing", game=row.name, map=row.variant, paused=paused)
+
+
+def _pause(run: Run, row: games.GameRow | None, reason: str) -> bool:
+    """Pause the game of `row` (if it is under way) and queue its masters' notice; it is
+    not looked at again until it changes. Whether it was paused."""
+    if row is None:
+        return False
+    notices = pause_failed(run.ctx.db, row, run.ctx.now, reason)
+    run.mails += notices
+    games.set_next_event(run.ctx.db, row, None)  # until it is put right
+    return games.game_row(run.ctx.db, row.id).state == games.PAUSED
+
+
+def _without_map(run: Run, command: Command | None) -> games.GameRow | None:
+    """The game of the open block, or one the line names, whose map does not load."""
+    names = [b.game.name for b in (run.block, run.closing) if b is not None]
+    names += _named_games(command) if command else []
+    for name in dict.fromkeys(names):
+        row = games.find_game_row(run.ctx.db, name) if games.valid_game_name(name) else None
+        if row is not None and not _map_loads(row.variant):
+            return row
+    return None
+
+
+# The argument of a line with a password that names its game; other lines with one
+# name none (their block's), and a password is never looked up as a game's name.
+_GAME_ARGUMENT = {"SIGNON": 1, "JOIN": 0, "OBSERVE": 0}
+
+
+def _named_games(command: Command) -> list[str]:
+    """The names of games `command`'s arguments may be."""
+    args = [a.lstrip("?") for a in command.args]
+    spec = BY_NAME.get(command.name)
+    if spec is None or not spec.password:
+        return args
+    at = _GAME_ARGUMENT.get(command.name)
+    return [args[at]] if at is not None and at < len(args) else []
+
+
+def _map_loads(variant: str) -> bool:
+    try:
+        load_map(variant)
+    except MapError:
+        return False
+    return True
 
 
 def _header(ctx: Context, game_id: int | None) -> dict[str, object]:

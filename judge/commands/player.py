@@ -45,6 +45,13 @@ from judge.store import games
 from judge.store.audit import iso
 from judge.variants.maps import load_map, map_names
 
+# Observer seats of one game. Each observer gets every results mail and broadcast, and
+# OBSERVE seats the From: address, which anyone can forge: without a cap one stranger's
+# mails made a game a mailing list of any size pointed at anyone. 50 is several times
+# the audience of any game njudge's users report, and keeps a phase's mail under ~60.
+# A game over it (seated before the cap) keeps its observers and takes no more.
+MAX_OBSERVERS = 50
+
 
 def create(run: Run, cmd: Command) -> None:
     """CREATE ?name password [variant] [gunboat]: a new game, the sender its master."""
@@ -377,9 +384,13 @@ def observe(run: Run, cmd: Command) -> None:
     if game is None or game.state == games.FORMING:
         run.event("join_failed", cmd, game=as_written(name), reason="no_game")
         return
-    if any(s.address == run.sub.sender for s in games.seats(run.ctx.db, game, games.OBSERVER)):
+    observers = games.seats(run.ctx.db, game, games.OBSERVER)
+    if any(s.address == run.sub.sender for s in observers):
         # One seat an address: each more was another diary's room and its own password.
         run.event("join_failed", cmd, game=name, reason="observing")
+        return
+    if len(observers) >= MAX_OBSERVERS:  # refused before the password is hashed
+        refuse(run, cmd, "observers_full", game=name, limit=MAX_OBSERVERS)
         return
     seat = games.add_seat(
         run.ctx.db, game, games.OBSERVER, run.sub.sender, hash_password(password), run.ctx.now

@@ -10,7 +10,7 @@ refuse press are judge/game/press_rules.py's and the checks below.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from judge.commands.language import Command
@@ -22,10 +22,18 @@ from judge.game.errors import CommandError
 from judge.game.outgoing import public_copy
 from judge.game.press_rules import Addressed, PressOptions, Readers
 from judge.replies import Reply
-from judge.store import games, held_press
+from judge.store import games, held_press, press_count
 from judge.variants.maps import load_map
 
 _TO_MASTER = Readers((), True, False)
+
+# Press sent by one mail, and by one seat an hour, across mails (counted from the press
+# stored: a restart resets nothing). A press to everyone is a mail to each seat, the
+# observers and the game's list, and the reply limits do not hold press back, so one
+# mail of 100 press blocks sent some 700 mails. 10 a mail is more than a player's
+# usual mail (one to each power), and 60 an hour, one a minute, more than talk needs.
+PRESS_PER_MAIL = 10
+PRESS_PER_HOUR = 60
 
 
 @dataclass(frozen=True)
@@ -67,11 +75,28 @@ def press(run: Run, cmd: Command) -> None:
     checked = seat.role != games.MASTER and message.real != _TO_MASTER
     if checked and _refused(run, cmd, game, seat, message):
         return
+    if _over_limit(run, cmd, game, seat):
+        return
     # Postal press (POSTAL PRESS, or all press under SET POSTAL PRESS) waits for the
     # results; the master's and press to the master never do.
     postal = kind == "POSTAL" or game.settings.postal_press
     held = postal and seat.role != games.MASTER and message.real != _TO_MASTER
     _send(run, cmd, gm, (game, seat), message, (text, held))
+    run.press_sent += 1
+
+
+def _over_limit(run: Run, cmd: Command, game: games.Game, seat: games.Seat) -> bool:
+    """Whether the press is past a limit on press, and if so an ERROR naming it (its
+    text is not sent). Every press counts alike, the master's and press to the master
+    too (never refused sooner than other press); only press sent counts, not refused."""
+    if run.press_sent >= PRESS_PER_MAIL:
+        refuse(run, cmd, "press_per_mail", limit=PRESS_PER_MAIL)
+        return True
+    since = run.ctx.now - timedelta(hours=1)
+    if press_count.sent_since(run.ctx.db, seat, since) >= PRESS_PER_HOUR:
+        refuse(run, cmd, "press_per_hour", game=game.name, limit=PRESS_PER_HOUR)
+        return True
+    return False
 
 
 def _read(gm: GameMap, game: games.Game, seat: games.Seat, written: str) -> _Message:

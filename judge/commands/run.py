@@ -64,6 +64,7 @@ class Run:
     settings_before: dict[int, GameSettings] = field(default_factory=dict)
     closing: Block | None = None  # the block being closed (blocks.close_block): its events
     event_seats: list[int | None] = field(default_factory=list)  # each event's block's seat
+    press_sent: int = 0  # press messages this mail has sent (commands/press.py's limit)
 
     def event(self, kind: str, command: Command | None = None, **data: object) -> None:
         """Record an event of the acknowledgement (with the line of `command`, if given),

@@ -64,14 +64,38 @@ def delete(db: sqlite_utils.Database, seat: Seat, number: int) -> bool:
     return cursor.rowcount > 0
 
 
-def game_entries(db: sqlite_utils.Database, game: Game) -> list[Entry]:
-    """Every entry not deleted in the game, with its writer's role and power, in the
-    order written ([] for a database without the diary table)."""
+@dataclass(frozen=True)
+class Sized:
+    """One entry of a game's without its text: whose, its number and its text's size."""
+
+    id: int
+    number: int
+    role: str
+    power: str | None
+    seat_id: int
+    text_bytes: int  # in UTF-8
+
+
+def game_entry_sizes(db: sqlite_utils.Database, game: Game) -> list[Sized]:
+    """Every entry not deleted in the game, in the order written, without its text: a
+    game's entries may be hundreds of megabytes, and only some go in the Diaries mail
+    ([] for a database without the diary table)."""
     if "diary" not in db.table_names():
         return []
     rows = db.execute(
-        "SELECT d.number, d.text, d.modified_at, s.role, s.power FROM diary d "
-        "JOIN seats s ON s.id = d.seat_id WHERE d.game_id = ? AND d.deleted = 0 ORDER BY d.id",
+        "SELECT d.id, d.number, s.role, s.power, s.id, length(CAST(d.text AS BLOB)) "
+        "FROM diary d JOIN seats s ON s.id = d.seat_id WHERE d.game_id = ? AND d.deleted = 0 "
+        "ORDER BY d.id",
         [game.id],
     ).fetchall()
-    return [Entry(int(n), text, at, role, power) for n, text, at, role, power in rows]
+    return [
+        Sized(int(i), int(n), role, power, int(seat), int(size or 0))
+        for i, n, role, power, seat, size in rows
+    ]
+
+
+def texts(db: sqlite_utils.Database, game: Game, ids: set[int]) -> dict[int, str]:
+    """The texts of the game's entries `ids`, read a row at a time (the others are
+    passed over, never all held at once)."""
+    cursor = db.execute("SELECT id, text FROM diary WHERE game_id = ? ORDER BY id", [game.id])
+    return {int(i): text for i, text in cursor if i in ids}

@@ -1,0 +1,327 @@
+"""One mail must not make the judge send many: anyone can mail it, and a From: line can be
+forged, so each way one stranger's mail multiplied the judge's mail has a limit (README's
+limits table): observer seats of a game, press a mail and a seat an hour, the size of
+the end-of-game Diaries mail. Each refusal is a clear line of the answer, and an honest
+player never loses press silently: every press refused is named in the reply.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from judge_harness import HOLDS, Judge
+from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
+
+from judge.commands.player import MAX_OBSERVERS
+from judge.commands.press import PRESS_PER_HOUR, PRESS_PER_MAIL
+from judge.game.diaries import fitting
+from judge.service.handling import handle_waiting
+from judge.store import diary, games, inbox
+
+pytestmark = pytest.mark.usefixtures("fresh_password_cache")
+
+MASTER = "gm@example.org"
+FULL = (
+    "  ERROR: The observer list of war1 is full: a game has at most 50 observers,\n"
+    "  so you were not added.\n"
+)
+
+
+def _seat_observers(judge: Judge, count: int) -> list[str]:
+    """`count` observers of war1 seated directly (their passwords never used), as a game
+    could have them; their addresses."""
+    game = judge.game()
+    addresses = [f"obs{i}@example.net" for i in range(count)]
+    for address in addresses:
+        games.add_seat(judge.db, game, games.OBSERVER, address, "unused", judge.now)
+    judge.db.conn.commit()
+    return addresses
+
+
+def _observers(judge: Judge) -> list[str]:
+    return [s.address for s in games.seats(judge.db, judge.game(), games.OBSERVER)]
+
+
+# -- observers --------------------------------------------------------------------------
+
+
+def test_the_observer_list_of_a_game_is_capped(tmp_path: Path, scrypt_calls: list[bytes]) -> None:
+    """Every observer gets every results mail, and OBSERVE seats the From: address, which
+    can be forged: 200 OBSERVEs made a game send 224 mails a phase. The 50th observer is
+    seated; the 51st is refused before its password is hashed, in words that say why."""
+    assert MAX_OBSERVERS == 50
+    judge = Judge(tmp_path)
+    judge.start_game()
+    seated = _seat_observers(judge, MAX_OBSERVERS - 1)
+    [answer] = judge.send("last@example.net", "OBSERVE war1 pw50")
+    assert answer.to == ["last@example.net"]
+    assert answer.body == (
+        "Line 1: OBSERVE war1 ****\n"
+        "  You are now an observer of war1: you get its results and broadcasts.\n"
+        "  Sign on with SIGNON Owar1 password.\n"
+    )
+    scrypt_calls.clear()
+    mails = judge.send("late@example.net", "OBSERVE war1 pw51\nOBSERVE war1 pw52")
+    assert [(m.to, m.body) for m in mails] == [
+        (
+            ["late@example.net"],
+            "Line 1: OBSERVE war1 ****\n" + FULL + "Line 2: OBSERVE war1 ****\n" + FULL,
+        )
+    ]
+    assert scrypt_calls == []  # refused before any hash
+    assert _observers(judge) == [*seated, "last@example.net"]
+
+
+def test_observers_of_mails_handled_in_one_commit_count_each_other(tmp_path: Path) -> None:
+    """Mails read ahead are handled in one commit: with one seat left, the first OBSERVE
+    takes it and the next mail's is refused, uncommitted as the first seat is."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    seated = _seat_observers(judge, MAX_OBSERVERS - 1)
+    for n in range(3):
+        judge.now += timedelta(seconds=1)
+        raw = (
+            f"From: w{n}@example.net\r\nTo: judge@example.org\r\nSubject: watch\r\n"
+            f"Message-ID: <watch{n}@example.org>\r\n\r\nOBSERVE war1 pw{n}\r\n"
+        ).encode()
+        inbox.ingest(judge.db, raw, "smtp", judge.now)
+    before = judge.db.execute("SELECT MAX(id) FROM outbound").fetchone()[0]
+    handle_waiting(judge.db, judge.config, lambda: judge.now)
+    rows = judge.db.execute(
+        "SELECT recipients FROM outbound WHERE id > ? ORDER BY id", [before]
+    ).fetchall()
+    assert rows == [(json.dumps([f"w{n}@example.net"]),) for n in range(3)]
+    assert _observers(judge) == [*seated, "w0@example.net"]
+    last = judge.db.execute("SELECT raw FROM outbound ORDER BY id DESC LIMIT 1").fetchone()[0]
+    assert b"The observer list of war1 is full" in last
+
+
+def test_a_full_game_refuses_an_observer_joining_by_signon(tmp_path: Path) -> None:
+    """SIGNON ?war1 on a started game with no free power seats an observer: the cap
+    holds there too."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    seated = _seat_observers(judge, MAX_OBSERVERS)
+    [answer] = judge.send("late@example.net", "SIGNON ?war1 pw51")
+    assert answer.body == "Line 1: SIGNON ?war1 ****\n" + FULL
+    assert _observers(judge) == seated
+
+
+def test_a_game_over_the_cap_keeps_its_observers(tmp_path: Path) -> None:
+    """A game seated more observers before the cap: none is dropped, each still gets
+    the results; it just takes no more. An observer already seated is told so first."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    seated = _seat_observers(judge, MAX_OBSERVERS + 5)
+    [answer] = judge.send("obs3@example.net", "OBSERVE war1 again")
+    assert answer.body == (
+        "Line 1: OBSERVE war1 ****\n"
+        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its observer).\n"
+    )
+    [answer] = judge.send("late@example.net", "OBSERVE war1 pw")
+    assert answer.body == "Line 1: OBSERVE war1 ****\n" + FULL
+    mails: list = []
+    for i, initial in enumerate("AEFGIRT"):
+        mails = judge.send(players[initial], f"SIGNON {initial}war1 pw{i}\n{HOLDS[initial]}")
+    results = [m for m in mails if m.subject == "TEST:war1 - S1901M Results"]
+    reached = sorted(a for m in results for a in m.to)
+    assert reached == sorted([MASTER, *players.values(), *seated])
+
+
+# -- press ------------------------------------------------------------------------------
+
+PER_MAIL = (
+    "  ERROR: A mail may send at most 10 press messages: this one was not sent.\n"
+    "  Send it in another mail.\n"
+)
+PER_HOUR = (
+    "  ERROR: You have sent 60 press messages in war1 within the last hour, the most\n"
+    "  there may be: this one was not sent. Send it again later.\n"
+)
+
+
+def _press(count: int, to: str = "G", first: int = 0) -> str:
+    """`count` press blocks to `to`, numbered from `first`."""
+    return "".join(f"PRESS TO {to}\nNote {first + i}\nENDPRESS\n" for i in range(count))
+
+
+def _stored_press(judge: Judge) -> list[str]:
+    return [t for (t,) in judge.db.execute("SELECT text FROM press ORDER BY id").fetchall()]
+
+
+def _sent(count: int, first_line: int) -> str:
+    """The answer's lines for `count` press blocks to Germany sent, from `first_line`."""
+    return "".join(
+        f"Line {first_line + 3 * i}: PRESS TO G\n  Message sent to Germany.\n" for i in range(count)
+    )
+
+
+def test_a_mail_sends_at_most_ten_press_messages(tmp_path: Path) -> None:
+    """One mail of 100 press blocks sent about 700 mails, and the reply limits do not
+    count press. The 11th press of a mail is refused, press to the master alone and a
+    broadcast alike, each named in the answer; its text goes nowhere."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    body = (
+        "SIGNON Fwar1 pw2\n" + _press(10) + "PRESS TO G\nEleven\nENDPRESS\n"
+        "PRESS TO M\nTwelve\nENDPRESS\nBROADCAST\nThirteen\nENDPRESS\n"
+        "DIARY\nNot press.\nENDPRESS\n"
+    )
+    mails = judge.send(players["F"], body)
+    ack, *press = mails
+    assert ack.to == [players["F"]]
+    assert ack.subject == "Re: [Error Flag] TEST:war1 - S1901M orders"
+    assert ack.body.startswith(
+        "Line 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n"
+        + _sent(10, 2)
+        + "Line 32: PRESS TO G\n"
+        + PER_MAIL
+        + "Line 35: PRESS TO M\n"
+        + PER_MAIL
+        + "Line 38: BROADCAST\n"
+        + PER_MAIL
+        + "Line 41: DIARY\n  Diary entry #1 recorded for war1.\n"
+    )
+    # Germany's copy and the master's (SET ALL PRESS, the default) of each of the ten
+    assert [(m.to, m.subject, m.body) for m in press] == [
+        (
+            [to],
+            "TEST:war1 - S1901M Press from France to Germany",
+            f"Message from p2@example.org as France to Germany in 'war1':\n\nNote {i}\n",
+        )
+        for i in range(10)
+        for to in (players["G"], MASTER)
+    ]
+    assert _stored_press(judge) == [f"Note {i}" for i in range(10)]
+
+
+def test_a_seat_sends_at_most_sixty_press_messages_an_hour(tmp_path: Path) -> None:
+    """Across mails, one seat sends 60 press messages an hour, counted from the press
+    stored: the daemon restarted counts them still. Press to the master alone is
+    refused no sooner, a DIARY entry is not press, another power is not held back, and
+    an hour after the first the seat may press again."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    first = judge.now
+    for n in range(6):
+        [ack, *press] = judge.send(players["F"], "SIGNON Fwar1 pw2\n" + _press(10, first=10 * n))
+        assert len(press) == 20  # Germany's and the master's
+    restarted = Judge(tmp_path)  # a new life of the judge on the same store
+    restarted.now = judge.now
+    body = "SIGNON Fwar1 pw2\nPRESS TO M\nLate\nENDPRESS\nBROADCAST\nAll\nENDPRESS\n"
+    body += "DIARY\nStill mine.\nENDPRESS\n"
+    [ack] = restarted.send(players["F"], body)
+    assert ack.body == (
+        "Line 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n"
+        "Line 2: PRESS TO M\n" + PER_HOUR + "Line 5: BROADCAST\n" + PER_HOUR + "Line 8: DIARY\n"
+        "  Diary entry #1 recorded for war1.\n"
+        "\n"
+        "France in war1, Movement for Spring of 1901:\n"
+        "  No orders on file.\n"
+        "  Still without orders: Army Marseilles, Army Paris, Fleet Brest.\n"
+        "  WAIT is not set. Deadline: Monday 23 November 2026 12:08 UTC.\n"
+    )
+    [ack, press, _] = restarted.send(players["G"], "SIGNON Gwar1 pw3\nPRESS TO F\nHi\nENDPRESS")
+    assert (press.to, press.subject) == (
+        [players["F"]],
+        "TEST:war1 - S1901M Press from Germany to France",
+    )
+    # The first mail's ten, an hour old (send() moves the clock a minute on), free ten.
+    restarted.now = first + timedelta(hours=1)
+    [ack, *press] = restarted.send(players["F"], "SIGNON Fwar1 pw2\n" + _press(11, first=60))
+    assert ack.body.startswith(
+        "Line 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n"
+        + _sent(10, 2)
+        + "Line 32: PRESS TO G\n"
+        + PER_MAIL
+        + "\n"
+    )
+    assert len(press) == 20
+    assert len(_stored_press(judge)) == 60 + 1 + 10
+
+
+def test_press_of_mails_handled_in_one_commit_is_counted(tmp_path: Path) -> None:
+    """Mails read ahead are handled in one commit: the press of the mails before counts
+    for the next, uncommitted as it is."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    for n in range(7):
+        judge.now += timedelta(seconds=1)
+        raw = (
+            f"From: {players['F']}\r\nTo: judge@example.org\r\nSubject: press {n}\r\n"
+            f"Message-ID: <ahead{n}@example.org>\r\n\r\nSIGNON Fwar1 pw2\r\n"
+            + _press(10, first=10 * n).replace("\n", "\r\n")
+        ).encode()
+        inbox.ingest(judge.db, raw, "smtp", judge.now)
+    before = judge.db.execute("SELECT MAX(id) FROM outbound").fetchone()[0]
+    handle_waiting(judge.db, judge.config, lambda: judge.now)
+    rows = judge.db.execute(
+        "SELECT recipients FROM outbound WHERE id > ? ORDER BY id", [before]
+    ).fetchall()
+    to_germany = [r for (r,) in rows if r == json.dumps([players["G"]])]
+    assert len(to_germany) == 60
+    assert len(_stored_press(judge)) == 60
+    last = judge.db.execute("SELECT raw FROM outbound ORDER BY id DESC LIMIT 1").fetchone()[0]
+    assert last.count(b"ERROR: You have sent 60 press messages in war1") == 10
+
+
+# -- the Diaries mail -------------------------------------------------------------------
+
+ENTRY = "é" * 20_000  # the longest entry, two bytes a character
+
+
+def test_the_diaries_mail_is_bounded_and_says_what_it_left_out(tmp_path: Path) -> None:
+    """A seat may hold 200 entries of 20,000 characters, and the Diaries mail went whole
+    to every seat: up to 13.4 MB each. It holds at most 1,000,000 bytes; what does not
+    fit is left out and counted, and one writer's great diary written first does not
+    crowd the others' out: each writer's first entries go first."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    game = judge.game()
+    [france] = [s for s in games.seats(judge.db, game) if s.power == "FRANCE"]
+    for _ in range(30):
+        diary.record(judge.db, game, france, ENTRY, judge.now)
+    [watcher] = _seat_observers(judge, 1)
+    judge.send(players["G"], "SIGNON Gwar1 pw3\nDIARY\nGreetings\nENDPRESS")
+    [observer] = games.seats(judge.db, game, games.OBSERVER)
+    diary.record(judge.db, game, observer, "Watching", judge.now)
+    judge.db.conn.commit()
+    mails = judge.send(MASTER, "SIGNON Mwar1 masterpw\nTERMINATE")
+    diaries = [m for m in mails if m.subject == "TEST:war1 - S1901M Diaries"]
+    assert sorted(a for m in diaries for a in m.to) == sorted([MASTER, *players.values(), watcher])
+    # 998,000 bytes for the entries, each its text, writer and number and 40 bytes:
+    # Germany's (57), the observer's (60), France's first nine (40,047 each) and 15 more
+    # (40,048 each), in rounds; France's last 6 left out.
+    kept = "".join(f"\nDiary of France, entry #{n}:\n{ENTRY}\n" for n in range(1, 25))
+    assert diaries[0].body == (
+        "The diaries of game 'war1', now that it has ended:\n"
+        + kept
+        + "\nDiary of Germany, entry #1:\nGreetings\n"
+        "\nDiary of an observer, entry #1:\nWatching\n"
+        "\n"
+        "6 more entries were left out, to keep this mail within 1000000 bytes: each\n"
+        "writer can still read their own, signed on to the game, with DIARY LIST and\n"
+        "DIARY READ n.\n"
+    )
+    assert all(len(m.full.encode()) <= 1_000_000 for m in diaries)
+
+
+def test_entries_fit_a_round_at_a_time() -> None:
+    """Each writer's first entry, then each one's second: one too large for what is
+    left is skipped, and a smaller one after it still goes."""
+    costs = [(1, 50), (1, 50), (2, 30), (1, 10), (2, 30)]
+    assert fitting(costs, 100) == {0, 2, 3}
+    assert fitting(costs, 1_000) == {0, 1, 2, 3, 4}
+    assert fitting(costs, 0) == set()
+
+
+def test_the_press_help_file_states_the_limits_in_force() -> None:
+    """GET press states the limits on press: the numbers are the code's."""
+    text = (Path(__file__).resolve().parents[1] / "templates/files/press.txt").read_text()
+    assert (
+        f"A mail sends at most {PRESS_PER_MAIL} press messages, and each power (or master, "
+        f"observer)\nat most {PRESS_PER_HOUR} an hour"
+    ) in text
