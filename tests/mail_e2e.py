@@ -103,8 +103,9 @@ def read_mail(data: bytes, recipients: list[str]) -> Mail:
 class Mailboxes:
     """What the SMTP peer received, by recipient, in arrival order."""
 
-    def __init__(self, sink: SmtpSink) -> None:
+    def __init__(self, sink: SmtpSink, database: Path | None = None) -> None:
         self.sink = sink
+        self.database = database  # the judge's store: `new` waits for it to settle
         self.seen: dict[str, int] = {}
         self.unexpected: list[str] = []
         self._read: list[Mail] = []  # the peer's messages read so far, in arrival order
@@ -190,7 +191,12 @@ class Mailboxes:
                 got = {a: [m.subject for m in ms] for a, ms in fresh.items()}
                 raise AssertionError(f"timed out: still missing {missing}; new mail: {got}")
             time.sleep(0.02)
-        time.sleep(0.3)  # anything sent with them (a mail too many) arrives meanwhile
+        # Anything sent with them (a mail too many) arrives meanwhile: once the judge has
+        # nothing left to handle or send, when its store is known; else after a while.
+        if self.database is not None:
+            self.settled(self.database)
+        else:
+            time.sleep(0.3)
         everything = self.all()  # one snapshot: what is returned is what is marked seen
         fresh = self._fresh(everything)
         self.seen = {a: len(ms) for a, ms in everything.items()}

@@ -638,10 +638,10 @@ def without_picture(m: Mail, problems: list[str]) -> str:
 class Script:
     """The test's side of the mail: deliver batches, keep count."""
 
-    def __init__(self, dovecot: Dovecot, sink: SmtpSink) -> None:
+    def __init__(self, dovecot: Dovecot, sink: SmtpSink, database: Path) -> None:
         self.dovecot = dovecot
         self.clock = Clock(START)
-        self.boxes = Mailboxes(sink)
+        self.boxes = Mailboxes(sink, database)
         self.sent = 0
 
     def deliver(self, *batch: bytes) -> None:
@@ -796,7 +796,7 @@ def final_units(db, phase: str) -> dict[str, set[str]]:
 
 def test_six_players_italy_neutral_a_year_by_mail(tmp_path: Path, servers) -> None:
     dovecot, sink = servers
-    script = Script(dovecot, sink)
+    script = Script(dovecot, sink, tmp_path / "judge.db")
     clock, boxes = script.clock, script.boxes
     problems: list[str] = []  # faults that do not stop the script, reported at the end
     variant = "Standard Diplomacy for six players (Italy neutral)"
@@ -936,7 +936,7 @@ def test_six_players_italy_neutral_a_year_by_mail(tmp_path: Path, servers) -> No
 
 def test_two_players_world_war_a_year_by_mail(tmp_path: Path, servers) -> None:
     dovecot, sink = servers
-    script = Script(dovecot, sink)
+    script = Script(dovecot, sink, tmp_path / "judge.db")
     clock, boxes = script.clock, script.boxes
     problems: list[str] = []  # faults that do not stop the script, reported at the end
     variant = "World War I: Diplomacy for two players"
