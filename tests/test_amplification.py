@@ -16,7 +16,7 @@ from judge_harness import HOLDS, Judge
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
 from judge.commands.player import MAX_OBSERVERS
-from judge.commands.press import PRESS_PER_HOUR, PRESS_PER_MAIL
+from judge.commands.press import PRESS_MAX_CHARS, PRESS_PER_HOUR, PRESS_PER_MAIL
 from judge.game.diaries import fitting
 from judge.service.handling import handle_waiting
 from judge.store import diary, games, inbox
@@ -198,6 +198,31 @@ def test_a_mail_sends_at_most_ten_press_messages(tmp_path: Path) -> None:
     assert _stored_press(judge) == [f"Note {i}" for i in range(10)]
 
 
+def test_a_press_longer_than_a_diary_entry_is_refused(tmp_path: Path) -> None:
+    """A press goes to every seat, observer and list: one as long as a mail (1 MB) was
+    some 58 MB of mail. A text of 20,000 characters goes; one more is refused, named in
+    the answer, and sent to no one."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    # lines of 100 characters (a mail's line is cut at 10,000), the line breaks counted
+    longest = ("x" * 99 + "\n") * (PRESS_MAX_CHARS // 100 - 1) + "x" * 100
+    longer = longest + "y"
+    assert len(longest) == PRESS_MAX_CHARS
+    body = f"SIGNON Fwar1 pw2\nPRESS TO G\n{longest}\nENDPRESS\nPRESS TO G\n{longer}\nENDPRESS\n"
+    ack, *press = judge.send(players["F"], body)
+    assert ack.body.startswith(
+        "Line 1: SIGNON Fwar1 ****\n  Signed on to war1 as France.\n"
+        + _sent(1, 2)
+        + "Line 204: PRESS TO G\n"
+        "  ERROR: The press is too long: at most 20000 characters. It was not sent.\n"
+    )
+    assert [(m.to, m.body.split("\n\n", 1)[1]) for m in press] == [
+        ([players["G"]], longest + "\n"),
+        ([MASTER], longest + "\n"),
+    ]
+    assert _stored_press(judge) == [longest]
+
+
 def test_a_seat_sends_at_most_sixty_press_messages_an_hour(tmp_path: Path) -> None:
     """Across mails, one seat sends 60 press messages an hour, counted from the press
     stored: the daemon restarted counts them still. Press to the master alone is
@@ -323,5 +348,6 @@ def test_the_press_help_file_states_the_limits_in_force() -> None:
     text = (Path(__file__).resolve().parents[1] / "templates/files/press.txt").read_text()
     assert (
         f"A mail sends at most {PRESS_PER_MAIL} press messages, and each power (or master, "
-        f"observer)\nat most {PRESS_PER_HOUR} an hour"
+        f"observer)\nat most {PRESS_PER_HOUR} an hour, press to the master counted alike, each "
+        f"at most {PRESS_MAX_CHARS}\ncharacters"
     ) in text

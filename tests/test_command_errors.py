@@ -403,6 +403,10 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "The observer list of war1 is full: a game has at most 50 observers,\n"
         "  so you were not added.",
     ),
+    "press_too_long": (
+        {"limit": 20000},
+        "The press is too long: at most 20000 characters. It was not sent.",
+    ),
     "press_per_mail": (
         {"limit": 10},
         "A mail may send at most 10 press messages: this one was not sent.\n"

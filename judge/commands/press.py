@@ -34,6 +34,9 @@ _TO_MASTER = Readers((), True, False)
 # usual mail (one to each power), and 60 an hour, one a minute, more than talk needs.
 PRESS_PER_MAIL = 10
 PRESS_PER_HOUR = 60
+# One press's text, as one DIARY entry's: a press goes to every seat, observer and list,
+# so a mail-sized press (1 MB) to everyone was some 58 MB of mail, sixty times an hour.
+PRESS_MAX_CHARS = 20_000
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,9 @@ def press(run: Run, cmd: Command) -> None:
         return
     if not text.strip():
         refuse(run, cmd, "press_empty")
+        return
+    if len(text) > PRESS_MAX_CHARS:
+        refuse(run, cmd, "press_too_long", limit=PRESS_MAX_CHARS)
         return
     try:
         message = _read(gm, game, seat, written)
