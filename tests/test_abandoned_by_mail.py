@@ -379,3 +379,55 @@ def test_a_game_its_master_processes_says_the_master_decides(judge: Judge) -> No
         "If they do not arrive by Tuesday 24 November 2026 12:08 UTC, "
         "the master decides how to go on.\n"
     )
+
+
+UNPLAYED = (
+    "Every power still in war1 was abandoned, and Movement, Fall of 1901\n"
+    "was processed with nobody coming back. So that the game is not played out in civil\n"
+    "disorder, mailing players who have gone, the judge has paused it: the clock is\n"
+    "stopped and nothing is processed. The time left to the deadline is kept.\n"
+    "\n"
+    "Anyone not playing in war1 may still take a power over, and a player who\n"
+    "abandoned one may come back to it. Sign on as master and send RESUME to play on\n"
+    "(if nobody comes back, the game is paused again after the next phase), or\n"
+    "TERMINATE to end the game.\n"
+)
+
+
+def _past_grace(judge: Judge) -> list[Mail]:
+    """The mails of the current phase's deadline and of the end of its grace."""
+    deadline = datetime.fromisoformat(judge.game().deadline or "")
+    return judge.at(deadline) + judge.at(deadline + timedelta(hours=24))
+
+
+def test_an_nmr_game_nobody_plays_any_more_is_paused_until_its_master_resumes_it(
+    judge: Judge,
+) -> None:
+    """With NMR, STALE and MAXYEARS off, a game whose players have all gone was played out
+    in civil disorder for ever, mailing them every phase. A phase processed with every
+    power abandoned before it pauses the game, its master told; everyone late once is
+    only abandoned (they may come back). RESUME plays on; a player back plays on."""
+    players = judge.start_game()
+    judge.send(GM, f"{MASTER}\nSET STALE OFF\nSET MAXYEARS OFF")
+    mails = _past_grace(judge)  # S1901M: everyone late, everyone abandoned
+    assert len(_by_address(mails, "TEST:war1 - F1901M Abandoned: Turkey")) == 1
+    assert not [m for m in mails if "Paused" in m.subject]
+    assert (judge.game().phase, judge.game().state) == ("F1901M", games.ACTIVE)
+    mails = _past_grace(judge)  # F1901M: nobody came back
+    assert set(_by_address(mails, "TEST:war1 - F1901M Results")) == {GM, *players.values()}
+    paused = "TEST:war1 - S1902M Game Paused: every power abandoned"
+    assert _by_address(mails, paused) == {GM: UNPLAYED}
+    game = judge.game()
+    assert (game.phase, game.state, game.paused_remaining) == ("S1902M", games.PAUSED, 48 * 3600.0)
+    assert judge.at(judge.now + timedelta(days=30)) == []  # nothing for ever
+    judge.send(GM, f"{MASTER}\nRESUME")
+    mails = _past_grace(judge)  # S1902M: still nobody
+    assert set(_by_address(mails, "TEST:war1 - S1902M Results")) == {GM, *players.values()}
+    assert len(_by_address(mails, "TEST:war1 - F1902M Game Paused: every power abandoned")) == 1
+    # England's player comes back while it is paused: played on after RESUME.
+    back = judge.send(players["E"], f"SIGNON Ewar1 pw{POWERS.index('E')}\n{HOLDS['E']}")
+    assert "Welcome back: you play England in war1 again" in _ack(back, players["E"])
+    judge.send(GM, f"{MASTER}\nRESUME")
+    mails = _past_grace(judge)
+    assert not [m for m in mails if "Paused" in m.subject]
+    assert (judge.game().phase, judge.game().state) == ("S1903M", games.ACTIVE)

@@ -15,6 +15,7 @@ from datetime import datetime
 import sqlite_utils
 
 from judge.game import anonymity
+from judge.game.failure import time_left
 from judge.replies import Reply
 from judge.store import games
 from judge.store.audit import iso
@@ -129,3 +130,21 @@ def replace_player(
         context = {"game": game.name, "powers": powers}
         mails.append(Reply((address,), "abandoned_replaced", context, "notice", False))
     return mails
+
+
+def pause_unplayed(
+    db: sqlite_utils.Database, game: games.Game, phase: str, now: datetime
+) -> list[Reply]:
+    """An NMR game just processed in civil disorder with every power abandoned before the
+    phase: nobody plays it, and played out so it would mail its absent players every
+    phase for ever (with STALE and MAXYEARS off). Paused, its clock kept, and its masters
+    told: RESUME plays on (a phase more; paused again if still nobody comes back), and a
+    newcomer may take a power over meanwhile."""
+    if game.state != games.ACTIVE:
+        return []
+    games.pause(db, game, now, time_left(game, now))
+    masters = tuple(dict.fromkeys(s.address for s in games.seats(db, game, games.MASTER)))
+    if not masters:
+        return []
+    context = {"game": game.name, "phase": phase}
+    return [Reply(masters, "game_unplayed", context, "notice", False)]

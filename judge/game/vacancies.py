@@ -47,6 +47,20 @@ def free_groups(db: sqlite_utils.Database, game: games.Game) -> list[tuple[str, 
     ]
 
 
+def nobody_plays(db: sqlite_utils.Database, game: games.Game) -> bool:
+    """Whether every power still in the game (a unit or a supply centre) is free: no
+    player of record plays any of them, each resigned, ejected or abandoned. False for a
+    game not under way, or one whose powers are all out."""
+    if game.state not in PLAYING or not game.phase:
+        return False
+    position = _position(db, game)
+    played = {
+        s.power for s in games.seats(db, game, games.PLAYER) if s.power and not s.abandoned_at
+    }
+    alive = {u.power for u in position.units} | {p for p, cs in position.centers.items() if cs}
+    return bool(alive) and not played & alive
+
+
 def waiting_for(db: sqlite_utils.Database, game: games.Game) -> list[str]:
     """The free powers a game without NMR waits for (njudge's NoNMR: the phase is not
     processed until each is taken over, or its abandoning player comes back): those with

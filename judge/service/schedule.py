@@ -195,6 +195,11 @@ def _due(
     if game.state in vacancies.PLAYING:  # a game that ended has nothing left to take over
         fresh = [seat for seat in late if not abandonment.abandoned(seat)]
         more += abandonment.abandon(db, game, fresh, phase, now)
+        # A whole phase in civil disorder with every power abandoned before it: nobody
+        # plays any more (everyone late once is abandoned by the phase before, and back
+        # with a SIGNON).
+        if late and not fresh and vacancies.nobody_plays(db, game):
+            more += abandonment.pause_unplayed(db, games.get_game(db, game.id), phase, now)
     return mails + more, what
 
 
