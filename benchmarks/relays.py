@@ -15,11 +15,16 @@ machine: the binary is taken from the Debian package, once, and cached:
     tree/usr/sbin/smtp-sink             # run with LD_LIBRARY_PATH=tree/usr/lib/postfix
 
 under $XDG_CACHE_HOME (~/.cache)/judge-bench/postfix (`smtp_sink_binary`; an smtp-sink on
-the PATH is used first). When each mail arrived is exact: smtp-sink runs with `-d DIR/%H%M%S.`,
-which writes each mail to a file of its own and closes it when the mail's final "." has
-come, before its 250; the file's modification time is that moment. Whether a mail carries
-a picture is read from its file after the run (outside the figures). The dump folder is in
-/dev/shm where there is one, so that the 1.2 GB of a burst never waits for a disk.
+the PATH is used first; where apt cannot fetch it, the benchmark stops and says so).
+
+When each mail arrived is exact: smtp-sink runs with `-d DIR/%H%M%S.`, which writes each
+mail to a file of its own (the time, then a random number: names do not collide) and
+closes it when the mail's final "." has come, before its 250; the file's modification
+time is that moment. (The daemon's own record, outbound.sent_at, is not: it is the time
+of the commit that records a pass's sent mails.) Whether a mail carries a picture is read
+from its file after the run, outside the figures. The files are written in /dev/shm where
+there is one, so that a burst's 1.2 GB never waits for a disk; that writing is most of
+smtp-sink's CPU, as an MTA writes each mail into its queue.
 """
 
 from __future__ import annotations
