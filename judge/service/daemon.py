@@ -352,8 +352,8 @@ def _loop(
             busy = drawer.drawing() or sending
             wait = 1.0 if busy else _seconds_until_next_send(db, clock)
             wakeup.wait(min(1.0, wait))
-            if busy:
-                _paced(wakeup, started, stopping)
+            if isinstance(outgoing, send_threads.SendThreads):
+                _paced(wakeup, started, outgoing, stopping)
         except Exception as e:
             failures += 1
             backoff = min(LOOP_BACKOFF_MAX, 2.0 ** (failures - 1))
@@ -435,18 +435,24 @@ class _Slice:
         return self.told or self.stopping()
 
 
-# While pictures are drawn and mail sent, the pool and the send threads wake the loop as
-# each picture is done and as the threads' mail runs low: in a deadline burst some 650
-# passes, each reading the due games and the outbox's queue again (7-8 ms of the loop's
-# CPU). Woken by them, a pass starts at least PASS_GAP_SECONDS after the one before, so
-# that it finds several pictures done; a mail that comes, or a stop, is not kept waiting.
+# While a burst's pictures are drawn and its mail sent, the picture pool wakes the loop as
+# each picture is done: some 650 passes in a 1,000-game burst, each reading the due games
+# and the outbox's queue again (7-8 ms of the loop's CPU). While the send threads have
+# over half their room still to send, a pass woken so starts at least PASS_GAP_SECONDS
+# after the one before, and finds several pictures done; once the threads run lower (they
+# wake the loop then), a mail comes, or the daemon stops, it starts at once.
 PASS_GAP_SECONDS = 0.1
 
 
-def _paced(wakeup: _Wakeup, started: float, stopping: Callable[[], bool]) -> None:
-    """Wait until PASS_GAP_SECONDS after `started` (the last pass's start), unless mail
-    came or the daemon is stopping."""
-    while not wakeup.mail and not stopping():
+def _paced(
+    wakeup: _Wakeup,
+    started: float,
+    threads: send_threads.SendThreads,
+    stopping: Callable[[], bool],
+) -> None:
+    """Wait until PASS_GAP_SECONDS after `started` (the last pass's start) while the
+    `threads` are busy, unless mail came or the daemon is stopping."""
+    while not wakeup.mail and not stopping() and threads.busy():
         left = started + PASS_GAP_SECONDS - time.monotonic()
         if left <= 0:
             return
