@@ -51,7 +51,7 @@ def queue_reply(
     # given to every address named (judge/commands/signon.py), so that mail stays whole.
     whole = reply.kind == PUBLIC or reply.message_id is not None or len(reply.to) <= 1
     # What to draw, written once for the mails to all recipients (a game's results go
-    # to eight: written for each, it was a tenth of the loop's Python in a burst).
+    # to eight: written for each, it was about a tenth of a burst's processing in Python).
     spec = picture.to_json() if picture else None
     for to in [reply.to] if whole else [(address,) for address in reply.to]:
         message_id = reply.message_id or compose.new_message_id(config)
