@@ -4,8 +4,10 @@ The store is built by deadlines.build (the burst's games) and `idle_games` (the 
 the burst's games are then given one deadline, `LEAD` seconds after the daemon is started,
 so that the daemon's first passes (the next event of every game) are behind it. The
 daemon is a process of its own (`python -m judge.ops.cli run`, this checkout first on its
-path) with its SMTP receiver on one free loopback port and its relay, an aiosmtpd
-controller here that notes when each mail arrives, on another. Prints figures; asserts
+path) with its SMTP receiver on one free loopback port and its relay on another: an
+aiosmtpd controller here that notes when each mail arrives, or with `--relay smtp-sink`
+Postfix's smtp-sink, which dumps each mail to a file whose time is its arrival
+(benchmarks/relays.py: how the binary is fetched, and why both). Prints figures; asserts
 nothing.
 """
 
@@ -18,12 +20,12 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import players
-from aiosmtpd.controller import Controller
+import relays
 from smtp_sink import free_port
 
 from judge.config import Config
@@ -35,25 +37,6 @@ from judge.store.db import open_db, transaction
 
 LEAD = 15.0  # seconds from the daemon's start to the deadline
 TIMEOUT = 1800.0  # give up waiting for the burst's mail after this long
-
-
-@dataclass
-class Relay:
-    """An SMTP relay that keeps, for each mail, when it arrived and whether it carries a
-    PNG (a results mail's board picture)."""
-
-    arrivals: list[tuple[float, bool]] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    async def handle_DATA(self, server, session, envelope) -> str:  # noqa: N802
-        pictured = b"image/png" in envelope.original_content
-        with self.lock:
-            self.arrivals.append((time.time(), pictured))
-        return "250 OK"
-
-    def seen(self) -> list[tuple[float, bool]]:
-        with self.lock:
-            return list(self.arrivals)
 
 
 def idle_games(db, config: Config, count: int, start: datetime, first_deadline: datetime) -> None:
@@ -98,13 +81,32 @@ def set_deadline(db, deadline: datetime, now: datetime) -> int:
     return len(rows)
 
 
-def run(folder: Path, root: Path, burst: int, mailing: Mailing | None = None) -> list[str]:
+def run(
+    folder: Path,
+    root: Path,
+    burst: int,
+    mailing: Mailing | None = None,
+    relay_kind: str = "aiosmtpd",
+) -> list[str]:
     """Start the daemon on the store in `folder`, let the burst's deadline pass, wait for
     its mail; the figures as lines. With `mailing`, its players mail orders from the
-    daemon's start until the burst's mail is all sent, each client waiting for its reply."""
-    relay = Relay()
-    controller = Controller(relay, hostname="127.0.0.1", port=free_port())
-    controller.start()
+    daemon's start until the burst's mail is all sent, each client waiting for its reply.
+    `relay_kind`: 'aiosmtpd' or 'smtp-sink' (benchmarks/relays.py)."""
+    relay = relays.start(relay_kind)
+    try:
+        return _run(folder, root, burst, mailing, relay)
+    finally:
+        relay.stop()
+        relay.cleanup()
+
+
+def _run(
+    folder: Path,
+    root: Path,
+    burst: int,
+    mailing: Mailing | None,
+    relay: relays.AiosmtpdRelay | relays.SmtpSinkRelay,
+) -> list[str]:
     port = free_port()
     config = folder / "judge.toml"
     config.write_text(
@@ -113,7 +115,7 @@ def run(folder: Path, root: Path, burst: int, mailing: Mailing | None = None) ->
         "rate_limit_per_hour = 1000000000\nreplies_per_hour = 1000000000\n"
         f'[inbound]\nmode = "smtp"\n[inbound.smtp]\nhost = "127.0.0.1"\nport = {port}\n'
         f'[outbound]\nmode = "smtp"\n[outbound.smtp]\nhost = "127.0.0.1"\n'
-        f"port = {controller.port}\n"
+        f"port = {relay.port}\n"
     )
     db = open_db(folder / "judge.db")
     deadline = datetime.now(UTC) + timedelta(seconds=LEAD)
@@ -132,9 +134,9 @@ def run(folder: Path, root: Path, burst: int, mailing: Mailing | None = None) ->
         stop = threading.Event()
         mailers = _start_mailing(mailing, port, folder / "judge.db", stop)
         time.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()))
-        cpu0, relay0 = _tree_cpu(proc.pid), time.process_time()
+        cpu0, relay0 = _tree_cpu(proc.pid), relay.cpu()
         sent = _wait(db, burst, proc)
-        cpu, relay_cpu = _tree_cpu(proc.pid), time.process_time() - relay0
+        cpu, relay_cpu = _tree_cpu(proc.pid), relay.cpu() - relay0
         rss = _tree_rss(proc.pid)
         stop.set()
         if mailers is not None:
@@ -142,16 +144,11 @@ def run(folder: Path, root: Path, burst: int, mailing: Mailing | None = None) ->
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(60)
-        controller.stop()
         db.conn.close()
     seen = relay.seen()
     figures = _figures(seen, deadline.timestamp(), burst, sent, ready, cpu0, cpu, rss)
     # The relay runs here, on the same cores: what it costs is not the daemon's to spend.
-    figures.insert(
-        -2,
-        f"the relay's CPU meanwhile (this process, its polling and the players' clients "
-        f"included): {relay_cpu:.1f} s",
-    )
+    figures.insert(-2, f"the relay's CPU meanwhile ({relay.describe()}): {relay_cpu:.1f} s")
     if mailing is not None:
         last = max((t for t, _ in seen), default=deadline.timestamp())
         figures[-1:-1] = _acknowledgements(folder / "judge.db", deadline, last, mailing)

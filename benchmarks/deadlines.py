@@ -17,10 +17,13 @@ asserts nothing.
 `--daemon` measures the real path instead: the games (among `--total` games in all, the
 others idle with deadlines a day later) are given one deadline a few seconds ahead of the
 wall clock, and the real `judge run` (a process of its own, SMTP in and out, database on
-disk) is started on the store with an SMTP relay (aiosmtpd, on a free loopback port) that
-notes when each mail arrives. It prints the time from the deadline to the last results
-mail (with its picture) received by the relay, the mails per second, and the daemon's CPU
-(its own and its worker processes') and resident memory.
+disk) is started on the store with an SMTP relay on a free loopback port that notes when
+each mail arrives: aiosmtpd in the benchmark's process, or with `--relay smtp-sink`
+Postfix's smtp-sink, a C server in a process of its own, as a judge's relay in production
+is an MTA in C (fetched with `apt-get download postfix` and cached: benchmarks/relays.py).
+It prints the time from the deadline to the last results mail (with its picture) received
+by the relay, the mails per second, the daemon's CPU (its own and its worker processes')
+and the relay's, and resident memory.
 
 With `--players G`, the players of G more games (six powers each) mail real order mails
 from the daemon's start until the burst's mail is all sent (benchmarks/players.py: four
@@ -29,7 +32,8 @@ password), and it prints their latencies from SMTP accept to the reply queued, b
 deadline and during the burst.
 
     python benchmarks/deadlines.py [--games 1000] [--missing 2] [--seed 1901] [--dir PATH]
-                                   [--drain | --daemon [--total 10000] [--players 0]]
+                                   [--drain | --daemon [--total 10000] [--players 0]
+                                              [--relay aiosmtpd|smtp-sink]]
 """
 
 from __future__ import annotations
@@ -124,6 +128,12 @@ def main() -> None:
     parser.add_argument(
         "--players", type=int, default=0, help="with --daemon: games whose players mail orders"
     )
+    parser.add_argument(
+        "--relay",
+        choices=["aiosmtpd", "smtp-sink"],
+        default="aiosmtpd",
+        help="with --daemon: the SMTP relay (smtp-sink: Postfix's, fetched with apt-get)",
+    )
     args = parser.parse_args()
     if args.daemon:
         daemon(args)
@@ -209,7 +219,7 @@ def daemon(args: argparse.Namespace) -> None:
             f"games: {args.games} at one deadline ({args.missing} of 7 powers without orders) "
             f"among {max(args.total, args.games)} (setup {setup:.0f} s, not in the figures)"
         )
-        for line in burst_daemon.run(Path(tmp), ROOT, args.games, mailing):
+        for line in burst_daemon.run(Path(tmp), ROOT, args.games, mailing, args.relay):
             print(line)
 
 

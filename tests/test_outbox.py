@@ -21,6 +21,7 @@ from judge.mail.outbox import (
     SmtpDelivery,
     dot_stuffed,
     drain,
+    smtp_data,
     wire,
 )
 from judge.store import outbox
@@ -384,6 +385,35 @@ def test_lines_that_begin_with_a_dot_reach_the_relay_as_written(tmp_path: Path) 
     assert [o.lower() for o in got.mail_options] == [f"size={len(raw)}"]
     text = email.message_from_bytes(got.data, policy=default).get_content()
     assert text.replace("\r\n", "\n") == body
+
+
+def test_a_mail_with_a_picture_reaches_the_relay_as_wire_gives_it_dots_and_all(
+    tmp_path: Path,
+) -> None:
+    # Only its text and the picture part's headers are searched for dots (smtp_data): the
+    # relay still gets wire's bytes exactly, a name that begins with a dot included.
+    db = open_db(tmp_path / "j.db")
+    mid = compose.new_message_id(CONFIG)
+    body = ".Orders:\n.\n..two dots\nend\n"
+    raw = compose.build(CONFIG, ["bob@example.org"], "Dots", body, NOW, mid)
+    png = bytes(range(256)) * 40  # its base64 has lines of every kind but one with a dot
+    with db.atomic():
+        queued = outbox.queue(db, raw, mid, ["bob@example.org"], "results", NOW, picture="{}")
+        outbox.finish_many(db, [(queued, "{}", outbox.Attachment(".board.png", png))], NOW)
+    [item] = outbox.due(db, NOW)
+    assert smtp_data(item) == (dot_stuffed(wire(item)), len(wire(item)))
+    assert smtp_data(replace(item, attachment=None)) == (dot_stuffed(raw), len(raw))
+    with SmtpSink() as sink:
+        config = replace(CONFIG, outbound_mode="smtp", smtp_out=SmtpOutConfig(port=sink.port))
+        assert drain(db, SmtpDelivery(config), lambda: NOW, attach_picture=pictures.finish) == 1
+        [got] = sink.messages
+    assert got.data == wire(item)
+    assert [o.lower() for o in got.mail_options] == [f"size={len(wire(item))}"]
+    sent = email.message_from_bytes(got.data, policy=default)
+    text, picture = [part for part in sent.walk() if not part.is_multipart()]
+    assert text.get_content().replace("\r\n", "\n") == body
+    assert picture.get_filename() == ".board.png"
+    assert picture.get_content() == png
 
 
 def test_a_drain_gives_way_after_a_mail_once_told_but_sends_every_direct_answer_first(

@@ -223,6 +223,43 @@ def test_close_lets_the_mail_being_sent_finish_and_leaves_the_rest_queued(
     assert rows.fetchall() == [("queued", 0, 5), ("sent", 1, 1)]
 
 
+class _Held:
+    """A delivery whose every mail waits until `gate` is set."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+
+    def deliver(self, item: outbox.Outbound) -> str:
+        assert self.gate.wait(30)
+        return "delivered"
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_threads_are_busy_while_over_half_their_room_is_still_to_send() -> None:
+    # The daemon paces its passes only then (service/daemon._paced): the threads wake it
+    # when they run lower.
+    held = _Held()
+    threads = send_threads.SendThreads([held], on_done=lambda: None)
+    half = send_threads.MAX_IN_FLIGHT // 2
+    mails = [outbox.Outbound(n, f"<{n}@x>", ("a@example.org",), b"x", 0) for n in range(half + 1)]
+    try:
+        assert not threads.busy()
+        threads.submit(mails[:half])
+        assert not threads.busy()  # half: not over it
+        threads.submit(mails[half:])
+        assert threads.busy()
+        held.gate.set()  # sent: no longer busy
+        ends = time.monotonic() + 30
+        while threads.busy() and time.monotonic() < ends:
+            time.sleep(0.01)
+        assert not threads.busy()
+    finally:
+        held.gate.set()
+        threads.close()
+
+
 class _Noting:
     """A picture step that notes what it is asked to begin (no mail here has a picture
     to attach)."""

@@ -78,6 +78,12 @@ class SendThreads:
         for thread in self._threads:
             thread.start()
 
+    def busy(self) -> bool:
+        """Whether the threads have more than half of MAX_IN_FLIGHT mails still to send:
+        they wake the daemon's thread themselves when they run lower (see _report)."""
+        with self._lock:
+            return self._waiting > MAX_IN_FLIGHT // 2
+
     def room(self) -> int:
         """How many more mails may be handed over now."""
         return max(0, MAX_IN_FLIGHT - len(self.in_flight))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import sqlite_utils
@@ -18,6 +19,21 @@ def record(
     db.execute(
         "INSERT INTO audit (at, entity, entity_id, event, detail) VALUES (?, ?, ?, ?, ?)",
         [iso(now), entity, entity_id, event, detail],
+    )
+
+
+def record_many(
+    db: sqlite_utils.Database,
+    now: datetime,
+    entity: str,
+    event: str,
+    rows: Sequence[tuple[int, str | None]],
+) -> None:
+    """`record` for each (entity id, detail) of `rows`, all of one event, in one statement."""
+    at = iso(now)
+    db.conn.executemany(
+        "INSERT INTO audit (at, entity, entity_id, event, detail) VALUES (?, ?, ?, ?, ?)",
+        [(at, entity, entity_id, event, detail) for entity_id, detail in rows],
     )
 
 
