@@ -24,7 +24,7 @@ from .board import Dislodged, Position, Unit, placed_unit
 from .geography import GameMap
 from .legality import IllegalOrder, MovementLegality
 from .movement import MovementOutcome, resolve_movement
-from .notation import NotationError, parse_order
+from .notation import CACHED_ORDER_CHARS, NotationError, parse_kept_order, parse_order
 from .orders import Convoy, Hold, Move, Order, Support, UnitLike, order_text
 from .phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
 from .problems import Problem
@@ -74,11 +74,7 @@ def adjudicate(
             if power not in gm.powers:
                 raise ValueError(f"unknown power {power!r} in the players")
     paths = rules.convoy_path_specification != "ignored"  # DATC 4.A.6
-    entries = [
-        _read(power, line, gm, position.phase.kind, paths)
-        for power, lines in orders.items()
-        for line in lines
-    ]
+    entries = read_orders(orders, gm, position.phase.kind, paths)
     neutral = gm.neutral_in(position.phase)
     if neutral:
         for e in entries:
@@ -99,6 +95,28 @@ def adjudicate(
 def neutral_error(gm: GameMap, power: str) -> Problem:
     """Why an order for a neutral power's unit is void."""
     return Problem("power_neutral", {"power": gm.powers[power].name})
+
+
+def read_orders(
+    orders: Mapping[str, Sequence[str | Order]], gm: GameMap, phase_kind: str, paths: bool
+) -> list[Entry]:
+    """Every power's order lines read, in order: an Entry each (as _read gives it)."""
+    entries: list[Entry] = []
+    add = entries.append
+    for power, lines in orders.items():
+        for line in lines:
+            # A short text read here as _read reads it, without its two calls: a phase
+            # has dozens of orders, and every one takes this path.
+            if type(line) is not str or len(line) > CACHED_ORDER_CHARS:
+                add(_read(power, line, gm, phase_kind, paths))
+                continue
+            try:
+                parsed = parse_kept_order(line, gm, phase_kind, paths)
+            except NotationError as e:
+                add(Entry(power, line, error=e.problem))
+                continue
+            add(Entry(power, line, parsed.order, None, None, parsed.notes))
+    return entries
 
 
 def _read(power: str, line: str | Order, gm: GameMap, phase_kind: str, paths: bool) -> Entry:

@@ -255,7 +255,10 @@ def parse_order(
 # of phases): each text is read once per map, phase kind and path rule. A Parsed is
 # immutable, so shared; a map is hashed by identity. Refusals (NotationError) are not
 # kept: they are read again. Only short texts are kept, so the cache stays small.
-_CACHED_ORDER_CHARS = 48
+# CACHED_ORDER_CHARS and parse_kept_order are parse_order's, for a caller reading a
+# phase's orders in one loop (adjudication.read_orders): a text no longer than it may be
+# read by parse_kept_order, with the same arguments and answer as parse_order's.
+_CACHED_ORDER_CHARS = CACHED_ORDER_CHARS = 48
 
 
 @lru_cache(maxsize=16384)
@@ -263,6 +266,9 @@ def _parse_order_cached(
     text: str, game_map: GameMap, phase_kind: str | None, paths: bool
 ) -> Parsed:
     return _parse_order(text, game_map, phase_kind, paths)
+
+
+parse_kept_order = _parse_order_cached
 
 
 def _parse_order(text: str, game_map: GameMap, phase_kind: str | None, paths: bool) -> Parsed:
