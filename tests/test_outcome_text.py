@@ -7,6 +7,7 @@ import json
 
 from test_adjudicate_json import DESIGN_EXAMPLE  # DESIGN.md's Contract 1 example
 
+from judge.engine.problems import Problem
 from judge.variants import outcome_text as outcome_text_module
 from judge.variants.json_contract import adjudicate_line, adjudicate_line_text
 from judge.variants.outcome_text import encode
@@ -109,4 +110,34 @@ def test_the_members_kept_are_bounded() -> None:
     for n in range(outcome_text_module.KEPT_MEMBERS + 3):
         assert kept["RUSSIA", (f"ü{n}",)] == f'"RUSSIA":["\\u00fc{n}"]'
         assert len(kept) <= outcome_text_module.KEPT_MEMBERS
+    assert len(kept) == 3  # emptied when full, then filled again
+
+
+def test_the_reasons_kept_are_taken_for_the_same_object_only() -> None:
+    kept = outcome_text_module._reasons
+    kept.clear()
+    first = Problem("support_hold_unmatched", {"supported": "A PAR"})
+    assert kept.text(first) == '"A PAR moved, so the support to hold did not match."'
+    assert kept[id(first)] == (first, '"A PAR moved, so the support to hold did not match."')
+    # An equal Problem, another object: worded again, and kept beside the first.
+    equal = Problem("support_hold_unmatched", {"supported": "A PAR"})
+    assert kept.text(equal) == kept.text(first) and len(kept) == 2
+    # A different reason that took a kept id (as if the first were freed) is not taken
+    # for it: the words are the new reason's.
+    other = Problem("support_hold_unmatched", {"supported": "F KIE"})
+    kept[id(other)] = (first, "stale")
+    assert kept.text(other) == '"F KIE moved, so the support to hold did not match."'
+    assert kept.text("a sentence ü") == '"a sentence \\u00fc"'
+
+
+def test_the_reasons_kept_are_bounded() -> None:
+    kept = outcome_text_module._reasons
+    kept.clear()
+    reasons = [
+        Problem("support_hold_unmatched", {"supported": f"A {n}"})
+        for n in range(outcome_text_module.KEPT_REASONS + 3)
+    ]
+    for reason in reasons:
+        kept.text(reason)
+        assert len(kept) <= outcome_text_module.KEPT_REASONS
     assert len(kept) == 3  # emptied when full, then filled again

@@ -17,6 +17,7 @@ from json.encoder import encode_basestring_ascii as _string
 
 from judge.engine.adjudication import Adjudication
 from judge.engine.board import Position
+from judge.engine.problems import Reason
 from judge.variants.problem_text import reason_text
 
 
@@ -50,10 +51,31 @@ class _Members(dict[tuple[str, Collection[str]], str]):
         return text
 
 
+class _Reasons(dict[int, tuple[Reason, str]]):
+    """Each reason's words as a JSON string, kept by the reason's identity (the entry
+    holds the reason, so no other object takes its id while it is kept): the engine
+    gives the same Problem object for the same void support, a third of all orders in
+    random games, and a Problem's hash (for reason_text's cache) is a Python call that
+    builds a frozenset. Emptied when full (KEPT_REASONS)."""
+
+    def text(self, reason: Reason) -> str:
+        """`reason`'s words as a JSON string, kept."""
+        kept = self.get(id(reason))
+        if kept is not None and kept[0] is reason:
+            return kept[1]
+        text = _json[reason_text(reason)]
+        if len(self) >= KEPT_REASONS:
+            self.clear()
+        self[id(reason)] = (reason, text)
+        return text
+
+
 KEPT_JSON_STRINGS = 16_384
 KEPT_JSON_STRING_CHARS = 64  # an order's canonical text is shorter; a long given one is not kept
 KEPT_MEMBERS = 4_096  # each of at most a map's centres or units: a few megabytes
+KEPT_REASONS = 4_096
 _json = _Encoded()
+_reasons = _Reasons()
 _centers_of = _Members()
 _units_of = _Members()
 
@@ -79,15 +101,15 @@ def _results(outcome: Adjudication) -> str:
     """The members of `results`: each power's order results, powers in the order of
     their first result."""
     json = _json
+    reasons = _reasons
     powers: dict[str, list[str]] = {}
     for power, given, order, result, error, _ in outcome.results:  # each OrderResult
         text = json[order]
         given_text = text if given == order else json[given]  # most are given as written
         if error:
-            item = (
-                f'{{"order":{text},"given":{given_text},"result":{json[result]},'
-                f'"error":{json[reason_text(error)]}}}'
-            )
+            kept = reasons.get(id(error))  # _Reasons.text, without the call when kept
+            why = kept[1] if kept is not None and kept[0] is error else reasons.text(error)
+            item = f'{{"order":{text},"given":{given_text},"result":{json[result]},"error":{why}}}'
         else:
             item = f'{{"order":{text},"given":{given_text},"result":{json[result]}}}'
         items = powers.get(power)
