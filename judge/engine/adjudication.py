@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from . import order_sets
 from .adjustments import resolve_adjustments
 from .board import Dislodged, Position, Unit, placed_unit
 from .geography import GameMap
@@ -41,7 +41,10 @@ from .results import (
     OrderResult,
 )
 from .retreats import resolve_retreats, retreat_options
-from .rules import DEFAULT_RULES, Rules
+from .rules import DEFAULT_RULES, Rules, binds_order_sets
+
+if TYPE_CHECKING:  # imported where a game's rules need it (_movement)
+    from . import order_sets
 
 
 @dataclass(frozen=True)
@@ -140,7 +143,9 @@ def _movement(
 ) -> Adjudication:
     legality = MovementLegality(position, rules)
     binding = None
-    if order_sets.applies(rules):  # other choices than the DATC's on 4.D.9, 4.E.1/3/5
+    if binds_order_sets(rules):  # other choices than the DATC's on 4.D.9, 4.E.1/3/5
+        from . import order_sets  # here: under the DATC's choices, never imported
+
         binding = order_sets.bind(position, entries, legality, rules)
         effective = binding.effective
         entries = [*entries, *binding.implicit]
@@ -205,7 +210,9 @@ def _movement_results(
         prov = ref.location.partition("/")[0] if ref is not None else None
         result = _movement_result(e, prov, occupied, outcome)
         if binding is not None and prov in binding.reports and effective.get(prov) is e:
-            result = order_sets.report(result, binding.reports[prov])
+            from .order_sets import report  # imported already: binding is its
+
+            result = report(result, binding.reports[prov])
         results.append(result)
     # A unit no order line named holds; one named only illegally is reported there.
     unordered = [unit for unit in position.units if unit.province not in effective]

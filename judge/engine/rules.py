@@ -279,3 +279,15 @@ RULE_SETS: dict[str, Rules] = {
         DEFAULT_RULES, convoy_paradox="alexander", convoy_to_adjacent_place="land_unless_via"
     ),
 }
+
+
+def binds_order_sets(rules: Rules) -> bool:
+    """Whether the game chose otherwise than the DATC on any option order_sets.py binds
+    (4.D.9, 4.E.1, 4.E.3, 4.E.5): order_sets.applies, here so that a phase under the
+    DATC's choices needs order_sets (and invalid_orders) not even imported."""
+    return (
+        rules.illegal_orders != "invalid_in_current_position"  # invalid_orders.STRICT
+        or rules.implicit_orders
+        or rules.proxy_orders == "in_order_set"
+        or not rules.hold_support_for_civil_disorder
+    )
