@@ -105,7 +105,35 @@ def _units_one_by_one(gm: GameMap, powers: dict[str, Any]) -> list[Unit]:
 
 
 def _centers_from_json(gm: GameMap, value: Any) -> dict[str, frozenset[str]]:
-    """The supply centres each power owns, each owned by one power at most."""
+    """The supply centres each power owns, each owned by one power at most: the last
+    line's read again (a fresh dict of them) when this line's `centers` equal its."""
+    # A JSON value equal to one read without error (an object of lists of strings) is
+    # alike in every way but its keys' order, compared apart: the same keys, lists of
+    # the same strings in the same order (no string equals a non-string).
+    kept = _last_centers
+    if value == kept.value and gm is kept.gm and list(value) == kept.powers:
+        return dict(kept.centers)
+    centers = _read_centers(gm, value)
+    kept.gm, kept.value, kept.powers, kept.centers = gm, value, list(value), centers
+    return dict(centers)
+
+
+class _LastCenters:
+    """The `centers` of the last line read without error, and what they were read as:
+    lines in a game's order give the same centres three times in four (they change hands
+    after Fall), and reading them again was 2% of `judge adjudicate`'s work."""
+
+    gm: GameMap | None = None
+    value: Any = None
+    powers: list[str] = []  # the keys of `value`, in order
+    centers: dict[str, frozenset[str]] = {}
+
+
+_last_centers = _LastCenters()
+
+
+def _read_centers(gm: GameMap, value: Any) -> dict[str, frozenset[str]]:
+    """_centers_from_json's reading: InputError naming the first thing wrong."""
     powers = _power_map(gm, value, "centers")
     lists = powers.values()
     try:  # the usual input: lists of the map's keys, as they are (upper case)
