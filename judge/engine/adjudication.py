@@ -204,25 +204,73 @@ def _movement_results(
 ) -> list[OrderResult]:
     """Every order line's result, then a hold for each unit no line named."""
     occupied = position.unit_table()
+    dislodged, void = outcome.dislodged, outcome.void
     results = []
     for e in entries:
+        order = e.legal
+        shown = order or e.parsed
         ref: UnitLike | None = getattr(e.parsed, "unit", None)  # _named_province, inline
         prov = ref.location.partition("/")[0] if ref is not None else None
-        result = _movement_result(e, prov, occupied, outcome)
+        # The result code of the line, here rather than a call per order.
+        text = shown.text() if shown is not None else e.given  # order_text, one call less
+        why = e.error
+        unit = occupied.get(prov) if prov else None
+        # The unit's own order, or a proxy order for it (DATC 4.E.5 b), shows it dislodged.
+        if unit is not None and (unit.power == e.power or order is not None) and prov in dislodged:
+            code = DISLODGED
+        elif order is None:
+            code = VOID
+        elif type(order) is Move:
+            code = _move_code(prov, outcome)
+        elif type(order) is Support or type(order) is Convoy:
+            # Only a support or a convoy is void here: it did not match the order it names.
+            if prov in void:
+                code, why = VOID, _unmatched_reason(order)
+            else:
+                code = CUT if prov in outcome.cut else OK  # a convoy is never cut
+        else:
+            code = OK
+        result = _new(OrderResult, (e.power, e.given, text, code, why, e.notes))
         if binding is not None and prov in binding.reports and effective.get(prov) is e:
             from .order_sets import report  # imported already: binding is its
 
             result = report(result, binding.reports[prov])
         results.append(result)
-    # A unit no order line named holds; one named only illegally is reported there.
-    unordered = [unit for unit in position.units if unit.province not in effective]
-    if unordered:  # most phases have none: every unit follows an order
-        lines = {(e.power, _named_province(e)) for e in entries}
-        for unit in unordered:
-            if (unit.power, unit.province) not in lines:
-                code = DISLODGED if unit.province in outcome.dislodged else OK
-                results.append(OrderResult(unit.power, "", f"{unit.text} H", code))
+    results.extend(_unordered_holds(position, entries, effective, outcome))
     return results
+
+
+def _move_code(prov: str | None, outcome: MovementOutcome) -> str:
+    """The result code of a legal move whose unit was not dislodged."""
+    if prov in outcome.moved:
+        return OK
+    if prov in outcome.no_route:
+        return NO_CONVOY
+    return DISRUPTED if prov in outcome.disrupted else BOUNCE
+
+
+def _unordered_holds(
+    position: Position,
+    entries: list[Entry],
+    effective: dict[str, Entry],
+    outcome: MovementOutcome,
+) -> list[OrderResult]:
+    """A hold for each unit no order line named; one named only illegally is reported
+    there."""
+    unordered = [unit for unit in position.units if unit.province not in effective]
+    if not unordered:  # most phases have none: every unit follows an order
+        return []
+    lines = {(e.power, _named_province(e)) for e in entries}
+    return [
+        OrderResult(
+            unit.power,
+            "",
+            f"{unit.text} H",
+            DISLODGED if unit.province in outcome.dislodged else OK,
+        )
+        for unit in unordered
+        if (unit.power, unit.province) not in lines
+    ]
 
 
 def _named_province(e: Entry) -> str | None:
@@ -249,40 +297,6 @@ def _units_after(
 
 
 _new = tuple.__new__  # a NamedTuple without its Python-level __new__ (see notation.py)
-
-
-def _movement_result(
-    e: Entry, prov: str | None, occupied: Mapping[str, Unit], outcome: MovementOutcome
-) -> OrderResult:
-    """The result code of one order line (`prov`: the province of the unit it names)."""
-    order = e.legal
-    shown = order or e.parsed
-    text = shown.text() if shown is not None else e.given  # order_text, one call less
-    unit = occupied.get(prov) if prov else None
-    # The unit's own order, or a proxy order for it (DATC 4.E.5 b), shows it dislodged.
-    ordered = unit is not None and (unit.power == e.power or order is not None)
-    if ordered and prov in outcome.dislodged:
-        return _new(OrderResult, (e.power, e.given, text, DISLODGED, e.error, e.notes))
-    if order is None:
-        return _new(OrderResult, (e.power, e.given, text, VOID, e.error, e.notes))
-    if type(order) is Move:
-        if prov in outcome.moved:
-            code = OK
-        elif prov in outcome.no_route:
-            code = NO_CONVOY
-        elif prov in outcome.disrupted:
-            code = DISRUPTED
-        else:
-            code = BOUNCE
-    elif type(order) is Support or type(order) is Convoy:
-        # Only a support or a convoy is void here: it did not match the order it names.
-        if prov in outcome.void:
-            why = _unmatched_reason(order)
-            return _new(OrderResult, (e.power, e.given, text, VOID, why, e.notes))
-        code = CUT if prov in outcome.cut else OK  # a convoy is never cut
-    else:
-        code = OK
-    return _new(OrderResult, (e.power, e.given, text, code, e.error, e.notes))
 
 
 def _unmatched_reason(order: Support | Convoy) -> Problem:
