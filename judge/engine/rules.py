@@ -9,7 +9,7 @@ sets of choices (the DATC's preferences, the Alexander Rules).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,10 @@ class Rules:
         }
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One DATC section 4 issue: its id, a short title, and its choices as
-    {value: (DATC letter, what it means)}."""
+    {value: (DATC letter, what it means)}. A NamedTuple: as immutable as a frozen
+    dataclass, and no code generated for it at each start."""
 
     issue: str
     title: str
