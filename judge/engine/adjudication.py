@@ -347,7 +347,7 @@ def _advance(
     builds: dict[str, int] = {}
     new = Position(gm, nxt, tuple(units), centers)
     if nxt.kind == ADJUSTMENTS:
-        count = Counter(u.power for u in units)
+        count = Counter([u.power for u in units])
         neutral = gm.neutral_in(nxt)  # neutral powers build nothing
         builds = {
             p: n
