@@ -224,8 +224,14 @@ def _movement_results(
             code = VOID
         elif type(order) is Move:
             code = _move_code(prov, outcome)
-        elif type(order) is Support or type(order) is Convoy:
-            # Only a support or a convoy is void here: it did not match the order it names.
+        elif type(order) is Support:
+            # Only a support or a convoy is void here: it did not match the order it names
+            # (_unmatched_reason, inline: a third of all orders in random games).
+            if prov in void:
+                code, why = VOID, _unmatched(order.supported.text, order.dest, "support")
+            else:
+                code = CUT if prov in outcome.cut else OK
+        elif type(order) is Convoy:
             if prov in void:
                 code, why = VOID, _unmatched_reason(order)
             else:
