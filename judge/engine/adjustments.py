@@ -48,7 +48,7 @@ def resolve_adjustments(
     return results, units
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)  # never shown or compared: less code made at start
 class _Tally:
     """What the phase's orders have done so far (filled in order by order)."""
 

@@ -211,7 +211,7 @@ def build_map(data: Mapping[str, Any]) -> GameMap:
     )
 
 
-@dataclass
+@dataclass(repr=False, eq=False)  # a builder, never shown or compared: less code made at start
 class _Names:
     """The names of a map being built: squashed name -> province, and every spelling."""
 

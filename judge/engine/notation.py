@@ -152,7 +152,8 @@ _COASTISH = frozenset(
 )
 
 
-@dataclass(frozen=True, eq=False)  # hashed by identity: one per map, _fuzzy_of's key
+# Hashed by identity: one per map, _fuzzy_of's key; never shown (less code made at start).
+@dataclass(frozen=True, eq=False, repr=False)
 class _Tables:
     words: dict[str, _Item]  # one-token word -> its item, or _SKIP
     plain_places: dict[str, str]  # one-token names the fast path may take -> province
@@ -615,7 +616,8 @@ def _fuzzy(tok: str, t: _Tables) -> str:
     return closest[0]
 
 
-@dataclass(frozen=True, eq=False)  # hashed by identity: one per map, the cache's key
+# Hashed by identity: one per map, the cache's key; never shown (less code made at start).
+@dataclass(frozen=True, eq=False, repr=False)
 class _FuzzyIndex:
     """The words a misspelling may stand for, found without measuring every word.
 
