@@ -77,6 +77,17 @@ class MovementLegality:
         if unit is None or unit.power != power:
             unit = own_unit(self.position, power, ref)  # raises with the reason
         if type(order) is Move:
+            # An army's move to a place it borders, as move_destination binds it, here
+            # without the call (most moves of a phase): anything else is its.
+            dest = order.dest.partition("/")[0]
+            if (
+                unit.kind == ARMY
+                and not order.path
+                and dest != unit.province
+                and dest not in self.closed
+                and dest in self.gm.army_moves[unit.province]  # never a sea (build_map)
+            ):
+                return _new(Move, (unit, dest, order.via_convoy, ()))
             dest, _ = self.move_destination(unit, order.dest)
             # VIA stays only where the player wrote it; a move between places that do
             # not border each other goes by convoy anyway. A fleet is never convoyed, so
