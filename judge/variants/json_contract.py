@@ -168,6 +168,8 @@ def _centers_one_by_one(gm: GameMap, powers: dict[str, Any]) -> dict[str, frozen
 
 def _retreats_from_json(gm: GameMap, value: Any) -> list[Dislodged]:
     """The dislodged units and the places each may retreat to."""
+    if type(value) is dict and not value:  # none (most lines): nothing to look at
+        return []
     dislodged = []
     for power, entries in _power_map(gm, value, "retreats").items():
         if not isinstance(entries, dict):
