@@ -103,6 +103,7 @@ def _results(outcome: Adjudication) -> str:
     json = _json
     reasons = _reasons
     powers: dict[str, list[str]] = {}
+    last, items = None, []  # a power's results come one after another: its list at hand
     for power, given, order, result, error, _ in outcome.results:  # each OrderResult
         text = json[order]
         given_text = text if given == order else json[given]  # most are given as written
@@ -112,11 +113,10 @@ def _results(outcome: Adjudication) -> str:
             item = f'{{"order":{text},"given":{given_text},"result":{json[result]},"error":{why}}}'
         else:
             item = f'{{"order":{text},"given":{given_text},"result":{json[result]}}}'
-        items = powers.get(power)
-        if items is None:
-            powers[power] = [item]
-        else:
-            items.append(item)
+        if power != last:
+            last = power
+            items = powers.setdefault(power, [])
+        items.append(item)
     return ",".join([f"{json[p]}:[{','.join(items)}]" for p, items in powers.items()])
 
 
