@@ -123,12 +123,12 @@ def _results(outcome: Adjudication) -> str:
 def _units(position: Position) -> str:
     """The members of `units`: each power's unit texts, sorted, powers sorted."""
     units: dict[str, list[str]] = {}
+    last, texts = None, []  # a power's units mostly come one after another: see _results
     for u in position.units:
-        texts = units.get(u.power)
-        if texts is None:
-            units[u.power] = [u.text]
-        else:
-            texts.append(u.text)
+        if u.power != last:
+            last = u.power
+            texts = units.setdefault(last, [])
+        texts.append(u.text)
     kept = _units_of
     return ",".join([kept[p, tuple(us)] for p, us in sorted(units.items())])
 
