@@ -297,7 +297,7 @@ def _units_after(
         if p in outcome.dislodged:
             continue
         order = legal[p]
-        if p in outcome.moved and isinstance(order, Move):
+        if p in outcome.moved and type(order) is Move:  # not isinstance: no call
             units.append(placed_unit(unit.power, unit.kind, order.dest))
         else:
             units.append(unit)
@@ -340,7 +340,7 @@ def _advance(
     phase = position.phase
     centers = dict(position.centers)
     winners: tuple[str, ...] = ()
-    retreating = tuple(d for d in dislodged if d.retreats)
+    retreating = tuple([d for d in dislodged if d.retreats])  # a list: no generator
     nxt = phase.following()
     if phase.kind == MOVEMENT and retreating:
         new = Position(gm, nxt, tuple(units), centers, retreating)
