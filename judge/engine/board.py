@@ -39,7 +39,7 @@ class Dislodged:
     retreats: tuple[str, ...]  # locations, sorted
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Position:
     """Everything the rules need to know at the start of a phase."""
 
@@ -48,6 +48,23 @@ class Position:
     units: tuple[Unit, ...]
     centers: Mapping[str, frozenset[str]]  # power -> owned supply centres
     dislodged: tuple[Dislodged, ...] = ()
+
+    def __init__(
+        self,
+        game_map: GameMap,
+        phase: Phase,
+        units: tuple[Unit, ...],
+        centers: Mapping[str, frozenset[str]],
+        dislodged: tuple[Dislodged, ...] = (),
+    ) -> None:
+        # The generated __init__ of a frozen dataclass sets each field by a call to
+        # object.__setattr__: a third of this cost, on two or three positions a phase.
+        fields = self.__dict__
+        fields["game_map"] = game_map
+        fields["phase"] = phase
+        fields["units"] = units
+        fields["centers"] = centers
+        fields["dislodged"] = dislodged
 
     def _by_province(self) -> MappingProxyType[str, Unit]:
         """province -> unit, made at first need and kept: the position after a phase is
