@@ -90,7 +90,7 @@ def test_the_spaced_shapes_read_as_the_general_reader_reads_them(words: list[str
 
 def test_the_spaced_shapes_are_read_word_by_word() -> None:
     shapes = ("A PAR - BUR", "A PAR H", "A PAR", "F NTH S A LON - BEL", "A MUN S A BER")
-    more = ("A PAR - BUR VIA", "F STP/SC - BOT", "A PAR R BUR", "F STP/NC B", "A PAR D")
+    more = ("A PAR - BUR VIA", "F STP/SC - BOT", "A PAR R BUR", "F STP/NC B", "A PAR D", "WAIVE")
     for text in (*shapes, "F NTH C A LON - BEL", *more, "F BUL/EC S F BLA - CON"):
         assert _spaced(text.split(), T.plain_places) == _general(text), text
     assert type(_spaced(["A", "PAR", "R", "BUR"], T.plain_places)).__name__ == "Retreat"
@@ -104,5 +104,7 @@ def test_the_spaced_shapes_are_read_word_by_word() -> None:
         "F STP/XC - BOT",
         "F STP/ - BOT",
         "A PAR X",
+        "WAIVE A PAR",
+        "Waive",
     ):
         assert _spaced(text.split(), T.plain_places) is None, text

@@ -134,9 +134,19 @@ _COAST_WORDS = {"north": "NC", "south": "SC", "east": "EC", "west": "WC"}
 _COAST_LETTERS = {"n": "NC", "s": "SC", "e": "EC", "w": "WC"}
 
 _TOKEN = re.compile(r"[a-z0-9']+|-")
-_ARROWS = re.compile(r"->|=>|-->|→|–|—|>")
-_NUMBERING = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
-_DOTTED_COAST = re.compile(r"\b([nsew])\.\s*c\b\.?")
+# The general reader's patterns and the fast path's (_FAST), compiled at first use
+# (_compiled): orders written as Contract 1's tools write them never need them, and
+# compiling them was some 0.3% of a `judge adjudicate` run.
+_ARROWS = r"->|=>|-->|→|–|—|>"
+_NUMBERING = r"^\s*(?:\d+[.)]|[-*•])\s+"
+_DOTTED_COAST = r"\b([nsew])\.\s*c\b\.?"
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """`pattern` compiled, once."""
+    return re.compile(pattern)
+
 
 # Token kinds in the scanned stream.
 _UNIT, _PLACE, _KEY = "unit", "place", "key"
@@ -296,7 +306,7 @@ def _parse_order(text: str, game_map: GameMap, phase_kind: str | None, paths: bo
 # -- the fast path ----------------------------------------------------------------------
 
 _PLACE_RE = r"([a-z]+)(?:\s*[(/]\s*([nesw]c)\s*\)?)?"
-_FAST = re.compile(
+_FAST = (
     r"\s*(?:([af])\s+)?" + _PLACE_RE + r"(?:"
     r"\s*(?:-|->|\s+to\s+)\s*" + _PLACE_RE + r"|"
     r"\s+(s|c|supports|convoys)\s+(?:([af])\s+)?"
@@ -321,7 +331,7 @@ def _fast(text: str, t: _Tables) -> Order | None:
     order = _spaced(text.split(), t.plain_places)
     if order is not None:
         return order
-    m = _FAST.fullmatch(text.lower())
+    m = _compiled(_FAST).fullmatch(text.lower())
     if m is None:
         return None
     kind, place, coast, dest, dcoast, op, kind2, place2, coast2, dest2, dcoast2, hold = m.groups()
@@ -361,12 +371,12 @@ def _fast(text: str, t: _Tables) -> Order | None:
 def _spaced(words: list[str], plain: dict[str, str]) -> Order | None:
     """The shapes Contract 1's tools write, word by word (`A PAR - BUR`, `A PAR H`,
     `F NTH S A LON - BEL`, `F NTH C A LON - BEL`, `A LON - BEL VIA`, `A PAR R BUR`,
-    `F STP/NC B`, `A PAR D`; a coast as `/NC`), read as the regular expression and the
+    `F STP/NC B`, `A PAR D`, `WAIVE`; a coast as `/NC`), read as the regular expression and the
     general reader read them but at a fraction of their cost; None for anything else,
     which _fast reads."""
     n = len(words)
     if n < 2 or words[0] not in _KINDS or (prov := _spaced_place(words[1], plain)) is None:
-        return None
+        return _new(Waive, ()) if words == ["WAIVE"] else None
     unit = _new(UnitRef, (words[0], prov))
     if n == 2 or n == 3:
         shape = _ALONE.get(words[2]) if n == 3 else Hold
@@ -464,11 +474,11 @@ def _normalise(text: str, t: _Tables) -> str:
     s = text.lower()
     # The substitutions are rarely needed: test cheaply before running each.
     if s[:1].isdigit() or s.lstrip()[:1] in ("-", "*", "•"):
-        s = _NUMBERING.sub("", s, count=1)
+        s = _compiled(_NUMBERING).sub("", s, count=1)
     if ">" in s or "–" in s or "—" in s or "→" in s:
-        s = _ARROWS.sub(" - ", s)
+        s = _compiled(_ARROWS).sub(" - ", s)
     if "." in s:
-        s = _DOTTED_COAST.sub(r" \1c ", s)
+        s = _compiled(_DOTTED_COAST).sub(r" \1c ", s)
     for hyph, joined in t.hyphenated:
         if hyph in s:
             s = s.replace(hyph, joined)
