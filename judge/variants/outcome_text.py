@@ -77,6 +77,7 @@ KEPT_REASONS = 4_096
 _json = _Encoded()
 _reasons = _Reasons()
 _centers_of = _Members()
+_all_centers: dict[tuple[tuple[str, frozenset[str]], ...], str] = {}  # see _centers
 _units_of = _Members()
 
 # Compact, as Contract 1's lines are. Made once: json.dumps makes an encoder per call. An
@@ -135,9 +136,25 @@ def _units(position: Position) -> str:
 
 def _centers(position: Position) -> str:
     """The members of `centers`: each power's centres, sorted, powers sorted, a power
-    without centres left out."""
+    without centres left out. Kept whole (_all_centers) for the same powers with the
+    same centres in the same order: they change hands only after Fall."""
+    key = tuple(position.centers.items())
+    try:
+        text = _all_centers.get(key)
+    except TypeError:  # a power's centres not in a frozenset (unhashable): not kept
+        return _centers_written(key)
+    if text is None:
+        text = _centers_written(key)
+        if len(_all_centers) >= KEPT_MEMBERS:
+            _all_centers.clear()
+        _all_centers[key] = text
+    return text
+
+
+def _centers_written(centers: tuple[tuple[str, Collection[str]], ...]) -> str:
+    """_centers's text, written from each power's member."""
     kept = _centers_of
-    return ",".join([kept[p, frozenset(cs)] for p, cs in sorted(position.centers.items()) if cs])
+    return ",".join([kept[p, frozenset(cs)] for p, cs in sorted(centers) if cs])
 
 
 def _retreats(position: Position) -> str:
