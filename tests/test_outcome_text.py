@@ -8,6 +8,7 @@ from typing import Any
 
 from test_adjudicate_json import DESIGN_EXAMPLE  # DESIGN.md's Contract 1 example
 
+from judge.engine.adjudication import adjudicate
 from judge.engine.board import Position
 from judge.engine.phase import Phase
 from judge.engine.problems import Problem
@@ -189,3 +190,21 @@ def test_the_whole_centres_members_kept_are_bounded() -> None:
         outcome_text_module._centers(_position({"RUSSIA": frozenset({f"C{n}"})}))
         assert len(kept) <= outcome_text_module.KEPT_MEMBERS
     assert len(kept) == 2  # emptied when full, then filled again
+
+
+def test_the_phases_kept_are_taken_for_the_same_object_only() -> None:
+    kept = outcome_text_module._phases
+    kept.clear()
+    gm = load_map("standard")
+    fall = Phase(1901, "F", "M")  # not the shared object Phase.parse gives
+    position = Position(gm, fall, (), {})
+    written = outcome_text_module.outcome_text(position, adjudicate(position, {}))
+    assert json.loads(written)["phase"] == "F1901M"
+    assert kept[id(fall)] == (fall, '"F1901M"')
+    # Another object that took a kept id (as if the first were freed) is written afresh.
+    kept[id(fall)] = (Phase.parse("S1901M"), '"S1901M"')
+    written = outcome_text_module.outcome_text(position, adjudicate(position, {}))
+    assert json.loads(written)["phase"] == "F1901M"
+    for n in range(outcome_text_module.KEPT_MEMBERS + 2):
+        outcome_text_module._phase_text(Position(gm, Phase(2000 + n, "S", "M"), (), {}))
+        assert len(kept) <= outcome_text_module.KEPT_MEMBERS

@@ -17,6 +17,7 @@ from json.encoder import encode_basestring_ascii as _string
 
 from judge.engine.adjudication import Adjudication
 from judge.engine.board import Position
+from judge.engine.phase import Phase
 from judge.engine.problems import Reason
 from judge.variants.problem_text import reason_text
 
@@ -77,6 +78,7 @@ KEPT_REASONS = 4_096
 _json = _Encoded()
 _reasons = _Reasons()
 _centers_of = _Members()
+_phases: dict[int, tuple[Phase, str]] = {}  # see _phase_text
 _all_centers: dict[tuple[tuple[str, frozenset[str]], ...], str] = {}  # see _centers
 _units_of = _Members()
 
@@ -90,12 +92,28 @@ def outcome_text(position: Position, outcome: Adjudication) -> str:
     after = outcome.position
     builds = ",".join([f"{_json[p]}:{int(n)!r}" for p, n in sorted(outcome.builds.items())])
     winner = "null" if outcome.winner is None else _json[outcome.winner]
+    phases = _phases  # the two phases' JSON strings, kept by identity (_phase_text)
+    kept = phases.get(id(position.phase))
+    phase = kept[1] if kept is not None and kept[0] is position.phase else _phase_text(position)
+    kept = phases.get(id(after.phase))
+    following = kept[1] if kept is not None and kept[0] is after.phase else _phase_text(after)
     return (
-        f'{{"phase":{_json[str(position.phase)]},"next_phase":{_json[str(after.phase)]},'
+        f'{{"phase":{phase},"next_phase":{following},'
         f'"results":{{{_results(outcome)}}},"units":{{{_units(after)}}},'
         f'"centers":{{{_centers(after)}}},"retreats":{{{_retreats(after)}}},'
         f'"builds":{{{builds}}},"winner":{winner}}}'
     )
+
+
+def _phase_text(position: Position) -> str:
+    """The position's phase as a JSON string, kept by the phase's identity (the entry
+    holds the phase): phases are made once each and shared (engine/phase.py), so two
+    look-ups a line find them without writing them again. Emptied when full."""
+    text = _json[str(position.phase)]
+    if len(_phases) >= KEPT_MEMBERS:
+        _phases.clear()
+    _phases[id(position.phase)] = (position.phase, text)
+    return text
 
 
 def _results(outcome: Adjudication) -> str:
