@@ -216,9 +216,13 @@ def _movement_results(
         # The result code of the line, here rather than a call per order.
         text = shown.text() if shown is not None else e.given  # order_text, one call less
         why = e.error
-        unit = occupied.get(prov) if prov else None
-        # The unit's own order, or a proxy order for it (DATC 4.E.5 b), shows it dislodged.
-        if unit is not None and (unit.power == e.power or order is not None) and prov in dislodged:
+        # The unit's own order, or a proxy order for it (DATC 4.E.5 b), shows it dislodged
+        # (its unit looked up only where one was dislodged: most places have none).
+        if (
+            prov in dislodged
+            and (unit := occupied.get(prov)) is not None
+            and (unit.power == e.power or order is not None)
+        ):
             code = DISLODGED
         elif order is None:
             code = VOID
