@@ -210,11 +210,14 @@ def _movement_results(
     results = []
     for e in entries:
         order = e.legal
-        shown = order or e.parsed
-        ref: UnitLike | None = getattr(e.parsed, "unit", None)  # _named_province, inline
-        prov = ref.location.partition("/")[0] if ref is not None else None
+        if order is not None:  # bound to the unit in the province the line names
+            prov: str | None = order.unit.province  # type: ignore[union-attr]  # no Waive bound
+            text = order.text()  # order_text, one call less
+        else:  # _named_province, inline
+            ref: UnitLike | None = getattr(e.parsed, "unit", None)
+            prov = ref.location.partition("/")[0] if ref is not None else None
+            text = e.parsed.text() if e.parsed is not None else e.given
         # The result code of the line, here rather than a call per order.
-        text = shown.text() if shown is not None else e.given  # order_text, one call less
         why = e.error
         # The unit's own order, or a proxy order for it (DATC 4.E.5 b), shows it dislodged
         # (its unit looked up only where one was dislodged: most places have none).
