@@ -351,4 +351,22 @@ def _integer(text: str) -> int:
 
 
 # Made once: json.loads with an argument makes a decoder, and its scanner, per line.
-_decode = json.JSONDecoder(parse_int=_integer).decode
+_decoder = json.JSONDecoder(parse_int=_integer)
+# The decoder's C scanner: a JSON value from an index.
+_scan: Callable[[str, int], tuple[Any, int]] = _decoder.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__; not in typeshed's stub
+
+
+def _decode(line: str) -> Any:
+    """json's decode of `line`: the usual line (an object, then only its newline) read
+    by the scanner alone, without decode's two calls and two matches of its whitespace
+    pattern; anything else by decode itself, which says what is wrong just as before."""
+    try:
+        value, end = _scan(line, 0)
+    except StopIteration:  # no value at the start (leading blanks, say): decode's
+        return _decoder.decode(line)
+    if end == len(line) or line[end:] in _JSON_LINE_ENDS:
+        return value
+    return _decoder.decode(line)
+
+
+_JSON_LINE_ENDS = frozenset({"\n", "\r\n"})  # JSON's whitespace after the value, as read
