@@ -18,7 +18,9 @@ CENTERS = {"FRANCE": ["BRE", "MAR", "PAR"], "GERMANY": ["BER", "KIE", "MUN"]}
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """The `centers` values read in full, in order (the last line's forgotten first)."""
-    monkeypatch.setattr(json_contract, "_last_centers", json_contract._LastCenters())
+    monkeypatch.setattr(
+        json_contract, "_last_centers", json_contract._LastCenters(None, None, [], {})
+    )
     seen: list[Any] = []
     read = json_contract._read_centers
 
@@ -84,3 +86,11 @@ def test_each_line_gets_a_dict_of_its_own(reads: list[Any]) -> None:
     position, _, _ = position_from_json({"phase": "S1901M", "centers": CENTERS})
     assert position.centers == first and position.centers is not json_contract._last_centers.centers
     assert reads == [CENTERS]
+
+
+def test_the_lists_kept_are_copies(reads: list[Any]) -> None:
+    value = {"FRANCE": ["BRE", "MAR", "PAR"]}
+    assert _centers(value) == {"FRANCE": frozenset({"BRE", "MAR", "PAR"})}
+    value["FRANCE"].append("SPA")  # the caller changes its lists after: read again
+    assert _centers(value) == {"FRANCE": frozenset({"BRE", "MAR", "PAR", "SPA"})}
+    assert reads == [value, value]

@@ -18,7 +18,7 @@ import json
 import sys
 from collections.abc import Callable
 from itertools import chain, repeat
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from judge.engine.adjudication import Adjudication, adjudicate
 from judge.engine.board import Dislodged, Position, Unit, parse_unit, parse_units_by_power
@@ -107,29 +107,32 @@ def _units_one_by_one(gm: GameMap, powers: dict[str, Any]) -> list[Unit]:
 def _centers_from_json(gm: GameMap, value: Any) -> dict[str, frozenset[str]]:
     """The supply centres each power owns, each owned by one power at most: the last
     line's read again (a fresh dict of them) when this line's `centers` equal its."""
+    global _last_centers
     # A JSON value equal to one read without error (an object of lists of strings) is
     # alike in every way but its keys' order, compared apart: the same keys, lists of
     # the same strings in the same order (no string equals a non-string).
-    kept = _last_centers
+    kept = _last_centers  # read once: a whole entry, replaced whole
     if value == kept.value and gm is kept.gm and list(value) == kept.powers:
         return dict(kept.centers)
     centers = _read_centers(gm, value)
-    kept.gm, kept.value, kept.powers, kept.centers = gm, value, list(value), centers
+    # A copy of the lists: the caller's may change after (a tool's, a stored position).
+    copied = {power: list(cs) for power, cs in value.items()}
+    _last_centers = _LastCenters(gm, copied, list(value), centers)
     return dict(centers)
 
 
-class _LastCenters:
+class _LastCenters(NamedTuple):
     """The `centers` of the last line read without error, and what they were read as:
     lines in a game's order give the same centres three times in four (they change hands
     after Fall), and reading them again was 2% of `judge adjudicate`'s work."""
 
-    gm: GameMap | None = None
-    value: Any = None
-    powers: list[str] = []  # the keys of `value`, in order
-    centers: dict[str, frozenset[str]] = {}
+    gm: GameMap | None
+    value: Any
+    powers: list[str]  # the keys of `value`, in order
+    centers: dict[str, frozenset[str]]
 
 
-_last_centers = _LastCenters()
+_last_centers = _LastCenters(None, None, [], {})
 
 
 def _read_centers(gm: GameMap, value: Any) -> dict[str, frozenset[str]]:
