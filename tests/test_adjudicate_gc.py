@@ -69,15 +69,28 @@ def test_no_line_leaves_a_reference_cycle() -> None:
 
 
 def test_the_command_alone_runs_the_collector_rarely() -> None:
+    # The command ends its process by os._exit (no finalization): seen there.
     script = (
-        "import gc, sys; sys.argv = ['judge', 'adjudicate']; from judge.ops.cli import main; "
-        "main(); print(gc.isenabled(), gc.get_threshold(), gc.get_freeze_count() > 0, "
-        "file=sys.stderr)"
+        "import gc, os, sys; sys.argv = ['judge', 'adjudicate']; from judge.ops.cli import main; "
+        "end = os._exit; os._exit = lambda status: (print(gc.isenabled(), gc.get_threshold(), "
+        "gc.get_freeze_count() > 0, status, file=sys.stderr), sys.stderr.flush(), end(3)); "
+        "main()"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], input=b"", capture_output=True, check=True
+    done = subprocess.run([sys.executable, "-c", script], input=b"", capture_output=True)
+    assert (done.returncode, done.stderr) == (3, b"True (70000, 10, 10) True 0\n")
+
+
+def test_the_command_alone_ends_with_its_output_written_and_its_status() -> None:
+    script = (
+        "import sys; sys.argv = ['judge', 'adjudicate']; from judge.ops.cli import main; main()"
     )
-    assert done.stderr == b"True (70000, 10, 10) True\n"
+    done = subprocess.run([sys.executable, "-c", script], input=b"{}\n", capture_output=True)
+    assert done.returncode == 0
+    assert done.stdout == b'{"error":"not a phase: \'\' (expected e.g. S1901M, F1901R, W1901A)"}\n'
+    closed = subprocess.run(
+        ["sh", "-c", f'exec "{sys.executable}" -c "{script}" >&-'], input=b"", capture_output=True
+    )
+    assert closed.returncode == 2
 
 
 def test_an_in_process_caller_keeps_its_collector(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,7 +18,7 @@ import pytest
 from test_adjudicate_poison import GOOD, GOOD_OUT
 
 from judge.ops import adjudicate
-from judge.ops.adjudicate import HELD_LINES, READ_BUFFER_BYTES, line_waiting, run
+from judge.ops.adjudicate import HELD_LINES, READ_BUFFER_BYTES, line_waiting, lines_waiting, run
 
 ANSWER_WAIT = 60.0  # seconds: generous, a slow machine's start included; never reached
 
@@ -106,10 +106,26 @@ def test_a_line_waits_only_when_it_is_whole_in_the_buffer_or_the_pipe() -> None:
     assert not line_waiting(io.BytesIO(b"{}\n"))  # no descriptor: not known
 
 
+def test_the_lines_whole_in_the_buffer_are_counted() -> None:
+    read_end, write_end = os.pipe()
+    with (
+        open(read_end, "rb", buffering=READ_BUFFER_BYTES) as source,
+        open(write_end, "wb", buffering=0) as tool,
+    ):
+        assert lines_waiting(source) == 0  # nothing sent
+        tool.write(b"{}\n{}\n{")
+        assert lines_waiting(source) == 2  # the pipe holds two whole lines and a piece
+        assert source.readline() == b"{}\n"
+        assert lines_waiting(source) == 0  # the pipe is empty: the buffer not looked into
+        tool.write(b"}\n")
+        assert lines_waiting(source) == 1  # the buffer is looked into, "{}\n{", one line
+    assert lines_waiting(io.BytesIO(b"{}\n")) == 0  # no descriptor: not known
+
+
 def test_answers_still_held_at_the_end_of_the_input_are_written(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(adjudicate, "line_waiting", lambda source: True)  # as if in error
+    monkeypatch.setattr(adjudicate, "lines_waiting", lambda source: 5)  # as if in error
     path = tmp_path / "lines.jsonl"
     path.write_bytes((GOOD + b"\n") * 3)
     sink = _Writes()

@@ -13,7 +13,7 @@ from judge.variants.maps import load_map
 GM = load_map("standard")
 T = _tables(GM)
 WORDS = sorted(GM.names)[:: max(1, len(GM.names) // 60)] + ["stp", "spa", "bul", "lon", "nth"]
-COASTS = ["", "(nc)", "/sc", " (ec)", "/ nc", "(xc)"]
+COASTS = ["", "(nc)", "/sc", " (ec)", "/ nc", "(xc)", "/NC", "/xc"]
 SHAPES = [
     "{u} {a}{c}",
     "{u} {a}{c}-{b}{d}",
@@ -28,6 +28,11 @@ SHAPES = [
     "{u} {a}{c} C {u} {b}-{a}{d}",
     "{u} {a}{c} convoys {u} {b} - {a}",
     "{a} - {b}",
+    "{u} {a}{c} - {b}{d} VIA",
+    "{u} {a}{c} R {b}{d}",
+    "{u} {a}{c} B",
+    "{u} {a}{c} D",
+    "{u} {a}{c} R {b}{d} VIA",
 ]
 
 
@@ -66,7 +71,10 @@ def test_fast_path_agrees_on_random_word_salad(words: list[str]) -> None:
 @settings(max_examples=3000, derandomize=True, deadline=None)
 @given(
     st.lists(
-        st.sampled_from([w.upper() for w in WORDS] + ["A", "F", "S", "C", "H", "-", "VIA"]),
+        st.sampled_from(
+            [w.upper() for w in WORDS]
+            + ["A", "F", "S", "C", "H", "-", "VIA", "R", "B", "D", "STP/NC", "SPA/SC", "BUL/XC"]
+        ),
         min_size=2,
         max_size=7,
     )
@@ -82,7 +90,21 @@ def test_the_spaced_shapes_read_as_the_general_reader_reads_them(words: list[str
 
 def test_the_spaced_shapes_are_read_word_by_word() -> None:
     shapes = ("A PAR - BUR", "A PAR H", "A PAR", "F NTH S A LON - BEL", "A MUN S A BER")
-    for text in (*shapes, "F NTH C A LON - BEL"):
+    more = ("A PAR - BUR VIA", "F STP/SC - BOT", "A PAR R BUR", "F STP/NC B", "A PAR D", "WAIVE")
+    for text in (*shapes, "F NTH C A LON - BEL", *more, "F BUL/EC S F BLA - CON"):
         assert _spaced(text.split(), T.plain_places) == _general(text), text
-    for text in ("A PAR - BUR VIA", "A PAR-BUR", "F STP/SC - BOT", "F NTH C A LON", "A XYZ H"):
+    assert type(_spaced(["A", "PAR", "R", "BUR"], T.plain_places)).__name__ == "Retreat"
+    assert type(_spaced(["F", "STP/NC", "B"], T.plain_places)).__name__ == "Build"
+    for text in (
+        "A PAR-BUR",
+        "F NTH C A LON",
+        "A XYZ H",
+        "A PAR - BUR via",
+        "A PAR R BUR VIA",
+        "F STP/XC - BOT",
+        "F STP/ - BOT",
+        "A PAR X",
+        "WAIVE A PAR",
+        "Waive",
+    ):
         assert _spaced(text.split(), T.plain_places) is None, text

@@ -15,16 +15,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 
-from . import order_sets
 from .adjustments import resolve_adjustments
 from .board import Dislodged, Position, Unit, placed_unit
 from .geography import GameMap
 from .legality import IllegalOrder, MovementLegality
 from .movement import MovementOutcome, resolve_movement
-from .notation import NotationError, parse_order
+from .notation import CACHED_ORDER_CHARS, NotationError, parse_kept_order, parse_order
 from .orders import Convoy, Hold, Move, Order, Support, UnitLike, order_text
 from .phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
 from .problems import Problem
@@ -41,11 +40,17 @@ from .results import (
     OrderResult,
 )
 from .retreats import resolve_retreats, retreat_options
-from .rules import DEFAULT_RULES, Rules
+from .rules import DEFAULT_RULES, Rules, binds_order_sets
+
+if TYPE_CHECKING:  # imported where a game's rules need it (_movement)
+    from . import order_sets
 
 
-@dataclass(frozen=True)
-class Adjudication:
+class Adjudication(NamedTuple):
+    """One phase's outcome. A NamedTuple, as the orders are: as immutable as a frozen
+    dataclass, made at a fraction of its cost (once a phase), and no code generated for
+    it at each start."""
+
     phase: Phase
     results: tuple[OrderResult, ...]
     dislodged: tuple[Dislodged, ...]  # every unit dislodged this phase, with its retreats
@@ -74,11 +79,7 @@ def adjudicate(
             if power not in gm.powers:
                 raise ValueError(f"unknown power {power!r} in the players")
     paths = rules.convoy_path_specification != "ignored"  # DATC 4.A.6
-    entries = [
-        _read(power, line, gm, position.phase.kind, paths)
-        for power, lines in orders.items()
-        for line in lines
-    ]
+    entries = read_orders(orders, gm, position.phase.kind, paths)
     neutral = gm.neutral_in(position.phase)
     if neutral:
         for e in entries:
@@ -99,6 +100,28 @@ def adjudicate(
 def neutral_error(gm: GameMap, power: str) -> Problem:
     """Why an order for a neutral power's unit is void."""
     return Problem("power_neutral", {"power": gm.powers[power].name})
+
+
+def read_orders(
+    orders: Mapping[str, Sequence[str | Order]], gm: GameMap, phase_kind: str, paths: bool
+) -> list[Entry]:
+    """Every power's order lines read, in order: an Entry each (as _read gives it)."""
+    entries: list[Entry] = []
+    add = entries.append
+    for power, lines in orders.items():
+        for line in lines:
+            # A short text read here as _read reads it, without its two calls: a phase
+            # has dozens of orders, and every one takes this path.
+            if type(line) is not str or len(line) > CACHED_ORDER_CHARS:
+                add(_read(power, line, gm, phase_kind, paths))
+                continue
+            try:
+                parsed = parse_kept_order(line, gm, phase_kind, paths)
+            except NotationError as e:
+                add(Entry(power, line, error=e.problem))
+                continue
+            add(Entry(power, line, parsed.order, None, None, parsed.notes))
+    return entries
 
 
 def _read(power: str, line: str | Order, gm: GameMap, phase_kind: str, paths: bool) -> Entry:
@@ -122,7 +145,9 @@ def _movement(
 ) -> Adjudication:
     legality = MovementLegality(position, rules)
     binding = None
-    if order_sets.applies(rules):  # other choices than the DATC's on 4.D.9, 4.E.1/3/5
+    if binds_order_sets(rules):  # other choices than the DATC's on 4.D.9, 4.E.1/3/5
+        from . import order_sets  # here: under the DATC's choices, never imported
+
         binding = order_sets.bind(position, entries, legality, rules)
         effective = binding.effective
         entries = [*entries, *binding.implicit]
@@ -181,23 +206,86 @@ def _movement_results(
 ) -> list[OrderResult]:
     """Every order line's result, then a hold for each unit no line named."""
     occupied = position.unit_table()
+    dislodged, void = outcome.dislodged, outcome.void
     results = []
     for e in entries:
-        ref: UnitLike | None = getattr(e.parsed, "unit", None)  # _named_province, inline
-        prov = ref.location.partition("/")[0] if ref is not None else None
-        result = _movement_result(e, prov, occupied, outcome)
+        order = e.legal
+        if order is not None:  # bound to the unit in the province the line names
+            prov: str | None = order.unit.province  # type: ignore[union-attr]  # no Waive bound
+            text = order.text()  # order_text, one call less
+        else:  # _named_province, inline
+            ref: UnitLike | None = getattr(e.parsed, "unit", None)
+            prov = ref.location.partition("/")[0] if ref is not None else None
+            text = e.parsed.text() if e.parsed is not None else e.given
+        # The result code of the line, here rather than a call per order.
+        why = e.error
+        # The unit's own order, or a proxy order for it (DATC 4.E.5 b), shows it dislodged
+        # (its unit looked up only where one was dislodged: most places have none).
+        if (
+            prov in dislodged
+            and (unit := occupied.get(prov)) is not None
+            and (unit.power == e.power or order is not None)
+        ):
+            code = DISLODGED
+        elif order is None:
+            code = VOID
+        elif type(order) is Move:
+            code = _move_code(prov, outcome)
+        elif type(order) is Support:
+            # Only a support or a convoy is void here: it did not match the order it names
+            # (_unmatched_reason, inline: a third of all orders in random games).
+            if prov in void:
+                code, why = VOID, _unmatched(order.supported.text, order.dest, "support")
+            else:
+                code = CUT if prov in outcome.cut else OK
+        elif type(order) is Convoy:
+            if prov in void:
+                code, why = VOID, _unmatched_reason(order)
+            else:
+                code = CUT if prov in outcome.cut else OK  # a convoy is never cut
+        else:
+            code = OK
+        result = _new(OrderResult, (e.power, e.given, text, code, why, e.notes))
         if binding is not None and prov in binding.reports and effective.get(prov) is e:
-            result = order_sets.report(result, binding.reports[prov])
+            from .order_sets import report  # imported already: binding is its
+
+            result = report(result, binding.reports[prov])
         results.append(result)
-    # A unit no order line named holds; one named only illegally is reported there.
-    unordered = [unit for unit in position.units if unit.province not in effective]
-    if unordered:  # most phases have none: every unit follows an order
-        lines = {(e.power, _named_province(e)) for e in entries}
-        for unit in unordered:
-            if (unit.power, unit.province) not in lines:
-                code = DISLODGED if unit.province in outcome.dislodged else OK
-                results.append(OrderResult(unit.power, "", f"{unit.text} H", code))
+    results.extend(_unordered_holds(position, entries, effective, outcome))
     return results
+
+
+def _move_code(prov: str | None, outcome: MovementOutcome) -> str:
+    """The result code of a legal move whose unit was not dislodged."""
+    if prov in outcome.moved:
+        return OK
+    if prov in outcome.no_route:
+        return NO_CONVOY
+    return DISRUPTED if prov in outcome.disrupted else BOUNCE
+
+
+def _unordered_holds(
+    position: Position,
+    entries: list[Entry],
+    effective: dict[str, Entry],
+    outcome: MovementOutcome,
+) -> list[OrderResult]:
+    """A hold for each unit no order line named; one named only illegally is reported
+    there."""
+    unordered = [unit for unit in position.units if unit.province not in effective]
+    if not unordered:  # most phases have none: every unit follows an order
+        return []
+    lines = {(e.power, _named_province(e)) for e in entries}
+    return [
+        OrderResult(
+            unit.power,
+            "",
+            f"{unit.text} H",
+            DISLODGED if unit.province in outcome.dislodged else OK,
+        )
+        for unit in unordered
+        if (unit.power, unit.province) not in lines
+    ]
 
 
 def _named_province(e: Entry) -> str | None:
@@ -216,7 +304,7 @@ def _units_after(
         if p in outcome.dislodged:
             continue
         order = legal[p]
-        if p in outcome.moved and isinstance(order, Move):
+        if p in outcome.moved and type(order) is Move:  # not isinstance: no call
             units.append(placed_unit(unit.power, unit.kind, order.dest))
         else:
             units.append(unit)
@@ -224,40 +312,6 @@ def _units_after(
 
 
 _new = tuple.__new__  # a NamedTuple without its Python-level __new__ (see notation.py)
-
-
-def _movement_result(
-    e: Entry, prov: str | None, occupied: Mapping[str, Unit], outcome: MovementOutcome
-) -> OrderResult:
-    """The result code of one order line (`prov`: the province of the unit it names)."""
-    order = e.legal
-    shown = order or e.parsed
-    text = shown.text() if shown is not None else e.given  # order_text, one call less
-    unit = occupied.get(prov) if prov else None
-    # The unit's own order, or a proxy order for it (DATC 4.E.5 b), shows it dislodged.
-    ordered = unit is not None and (unit.power == e.power or order is not None)
-    if ordered and prov in outcome.dislodged:
-        return _new(OrderResult, (e.power, e.given, text, DISLODGED, e.error, e.notes))
-    if order is None:
-        return _new(OrderResult, (e.power, e.given, text, VOID, e.error, e.notes))
-    if type(order) is Move:
-        if prov in outcome.moved:
-            code = OK
-        elif prov in outcome.no_route:
-            code = NO_CONVOY
-        elif prov in outcome.disrupted:
-            code = DISRUPTED
-        else:
-            code = BOUNCE
-    elif type(order) is Support or type(order) is Convoy:
-        # Only a support or a convoy is void here: it did not match the order it names.
-        if prov in outcome.void:
-            why = _unmatched_reason(order)
-            return _new(OrderResult, (e.power, e.given, text, VOID, why, e.notes))
-        code = CUT if prov in outcome.cut else OK  # a convoy is never cut
-    else:
-        code = OK
-    return _new(OrderResult, (e.power, e.given, text, code, e.error, e.notes))
 
 
 def _unmatched_reason(order: Support | Convoy) -> Problem:
@@ -293,7 +347,7 @@ def _advance(
     phase = position.phase
     centers = dict(position.centers)
     winners: tuple[str, ...] = ()
-    retreating = tuple(d for d in dislodged if d.retreats)
+    retreating = tuple([d for d in dislodged if d.retreats])  # a list: no generator
     nxt = phase.following()
     if phase.kind == MOVEMENT and retreating:
         new = Position(gm, nxt, tuple(units), centers, retreating)
@@ -306,7 +360,7 @@ def _advance(
     builds: dict[str, int] = {}
     new = Position(gm, nxt, tuple(units), centers)
     if nxt.kind == ADJUSTMENTS:
-        count = Counter(u.power for u in units)
+        count = Counter([u.power for u in units])
         neutral = gm.neutral_in(nxt)  # neutral powers build nothing
         builds = {
             p: n

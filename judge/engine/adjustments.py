@@ -32,7 +32,7 @@ def resolve_adjustments(
 ) -> tuple[list[OrderResult], list[Unit]]:
     """Carry out the adjustment orders: (results, units on the board afterwards)."""
     gm = position.game_map
-    count = Counter(u.power for u in position.units)  # counted once, not once per power
+    count = Counter([u.power for u in position.units])  # counted once, not once per power
     due = {p: len(position.centers.get(p, ())) - count[p] for p in gm.powers}  # adjustment()
     tally = _Tally(due, dict.fromkeys(gm.powers, 0))
     for e in entries:
@@ -48,7 +48,7 @@ def resolve_adjustments(
     return results, units
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)  # never shown or compared: less code made at start
 class _Tally:
     """What the phase's orders have done so far (filled in order by order)."""
 

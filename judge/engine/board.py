@@ -39,7 +39,7 @@ class Dislodged:
     retreats: tuple[str, ...]  # locations, sorted
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Position:
     """Everything the rules need to know at the start of a phase."""
 
@@ -48,24 +48,45 @@ class Position:
     units: tuple[Unit, ...]
     centers: Mapping[str, frozenset[str]]  # power -> owned supply centres
     dislodged: tuple[Dislodged, ...] = ()
-    _by_province: MappingProxyType[str, Unit] = field(init=False, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        by_province = {u.province: u for u in self.units}
-        object.__setattr__(self, "_by_province", MappingProxyType(by_province))
+    def __init__(
+        self,
+        game_map: GameMap,
+        phase: Phase,
+        units: tuple[Unit, ...],
+        centers: Mapping[str, frozenset[str]],
+        dislodged: tuple[Dislodged, ...] = (),
+    ) -> None:
+        # The generated __init__ of a frozen dataclass sets each field by a call to
+        # object.__setattr__: a third of this cost, on two or three positions a phase.
+        fields = self.__dict__
+        fields["game_map"] = game_map
+        fields["phase"] = phase
+        fields["units"] = units
+        fields["centers"] = centers
+        fields["dislodged"] = dislodged
+
+    def _by_province(self) -> MappingProxyType[str, Unit]:
+        """province -> unit, made at first need and kept: the position after a phase is
+        mostly only written out (`judge adjudicate`), and never looked up."""
+        table: MappingProxyType[str, Unit] | None = self.__dict__.get("_units_by_province")
+        if table is None:
+            table = MappingProxyType({u.province: u for u in self.units})
+            object.__setattr__(self, "_units_by_province", table)
+        return table
 
     def unit_in(self, province: str) -> Unit | None:
-        return self._by_province.get(province)
+        return self._by_province().get(province)
 
     @property
     def occupied(self) -> Mapping[str, Unit]:
-        return self._by_province
+        return self._by_province()
 
     def unit_table(self) -> dict[str, Unit]:
         """A fresh dict of `occupied`, province -> unit: for the loops over every order of
         a phase, as a dict answers get() at a third of the read-only view's cost (and
         dict() of the view copies it key by key)."""
-        return self._by_province.copy()
+        return self._by_province().copy()
 
     def units_of(self, power: str) -> list[Unit]:
         return [u for u in self.units if u.power == power]

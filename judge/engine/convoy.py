@@ -17,7 +17,8 @@ def convoy_route_exists(
     """Whether a chain of the sea provinces `seas` (each passing `usable`, asked lazily)
     links province `origin` to province `dest`."""
     seas = set(seas)
-    frontier = [s for s in seas if origin in game_map.sea_neighbours(s)]
+    bordering = game_map.sea_adjacent  # sea_neighbours, without a call per sea
+    frontier = [s for s in seas if origin in bordering[s]]
     seen: set[str] = set()
     while frontier:
         sea = frontier.pop()
@@ -26,10 +27,10 @@ def convoy_route_exists(
         seen.add(sea)
         if usable is not None and not usable(sea):
             continue
-        neighbours = game_map.sea_neighbours(sea)
+        neighbours = bordering[sea]
         if dest in neighbours:
             return True
-        frontier.extend(s for s in neighbours if s in seas and s not in seen)
+        frontier.extend([s for s in neighbours if s in seas and s not in seen])
     return False
 
 

@@ -112,16 +112,18 @@ class GameMap:
 
     def fleet_reaches(self, location: str, province: str) -> tuple[str, ...]:
         """The locations in `province` a fleet at `location` can move to."""
-        reach = self.fleet_reach.get((location, province))
-        if reach is not None:
-            return reach
+        # `in` then `[]`: a read-only view's get() is a method call by name, twice the
+        # cost (every fleet move and support of every phase asks).
+        if (location, province) in self.fleet_reach:
+            return self.fleet_reach[location, province]
         moves = self.fleet_moves.get(location, frozenset())
         return tuple(loc for loc in self.fleet_locations(province) if loc in moves)
 
     def can_reach(self, kind: str, location: str, province: str) -> bool:
         """Whether a unit of `kind` at `location` can move to some part of `province`."""
         if kind == "A":
-            return province in self.army_moves.get(location, frozenset())
+            moves = self.army_moves  # `in` then `[]`, not get(): see fleet_reaches
+            return location in moves and province in moves[location]
         return (location, province) in self.fleet_reach or bool(
             self.fleet_reaches(location, province)
         )
@@ -209,7 +211,7 @@ def build_map(data: Mapping[str, Any]) -> GameMap:
     )
 
 
-@dataclass
+@dataclass(repr=False, eq=False)  # a builder, never shown or compared: less code made at start
 class _Names:
     """The names of a map being built: squashed name -> province, and every spelling."""
 

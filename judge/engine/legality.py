@@ -77,6 +77,17 @@ class MovementLegality:
         if unit is None or unit.power != power:
             unit = own_unit(self.position, power, ref)  # raises with the reason
         if type(order) is Move:
+            # An army's move to a place it borders, as move_destination binds it, here
+            # without the call (most moves of a phase): anything else is its.
+            dest = order.dest.partition("/")[0]
+            if (
+                unit.kind == ARMY
+                and not order.path
+                and dest != unit.province
+                and dest not in self.closed
+                and dest in self.gm.army_moves[unit.province]  # never a sea (build_map)
+            ):
+                return _new(Move, (unit, dest, order.via_convoy, ()))
             dest, _ = self.move_destination(unit, order.dest)
             # VIA stays only where the player wrote it; a move between places that do
             # not border each other goes by convoy anyway. A fleet is never convoyed, so
@@ -159,7 +170,15 @@ class MovementLegality:
             raise IllegalOrder(Problem("support_own_place"))
         if dest in self.closed:
             raise IllegalOrder(closed_message(gm, dest))
-        if not gm.can_reach(unit.kind, unit.location, dest):
+        # gm.can_reach, without its call where it holds (most supports): the tables it
+        # reads first, and the call only where they say no.
+        moves = gm.army_moves
+        reachable = (
+            (unit.location, dest) in gm.fleet_reach
+            if unit.kind == FLEET
+            else unit.location in moves and dest in moves[unit.location]
+        )
+        if not reachable and not gm.can_reach(unit.kind, unit.location, dest):
             values = {"unit": str(unit), "place": name(gm, dest)}
             raise IllegalOrder(Problem("support_move_unreachable", values))
         # The supported move must be one the supported unit could make (4.E.1 d). A fleet

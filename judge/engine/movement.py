@@ -21,7 +21,7 @@ preferences.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import paradox
 from .board import Position
@@ -33,9 +33,10 @@ _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 _NO_ARMIES: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
-class MovementOutcome:
-    """What happened to each unit (keyed by the province it started in)."""
+class MovementOutcome(NamedTuple):
+    """What happened to each unit (keyed by the province it started in). A NamedTuple,
+    as the orders are: as immutable as a frozen dataclass, made at a fraction of its
+    cost (once a phase), and no code generated for it at each start."""
 
     moved: frozenset[str]  # provinces whose unit moved
     dislodged: dict[str, str]  # province -> province the dislodging unit came from
@@ -207,7 +208,10 @@ class _Adjudicator(OrderTables):
         """DISLODGE: True when the unit in `p` is dislodged."""
         if p in self.target and self.resolve(p):
             return False
-        return any(self.resolve(q) for q in self.moves_to.get(p, ()))
+        for q in self.moves_to.get(p, ()):  # noqa: SIM110  # a loop, not any(): no generator
+            if self.resolve(q):
+                return True
+        return False
 
     def path_decision(self, p: str) -> bool:
         """PATH: whether the mover in `p` has a way to its destination."""
@@ -227,9 +231,9 @@ class _Adjudicator(OrderTables):
         whole = self.whole_route.get(p)
         if whole is not None:
             return all(self.resolve(s) for s in whole)
-        gm = self.gm
+        bordering = self.gm.sea_adjacent  # sea_neighbours, without a call per sea
         dest = self.target[p]
-        frontier = [s for s in seas if p in gm.sea_neighbours(s)]
+        frontier = [s for s in seas if p in bordering[s]]
         seen: set[str] = set()
         allowed = set(seas)
         while frontier:
@@ -239,10 +243,10 @@ class _Adjudicator(OrderTables):
             seen.add(sea)
             if not self.resolve(sea):
                 continue
-            neighbours = gm.sea_neighbours(sea)
+            neighbours = bordering[sea]
             if dest in neighbours:
                 return True
-            frontier.extend(s for s in neighbours if s in allowed and s not in seen)
+            frontier.extend([s for s in neighbours if s in allowed and s not in seen])
         return False
 
     # -- strengths ----------------------------------------------------------------------
@@ -273,7 +277,11 @@ class _Adjudicator(OrderTables):
             return 0
         if province in self.target:
             return 0 if self.resolve(province) else 1
-        return 1 + sum(1 for s in self.hold_support.get(province, ()) if self.resolve(s))
+        strength = 1  # a loop, not sum() of a generator: asked for most moves of a phase
+        for s in self.hold_support.get(province, ()):
+            if self.resolve(s):
+                strength += 1
+        return strength
 
     def prevent_strength(self, p: str) -> int:
         if not self.path_decision(p):

@@ -134,9 +134,19 @@ _COAST_WORDS = {"north": "NC", "south": "SC", "east": "EC", "west": "WC"}
 _COAST_LETTERS = {"n": "NC", "s": "SC", "e": "EC", "w": "WC"}
 
 _TOKEN = re.compile(r"[a-z0-9']+|-")
-_ARROWS = re.compile(r"->|=>|-->|→|–|—|>")
-_NUMBERING = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
-_DOTTED_COAST = re.compile(r"\b([nsew])\.\s*c\b\.?")
+# The general reader's patterns and the fast path's (_FAST), compiled at first use
+# (_compiled): orders written as Contract 1's tools write them never need them, and
+# compiling them was some 0.3% of a `judge adjudicate` run.
+_ARROWS = r"->|=>|-->|→|–|—|>"
+_NUMBERING = r"^\s*(?:\d+[.)]|[-*•])\s+"
+_DOTTED_COAST = r"\b([nsew])\.\s*c\b\.?"
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """`pattern` compiled, once."""
+    return re.compile(pattern)
+
 
 # Token kinds in the scanned stream.
 _UNIT, _PLACE, _KEY = "unit", "place", "key"
@@ -152,7 +162,8 @@ _COASTISH = frozenset(
 )
 
 
-@dataclass(frozen=True, eq=False)  # hashed by identity: one per map, _fuzzy_of's key
+# Hashed by identity: one per map, _fuzzy_of's key; never shown (less code made at start).
+@dataclass(frozen=True, eq=False, repr=False)
 class _Tables:
     words: dict[str, _Item]  # one-token word -> its item, or _SKIP
     plain_places: dict[str, str]  # one-token names the fast path may take -> province
@@ -255,7 +266,10 @@ def parse_order(
 # of phases): each text is read once per map, phase kind and path rule. A Parsed is
 # immutable, so shared; a map is hashed by identity. Refusals (NotationError) are not
 # kept: they are read again. Only short texts are kept, so the cache stays small.
-_CACHED_ORDER_CHARS = 48
+# CACHED_ORDER_CHARS and parse_kept_order are parse_order's, for a caller reading a
+# phase's orders in one loop (adjudication.read_orders): a text no longer than it may be
+# read by parse_kept_order, with the same arguments and answer as parse_order's.
+_CACHED_ORDER_CHARS = CACHED_ORDER_CHARS = 48
 
 
 @lru_cache(maxsize=16384)
@@ -263,6 +277,9 @@ def _parse_order_cached(
     text: str, game_map: GameMap, phase_kind: str | None, paths: bool
 ) -> Parsed:
     return _parse_order(text, game_map, phase_kind, paths)
+
+
+parse_kept_order = _parse_order_cached
 
 
 def _parse_order(text: str, game_map: GameMap, phase_kind: str | None, paths: bool) -> Parsed:
@@ -289,7 +306,7 @@ def _parse_order(text: str, game_map: GameMap, phase_kind: str | None, paths: bo
 # -- the fast path ----------------------------------------------------------------------
 
 _PLACE_RE = r"([a-z]+)(?:\s*[(/]\s*([nesw]c)\s*\)?)?"
-_FAST = re.compile(
+_FAST = (
     r"\s*(?:([af])\s+)?" + _PLACE_RE + r"(?:"
     r"\s*(?:-|->|\s+to\s+)\s*" + _PLACE_RE + r"|"
     r"\s+(s|c|supports|convoys)\s+(?:([af])\s+)?"
@@ -314,7 +331,7 @@ def _fast(text: str, t: _Tables) -> Order | None:
     order = _spaced(text.split(), t.plain_places)
     if order is not None:
         return order
-    m = _FAST.fullmatch(text.lower())
+    m = _compiled(_FAST).fullmatch(text.lower())
     if m is None:
         return None
     kind, place, coast, dest, dcoast, op, kind2, place2, coast2, dest2, dcoast2, hold = m.groups()
@@ -353,32 +370,60 @@ def _fast(text: str, t: _Tables) -> Order | None:
 
 def _spaced(words: list[str], plain: dict[str, str]) -> Order | None:
     """The shapes Contract 1's tools write, word by word (`A PAR - BUR`, `A PAR H`,
-    `F NTH S A LON - BEL`, `F NTH C A LON - BEL`), read as the regular expression reads
-    them but at a third of its cost; None for anything else, which _fast reads."""
+    `F NTH S A LON - BEL`, `F NTH C A LON - BEL`, `A LON - BEL VIA`, `A PAR R BUR`,
+    `F STP/NC B`, `A PAR D`, `WAIVE`; a coast as `/NC`), read as the regular expression and the
+    general reader read them but at a fraction of their cost; None for anything else,
+    which _fast reads."""
     n = len(words)
-    if n < 2 or words[0] not in _KINDS or (prov := plain.get(words[1].lower())) is None:
-        return None
+    if n < 2 or words[0] not in _KINDS or (prov := _spaced_place(words[1], plain)) is None:
+        return _new(Waive, ()) if words == ["WAIVE"] else None
     unit = _new(UnitRef, (words[0], prov))
-    if n == 2 or (n == 3 and words[2] == "H"):
-        return _new(Hold, (unit,))
-    if n == 4 and words[2] == "-":
-        dest = plain.get(words[3].lower())
-        return None if dest is None else _new(Move, (unit, dest, False, ()))
-    op = words[2] if n >= 4 else ""
+    if n == 2 or n == 3:
+        shape = _ALONE.get(words[2]) if n == 3 else Hold
+        return None if shape is None else _new(shape, (unit,))
+    if (n == 4 or (n == 5 and words[4] == "VIA")) and words[2] in ("-", "R"):
+        dest = _spaced_place(words[3], plain)
+        if dest is None:
+            return None
+        if words[2] == "R":
+            return _new(Retreat, (unit, dest)) if n == 4 else None
+        return _new(Move, (unit, dest, n == 5, ()))
+    op = words[2]
     if op not in ("S", "C"):
         return None
     rest = words[3:]
     kind = rest.pop(0) if rest[0] in _KINDS else None
     if len(rest) == 1 and op == "S":  # a support to hold
-        other = plain.get(rest[0].lower())
+        other = _spaced_place(rest[0], plain)
         return None if other is None else _new(Support, (unit, _new(UnitRef, (kind, other)), None))
     if len(rest) != 3 or rest[1] != "-":
         return None
-    other, dest = plain.get(rest[0].lower()), plain.get(rest[2].lower())
+    other, dest = _spaced_place(rest[0], plain), _spaced_place(rest[2], plain)
     if other is None or dest is None:
         return None
     named = _new(UnitRef, (kind, other))
     return _new(Support, (unit, named, dest)) if op == "S" else _new(Convoy, (unit, named, dest))
+
+
+def _spaced_place(word: str, plain: dict[str, str]) -> str | None:
+    """A place as _spaced reads it: a plain one-word name, with a coast written `/NC`
+    (`/nc`), as the regular expression reads it; None for anything else."""
+    prov = plain.get(word.lower())
+    if prov is not None or "/" not in word:
+        return prov
+    name, _, coast = word.partition("/")
+    prov = plain.get(name.lower())
+    coast = coast.upper()
+    return None if prov is None or coast not in _SPACED_COASTS else f"{prov}/{coast}"
+
+
+_SPACED_COASTS = frozenset({"NC", "SC", "EC", "WC"})  # the regular expression's [nesw]c
+# `A PAR H`, `F STP/NC B`, `A PAR D`
+_ALONE: dict[str, type[Hold] | type[Build] | type[Disband]] = {
+    "H": Hold,
+    "B": Build,
+    "D": Disband,
+}
 
 
 _KINDS = ("A", "F")
@@ -429,11 +474,11 @@ def _normalise(text: str, t: _Tables) -> str:
     s = text.lower()
     # The substitutions are rarely needed: test cheaply before running each.
     if s[:1].isdigit() or s.lstrip()[:1] in ("-", "*", "•"):
-        s = _NUMBERING.sub("", s, count=1)
+        s = _compiled(_NUMBERING).sub("", s, count=1)
     if ">" in s or "–" in s or "—" in s or "→" in s:
-        s = _ARROWS.sub(" - ", s)
+        s = _compiled(_ARROWS).sub(" - ", s)
     if "." in s:
-        s = _DOTTED_COAST.sub(r" \1c ", s)
+        s = _compiled(_DOTTED_COAST).sub(r" \1c ", s)
     for hyph, joined in t.hyphenated:
         if hyph in s:
             s = s.replace(hyph, joined)
@@ -581,7 +626,8 @@ def _fuzzy(tok: str, t: _Tables) -> str:
     return closest[0]
 
 
-@dataclass(frozen=True, eq=False)  # hashed by identity: one per map, the cache's key
+# Hashed by identity: one per map, the cache's key; never shown (less code made at start).
+@dataclass(frozen=True, eq=False, repr=False)
 class _FuzzyIndex:
     """The words a misspelling may stand for, found without measuring every word.
 

@@ -42,17 +42,12 @@ from .orders import (
 )
 from .problems import Problem, Reason
 from .results import DISLODGED, REPLACED, VOID, Entry, OrderResult
-from .rules import Rules
+from .rules import Rules, binds_order_sets
 
 
 def applies(rules: Rules) -> bool:
     """Whether the game chose otherwise than the DATC on any option bound here."""
-    return (
-        rules.illegal_orders != STRICT
-        or rules.implicit_orders
-        or rules.proxy_orders == "in_order_set"
-        or not rules.hold_support_for_civil_disorder
-    )
+    return binds_order_sets(rules)
 
 
 class Report(NamedTuple):

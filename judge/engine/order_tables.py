@@ -157,11 +157,14 @@ class OrderTables:
     def _choose_routes(self) -> None:
         """Which moves go by convoy (4.A.3), and so which meet head to head."""
         moves, target = self.moves, self.target
-        army_moves = self.gm.army_moves
+        army_moves = self.gm.army_moves  # `in` then `[]`: a read-only view's get() costs more
         for p, dest in target.items():
             move = moves[p]
             if (
-                dest not in army_moves.get(p, ()) or p in self.convoyers or move.via_convoy
+                p not in army_moves
+                or dest not in army_moves[p]
+                or p in self.convoyers
+                or move.via_convoy
             ) and self._goes_by_convoy(p, move):
                 self.convoyed.add(p)
         for p, dest in target.items():

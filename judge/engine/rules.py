@@ -9,7 +9,7 @@ sets of choices (the DATC's preferences, the Alexander Rules).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,10 @@ class Rules:
         }
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One DATC section 4 issue: its id, a short title, and its choices as
-    {value: (DATC letter, what it means)}."""
+    {value: (DATC letter, what it means)}. A NamedTuple: as immutable as a frozen
+    dataclass, and no code generated for it at each start."""
 
     issue: str
     title: str
@@ -279,3 +279,15 @@ RULE_SETS: dict[str, Rules] = {
         DEFAULT_RULES, convoy_paradox="alexander", convoy_to_adjacent_place="land_unless_via"
     ),
 }
+
+
+def binds_order_sets(rules: Rules) -> bool:
+    """Whether the game chose otherwise than the DATC on any option order_sets.py binds
+    (4.D.9, 4.E.1, 4.E.3, 4.E.5): order_sets.applies, here so that a phase under the
+    DATC's choices needs order_sets (and invalid_orders) not even imported."""
+    return (
+        rules.illegal_orders != "invalid_in_current_position"  # invalid_orders.STRICT
+        or rules.implicit_orders
+        or rules.proxy_orders == "in_order_set"
+        or not rules.hold_support_for_civil_disorder
+    )

@@ -9,9 +9,10 @@ no further whole line waits to be read. While lines do wait (a file, or a tool t
 many), answers are written HELD_LINES at a time: written one by one into a pipe, each
 write woke the reader and cost a system call, some 7% of the command's time. Whether a
 whole line waits is seen only while input waits in the pipe or file, in what the input's
-buffer then holds (line_waiting); standard input is read in pieces of up to
-READ_BUFFER_BYTES, not 8 KiB, so fewer lines are cut at a piece's end, where the answers
-held are written as if no line waited.
+buffer then holds (line_waiting), and the lines seen there are counted, so that the
+buffer is looked into again only once they are read (lines_waiting); standard input is
+read in pieces of up to READ_BUFFER_BYTES, not 8 KiB, so fewer lines are cut at a
+piece's end, where the answers held are written as if no line waited.
 """
 
 from __future__ import annotations
@@ -62,9 +63,20 @@ def run(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> int:
     source = stdin if stdin is not None else _standard_input()
     sink = stdout if stdout is not None else sys.stdout.buffer
     held: list[bytes] = []
+    # Whole lines known to wait beyond the next one read: lines_waiting counts every
+    # line its look into the buffer shows, so it looks again only once they are read
+    # (each look copies the buffer, up to READ_BUFFER_BYTES: it was 2% of the work).
+    ahead = 0
     for out in adjudicate_lines(read_lines(source)):
         held.append(out.encode("ascii") + b"\n")
-        if len(held) >= HELD_LINES or not line_waiting(source):
+        if ahead:
+            ahead -= 1  # one of the lines counted is still to be read
+            waiting = True
+        else:
+            count = lines_waiting(source)
+            waiting = count > 0
+            ahead = count - 1 if waiting else 0
+        if len(held) >= HELD_LINES or not waiting:
             _write(sink, held)
     _write(sink, held)  # none are held at the end, where no line waits: written if any
     return 0
@@ -93,10 +105,16 @@ def line_waiting(source: IO[bytes]) -> bool:
     now, and a whole line is in what its buffer then holds. False where that cannot be
     seen without waiting: nothing to read from the descriptor (whatever the buffer
     holds), a line cut at the buffer's end, a stream without a descriptor or a buffer."""
+    return lines_waiting(source) > 0
+
+
+def lines_waiting(source: IO[bytes]) -> int:
+    """How many whole lines are known to wait in `source`, as line_waiting sees them:
+    those in what its buffer holds when its file descriptor has input now; else 0."""
     try:
         if not select.select([source], [], [], 0)[0]:
-            return False
+            return 0
     except (OSError, ValueError):  # no file descriptor (io.UnsupportedOperation), or closed
-        return False
+        return 0
     peek = getattr(source, "peek", None)  # readable: peek's one read does not wait
-    return peek is not None and b"\n" in peek(1)
+    return 0 if peek is None else peek(1).count(b"\n")

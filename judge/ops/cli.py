@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import gc
 import importlib
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 # logging, datetime and argparse are imported where used: `judge adjudicate` starts
 # without them.
@@ -65,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
             # so that a cycle some line might still leave is freed all the same.
             gc.freeze()
             gc.set_threshold(*GC_THRESHOLDS)
+            _exit_at_once(_adjudicate_alone(words[1:]))
         return _adjudicate_alone(words[1:])
     import logging
 
@@ -150,6 +152,21 @@ _ADJUDICATE_DESCRIPTION = (
     "Read one JSON position with orders per line on standard input; write "
     "one JSON outcome per line on standard output, in the same order."
 )
+
+
+def _exit_at_once(status: int) -> NoReturn:
+    """End this process with `status`, its standard output and error flushed, without
+    the interpreter's finalization: `judge adjudicate` holds no file, lock or exit
+    handler that needs it, and its last collection and the freeing of every module's
+    objects were some 3% of a run's instructions. A flush that fails ends with 120, as
+    the interpreter's own exit does."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # a closed pipe, a closed stream
+            status = 120
+    os._exit(status)
 
 
 def _adjudicate_alone(words: list[str]) -> int:

@@ -18,7 +18,7 @@ import json
 import sys
 from collections.abc import Callable
 from itertools import chain, repeat
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from judge.engine.adjudication import Adjudication, adjudicate
 from judge.engine.board import Dislodged, Position, Unit, parse_unit, parse_units_by_power
@@ -105,7 +105,38 @@ def _units_one_by_one(gm: GameMap, powers: dict[str, Any]) -> list[Unit]:
 
 
 def _centers_from_json(gm: GameMap, value: Any) -> dict[str, frozenset[str]]:
-    """The supply centres each power owns, each owned by one power at most."""
+    """The supply centres each power owns, each owned by one power at most: the last
+    line's read again (a fresh dict of them) when this line's `centers` equal its."""
+    global _last_centers
+    # A JSON value equal to one read without error (an object of lists of strings) is
+    # alike in every way but its keys' order, compared apart: the same keys, lists of
+    # the same strings in the same order (no string equals a non-string).
+    kept = _last_centers  # read once: a whole entry, replaced whole
+    if value == kept.value and gm is kept.gm and list(value) == kept.powers:
+        return dict(kept.centers)
+    centers = _read_centers(gm, value)
+    # A copy of the lists: the caller's may change after (a tool's, a stored position).
+    copied = {power: list(cs) for power, cs in value.items()}
+    _last_centers = _LastCenters(gm, copied, list(value), centers)
+    return dict(centers)
+
+
+class _LastCenters(NamedTuple):
+    """The `centers` of the last line read without error, and what they were read as:
+    lines in a game's order give the same centres three times in four (they change hands
+    after Fall), and reading them again was 2% of `judge adjudicate`'s work."""
+
+    gm: GameMap | None
+    value: Any
+    powers: list[str]  # the keys of `value`, in order
+    centers: dict[str, frozenset[str]]
+
+
+_last_centers = _LastCenters(None, None, [], {})
+
+
+def _read_centers(gm: GameMap, value: Any) -> dict[str, frozenset[str]]:
+    """_centers_from_json's reading: InputError naming the first thing wrong."""
     powers = _power_map(gm, value, "centers")
     lists = powers.values()
     try:  # the usual input: lists of the map's keys, as they are (upper case)
@@ -140,6 +171,8 @@ def _centers_one_by_one(gm: GameMap, powers: dict[str, Any]) -> dict[str, frozen
 
 def _retreats_from_json(gm: GameMap, value: Any) -> list[Dislodged]:
     """The dislodged units and the places each may retreat to."""
+    if type(value) is dict and not value:  # none (most lines): nothing to look at
+        return []
     dislodged = []
     for power, entries in _power_map(gm, value, "retreats").items():
         if not isinstance(entries, dict):
@@ -297,7 +330,7 @@ def _adjudicate_line(
             return {
                 "error": f"the line is not UTF-8 (byte {line[e.start]:#04x} at position {e.start})"
             }
-    if not line.strip():
+    if not line or line.isspace():  # as `not line.strip()`, without copying the line
         return {"error": "an empty line: expected a JSON object"}
     try:
         data = _decode(line)
@@ -321,4 +354,22 @@ def _integer(text: str) -> int:
 
 
 # Made once: json.loads with an argument makes a decoder, and its scanner, per line.
-_decode = json.JSONDecoder(parse_int=_integer).decode
+_decoder = json.JSONDecoder(parse_int=_integer)
+# The decoder's C scanner: a JSON value from an index.
+_scan: Callable[[str, int], tuple[Any, int]] = _decoder.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__; not in typeshed's stub
+
+
+def _decode(line: str) -> Any:
+    """json's decode of `line`: the usual line (an object, then only its newline) read
+    by the scanner alone, without decode's two calls and two matches of its whitespace
+    pattern; anything else by decode itself, which says what is wrong just as before."""
+    try:
+        value, end = _scan(line, 0)
+    except StopIteration:  # no value at the start (leading blanks, say): decode's
+        return _decoder.decode(line)
+    if end == len(line) or line[end:] in _JSON_LINE_ENDS:
+        return value
+    return _decoder.decode(line)
+
+
+_JSON_LINE_ENDS = frozenset({"\n", "\r\n"})  # JSON's whitespace after the value, as read

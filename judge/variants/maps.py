@@ -8,14 +8,18 @@ an operator's variant may name a bundled map as its base."""
 
 from __future__ import annotations
 
+import json
 import re
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from judge.engine.geography import GameMap, MapError, build_map
 from judge.paths import data_dir
+from judge.variants import map_snapshot
+
+# tomllib is imported where a file is read as TOML: the bundled standard map is read from
+# its snapshot (kept_data), and `judge adjudicate` starts without the parser.
 
 MAPS_DIR = data_dir("maps")  # the bundled maps
 _operator_folder: Path | None = None  # set once at start-up by the command line
@@ -91,9 +95,13 @@ def _map_data(name: str, seen: tuple[str, ...]) -> dict[str, Any]:
     path = map_file(name)
     if path is None:
         raise MapError(f"unknown map {name!r}")
-    with path.open("rb") as f:
+    raw = path.read_bytes()
+    data = kept_data(raw)
+    if data is None:
+        import tomllib
+
         try:
-            data = tomllib.load(f)
+            data = tomllib.loads(raw.decode())  # as tomllib.load reads a file
         except tomllib.TOMLDecodeError as e:
             raise MapError(f"maps/{name}.toml: {e}") from None
     data.setdefault("name", name)
@@ -110,6 +118,17 @@ def _map_data(name: str, seen: tuple[str, ...]) -> dict[str, Any]:
     merged = _overlay(kept, {k: v for k, v in data.items() if k != "replace"})
     merged["base"] = parent.get("base", parent["name"])  # the full map at the root
     return merged
+
+
+def kept_data(raw: bytes) -> dict[str, Any] | None:
+    """The data of a map file whose bytes are `raw`, from the snapshot of a bundled map
+    (map_snapshot.py) made from exactly these bytes: a fresh copy, as the TOML parser
+    would give. None for any other file."""
+    for name, source in map_snapshot.SOURCE.items():
+        if source.encode() == raw:
+            data: dict[str, Any] = json.loads(map_snapshot.DATA[name])
+            return data
+    return None
 
 
 # The base's tables a variant may replace whole (`replace = ["powers"]`): Chaos keeps the
