@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from judge_harness import Judge
+from judge_harness import HOLDS, POWERS, Judge
 
 from judge.store import games
 from judge.store.result import GameResult
@@ -15,13 +15,21 @@ SURVIVORS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURK
 
 
 def _play_until_over(judge: Judge, most: int = 30) -> list[str]:
-    """Let the deadlines pass (no orders: every unit holds in civil disorder) until the
-    game ends; the phases processed, in order."""
+    """Let the deadlines pass until the game ends, every unit holding: England's player
+    orders his holds (were every power in civil disorder, nobody playing, the judge
+    would pause the game), the others send nothing; the phases processed, in order."""
     for _ in range(most):
         if judge.game().state != games.ACTIVE:
             break
-        judge.at(judge.now + timedelta(days=4))
+        _one_phase(judge)
     return [phase for phase, *_ in games.processed_phases(judge.db, judge.game())]
+
+
+def _one_phase(judge: Judge) -> None:
+    """England's player orders his holds, and the deadline passes."""
+    england = next(s for s in games.seats(judge.db, judge.game()) if s.power == "ENGLAND")
+    judge.send(england.address, f"SIGNON Ewar1 pw{POWERS.index('E')}\n{HOLDS['E']}")
+    judge.at(judge.now + timedelta(days=4))
 
 
 def _year_end_reads(judge: Judge) -> list[str]:
@@ -57,8 +65,8 @@ def test_only_the_last_stale_years_are_compared(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.start_game()
     judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET STALE 2")
-    judge.at(judge.now + timedelta(days=4))
-    judge.at(judge.now + timedelta(days=4))
+    _one_phase(judge)
+    _one_phase(judge)
     assert [p for p, *_ in games.processed_phases(judge.db, judge.game())] == ["S1901M", "F1901M"]
     judge.db.execute(
         "UPDATE phases SET results = json_set(results, '$.centers.AUSTRIA', "
