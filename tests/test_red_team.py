@@ -68,9 +68,19 @@ PASSWORDS = (
 )
 
 
+# Every password at once, as a word of its own: one pass over a text, not one a password
+# (some 200 passes over a game's Diaries mails were seconds of a test's teardown).
+_ANY_PASSWORD = re.compile(
+    r"(?<![\w-])("
+    + "|".join(re.escape(p) for p in sorted(PASSWORDS, key=len, reverse=True))
+    + r")(?![\w-])"
+)
+
+
 def _shown(text: str) -> list[str]:
     """The PASSWORDS that `text` shows as words of their own."""
-    return [p for p in PASSWORDS if re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", text)]
+    found = set(_ANY_PASSWORD.findall(text))
+    return [p for p in PASSWORDS if p in found]
 
 
 def _readable(raw: bytes) -> str:
