@@ -1,0 +1,83 @@
+"""The red team's attacks on what landed for issue 16's amplification limits, the refusal
+of a game whose map is gone, the pause of a game nobody plays, and the daemon's pacing.
+Each test is an attack by mail (a stranger's, a forger's or a careless master's) and
+asserts the promise the limit made, measured as the judge sends it."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from judge_harness import Judge
+from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
+
+from judge.config import Config
+from judge.game.diaries import MAIL_BYTES
+from judge.mail import compose
+from judge.mail.body_size import body_bytes
+from judge.store import diary, games
+
+pytestmark = pytest.mark.usefixtures("fresh_password_cache")
+
+MASTER = "gm@example.org"
+NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+
+def _raw_sizes(judge: Judge, subject: str, after: int) -> list[int]:
+    """The size in bytes, as queued to send, of each mail after `after` whose Subject
+    header contains `subject`."""
+    rows = judge.db.execute("SELECT raw FROM outbound WHERE id > ? ORDER BY id", [after])
+    return [len(raw) for (raw,) in rows if f"Subject: {subject}".encode() in raw]
+
+
+# -- the Diaries mail: its bound is the mail's bytes, not the text's ---------------------
+
+
+def test_the_diaries_mail_of_non_ascii_entries_is_within_its_bound_as_sent(
+    tmp_path: Path,
+) -> None:
+    """MAIL_BYTES counted the entries' UTF-8, but a mail with any character outside ASCII
+    is sent quoted-printable, three bytes for each byte of '€': thirty entries of '€' by
+    France (and one of '=' by Germany, each '=' three bytes too) made a Diaries mail of
+    about 3 MB to every seat. It is now within MAIL_BYTES as sent."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    game = judge.game()
+    seats = {s.power: s for s in games.seats(judge.db, game, games.PLAYER)}
+    for _ in range(30):
+        diary.record(judge.db, game, seats["FRANCE"], "€" * 20_000, judge.now)
+    diary.record(judge.db, game, seats["GERMANY"], "=" * 20_000, judge.now)
+    judge.db.conn.commit()
+    before = judge._last()
+    mails = judge.send(MASTER, "SIGNON Mwar1 masterpw\nTERMINATE")
+    diaries = [m for m in mails if m.subject == "TEST:war1 - S1901M Diaries"]
+    assert len(diaries) == 8  # the master and the seven players, one mail each
+    sizes = _raw_sizes(judge, "TEST:war1 - S1901M Diaries", before)
+    assert len(sizes) == 8
+    assert max(sizes) <= MAIL_BYTES
+    # France's entries are 187,503 bytes each as sent (with their heading 187,553) and
+    # Germany's 62,502 (62,553): Germany's and France's first four fit in 998,000.
+    body = diaries[0].body
+    assert body.count("Diary of France, entry #") == 4
+    assert "Diary of Germany, entry #1:\n" + "=" * 20_000 + "\n" in body
+    assert body.endswith(
+        "\n26 more entries were left out, to keep this mail within 1000000 bytes: each\n"
+        "writer can still read their own, signed on to the game, with DIARY LIST and\n"
+        "DIARY READ n.\n"
+    )
+
+
+def test_body_bytes_is_never_less_than_the_body_as_built() -> None:
+    """body_bytes bounds what compose.build makes of a text, 7-bit or quoted-printable,
+    for texts of every kind of byte it escapes (a fixed seed: the same texts each run)."""
+    config = Config(name="TEST", address="judge@example.org")
+    rnd = random.Random(6)
+    alphabet = "ab =\t\n€é\x01.~"
+    for _ in range(300):
+        text = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 2_000)))
+        for body in (text, text.replace("€", "e").replace("é", "e")):  # also plain ASCII
+            raw = compose.build(config, ["p@example.org"], "s", body, NOW, "<1@example.org>")
+            built = len(raw.partition(b"\r\n\r\n")[2])
+            assert built <= body_bytes(body), (body, built)
