@@ -13,6 +13,7 @@ import pytest
 from judge_harness import Judge
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
+from judge.commands.player import MAX_OBSERVERS
 from judge.config import Config
 from judge.game.diaries import MAIL_BYTES
 from judge.mail import compose
@@ -22,6 +23,7 @@ from judge.store import diary, games
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
 MASTER = "gm@example.org"
+POWER_NAMES = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 
 
@@ -81,3 +83,61 @@ def test_body_bytes_is_never_less_than_the_body_as_built() -> None:
             raw = compose.build(config, ["p@example.org"], "s", body, NOW, "<1@example.org>")
             built = len(raw.partition(b"\r\n\r\n")[2])
             assert built <= body_bytes(body), (body, built)
+
+
+# -- observers: a list filled by forged addresses can be cleared -------------------------
+
+
+def test_the_master_ejects_forged_observers_and_the_seat_is_free_again(tmp_path: Path) -> None:
+    """Fifty forged From: addresses OBSERVE a game (one mail each): its observer list is
+    full, and each of them gets its results. An observer cannot RESIGN and EJECT took only
+    a power, so the list stayed full for good, a real observer refused. EJECT address
+    (njudge's) frees the seat; the address is not told (it may be a stranger's)."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    for i in range(MAX_OBSERVERS):
+        judge.send(f"forged{i}@victim.example", f"OBSERVE war1 pw{i}")
+    [refused] = judge.send("fan@example.net", "OBSERVE war1 fanpw")
+    assert "The observer list of war1 is full" in refused.body
+    [ack] = judge.send(
+        MASTER,
+        "SIGNON Mwar1 masterpw\nEJECT Forged7@Victim.Example\nEJECT nobody@example.net",
+    )
+    assert ack.to == [MASTER]
+    assert ack.body == (
+        "Line 1: SIGNON Mwar1 ****\n"
+        "  Signed on to war1 as master.\n"
+        "Line 2: EJECT Forged7@Victim.Example\n"
+        "  The observer forged7@victim.example is ejected from war1, and not told.\n"
+        "Line 3: EJECT nobody@example.net\n"
+        "  ERROR: nobody@example.net is not an observer of war1.\n"
+        "\n"
+        "Orders on file in war1, power by power:\n"
+        + "".join(f"  {power}: none\n" for power in POWER_NAMES)
+    )
+    observers = [s.address for s in games.seats(judge.db, judge.game(), games.OBSERVER)]
+    assert "forged7@victim.example" not in observers
+    assert len(observers) == MAX_OBSERVERS - 1
+    [seated] = judge.send("fan@example.net", "OBSERVE war1 fanpw")
+    assert seated.body == (
+        "Line 1: OBSERVE war1 ****\n"
+        "  You are now an observer of war1: you get its results and broadcasts.\n"
+        "  Sign on with SIGNON Owar1 password.\n"
+    )
+
+
+def test_eject_of_an_observer_is_the_masters_alone(tmp_path: Path) -> None:
+    """A player (or an observer) cannot eject an observer."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send("watcher@example.net", "OBSERVE war1 wpw")
+    [ack] = judge.send(players["F"], "SIGNON Fwar1 pw2\nEJECT watcher@example.net")
+    assert ack.body.startswith(
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  Signed on to war1 as France.\n"
+        "Line 2: EJECT watcher@example.net\n"
+        "  ERROR: only the game's master may use EJECT.\n"
+        "\nFrance in war1, Movement for Spring of 1901:\n"
+    )
+    observers = [s.address for s in games.seats(judge.db, judge.game(), games.OBSERVER)]
+    assert observers == ["watcher@example.net"]

@@ -145,9 +145,13 @@ def predict(run: Run, cmd: Command) -> None:
 
 
 def eject(run: Run, cmd: Command) -> None:
-    """EJECT power: its player leaves the game and is told."""
+    """EJECT power: its player leaves the game and is told. EJECT address: that
+    observer leaves it (eject_observer)."""
     block = need_master(run, cmd)
     if not block:
+        return
+    if "@" in cmd.args[0]:
+        eject_observer(run, cmd, block.game)
         return
     seat = seat_of(run, block.game, cmd.args[0])
     if seat is None:
@@ -160,6 +164,23 @@ def eject(run: Run, cmd: Command) -> None:
         Reply((seat.address,), "ejected", {"game": block.game.name, "power": name}, "notice", False)
     )
     run.event("ejected", cmd, game=block.game.name, power=name)
+
+
+def eject_observer(run: Run, cmd: Command, game: games.Game) -> None:
+    """EJECT address (njudge's): the observer of that address leaves the game, its seat
+    free for another (player.MAX_OBSERVERS). OBSERVE seats a From: anyone can forge, and
+    an observer cannot leave: without it a stranger's fifty forged observers held a
+    game's list full, and got its mail, for good. Not told: the address may be forged
+    (a mail to it is one more to a stranger); the master's answer says it."""
+    address = cmd.args[0].strip("<>").lower()
+    seats = games.seats(run.ctx.db, game, games.OBSERVER)
+    gone = [s for s in seats if s.address.lower() == address]
+    if not gone:
+        refuse(run, cmd, "no_observer", address=as_written(address), game=game.name)
+        return
+    for seat in gone:
+        games.update_seat(run.ctx.db, seat, run.ctx.now, left_at=iso(run.ctx.now))
+    run.event("observer_ejected", cmd, game=game.name, address=gone[0].address)
 
 
 def replace_power(run: Run, cmd: Command) -> None:
