@@ -271,6 +271,10 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "Sprung 1901 is not a phase; write e.g. PROCESS S1901M.",
     ),
     "no_player": ({"power": "X", "game": "war1"}, "No one plays X in war1."),
+    "no_observer": (
+        {"address": "a@example.org", "game": "war1"},
+        "a@example.org is not an observer of war1.",
+    ),
     "replace_syntax": ({}, "Expected REPLACE power address, e.g. REPLACE F new@example.org."),
     "not_an_address": ({"address": "nobody"}, "nobody is not a mail address."),
     "address_refused": (
