@@ -141,3 +141,41 @@ def test_eject_of_an_observer_is_the_masters_alone(tmp_path: Path) -> None:
     )
     observers = [s.address for s in games.seats(judge.db, judge.game(), games.OBSERVER)]
     assert observers == ["watcher@example.net"]
+
+
+# -- a game whose map is gone: another game's orders in the same mail stay ---------------
+
+
+def test_a_line_naming_a_game_without_its_map_keeps_the_open_blocks_orders(
+    tmp_path: Path,
+) -> None:
+    """France's orders for war1, with a LIST of war2 (whose map file was removed) among
+    them: the LIST is refused, but war1's block was dropped with it, its first order gone
+    without a line of the answer and the next refused as needing a SIGNON. Now only the
+    LIST is refused; war1's orders are stored."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send(MASTER, "CREATE ?war2 masterpw")
+    judge.db.execute("UPDATE games SET variant = 'removed_map' WHERE name = 'war2'")
+    judge.db.conn.commit()
+    [ack] = judge.send(players["F"], "SIGNON Fwar1 pw2\nA Par H\nLIST war2\nA Mar H")
+    assert ack.body == (
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  Signed on to war1 as France.\n"
+        "Line 3: LIST war2\n"
+        "  ERROR: war2 cannot be played just now: its map, removed_map, is no longer among the\n"
+        "  judge's maps. Nothing of this is stored.\n"
+        "  The judge's keeper is told.\n"
+        "\n"
+        "France in war1, Movement for Spring of 1901:\n"
+        "  A PAR H\n"
+        "  A MAR H\n"
+        "  Orders on file now:\n"
+        "    Army Paris HOLD\n"
+        "    Army Marseilles HOLD\n"
+        "  Still without orders: Fleet Brest.\n"
+        "  WAIT is not set. Deadline: Monday 23 November 2026 12:08 UTC.\n"
+    )
+    stored = judge.db.execute("SELECT phase, power FROM order_sets").fetchall()
+    assert stored == [("S1901M", "FRANCE")]
+    assert judge.game("war1").state == "active"
