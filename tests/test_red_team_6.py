@@ -179,3 +179,35 @@ def test_a_line_naming_a_game_without_its_map_keeps_the_open_blocks_orders(
     stored = judge.db.execute("SELECT phase, power FROM order_sets").fetchall()
     assert stored == [("S1901M", "FRANCE")]
     assert judge.game("war1").state == "active"
+
+
+def test_a_line_naming_a_game_that_does_not_read_keeps_the_open_blocks_orders(
+    tmp_path: Path,
+) -> None:
+    """The same for a game whose row does not read (red team 3's refusal): LIST war1 among
+    France's orders for war2 dropped war2's block, its first order lost without a word."""
+    judge = Judge(tmp_path)
+    players = judge.start_game("war1")
+    judge.start_game("war2")
+    judge.db.execute("UPDATE games SET settings = '{not json' WHERE name = 'war1'")
+    judge.db.conn.commit()
+    [ack, notice] = judge.send(players["F"], "SIGNON Fwar2 pw2\nA Mar H\nLIST war1\nA Par H")
+    assert ack.body == (
+        "Line 1: SIGNON Fwar2 ****\n"
+        "  Signed on to war2 as France.\n"
+        "Line 3: LIST war1\n"
+        "  ERROR: war1 cannot be read from the judge's store (a fault on its disk or a\n"
+        "  hand edit): the game is paused, and its master and the judge's keeper are told.\n"
+        "  Nothing of this is stored.\n"
+        "\n"
+        "France in war2, Movement for Spring of 1901:\n"
+        "  A MAR H\n"
+        "  A PAR H\n"
+        "  Orders on file now:\n"
+        "    Army Marseilles HOLD\n"
+        "    Army Paris HOLD\n"
+        "  Still without orders: Fleet Brest.\n"
+        "  WAIT is not set. Deadline: Monday 23 November 2026 12:16 UTC.\n"
+    )
+    assert notice.to == [MASTER]
+    assert judge.effective("war2", "FRANCE") == ["A MAR H", "A PAR H"]

@@ -115,7 +115,8 @@ def _guarded(run: Run, command: Command | None, step: Callable[[], None]) -> Non
     try:
         step()
     except games.UnreadableGame as e:
-        run.block = None  # its orders could not be checked: nothing of it is stored
+        if run.block is not None and run.block.game.name == e.name:
+            run.block = None  # its orders could not be checked: nothing of it is stored
         reason = failure_reason(e)
         log.error("game %s does not read: %s", e.name, reason)
         refuse(run, command, "game_unreadable", game=e.name)
