@@ -271,6 +271,14 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "Sprung 1901 is not a phase; write e.g. PROCESS S1901M.",
     ),
     "no_player": ({"power": "X", "game": "war1"}, "No one plays X in war1."),
+    "promote_already": (
+        {"address": "a@example.org", "game": "war1"},
+        "a@example.org is a master of war1 already.",
+    ),
+    "masters_full": (
+        {"game": "war1", "limit": 10},
+        "war1 has 10 masters, the most a game may have: no one was promoted.",
+    ),
     "no_observer": (
         {"address": "a@example.org", "game": "war1"},
         "a@example.org is not an observer of war1.",

@@ -13,6 +13,7 @@ import pytest
 from judge_harness import Judge
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
+from judge.commands.master import MAX_MASTERS
 from judge.commands.player import MAX_OBSERVERS
 from judge.config import Config
 from judge.game.diaries import MAIL_BYTES
@@ -211,3 +212,41 @@ def test_a_line_naming_a_game_that_does_not_read_keeps_the_open_blocks_orders(
     )
     assert notice.to == [MASTER]
     assert judge.effective("war2", "FRANCE") == ["A MAR H", "A PAR H"]
+
+
+# -- masters: PROMOTE is no way past the observers' cap ---------------------------------
+
+
+def test_promote_is_capped_and_never_seats_a_master_twice(tmp_path: Path) -> None:
+    """Anyone may CREATE a game and forge its players; its master PROMOTEd any number of
+    addresses (four a mail), each then getting every results mail and all press: the
+    observers' cap was no cap. A game has at most MAX_MASTERS masters, and PROMOTE of a
+    master already refused (it seated the address again, one more password mailed)."""
+    assert MAX_MASTERS == 10
+    judge = Judge(tmp_path)
+    judge.start_game()
+    signon = "SIGNON Mwar1 masterpw\n"
+    mails = judge.send(MASTER, signon + "PROMOTE victim@example.net\nPROMOTE victim@example.net")
+    assert [m.to for m in mails] == [[MASTER], ["victim@example.net"]]
+    assert mails[0].body.startswith(
+        "Line 1: SIGNON Mwar1 ****\n"
+        "  Signed on to war1 as master.\n"
+        "Line 2: PROMOTE victim@example.net\n"
+        "  victim@example.net is now a master of war1 and gets a password by mail.\n"
+        "Line 3: PROMOTE victim@example.net\n"
+        "  ERROR: victim@example.net is a master of war1 already.\n"
+    )
+    for first in range(0, 8, 4):  # the passwords' budget: four PROMOTEs a mail
+        lines = "".join(f"PROMOTE v{i}@example.net\n" for i in range(first, first + 4))
+        judge.send(MASTER, signon + lines)
+    masters = games.seats(judge.db, judge.game(), games.MASTER)
+    assert len(masters) == MAX_MASTERS  # gm, victim and v0..v7
+    mails = judge.send(MASTER, signon + "PROMOTE v8@example.net")
+    assert [m.to for m in mails] == [[MASTER]]
+    assert mails[0].body.startswith(
+        "Line 1: SIGNON Mwar1 ****\n"
+        "  Signed on to war1 as master.\n"
+        "Line 2: PROMOTE v8@example.net\n"
+        "  ERROR: war1 has 10 masters, the most a game may have: no one was promoted.\n"
+    )
+    assert len(games.seats(judge.db, judge.game(), games.MASTER)) == MAX_MASTERS

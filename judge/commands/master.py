@@ -238,6 +238,14 @@ def become(run: Run, cmd: Command) -> None:
     run.event("became", cmd, game=block.game.name, power=power)
 
 
+# Masters of one game (CREATE's and those PROMOTEd). A master gets every results mail and
+# all press, as an observer and more, and CREATE is open to anyone: without a cap a
+# stranger's game, its players forged, PROMOTEd any number of addresses (four a mail, the
+# passwords' budget) past the observers' cap (player.MAX_OBSERVERS). Ten is several
+# times the co-masters any game needs.
+MAX_MASTERS = 10
+
+
 def promote(run: Run, cmd: Command) -> None:
     """PROMOTE address: another master, who gets a password of their own."""
     block = need_master(run, cmd)
@@ -246,6 +254,14 @@ def promote(run: Run, cmd: Command) -> None:
     address = other_address(run, cmd, cmd.args[0])
     if not address:
         return  # refused
+    masters = games.seats(run.ctx.db, block.game, games.MASTER)
+    if any(s.address.lower() == address.lower() for s in masters):
+        # Another seat would only be another password mailed to the same address.
+        refuse(run, cmd, "promote_already", address=address, game=block.game.name)
+        return
+    if len(masters) >= MAX_MASTERS:
+        refuse(run, cmd, "masters_full", game=block.game.name, limit=MAX_MASTERS)
+        return
     password = secrets.token_urlsafe(8)
     games.add_seat(
         run.ctx.db, block.game, games.MASTER, address, hash_password(password), run.ctx.now
