@@ -6,7 +6,7 @@ asserts the promise the limit made, measured as the judge sends it."""
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -250,3 +250,62 @@ def test_promote_is_capped_and_never_seats_a_master_twice(tmp_path: Path) -> Non
         "  ERROR: war1 has 10 masters, the most a game may have: no one was promoted.\n"
     )
     assert len(games.seats(judge.db, judge.game(), games.MASTER)) == MAX_MASTERS
+
+
+# -- a game no one plays at all is paused too ---------------------------------------------
+
+NO_POWER_PLAYED = (
+    "No one plays any power still in war1: none was taken, or each\n"
+    "player left it, and Movement, Spring of 1901 was processed in civil\n"
+    "disorder. So that the game is not played out so for ever, mailing its\n"
+    "master and observers every phase, the judge has paused it: the clock is\n"
+    "stopped and nothing is processed. The time left to the deadline is kept.\n"
+    "\n"
+    "Anyone not playing in war1 may still take a power over, and a player who\n"
+    "abandoned one may come back to it. Sign on as master and send RESUME to play on\n"
+    "(if nobody comes back, the game is paused again after the next phase), or\n"
+    "TERMINATE to end the game.\n"
+)
+
+
+def test_a_game_begun_with_no_player_is_paused_after_its_first_phase(tmp_path: Path) -> None:
+    """Anyone may CREATE a game, FORCE BEGIN it with no player, set 1-minute phases and
+    STALE and MAXYEARS off, and seat forged observers: no power was ever late, so the
+    pause of a game nobody plays never came, and it was played out every minute for ever,
+    each phase's results to its master and every observer (measured: 6 years, 24 mails,
+    nothing paused). Now it is paused after its first phase, its master told."""
+    judge = Judge(tmp_path)
+    judge.send(MASTER, "CREATE ?war1 masterpw")
+    settings = "SET MOVE LENGTH 1m\nSET STALE OFF\nSET MAXYEARS OFF\nFORCE BEGIN"
+    judge.send(MASTER, "SIGNON Mwar1 masterpw\n" + settings)
+    judge.send("victim@example.net", "OBSERVE war1 obspw")
+    game = judge.game()
+    mails = judge.at(datetime.fromisoformat(game.deadline or ""))
+    assert [(m.to, m.subject) for m in mails] == [
+        ([MASTER], "TEST:war1 - S1901M Results"),
+        (["victim@example.net"], "TEST:war1 - S1901M Results"),
+        ([MASTER], "TEST:war1 - F1901M Game Paused: no power played"),
+    ]
+    assert mails[-1].body == NO_POWER_PLAYED
+    game = judge.game()
+    assert (game.phase, game.state, game.paused_remaining) == ("F1901M", games.PAUSED, 60.0)
+    assert judge.at(judge.now + timedelta(days=30)) == []  # nothing more, ever
+
+
+def test_a_game_no_one_plays_with_a_stale_draw_is_played_out_to_it(tmp_path: Path) -> None:
+    """With STALE on (7 years, the default) such a game ends by the stale-position draw,
+    as before: it is not paused (tests/test_stale_ending.py, which the pause of an
+    abandoned game had broken, plays out a game whose players all left to that draw)."""
+    judge = Judge(tmp_path)
+    judge.send(MASTER, "CREATE ?war1 masterpw")
+    judge.send(MASTER, "SIGNON Mwar1 masterpw\nSET STALE 1\nFORCE BEGIN")
+    for _ in range(6):
+        judge.at(judge.now + timedelta(days=4))
+    game = judge.game()
+    assert game.state == games.FINISHED
+    assert [p for p, *_ in games.processed_phases(judge.db, game)] == [
+        "S1901M",
+        "F1901M",
+        "S1902M",
+        "F1902M",
+    ]
