@@ -309,3 +309,41 @@ def test_a_game_no_one_plays_with_a_stale_draw_is_played_out_to_it(tmp_path: Pat
         "S1902M",
         "F1902M",
     ]
+
+
+# -- press: the hour's limit is a power's, not a seat's ----------------------------------
+
+
+def test_resign_and_take_over_again_does_not_reset_the_press_limit(tmp_path: Path) -> None:
+    """France is free. A stranger takes it over (one mail, any From:), sends ten press
+    and RESIGNs, and again from another address: each takeover a new seat, whose count
+    of press an hour started at nought, so ten mails sent 100 press (200 mails with the
+    master's copies) where the hour allows 60. A power's seats now count together."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
+    ten = "".join(f"PRESS TO G\nmessage {i}\nENDPRESS\n" for i in range(10))
+    for i in range(6):
+        judge.send(f"forger{i}@example.net", f"SIGNON ?war1 pwx{i}\n{ten}RESIGN")
+    assert judge.db.execute("SELECT COUNT(*) FROM press").fetchone() == (60,)
+    mails = judge.send("forger6@example.net", "SIGNON ?war1 pwx6\nPRESS TO G\nmore\nENDPRESS")
+    assert not [m for m in mails if "Press from" in m.subject]
+    assert mails[0].body == (
+        "Line 1: SIGNON ?war1 ****\n"
+        "  Take over of abandoned France allowed.\n"
+        "  You now play France in war1, with the password of this line.\n"
+        "  Wait has been set automatically for you - send 'set nowait' to clear.\n"
+        "Line 2: PRESS TO G\n"
+        "  ERROR: 60 press messages were sent as France in war1 within the last\n"
+        "  hour, by you and whoever played it before you, the most there may be: this one was\n"
+        "  not sent. Send it again later.\n"
+        "\n"
+        "France in war1, Movement for Spring of 1901:\n"
+        "  No orders on file.\n"
+        "  Still without orders: Army Marseilles, Army Paris, Fleet Brest.\n"
+        "  WAIT is set. Deadline: Monday 23 November 2026 12:16 UTC.\n"
+    )
+    assert judge.db.execute("SELECT COUNT(*) FROM press").fetchone() == (60,)
+    # Germany's own seat counts alone: it may still press.
+    [ack, *_] = judge.send(players["G"], "SIGNON Gwar1 pw3\nPRESS TO F\nhello\nENDPRESS")
+    assert "  Message sent to France.\n" in ack.body
