@@ -70,6 +70,11 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     "condition_too_long": ({"limit": 12}, "a condition may name at most 12 places."),
     "condition_order": ({"word": "ENDIF"}, "ENDIF without an IF before it."),
     # judge/commands/takeover.py
+    "takeover_again": (
+        {"game": "war1", "power": "France"},
+        "France in war1 was taken over once in this phase already: it may be taken\n"
+        "  over again once the phase is processed.",
+    ),
     "takeover_playing": (
         {"game": "war1"},
         "You already play a power in war1, so you cannot take over another one.",

@@ -315,18 +315,18 @@ def test_a_game_no_one_plays_with_a_stale_draw_is_played_out_to_it(tmp_path: Pat
 
 
 def test_resign_and_take_over_again_does_not_reset_the_press_limit(tmp_path: Path) -> None:
-    """France is free. A stranger takes it over (one mail, any From:), sends ten press
-    and RESIGNs, and again from another address: each takeover a new seat, whose count
-    of press an hour started at nought, so ten mails sent 100 press (200 mails with the
-    master's copies) where the hour allows 60. A power's seats now count together."""
+    """France's player sends the hour's 60 press and RESIGNs; a stranger takes France over
+    (one mail, any From:): a new seat, whose count of press an hour started at nought, so
+    a RESIGN and a takeover (one a phase, one a minute at the shortest) gave 60 press
+    more each time. A power's seats now count together."""
     judge = Judge(tmp_path)
     players = judge.start_game()
-    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
     ten = "".join(f"PRESS TO G\nmessage {i}\nENDPRESS\n" for i in range(10))
-    for i in range(6):
-        judge.send(f"forger{i}@example.net", f"SIGNON ?war1 pwx{i}\n{ten}RESIGN")
+    for _ in range(6):
+        judge.send(players["F"], f"SIGNON Fwar1 pw2\n{ten}")
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
     assert judge.db.execute("SELECT COUNT(*) FROM press").fetchone() == (60,)
-    mails = judge.send("forger6@example.net", "SIGNON ?war1 pwx6\nPRESS TO G\nmore\nENDPRESS")
+    mails = judge.send("stranger@example.net", "SIGNON ?war1 pwx\nPRESS TO G\nmore\nENDPRESS")
     assert not [m for m in mails if "Press from" in m.subject]
     assert mails[0].body == (
         "Line 1: SIGNON ?war1 ****\n"
@@ -347,3 +347,44 @@ def test_resign_and_take_over_again_does_not_reset_the_press_limit(tmp_path: Pat
     # Germany's own seat counts alone: it may still press.
     [ack, *_] = judge.send(players["G"], "SIGNON Gwar1 pw3\nPRESS TO F\nhello\nENDPRESS")
     assert "  Message sent to France.\n" in ack.body
+
+
+# -- takeovers: once a power a phase -------------------------------------------------------
+
+TAKEN_AGAIN = (
+    "  ERROR: France in war1 was taken over once in this phase already: it may be taken\n"
+    "  over again once the phase is processed.\n"
+)
+
+
+def test_a_power_is_taken_over_once_a_phase(tmp_path: Path) -> None:
+    """France is free. A stranger's one mail, SIGNON ?war1 and RESIGN, made the judge send
+    17 mails (New Player Signon to each seat, Deadline Advanced to each, the master's
+    Resignation) and pushed the deadline a phase's length out; from the next forged
+    address again, without end: a game held off for ever, and mail without limit. Now
+    a power taken over and left again in a phase is free again only at the next one."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
+    mails = judge.send("a@example.net", "SIGNON ?war1 pwa\nRESIGN")
+    assert len(mails) == 17  # the one takeover of the phase: as before
+    deadline = judge.game().deadline
+    mails = judge.send("b@example.net", "SIGNON ?war1 pwb\nRESIGN")
+    assert [(m.to, m.body) for m in mails] == [
+        (
+            ["b@example.net"],
+            "Line 1: SIGNON ?war1 ****\n" + TAKEN_AGAIN + "Line 2: RESIGN\n"
+            "  ERROR: not used, because the SIGNON before it was refused.\n",
+        )
+    ]
+    [ack] = judge.send("c@example.net", "SIGNON Fwar1 pwc")
+    assert ack.body == "Line 1: SIGNON Fwar1 ****\n" + TAKEN_AGAIN
+    assert judge.game().deadline == deadline
+    assert [s.power for s in games.seats(judge.db, judge.game(), games.PLAYER)].count("FRANCE") == 0
+    # The phase processed (everyone late: abandoned), a power is taken over again.
+    judge.at(datetime.fromisoformat(deadline or "") + timedelta(days=2))
+    assert judge.game().phase == "F1901M"
+    [ack, *_] = judge.send("d@example.net", "SIGNON ?war1 pwd")
+    assert ack.body.startswith(
+        "Line 1: SIGNON ?war1 ****\n  Take over of abandoned Austria allowed.\n"
+    )
