@@ -388,3 +388,17 @@ def test_a_power_is_taken_over_once_a_phase(tmp_path: Path) -> None:
     assert ack.body.startswith(
         "Line 1: SIGNON ?war1 ****\n  Take over of abandoned Austria allowed.\n"
     )
+
+
+def test_signon_query_takes_a_free_power_not_taken_over_this_phase(tmp_path: Path) -> None:
+    """England and France are free; England was taken over and left again this phase:
+    SIGNON ?war1 takes France, not refused for England."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send(players["E"], "SIGNON Ewar1 pw1\nRESIGN")
+    judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN")
+    judge.send("a@example.net", "SIGNON ?war1 pwa\nRESIGN")  # England, and left again
+    [ack, *_] = judge.send("b@example.net", "SIGNON ?war1 pwb")
+    assert ack.body.startswith(
+        "Line 1: SIGNON ?war1 ****\n  Take over of abandoned France allowed.\n"
+    )
