@@ -72,8 +72,8 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     # judge/commands/takeover.py
     "takeover_again": (
         {"game": "war1", "power": "France"},
-        "France in war1 was taken over once in this phase already: it may be taken\n"
-        "  over again once the phase is processed.",
+        "France in war1 was taken over in this phase already:\n"
+        "  it may be taken over again once the phase is processed.",
     ),
     "takeover_playing": (
         {"game": "war1"},

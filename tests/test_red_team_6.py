@@ -335,8 +335,8 @@ def test_resign_and_take_over_again_does_not_reset_the_press_limit(tmp_path: Pat
         "  Wait has been set automatically for you - send 'set nowait' to clear.\n"
         "Line 2: PRESS TO G\n"
         "  ERROR: 60 press messages were sent as France in war1 within the last\n"
-        "  hour, by you and whoever played it before you, the most there may be: this one was\n"
-        "  not sent. Send it again later.\n"
+        "  hour, by you and whoever played it before you, the most there may be: this\n"
+        "  one was not sent. Send it again later.\n"
         "\n"
         "France in war1, Movement for Spring of 1901:\n"
         "  No orders on file.\n"
@@ -352,8 +352,8 @@ def test_resign_and_take_over_again_does_not_reset_the_press_limit(tmp_path: Pat
 # -- takeovers: once a power a phase -------------------------------------------------------
 
 TAKEN_AGAIN = (
-    "  ERROR: France in war1 was taken over once in this phase already: it may be taken\n"
-    "  over again once the phase is processed.\n"
+    "  ERROR: France in war1 was taken over in this phase already:\n"
+    "  it may be taken over again once the phase is processed.\n"
 )
 
 
