@@ -317,17 +317,18 @@ def test_the_diaries_mail_is_bounded_and_says_what_it_left_out(tmp_path: Path) -
     mails = judge.send(MASTER, "SIGNON Mwar1 masterpw\nTERMINATE")
     diaries = [m for m in mails if m.subject == "TEST:war1 - S1901M Diaries"]
     assert sorted(a for m in diaries for a in m.to) == sorted([MASTER, *players.values(), watcher])
-    # 998,000 bytes for the entries, each its text, writer and number and 40 bytes:
-    # Germany's (57), the observer's (60), France's first nine (40,047 each) and 15 more
-    # (40,048 each), in rounds; France's last 6 left out.
-    kept = "".join(f"\nDiary of France, entry #{n}:\n{ENTRY}\n" for n in range(1, 25))
+    # 998,000 bytes for the entries as sent, each its text (quoted-printable: 125,001
+    # bytes for France's, mail/body_size.py), writer and number and 40 bytes: Germany's
+    # (63), the observer's (66), France's first 7 (125,051 each), in rounds; France's
+    # last 23 left out.
+    kept = "".join(f"\nDiary of France, entry #{n}:\n{ENTRY}\n" for n in range(1, 8))
     assert diaries[0].body == (
         "The diaries of game 'war1', now that it has ended:\n"
         + kept
         + "\nDiary of Germany, entry #1:\nGreetings\n"
         "\nDiary of an observer, entry #1:\nWatching\n"
         "\n"
-        "6 more entries were left out, to keep this mail within 1000000 bytes: each\n"
+        "23 more entries were left out, to keep this mail within 1000000 bytes: each\n"
         "writer can still read their own, signed on to the game, with DIARY LIST and\n"
         "DIARY READ n.\n"
     )

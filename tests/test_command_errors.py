@@ -70,6 +70,11 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     "condition_too_long": ({"limit": 12}, "a condition may name at most 12 places."),
     "condition_order": ({"word": "ENDIF"}, "ENDIF without an IF before it."),
     # judge/commands/takeover.py
+    "takeover_again": (
+        {"game": "war1", "power": "France"},
+        "France in war1 was taken over in this phase already:\n"
+        "  it may be taken over again once the phase is processed.",
+    ),
     "takeover_playing": (
         {"game": "war1"},
         "You already play a power in war1, so you cannot take over another one.",
@@ -271,6 +276,18 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "Sprung 1901 is not a phase; write e.g. PROCESS S1901M.",
     ),
     "no_player": ({"power": "X", "game": "war1"}, "No one plays X in war1."),
+    "promote_already": (
+        {"address": "a@example.org", "game": "war1"},
+        "a@example.org is a master of war1 already.",
+    ),
+    "masters_full": (
+        {"game": "war1", "limit": 10},
+        "war1 has 10 masters, the most a game may have: no one was promoted.",
+    ),
+    "no_observer": (
+        {"address": "a@example.org", "game": "war1"},
+        "a@example.org is not an observer of war1.",
+    ),
     "replace_syntax": ({}, "Expected REPLACE power address, e.g. REPLACE F new@example.org."),
     "not_an_address": ({"address": "nobody"}, "nobody is not a mail address."),
     "address_refused": (

@@ -115,7 +115,8 @@ def _guarded(run: Run, command: Command | None, step: Callable[[], None]) -> Non
     try:
         step()
     except games.UnreadableGame as e:
-        run.block = None  # its orders could not be checked: nothing of it is stored
+        if run.block is not None and run.block.game.name == e.name:
+            run.block = None  # its orders could not be checked: nothing of it is stored
         reason = failure_reason(e)
         log.error("game %s does not read: %s", e.name, reason)
         refuse(run, command, "game_unreadable", game=e.name)
@@ -126,7 +127,10 @@ def _guarded(run: Run, command: Command | None, step: Callable[[], None]) -> Non
         row = _without_map(run, command)
         if row is None:
             raise  # no game of this line lacks its map: a fault of ours, tried again
-        run.block = None
+        if run.block is not None and run.block.game.id == row.id:
+            run.block = None  # its orders could not be checked: nothing of it is stored
+        # else the line named another game (LIST war2 in war1's orders): war1's block and
+        # its orders stay, or they vanished without a line of the answer
         reason = failure_reason(e)
         log.error("game %s has no map: %s", row.name, reason)
         paused = _pause(run, row, reason)

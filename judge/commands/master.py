@@ -145,9 +145,13 @@ def predict(run: Run, cmd: Command) -> None:
 
 
 def eject(run: Run, cmd: Command) -> None:
-    """EJECT power: its player leaves the game and is told."""
+    """EJECT power: its player leaves the game and is told. EJECT address: that
+    observer leaves it (eject_observer)."""
     block = need_master(run, cmd)
     if not block:
+        return
+    if "@" in cmd.args[0]:
+        eject_observer(run, cmd, block.game)
         return
     seat = seat_of(run, block.game, cmd.args[0])
     if seat is None:
@@ -160,6 +164,23 @@ def eject(run: Run, cmd: Command) -> None:
         Reply((seat.address,), "ejected", {"game": block.game.name, "power": name}, "notice", False)
     )
     run.event("ejected", cmd, game=block.game.name, power=name)
+
+
+def eject_observer(run: Run, cmd: Command, game: games.Game) -> None:
+    """EJECT address (njudge's): the observer of that address leaves the game, its seat
+    free for another (player.MAX_OBSERVERS). OBSERVE seats a From: anyone can forge, and
+    an observer cannot leave: without it a stranger's fifty forged observers held a
+    game's list full, and got its mail, for good. Not told: the address may be forged
+    (a mail to it is one more to a stranger); the master's answer says it."""
+    address = cmd.args[0].strip("<>").lower()
+    seats = games.seats(run.ctx.db, game, games.OBSERVER)
+    gone = [s for s in seats if s.address.lower() == address]
+    if not gone:
+        refuse(run, cmd, "no_observer", address=as_written(address), game=game.name)
+        return
+    for seat in gone:
+        games.update_seat(run.ctx.db, seat, run.ctx.now, left_at=iso(run.ctx.now))
+    run.event("observer_ejected", cmd, game=game.name, address=gone[0].address)
 
 
 def replace_power(run: Run, cmd: Command) -> None:
@@ -217,6 +238,14 @@ def become(run: Run, cmd: Command) -> None:
     run.event("became", cmd, game=block.game.name, power=power)
 
 
+# Masters of one game (CREATE's and those PROMOTEd). A master gets every results mail and
+# all press, as an observer and more, and CREATE is open to anyone: without a cap a
+# stranger's game, its players forged, PROMOTEd any number of addresses (four a mail, the
+# passwords' budget) past the observers' cap (player.MAX_OBSERVERS). Ten is several
+# times the co-masters any game needs.
+MAX_MASTERS = 10
+
+
 def promote(run: Run, cmd: Command) -> None:
     """PROMOTE address: another master, who gets a password of their own."""
     block = need_master(run, cmd)
@@ -225,6 +254,14 @@ def promote(run: Run, cmd: Command) -> None:
     address = other_address(run, cmd, cmd.args[0])
     if not address:
         return  # refused
+    masters = games.seats(run.ctx.db, block.game, games.MASTER)
+    if any(s.address.lower() == address.lower() for s in masters):
+        # Another seat would only be another password mailed to the same address.
+        refuse(run, cmd, "promote_already", address=address, game=block.game.name)
+        return
+    if len(masters) >= MAX_MASTERS:
+        refuse(run, cmd, "masters_full", game=block.game.name, limit=MAX_MASTERS)
+        return
     password = secrets.token_urlsafe(8)
     games.add_seat(
         run.ctx.db, block.game, games.MASTER, address, hash_password(password), run.ctx.now

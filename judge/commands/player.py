@@ -41,7 +41,7 @@ from judge.game.rules import may_wait
 from judge.game.vacancies import free_groups
 from judge.mail.addresses import Undeliverable, deliverable
 from judge.replies import Reply
-from judge.store import games
+from judge.store import games, takeovers
 from judge.store.audit import iso
 from judge.variants.maps import load_map, map_names
 
@@ -100,6 +100,8 @@ def join(run: Run, cmd: Command) -> None:
     game = games.find_game(db, name) if name else first_forming(db, address)
     name = game.name if game is not None else name
     free = free_groups(db, game) if game is not None and game.state in PLAYING else []
+    if game is not None and len(free) > 1:  # one taken over this phase already goes last
+        free.sort(key=lambda group: takeovers.left_this_phase(db, game, group))
     joining = game is not None and (free or game.state == games.FORMING)
     # Joining a named game as a player names its variant words (SIGNON ? password: any).
     mismatch = join_mismatch(game, tuple(words)) if game and joining and cmd.args[0] else None

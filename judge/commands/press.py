@@ -100,7 +100,13 @@ def _over_limit(run: Run, cmd: Command, game: games.Game, seat: games.Seat) -> b
         return True
     since = run.ctx.now - timedelta(hours=1)
     if press_count.sent_since(run.ctx.db, seat, since) >= PRESS_PER_HOUR:
-        refuse(run, cmd, "press_per_hour", game=game.name, limit=PRESS_PER_HOUR)
+        refuse(run, cmd, "press_per_hour", game=game.name, limit=PRESS_PER_HOUR, power=None)
+        return True
+    # A power's seats count together: RESIGN and a takeover of the power freed (a new
+    # seat, one mail, any From:) made the limit an hour ten press a mail, without end.
+    if seat.power and press_count.sent_as_power_since(run.ctx.db, seat, since) >= PRESS_PER_HOUR:
+        power = load_map(game.variant).powers[seat.power].name
+        refuse(run, cmd, "press_per_hour", game=game.name, limit=PRESS_PER_HOUR, power=power)
         return True
     return False
 

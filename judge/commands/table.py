@@ -496,7 +496,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
         line=6,
     ),
     CommandSpec("PREDICT", MASTER, master.predict, "PREDICT", section=MASTERS, line=7),
-    CommandSpec("EJECT", MASTER, master.eject, "EJECT X", section=MASTERS, line=7),
+    CommandSpec(
+        "EJECT",
+        MASTER,
+        master.eject,
+        "EJECT X",
+        section=MASTERS,
+        line=7,
+        full="EJECT X (EJECT address: an observer)",
+    ),
     CommandSpec(
         "REPLACE POWER",
         MASTER,

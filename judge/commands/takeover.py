@@ -27,7 +27,7 @@ from judge.game.passwords import check_password, hash_password
 from judge.game.player_groups import partners, seat_the_group
 from judge.mail.addresses import Undeliverable, deliverable
 from judge.replies import Reply
-from judge.store import games, guesses
+from judge.store import games, guesses, takeovers
 from judge.variants.maps import load_map
 
 MAX_LETTERS = 40  # SET APPROVE's letters: longer is refused (and never echoed whole)
@@ -64,6 +64,8 @@ def take_over(
     if _locked(run, cmd, game, lead.initial):
         return
     if cmd.name == "SIGNON" and _returned(run, cmd, game, group, address, password):
+        return
+    if _taken_this_phase(run, cmd, game, group):
         return
     if any(s.address == address for s in games.seats(db, game, games.PLAYER)):
         run.refused = True
@@ -176,6 +178,20 @@ def _came_back(
     waited = bool(game.deadline) and now >= datetime.fromisoformat(game.deadline or "")
     if waited and not vacancies.free_groups(db, game):
         _push_deadline(run, game)  # the game waited for him: a new deadline, not at once
+    return True
+
+
+def _taken_this_phase(run: Run, cmd: Command, game: games.Game, group: tuple[str, ...]) -> bool:
+    """Whether the group was taken over in this phase already, by a player who has left it
+    since (an error for the reply if so). Each takeover told every seat (New Player
+    Signon) and pushed the deadline a phase's length out: a stranger's mail that took a
+    free power over and RESIGNed it sent some 16 mails, and again and again held the
+    game's deadline off for ever. Once a phase: the power is free again at the next."""
+    if not takeovers.left_this_phase(run.ctx.db, game, group):
+        return False
+    run.refused = True
+    power = load_map(game.variant).powers[group[0]].name
+    refuse(run, cmd, "takeover_again", game=game.name, power=power)
     return True
 
 

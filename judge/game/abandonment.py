@@ -133,18 +133,19 @@ def replace_player(
 
 
 def pause_unplayed(
-    db: sqlite_utils.Database, game: games.Game, phase: str, now: datetime
+    db: sqlite_utils.Database, game: games.Game, phase: str, now: datetime, abandoned: bool
 ) -> list[Reply]:
-    """An NMR game just processed in civil disorder with every power abandoned before the
-    phase: nobody plays it, and played out so it would mail its absent players every
-    phase for ever (with STALE and MAXYEARS off). Paused, its clock kept, and its masters
-    told: RESUME plays on (a phase more; paused again if still nobody comes back), and a
-    newcomer may take a power over meanwhile."""
+    """An NMR game just processed in civil disorder with no power played: every power
+    abandoned before the phase (`abandoned`), or none with a player at all (FORCE BEGIN
+    with nobody, everyone resigned). Played out so it would mail its absent players,
+    masters and observers every phase for ever (with STALE and MAXYEARS off). Paused,
+    its clock kept, and its masters told: RESUME plays on (a phase more; paused again if
+    still nobody comes back), and a newcomer may take a power over meanwhile."""
     if game.state != games.ACTIVE:
         return []
     games.pause(db, game, now, time_left(game, now))
     masters = tuple(dict.fromkeys(s.address for s in games.seats(db, game, games.MASTER)))
     if not masters:
         return []
-    context = {"game": game.name, "phase": phase}
+    context = {"game": game.name, "phase": phase, "abandoned": abandoned}
     return [Reply(masters, "game_unplayed", context, "notice", False)]

@@ -6,11 +6,14 @@ from itertools import zip_longest
 
 import sqlite_utils
 
+from judge.mail.body_size import body_bytes
 from judge.replies import Reply
 from judge.store import diary, games
 from judge.variants.maps import load_map
 
-# The text of one Diaries mail, in bytes of UTF-8. The mail goes to every seat, and a
+# One Diaries mail's body, in bytes as sent (mail/body_size.py: quoted-printable writes a
+# byte of text outside ASCII as three, so the text's UTF-8 size is not the mail's: 1 MB of
+# '€' made a 3 MB mail, to every seat). The mail goes to every seat, and a
 # seat may hold 200 entries of 20,000 characters: 7 powers, the master and observers
 # made 13.4 MB a mail, sent to each of them. 1,000,000 is the largest mail the judge
 # takes in (judge.max_message_bytes' default), hundreds of times a real game's
@@ -31,7 +34,12 @@ def diary_mails(db: sqlite_utils.Database, game: games.Game) -> list[Reply]:
     gm = load_map(game.variant)
     titles = {games.MASTER: "the master", games.OBSERVER: "an observer"}
     writers = [gm.powers[e.power].name if e.power else titles.get(e.role, e.role) for e in entries]
-    costs = [(e.seat_id, _bytes(e, w)) for e, w in zip(entries, writers, strict=True)]
+    # Each text read once for its size in the mail, then again if it fits: never all held.
+    sizes = {i: body_bytes(text) for i, text in diary.each_text(db, game)}
+    costs = [
+        (e.seat_id, sizes.get(e.id, 0) + _heading(e, w))
+        for e, w in zip(entries, writers, strict=True)
+    ]
     kept = fitting(costs, MAIL_BYTES - OTHER_BYTES)
     texts = diary.texts(db, game, {entries[at].id for at in kept})
     listed = [
@@ -49,9 +57,9 @@ def diary_mails(db: sqlite_utils.Database, game: games.Game) -> list[Reply]:
     return [Reply(everyone, "diary_end", context, "end", False)]
 
 
-def _bytes(entry: diary.Sized, writer: str) -> int:
-    """What the entry adds to the mail's text, heading and all, in bytes of UTF-8."""
-    return entry.text_bytes + len(f"{writer}{entry.number}".encode()) + HEADING_BYTES
+def _heading(entry: diary.Sized, writer: str) -> int:
+    """What the entry's heading adds to the mail, in bytes as sent, at most."""
+    return body_bytes(f"{writer}{entry.number}") + HEADING_BYTES
 
 
 def fitting(costs: list[tuple[int, int]], budget: int) -> set[int]:

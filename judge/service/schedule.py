@@ -174,7 +174,9 @@ def _due(
         mails += replacements
         return mails, "waiting for replacements" if mails else ""
     if play.ready_to_process(db, game, ignore_wait=True):
-        return _go(db, config, game, now, deadline, "at the deadline")
+        mails, what = _go(db, config, game, now, deadline, "at the deadline")
+        # No one owed orders: a game no one plays (none late) is ready at each deadline.
+        return mails + _unplayed(db, game.id, game.phase or "", now), what
     # The late powers, read once: the notices below change no orders.
     powers = None
     if not games.notice_sent(db, game, "late"):
@@ -198,8 +200,8 @@ def _due(
         # A whole phase in civil disorder with every power abandoned before it: nobody
         # plays any more (everyone late once is abandoned by the phase before, and back
         # with a SIGNON).
-        if late and not fresh and vacancies.nobody_plays(db, game):
-            more += abandonment.pause_unplayed(db, games.get_game(db, game.id), phase, now)
+        if not fresh:
+            more += _unplayed(db, game.id, phase, now)
     return mails + more, what
 
 
@@ -222,6 +224,26 @@ def _abandon_late(db: sqlite_utils.Database, game: games.Game, now: datetime) ->
 
 
 _TURN_WAITING_EVERY = timedelta(days=1)  # njudge repeats its Turn Waiting mail daily
+
+
+def _unplayed(db: sqlite_utils.Database, game_id: int, phase: str, now: datetime) -> list[Reply]:
+    """The game, its `phase` just processed, paused and its masters told if no power in
+    it is played (abandonment.pause_unplayed): each abandoned, or none with a player at
+    all (FORCE BEGIN with no one, everyone resigned or ejected), and nothing else ends
+    it (SET STALE OFF, SET MAXYEARS OFF). Such a game, none late, was ready at each
+    deadline and played out for ever, mailing its masters and up to 50 observers each
+    phase, every minute at the shortest."""
+    game = games.get_game(db, game_id)
+    if game.state not in vacancies.PLAYING or not processes_itself(game):
+        return []  # ended; or its master processes it, and is there
+    if game.settings.stale_years or game.settings.max_years:
+        # The stale-position or max-years draw ends it within those years (no centre
+        # changes hands in civil disorder): played out to it, as before.
+        return []
+    if not vacancies.nobody_plays(db, game):
+        return []
+    abandoned = any(s.abandoned_at for s in games.seats(db, game, games.PLAYER))
+    return abandonment.pause_unplayed(db, game, phase, now, abandoned)
 
 
 def _go(

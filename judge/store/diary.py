@@ -3,6 +3,7 @@ number is not used again), kept deleted rather than removed so numbers stay."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -66,14 +67,13 @@ def delete(db: sqlite_utils.Database, seat: Seat, number: int) -> bool:
 
 @dataclass(frozen=True)
 class Sized:
-    """One entry of a game's without its text: whose, its number and its text's size."""
+    """One entry of a game's without its text: whose and its number."""
 
     id: int
     number: int
     role: str
     power: str | None
     seat_id: int
-    text_bytes: int  # in UTF-8
 
 
 def game_entry_sizes(db: sqlite_utils.Database, game: Game) -> list[Sized]:
@@ -83,19 +83,25 @@ def game_entry_sizes(db: sqlite_utils.Database, game: Game) -> list[Sized]:
     if "diary" not in db.table_names():
         return []
     rows = db.execute(
-        "SELECT d.id, d.number, s.role, s.power, s.id, length(CAST(d.text AS BLOB)) "
+        "SELECT d.id, d.number, s.role, s.power, s.id "
         "FROM diary d JOIN seats s ON s.id = d.seat_id WHERE d.game_id = ? AND d.deleted = 0 "
         "ORDER BY d.id",
         [game.id],
     ).fetchall()
-    return [
-        Sized(int(i), int(n), role, power, int(seat), int(size or 0))
-        for i, n, role, power, seat, size in rows
-    ]
+    return [Sized(int(i), int(n), role, power, int(seat)) for i, n, role, power, seat in rows]
+
+
+def each_text(db: sqlite_utils.Database, game: Game) -> Iterator[tuple[int, str]]:
+    """Each entry not deleted of the game, its id and text, read a row at a time (never
+    all held at once)."""
+    cursor = db.execute(
+        "SELECT id, text FROM diary WHERE game_id = ? AND deleted = 0 ORDER BY id", [game.id]
+    )
+    for i, text in cursor:
+        yield int(i), text
 
 
 def texts(db: sqlite_utils.Database, game: Game, ids: set[int]) -> dict[int, str]:
     """The texts of the game's entries `ids`, read a row at a time (the others are
     passed over, never all held at once)."""
-    cursor = db.execute("SELECT id, text FROM diary WHERE game_id = ? ORDER BY id", [game.id])
-    return {int(i): text for i, text in cursor if i in ids}
+    return {i: text for i, text in each_text(db, game) if i in ids}

@@ -21,3 +21,15 @@ def sent_since(db: sqlite_utils.Database, seat: Seat, since: datetime) -> int:
         [seat.game_id, iso(since), seat.id],
     ).fetchone()
     return int(row[0])
+
+
+def sent_as_power_since(db: sqlite_utils.Database, seat: Seat, since: datetime) -> int:
+    """The press messages sent after `since` by every seat that has played `seat`'s power
+    in its game, `seat` and those that left it included: a player who RESIGNs and takes
+    the power over again (a new seat, from any address) counts with the seats before."""
+    row = db.execute(
+        "SELECT COUNT(*) FROM press p JOIN seats s ON s.id = p.seat_id "
+        "WHERE p.game_id = ? AND p.sent_at > ? AND s.role = ? AND s.power = ?",
+        [seat.game_id, iso(since), seat.role, seat.power],
+    ).fetchone()
+    return int(row[0])
