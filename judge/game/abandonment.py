@@ -15,7 +15,7 @@ from datetime import datetime
 import sqlite_utils
 
 from judge.game import anonymity
-from judge.game.failure import time_left
+from judge.game.failure import pause_telling_masters
 from judge.replies import Reply
 from judge.store import games
 from judge.store.audit import iso
@@ -141,11 +141,5 @@ def pause_unplayed(
     masters and observers every phase for ever (with STALE and MAXYEARS off). Paused,
     its clock kept, and its masters told: RESUME plays on (a phase more; paused again if
     still nobody comes back), and a newcomer may take a power over meanwhile."""
-    if game.state != games.ACTIVE:
-        return []
-    games.pause(db, game, now, time_left(game, now))
-    masters = tuple(dict.fromkeys(s.address for s in games.seats(db, game, games.MASTER)))
-    if not masters:
-        return []
-    context = {"game": game.name, "phase": phase, "abandoned": abandoned}
-    return [Reply(masters, "game_unplayed", context, "notice", False)]
+    context: dict[str, object] = {"phase": phase, "abandoned": abandoned}
+    return pause_telling_masters(db, game, now, "game_unplayed", context)

@@ -21,6 +21,19 @@ def pause_failed(
     """Pause `game` if it is still active, in the caller's transaction, and return the
     notice for its masters (none when it has none or was not active). Only the game's
     plain columns are read: a game whose settings no longer read is paused the same way."""
+    return pause_telling_masters(db, game, now, "game_failed", {"reason": reason})
+
+
+def pause_telling_masters(
+    db: sqlite_utils.Database,
+    game: games.Game | games.GameRow,
+    now: datetime,
+    template: str,
+    context: dict[str, object],
+) -> list[Reply]:
+    """Pause `game` if it is still active (its clock kept), in the caller's transaction,
+    and return the notice `template` for its masters, with the game's name and phase and
+    `context` (none when it has no master or was not active). Reads the plain columns."""
     current = games.game_row(db, game.id)
     if current.state != games.ACTIVE:
         return []
@@ -28,8 +41,8 @@ def pause_failed(
     masters = tuple(dict.fromkeys(s.address for s in games.seats(db, current, games.MASTER)))
     if not masters:
         return []
-    context = {"game": current.name, "phase": current.phase, "reason": reason}
-    return [Reply(masters, "game_failed", context, "notice", False)]
+    values = {"game": current.name, "phase": current.phase, **context}
+    return [Reply(masters, template, values, "notice", False)]
 
 
 def time_left(game: games.Game | games.GameRow, now: datetime) -> float:
