@@ -103,9 +103,12 @@ def read_mail(data: bytes, recipients: list[str]) -> Mail:
 class Mailboxes:
     """What the SMTP peer received, by recipient, in arrival order."""
 
-    def __init__(self, sink: SmtpSink, database: Path | None = None) -> None:
+    def __init__(
+        self, sink: SmtpSink, database: Path | None = None, dovecot: Dovecot | None = None
+    ) -> None:
         self.sink = sink
         self.database = database  # the judge's store: `new` waits for it to settle
+        self.dovecot = dovecot  # the judge's mailbox: settled once its INBOX is empty
         self.seen: dict[str, int] = {}
         self.unexpected: list[str] = []
         self._read: list[Mail] = []  # the peer's messages read so far, in arrival order
@@ -146,10 +149,18 @@ class Mailboxes:
 
     def settled(self, database: Path, timeout: float = 15.0) -> None:
         """Wait until the judge on `database` has nothing left to do or send: every stored
-        mail handled or ignored, nothing queued in its outbox, and every mail it sent here.
-        After it, `new({})` shows any mail too many at once."""
+        mail handled or ignored, nothing queued in its outbox, and every mail it sent here;
+        with the Dovecot given, nothing left in its INBOX either. After it, `new({})` shows
+        any mail too many at once."""
         deadline = time.monotonic() + timeout
         while True:
+            # The INBOX looked at first: empty, every mail delivered is in the store
+            # (the judge stores a mail before it moves it), and the store read after.
+            waiting = len(self.dovecot.messages("INBOX")) if self.dovecot else 0
+            if waiting:
+                assert time.monotonic() < deadline, f"{waiting} mails still in the INBOX"
+                time.sleep(0.02)
+                continue
             db = open_db(database)
             try:
                 busy = db.execute(

@@ -276,7 +276,7 @@ def check_acks(new: dict[str, list[Mail]], code: str, deadline: datetime) -> Non
 def test_a_year_on_short_deadlines_with_turkey_never_ordering(tmp_path: Path, servers) -> None:
     dovecot, sink = servers
     clock = Clock(START)
-    boxes = Mailboxes(sink, tmp_path / "judge.db")
+    boxes = Mailboxes(sink, tmp_path / "judge.db", dovecot)
     sent = 0
 
     def deliver(*raws: bytes) -> None:

@@ -660,7 +660,7 @@ def check_build_request(
 def test_two_years_of_a_game_by_mail(tmp_path: Path, servers) -> None:
     dovecot, sink = servers
     clock = Clock(START)
-    boxes = Mailboxes(sink, tmp_path / "judge.db")
+    boxes = Mailboxes(sink, tmp_path / "judge.db", dovecot)
     sent = asked = 0
     wrong_answers: list[str] = []
     expected_order_sets: list[tuple[str, str, list[str]]] = []

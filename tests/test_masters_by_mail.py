@@ -275,7 +275,7 @@ def check_public(m: Mail) -> None:
 def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
     dovecot, sink = servers
     clock = Clock(START)
-    boxes = Mailboxes(sink, tmp_path / "judge.db")
+    boxes = Mailboxes(sink, tmp_path / "judge.db", dovecot)
     problems: list[str] = []  # wrong answers that do not stop the script
     sent = 0
 

@@ -43,7 +43,7 @@ def test_thirty_forged_senders_lock_france_for_an_hour_and_no_longer(
 ) -> None:
     dovecot, sink = servers
     clock = Clock(START)
-    boxes = Mailboxes(sink, tmp_path / "judge.db")
+    boxes = Mailboxes(sink, tmp_path / "judge.db", dovecot)
     checked: list[str] = []
 
     def counting(password: str, stored: str) -> bool:

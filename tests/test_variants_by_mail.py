@@ -641,7 +641,7 @@ class Script:
     def __init__(self, dovecot: Dovecot, sink: SmtpSink, database: Path) -> None:
         self.dovecot = dovecot
         self.clock = Clock(START)
-        self.boxes = Mailboxes(sink, database)
+        self.boxes = Mailboxes(sink, database, dovecot)
         self.sent = 0
 
     def deliver(self, *batch: bytes) -> None:
