@@ -28,7 +28,7 @@ HEADING_BYTES = 40
 def diary_mails(db: sqlite_utils.Database, game: games.Game) -> list[Reply]:
     """One mail to everyone in the ended game with every entry not deleted, by writer,
     within MAIL_BYTES (those left out counted); none when nobody kept a diary."""
-    entries = diary.game_entry_sizes(db, game)
+    entries = diary.game_entries(db, game)
     if not entries:
         return []
     gm = load_map(game.variant)
@@ -57,7 +57,7 @@ def diary_mails(db: sqlite_utils.Database, game: games.Game) -> list[Reply]:
     return [Reply(everyone, "diary_end", context, "end", False)]
 
 
-def _heading(entry: diary.Sized, writer: str) -> int:
+def _heading(entry: diary.Listed, writer: str) -> int:
     """What the entry's heading adds to the mail, in bytes as sent, at most."""
     return body_bytes(f"{writer}{entry.number}") + HEADING_BYTES
 

@@ -100,8 +100,6 @@ def main(argv: list[str] | None = None) -> int:
 def _quiet_stdout() -> None:
     """Standard output to /dev/null: its reader has gone, and Python's flush of it at exit
     would raise again (Python's documented way, in the signal module's notes on SIGPIPE)."""
-    import os
-
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
 

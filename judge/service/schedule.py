@@ -176,7 +176,7 @@ def _due(
     if play.ready_to_process(db, game, ignore_wait=True):
         mails, what = _go(db, config, game, now, deadline, "at the deadline")
         # No one owed orders: a game no one plays (none late) is ready at each deadline.
-        return mails + _unplayed(db, game.id, game.phase or "", now), what
+        return mails + _unplayed(db, game, game.phase or "", now), what
     # The late powers, read once: the notices below change no orders.
     powers = None
     if not games.notice_sent(db, game, "late"):
@@ -201,7 +201,7 @@ def _due(
         # plays any more (everyone late once is abandoned by the phase before, and back
         # with a SIGNON).
         if not fresh:
-            more += _unplayed(db, game.id, phase, now)
+            more += _unplayed(db, game, phase, now)
     return mails + more, what
 
 
@@ -226,20 +226,24 @@ def _abandon_late(db: sqlite_utils.Database, game: games.Game, now: datetime) ->
 _TURN_WAITING_EVERY = timedelta(days=1)  # njudge repeats its Turn Waiting mail daily
 
 
-def _unplayed(db: sqlite_utils.Database, game_id: int, phase: str, now: datetime) -> list[Reply]:
+def _unplayed(
+    db: sqlite_utils.Database, before: games.Game, phase: str, now: datetime
+) -> list[Reply]:
     """The game, its `phase` just processed, paused and its masters told if no power in
     it is played (abandonment.pause_unplayed): each abandoned, or none with a player at
     all (FORCE BEGIN with no one, everyone resigned or ejected), and nothing else ends
     it (SET STALE OFF, SET MAXYEARS OFF). Such a game, none late, was ready at each
     deadline and played out for ever, mailing its masters and up to 50 observers each
-    phase, every minute at the shortest."""
-    game = games.get_game(db, game_id)
+    phase, every minute at the shortest. `before`: the game as it was before the phase
+    was processed (its settings are the same after)."""
+    if before.settings.stale_years or before.settings.max_years:
+        # The stale-position or max-years draw ends it within those years (no centre
+        # changes hands in civil disorder): played out to it, as before. Looked at
+        # first: most games, read again for nothing at each deadline of a burst.
+        return []
+    game = games.get_game(db, before.id)
     if game.state not in vacancies.PLAYING or not processes_itself(game):
         return []  # ended; or its master processes it, and is there
-    if game.settings.stale_years or game.settings.max_years:
-        # The stale-position or max-years draw ends it within those years (no centre
-        # changes hands in civil disorder): played out to it, as before.
-        return []
     if not vacancies.nobody_plays(db, game):
         return []
     abandoned = any(s.abandoned_at for s in games.seats(db, game, games.PLAYER))

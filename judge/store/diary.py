@@ -66,7 +66,7 @@ def delete(db: sqlite_utils.Database, seat: Seat, number: int) -> bool:
 
 
 @dataclass(frozen=True)
-class Sized:
+class Listed:
     """One entry of a game's without its text: whose and its number."""
 
     id: int
@@ -76,7 +76,7 @@ class Sized:
     seat_id: int
 
 
-def game_entry_sizes(db: sqlite_utils.Database, game: Game) -> list[Sized]:
+def game_entries(db: sqlite_utils.Database, game: Game) -> list[Listed]:
     """Every entry not deleted in the game, in the order written, without its text: a
     game's entries may be hundreds of megabytes, and only some go in the Diaries mail
     ([] for a database without the diary table)."""
@@ -88,7 +88,7 @@ def game_entry_sizes(db: sqlite_utils.Database, game: Game) -> list[Sized]:
         "ORDER BY d.id",
         [game.id],
     ).fetchall()
-    return [Sized(int(i), int(n), role, power, int(seat)) for i, n, role, power, seat in rows]
+    return [Listed(int(i), int(n), role, power, int(seat)) for i, n, role, power, seat in rows]
 
 
 def each_text(db: sqlite_utils.Database, game: Game) -> Iterator[tuple[int, str]]:
