@@ -65,7 +65,10 @@ def stop_pool(pool: ProcessPoolExecutor, seconds: float = STOP_SECONDS) -> None:
     running `seconds` later are killed (a worker owes no cleanup to anyone). The daemon's
     interpreter joins its pools' workers as it exits: a picture stuck in a worker held
     the daemon's stop until it was drawn, and once, under load, a worker that never got
-    its pool's word to stop held it for ever."""
+    its pool's word to stop held it for ever. The pool's manager thread is then waited
+    for too: on Python 3.11 the interpreter's exit wakes each pool's manager thread
+    through a pipe that thread closes as it ends, and the two racing wrote to the closed
+    pipe ("Bad file descriptor": a traceback after the daemon's last log line)."""
     pids = [p.pid for p in list((pool._processes or {}).values()) if p.pid]
     pool.shutdown(wait=False, cancel_futures=True)
     ends = time.monotonic() + seconds
@@ -74,3 +77,6 @@ def stop_pool(pool: ProcessPoolExecutor, seconds: float = STOP_SECONDS) -> None:
     for pid in running:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:  # private, as _processes: the pool names its thread nowhere else
+        manager.join(seconds)
