@@ -39,9 +39,12 @@ system-packages:
 # The judge's modules compiled first, as an installed package's are: the tests start
 # `judge` in a few hundred processes, and where PYTHONDONTWRITEBYTECODE is set (as on
 # our CI machines) each of them compiled every module again (0.15 s of CPU a start).
+# The tests run in two processes (pytest-xdist): most of them wait on a judge, Dovecot or
+# a relay in a process of its own, and in one process the suite took 12.5 minutes on a
+# slow day, 6 in two.
 test: $(STAMP) system-packages lint
 	$(PY) -m compileall -q judge
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2
 
 # ruff (style and formatting), mypy (types; strict in judge/engine and judge/store) and
 # import-linter (the layers: pyproject.toml [tool.importlinter]).
