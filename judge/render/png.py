@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # the engine is imported when a picture is drawn
     from judge.engine.board import Position
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+INDEXED_LEVEL = 2  # zlib-ng's: its level 1 is a faster method that wrote a fifth more
 
 
 class PngUnavailable(RuntimeError):
@@ -70,6 +71,36 @@ def _encode_rgb(surface: Any) -> bytes:
     return encode_rgb(data, surface.get_width(), surface.get_height(), surface.get_stride())
 
 
+def encode_indexed(indices: bytes, width: int, height: int, colours: bytes) -> bytes:
+    """An 8-bit palette PNG: `indices` one byte a pixel, row after row, into `colours`
+    (flat RGB, at most 256 entries).
+
+    Compressed by zlib-ng at its level 2 rather than by Pillow's zlib at level 1: the
+    standard map's results picture in 2.8 ms and 97 KiB instead of 5 ms and 106 KiB
+    (every results mail carries it; a thousand games' results are 8,000 mails)."""
+    from zlib_ng import zlib_ng
+
+    line = width + 1
+    rows = bytearray(line * height)  # each row led by its filter type, 0 (none)
+    view = memoryview(indices)
+    for y in range(height):
+        rows[y * line + 1 : (y + 1) * line] = view[y * width : (y + 1) * width]
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return b"".join(
+        [
+            PNG_SIGNATURE,
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", colours),
+            _chunk(b"IDAT", zlib_ng.compress(rows, INDEXED_LEVEL)),
+            _chunk(b"IEND", b""),
+        ]
+    )
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
 def encode_rgb(data: bytes, width: int, height: int, stride: int, level: int = 6) -> bytes:
     """Opaque Cairo RGB24/ARGB32 pixels (native-endian words) -> an RGB PNG."""
     rows = (
@@ -82,18 +113,12 @@ def encode_rgb(data: bytes, width: int, height: int, stride: int, level: int = 6
     rgb[0::3], rgb[1::3], rgb[2::3] = rows[r::4], rows[g::4], rows[b::4]
     line = width * 3
     raw = b"".join(b"\x00" + rgb[y * line : (y + 1) * line] for y in range(height))
-
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        return (
-            struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
-        )
-
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return (
         PNG_SIGNATURE
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(raw, level))
-        + chunk(b"IEND", b"")
+        + _chunk(b"IHDR", header)
+        + _chunk(b"IDAT", zlib.compress(raw, level))
+        + _chunk(b"IEND", b"")
     )
 
 
