@@ -117,6 +117,11 @@ class WriteGate:
             self._waiting.remove(turn)
             return False
 
+    def wanted(self) -> bool:
+        """Whether another writer waits for its turn."""
+        with self._lock:
+            return bool(self._waiting)
+
     def leave(self) -> None:
         """End this writer's turn: the first one waiting has it at once."""
         with self._lock:
@@ -186,6 +191,13 @@ def migrate(db: sqlite_utils.Database, migrations: list[Migration] | None = None
         with transaction(db):
             step(db)
             db.execute(f"PRAGMA user_version = {number}")
+
+
+def writers_waiting(db: sqlite_utils.Database) -> bool:
+    """Whether another writer of `db`'s file in this process waits for its turn (a
+    writer holding one transaction for many steps ends it then: see schedule.run_due)."""
+    gate = _gate_of.get(db)
+    return gate is not None and gate.wanted()
 
 
 @contextlib.contextmanager
