@@ -2,8 +2,9 @@
 
 The database is the source of truth. `run_due` looks at the active games whose next
 event is due (games.next_event_at, indexed) and does what is due by the clock it is
-given, each game in one transaction that re-reads the game, acts, and advances it (a
-game whose processing raises is rolled back and paused, and the others go on): a timer
+given, each game in one transaction (a savepoint in a group of games sharing a commit)
+that re-reads the game, acts, and advances it (a game whose processing raises is rolled
+back and paused, and the others go on): a timer
 that fires twice, or a judge restarted between a deadline and its processing, processes
 a phase exactly once. Each look at a game keeps its next moment (`_next_moment`) in the
 same transaction; any change to what the look reads (the game, its seats, phases,
