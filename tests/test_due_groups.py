@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -160,3 +160,13 @@ def test_a_group_the_database_rolled_back_is_done_again_on_the_next_pass(
     assert sorted(m.subject for m in mails if m.subject.endswith("Results")) == [
         f"TEST:{name} - S1901M Results" for name in NAMES for _ in range(8)
     ]
+
+
+def test_a_pass_with_nothing_due_takes_no_transaction(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    _games_at_one_deadline(judge)
+    assert judge.at(judge.now) == []  # the games just changed are looked at: not due
+    statements: list[str] = []
+    judge.db.conn.set_trace_callback(statements.append)
+    assert judge.at(judge.now + timedelta(minutes=1)) == []
+    assert statements and not [s for s in statements if s.startswith(("BEGIN", "SAVEPOINT"))]

@@ -69,8 +69,9 @@ def run_due(
     before the commit loses the group's work, which nobody has seen (its mail is sent
     only once committed): the next start does it again. Each game's line is logged once
     its group is committed."""
-    due = games.due_games(db, clock())
-    queued, more = 0, True
+    rows = list(games.due_games(db, clock()))
+    due = iter(rows)
+    queued, more = 0, bool(rows)  # nothing due: no transaction taken at all
     while more:
         done: list[str] = []
         try:
