@@ -14,7 +14,8 @@ from render_cases import cases
 from judge.render.board import scene_for
 from judge.render.palette import as_image, palette_for
 from judge.render.pixels import draw_pixels
-from judge.render.png import PNG_SIGNATURE, encode_indexed, render_png
+from judge.render.png import render_png
+from judge.render.png_write import PNG_SIGNATURE, encode_indexed
 
 
 @pytest.mark.parametrize("size", [(1, 1), (7, 3), (1220, 800), (33, 200)])

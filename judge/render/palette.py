@@ -28,7 +28,7 @@ from judge.render.canvas import CairoCanvas
 from judge.render.drawing import Drawing
 from judge.render.layers import picture_size
 from judge.render.lru import Lru
-from judge.render.png import encode_indexed
+from judge.render.png_write import encode_indexed
 
 EXACT = 64  # the sample's most common colours, kept exactly
 PALETTES = 8  # maps whose palettes are kept
