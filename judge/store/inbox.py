@@ -76,6 +76,7 @@ def dedupe_key(raw: bytes) -> tuple[str, str | None, str]:
 
 
 def _keys(raw: bytes) -> Keys:
+    """The keys, Message-ID and From address of `raw`, as dedupe_key describes them."""
     head, body = _split(raw)
     headers = BytesHeaderParser(policy=header_policy.DEFAULT).parsebytes(head + b"\n\n")
     message_id = _header(headers, "Message-ID")
