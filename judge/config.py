@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -81,6 +81,9 @@ class Config:
     smtp_out: SmtpOutConfig = field(default_factory=SmtpOutConfig)
     maildir: Path = Path("var/outbox")
     source: str = "embedded defaults"  # where this configuration came from
+    # Settings that load but do nothing as written: `judge check-config` prints them and
+    # `judge run` logs them (a file with no setting, another mode's settings).
+    warnings: tuple[str, ...] = ()
 
     @property
     def zone(self) -> ZoneInfo:
@@ -164,7 +167,59 @@ def load_config(path: str | Path | None = None, *, cwd: Path | None = None) -> C
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
     base = path.resolve().parent
-    return _resolve_paths(config_from_dict(data, source=str(path), base=base), base)
+    config = _resolve_paths(config_from_dict(data, source=str(path), base=base), base)
+    if not _has_setting(data):
+        empty = (
+            f"{path} holds no setting (it is empty, or comments only): the judge runs on "
+            "its embedded defaults, mail in by SMTP on 127.0.0.1:2525 for judge@localhost, "
+            "out into the Maildir var/outbox beside it"
+        )
+        config = replace(config, warnings=(empty, *config.warnings))
+    return config
+
+
+def _has_setting(data: dict[str, Any]) -> bool:
+    """Whether the parsed file sets any key (tables alone set nothing)."""
+    return any(not isinstance(v, dict) or _has_setting(v) for v in data.values())
+
+
+# Per direction, what each mode does, for the warning that another mode's settings are
+# unused; and the settings of each mode's table as they are by default.
+_MODE_WORDS = {
+    ("inbound", "smtp"): "mail comes in by the embedded SMTP receiver",
+    ("inbound", "imap"): "mail is read from the IMAP mailbox",
+    ("outbound", "maildir"): "mail goes out into the Maildir",
+    ("outbound", "smtp"): "mail goes out by the SMTP relay",
+}
+
+
+def _mode_defaults() -> dict[tuple[str, str], dict[str, Any]]:
+    return {
+        ("inbound", "smtp"): asdict(SmtpInConfig()),
+        ("inbound", "imap"): asdict(ImapConfig()),
+        ("outbound", "maildir"): {"path": str(Config.maildir)},
+        ("outbound", "smtp"): asdict(SmtpOutConfig()),
+    }
+
+
+def _unused_settings(data: dict[str, Any], modes: dict[str, str]) -> tuple[str, ...]:
+    """A warning for each table of a mode not chosen that sets a value other than the
+    default (the example configuration's tables, left as they are, say nothing): such
+    settings are silently unused. Values are never shown: one may be a password."""
+    found = []
+    for (direction, mode), defaults in _mode_defaults().items():
+        chosen = modes[direction]
+        table = data.get(direction, {}).get(mode, {})
+        changed = sorted(k for k, v in table.items() if v != defaults.get(k, ""))
+        if mode == chosen or not changed:
+            continue
+        given = "mode" in data.get(direction, {})
+        found.append(
+            f"{direction}.{mode}: {', '.join(changed)} set but unused: {direction}.mode is "
+            f'"{chosen}"{"" if given else " (the default: it is not set)"}, so '
+            f'{_MODE_WORDS[direction, chosen]}; set {direction}.mode = "{mode}" to use them'
+        )
+    return tuple(found)
 
 
 def config_from_dict(
@@ -218,6 +273,7 @@ def config_from_dict(
         smtp_out=_smtp_out_config(smtp_out, base),
         maildir=Path(_text(maildir, "outbound.maildir.path", str(d.maildir))),
         source=source,
+        warnings=_unused_settings(data, {"inbound": inbound_mode, "outbound": outbound_mode}),
     )
 
 
@@ -342,8 +398,6 @@ def _is_address(text: str) -> bool:
 
 
 def _resolve_paths(config: Config, base: Path) -> Config:
-    from dataclasses import replace
-
     return replace(
         config,
         database=config.database if config.database.is_absolute() else base / config.database,

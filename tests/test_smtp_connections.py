@@ -53,12 +53,19 @@ def _until(condition: Callable[[], bool], what: str, seconds: float = 10) -> Non
 
 @contextmanager
 def _receiver(
-    tmp_path: Path, total: int, per_peer: int, timeout: float = 60
+    tmp_path: Path,
+    total: int,
+    per_peer: int,
+    timeout: float = 60,
+    seconds: Callable[[], float] = lambda: 0.0,
 ) -> Iterator[tuple[SmtpReceiver, Config]]:
+    """A receiver with these caps; `seconds` is its slots' clock (still unless given, so
+    that no connection is ever idle long enough to be closed for room)."""
     base = Config(name="TEST", address="judge@example.org", database=tmp_path / "j.db")
     config = replace(base, smtp_in=replace(base.smtp_in, host="127.0.0.1", port=free_port()))
     clock = lambda: datetime(2026, 11, 21, 12, 0, tzinfo=UTC)  # noqa: E731
-    receiver = SmtpReceiver(config, clock, slots=ConnectionSlots(total, per_peer), timeout=timeout)
+    slots = ConnectionSlots(total, per_peer, clock=seconds)
+    receiver = SmtpReceiver(config, clock, slots=slots, timeout=timeout)
     receiver.start()
     try:
         # aiosmtpd's start opens a connection of its own to check the server answers.
@@ -252,6 +259,124 @@ def test_connections_opening_and_closing_at_once_are_counted_right(tmp_path: Pat
         finally:
             for conn in held:
                 conn.close()
+
+
+# A full receiver still takes new mail: the connection silent longest gives its slot.
+
+CLOSED_IDLE = (
+    b"421 4.7.0 example.org Sorry, idle too long while the receiver is full;"
+    b" please try again later\r\n"
+)
+
+
+def _greeted(config: Config, source: str) -> socket.socket:
+    conn = _connect(config, source=source)
+    assert _line(conn).startswith(b"220 ")
+    return conn
+
+
+def _player_mail(config: Config, source: str) -> dict[str, tuple[int, bytes]]:
+    port = config.smtp_in.port
+    with smtplib.SMTP("127.0.0.1", port, timeout=10, source_address=(source, 0)) as smtp:
+        return smtp.sendmail("p0@example.org", ["judge@example.org"], MAIL)
+
+
+def test_idle_connections_from_four_hosts_cannot_keep_a_players_mta_out(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The caps as they ship: 32 connections, 8 a peer, held open and silent from four
+    addresses. While they are fresh, a player's MTA is refused; once they have been
+    silent IDLE_MAKES_ROOM_SECONDS, its connection closes one of them and its mail is
+    taken, long before the 300 s silence timeout."""
+    now = [0.0]
+    total, per_peer = smtp_limits.MAX_SMTP_CONNECTIONS, smtp_limits.MAX_SMTP_CONNECTIONS_PER_PEER
+    assert (total, per_peer) == (32, 8)
+    with _receiver(tmp_path, total, per_peer, timeout=300, seconds=lambda: now[0]) as (
+        receiver,
+        config,
+    ):
+        held = [_greeted(config, f"127.0.0.{2 + n % 4}") for n in range(total)]
+        try:
+            assert receiver.slots.open_count() == 32
+            with _connect(config, source="127.0.0.9") as early:
+                assert _to_eof(early) == REFUSED
+            now[0] = smtp_limits.IDLE_MAKES_ROOM_SECONDS - 0.5
+            with _connect(config, source="127.0.0.9") as still_early:
+                assert _to_eof(still_early) == REFUSED
+            now[0] = smtp_limits.IDLE_MAKES_ROOM_SECONDS
+            assert _player_mail(config, "127.0.0.9") == {}
+            # The first connection of the four equal peers was closed for it, with a word.
+            assert _to_eof(held[0]) == CLOSED_IDLE
+            closed = [m for r in caplog.records if "closed an idle" in (m := r.getMessage())]
+            assert closed == [
+                "closed an idle connection from 127.0.0.2 for a new one from 127.0.0.9"
+                " (32 open, 0 closed since the last such line)"
+            ]
+            _until(lambda: receiver.slots.open_count() == 31, "the player's slot freed")
+            assert [receiver.slots.open_count(f"127.0.0.{n}") for n in (2, 3, 4, 5, 9)] == [
+                7,
+                8,
+                8,
+                8,
+                0,
+            ]
+        finally:
+            for conn in held:
+                conn.close()
+    assert _stored(config) == STORED
+
+
+def test_room_is_made_from_the_peer_holding_most_and_never_from_one_heard_lately(
+    tmp_path: Path,
+) -> None:
+    now = [0.0]
+    with _receiver(tmp_path, total=4, per_peer=3, seconds=lambda: now[0]) as (receiver, config):
+        lone = _greeted(config, "127.0.0.2")  # the oldest, from a peer with one
+        now[0] = 1.0
+        many = [_greeted(config, "127.0.0.3") for _ in range(3)]
+        try:
+            now[0] = 15.0
+            _say(many[0], b"NOOP\r\n", b"250 ")  # heard: not idle now
+            now[0] = 20.0  # every one silent 10 s or more but many[0], silent 5 s
+            with _connect(config, source="127.0.0.4") as first:
+                assert _line(first).startswith(b"220 ")
+                # The peer holding three gives one, its longest silent: not the lone one.
+                assert _to_eof(many[1]) == CLOSED_IDLE
+                with _connect(config, source="127.0.0.5") as second:
+                    assert _line(second).startswith(b"220 ")
+                    assert _to_eof(many[2]) == CLOSED_IDLE
+                    # Then each peer holds one, lone's the longest silent; many[0] and the
+                    # two new ones, heard within 10 s, are never closed for room.
+                    with _connect(config, source="127.0.0.6") as third:
+                        assert _line(third).startswith(b"220 ")
+                        assert _to_eof(lone) == CLOSED_IDLE
+                        with _connect(config, source="127.0.0.7") as refused:
+                            assert _to_eof(refused) == REFUSED
+                        assert receiver.slots.open_count() == 4
+            _say(many[0], b"NOOP\r\n", b"250 ")  # still served
+        finally:
+            for conn in [lone, *many]:
+                conn.close()
+
+
+def test_bytes_dribbled_without_a_line_do_not_keep_a_connection_from_being_idle(
+    tmp_path: Path,
+) -> None:
+    now = [0.0]
+    with (
+        _receiver(tmp_path, total=1, per_peer=1, seconds=lambda: now[0]) as (receiver, config),
+        _greeted(config, "127.0.0.2") as dribbler,
+    ):
+        now[0] = 11.0  # had the bytes counted, the connection was heard at 11
+        for _ in range(11):
+            dribbler.sendall(b"N")
+        # The receiver has read them: they wait in its reader for the line's end.
+        [connection] = list(receiver.slots._held)
+        _until(lambda: bytes(connection._reader._buffer) == b"N" * 11, "the bytes read")
+        with _connect(config, source="127.0.0.3") as player:
+            assert _line(player).startswith(b"220 ")
+            assert _to_eof(dribbler) == CLOSED_IDLE
+            assert receiver.slots.open_count() == 1
 
 
 # The counting on its own, with peers named as the receiver names them.

@@ -100,7 +100,7 @@ def test_the_key_stays_short_whatever_the_message_id() -> None:
     key, message_id, _ = inbox.dedupe_key(huge)
     # The field is read up to its first MAX_FIELD characters (the stdlib's parsers are
     # quadratic in a field's length: store/header_policy.py).
-    assert len(key) == len("mid:|") + 2 * 64 and message_id == "<" + "x" * (MAX_FIELD - 1)
+    assert len(key) == len("mid:||") + 3 * 64 and message_id == "<" + "x" * (MAX_FIELD - 1)
 
 
 def test_garbage_is_stored_too(tmp_path: Path) -> None:

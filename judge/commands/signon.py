@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 
 from judge.commands.context import Context
 from judge.game.dates import format_moment
-from judge.game.passwords import check_password
+from judge.game.passwords import check_password, normal_form
 from judge.mail import compose
 from judge.replies import Reply
 from judge.store import games, guesses, limits
@@ -89,7 +89,7 @@ def sign_on(
             return Outcome(None, game, "budget", checks=checks)
         checks += 1
         own = games.seats(db, game, games.MASTER)
-        if own and hmac.compare_digest(password.encode(), ctx.config.master_password.encode()):
+        if own and _is_master_password(password, ctx.config.master_password):
             return Outcome(own[0], game, judge_master=True, checks=checks)
     guesses.record_wrong(db, keys, now, WINDOW)
     for key in keys:  # the operator hears of it once, as the limit is reached
@@ -109,6 +109,13 @@ def sign_on(
     ):
         notices.append(_sender_notice(ctx, sender, sender_key))
     return Outcome(None, game, "wrong", checks=checks, notices=tuple(notices))
+
+
+def _is_master_password(password: str, master_password: str) -> bool:
+    """Whether `password` is the judge's master password, in whatever normal form
+    either was typed (the mail program's, the operator's editor's)."""
+    typed, configured = normal_form(password).encode(), normal_form(master_password).encode()
+    return hmac.compare_digest(typed, configured)
 
 
 @dataclass(frozen=True)

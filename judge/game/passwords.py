@@ -13,6 +13,11 @@ hands the answers over with `remember`. A right one joins the pairs above; a wro
 is remembered for the one check that follows (`check_password` forgets it as it answers),
 so each wrong password still costs its scrypt once and is counted by the limits on wrong
 passwords (commands/signon.py, store/guesses.py) when its mail is handled.
+
+A password is the same password in whatever Unicode normal form a mail program sends
+it (a Mac's may send "é" as "e" and a combining accent, NFD; most send NFC): it is
+hashed in NFC, and checked in NFC and then, for a hash stored before passwords were
+normalized, in the form as typed when that differs.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import hashlib
 import hmac
 import os
 import threading
+import unicodedata
 from collections import OrderedDict
 
 _N, _R, _P = 2**14, 8, 1
@@ -39,9 +45,15 @@ _refuted: OrderedDict[bytes, None] = OrderedDict()
 _lock = threading.Lock()  # the SMTP receiver's thread and the main loop may both check
 
 
+def normal_form(password: str) -> str:
+    """The form a password is hashed in: NFC, the same whatever form it was typed in."""
+    return unicodedata.normalize("NFC", password)
+
+
 def hash_password(password: str) -> str:
+    """A new stored hash of `password`, in its normal form, with a salt of its own."""
     salt = os.urandom(16)
-    digest = hashlib.scrypt(password.encode(), salt=salt, n=_N, r=_R, p=_P, dklen=32)
+    digest = hashlib.scrypt(normal_form(password).encode(), salt=salt, n=_N, r=_R, p=_P, dklen=32)
     encoded = f"{base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
     return f"scrypt${_N}${_R}${_P}${encoded}"
 
@@ -109,7 +121,19 @@ def _entry(password: str, stored: str) -> bytes:
 
 def scrypt_matches(password: str, stored: str) -> bool:
     """Whether scrypt, with the parameters and salt `stored` names, makes its digest from
-    `password`. Remembers nothing: a worker process may run it (service/prechecks.py)."""
+    `password` in its normal form, or, where that differs, from `password` as typed (a
+    hash stored before passwords were normalized). Remembers nothing: a worker process
+    may run it (service/prechecks.py)."""
+    normal = normal_form(password)
+    if _digest_matches(normal, stored):
+        return True
+    # Only a password with characters NFC changes costs a second scrypt.
+    return normal != password and _digest_matches(password, stored)
+
+
+def _digest_matches(password: str, stored: str) -> bool:
+    """Whether scrypt, with the parameters and salt `stored` names, makes its digest
+    from `password` exactly."""
     try:
         scheme, n, r, p, salt, digest = stored.split("$")
         if scheme != "scrypt":

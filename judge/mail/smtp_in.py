@@ -4,7 +4,8 @@ A message is stored and committed before the judge answers 250, so an accepted m
 survives a crash; the sender's MTA retries anything not acknowledged, and the store's
 deduplication makes the retry harmless. Only the judge's own address is accepted as a
 recipient, and data beyond the protocol limit is refused. Connections past the caps of
-judge/mail/smtp_limits.py (in all, per peer) are answered 421 and closed unread.
+judge/mail/smtp_limits.py (in all, per peer) are answered 421 and closed unread, unless
+a connection silent long enough is closed to make room.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, AnyStr
 
 import sqlite_utils
 from aiosmtpd.controller import Controller
@@ -23,6 +24,7 @@ from judge.config import Config
 from judge.crashpoints import crash_point
 from judge.mail.intake import taken_bytes
 from judge.mail.smtp_limits import (
+    IDLE_CLOSED,
     MAX_SMTP_CONNECTIONS,
     MAX_SMTP_CONNECTIONS_PER_PEER,
     SMTP_TIMEOUT_SECONDS,
@@ -111,7 +113,7 @@ class _LenientSMTP(SMTP):
         # aiosmtpd calls this again after STARTTLS, on the same connection: counted once.
         if self.transport is None and not self.refused:
             peer = peer_key(transport.get_extra_info("peername"))
-            reason = self.slots.admit(peer)
+            reason = self.slots.admit(peer, self)
             if reason is not None:
                 self.refused = True
                 if isinstance(transport, asyncio.WriteTransport):
@@ -121,11 +123,31 @@ class _LenientSMTP(SMTP):
             self.peer = peer
         super().connection_made(transport)
 
+    def data_received(self, data: bytes) -> None:
+        # A whole line (a command, a line of DATA) is heard; bytes dribbled without one
+        # are not, or one byte every few seconds would keep a slot from being given.
+        if b"\n" in data:
+            self.slots.heard(self)
+        super().data_received(data)
+
+    async def push(self, status: AnyStr) -> None:
+        # While the judge stores a mail or answers, the client waits for us, not idle.
+        self.slots.heard(self)
+        await super().push(status)
+
+    def make_room(self) -> None:
+        """Closed for a new connection while every slot is taken: one 421 line, then the
+        connection is closed (the sending MTA tries again later)."""
+        if isinstance(self.transport, asyncio.WriteTransport):
+            self.transport.write(refusal_reply(self.hostname, IDLE_CLOSED))
+        if self.transport is not None:
+            self.transport.close()
+
     def connection_lost(self, error: Exception | None) -> None:
         """Free the slot however the connection ended: QUIT, the client vanishing, the
-        timeout, or the receiver stopping."""
+        timeout, the receiver stopping, or its closing to make room."""
         if self.peer is not None:
-            self.slots.release(self.peer)
+            self.slots.release(self.peer, self)
             self.peer = None
         if not self.refused:  # a refused one never started aiosmtpd's session
             super().connection_lost(error)

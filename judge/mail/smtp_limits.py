@@ -5,6 +5,11 @@ ten times `max_message_bytes` in memory: without a cap, a hundred connections to
 daemon to a gigabyte, and one host could open thousands. A connection past a cap is
 answered 421 and closed before any command is read; the sending MTA retries later, so
 nothing is lost.
+
+A full receiver still takes new mail: a connection that has said nothing for
+`IDLE_MAKES_ROOM_SECONDS` is closed (421) to make room for a new one, so that idle
+connections held open from a few addresses cannot keep a player's MTA out for the five
+minutes of the silence timeout.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 log = logging.getLogger("judge.smtp")
 
@@ -39,8 +45,17 @@ MAX_SMTP_CONNECTIONS_PER_PEER = 8
 # 4 minutes; a shorter timeout would cut such slow but legitimate senders. It does not
 # stop a slowloris either: a NOOP every few minutes keeps a connection open whatever the
 # timeout, so what bounds such a client is the cap per peer above, and a silent or
-# vanished client frees its slot after these 300 s.
+# vanished client frees its slot after these 300 s, or after IDLE_MAKES_ROOM_SECONDS
+# when a new connection needs it.
 SMTP_TIMEOUT_SECONDS = 300
+
+# When every slot is taken, a new connection closes the one silent longest (no line from
+# its client, no answer to it) if silent this long, preferring the peer that holds the
+# most: a sending MTA is never silent this long but while it waits for us, which the
+# clock below does not count, and one whose connection is closed so tries again. 10 s
+# is several times what a real MTA takes between lines, and short enough that an
+# attacker's held connections give way before a player's MTA, refused, gives up for now.
+IDLE_MAKES_ROOM_SECONDS = 10
 
 # A refused connection is logged at most once this often per peer (with how many were
 # refused meanwhile), so that a flood does not flood the log.
@@ -52,6 +67,14 @@ REFUSAL_LOG_PEERS = 1024
 
 TOO_MANY = "too many connections"
 TOO_MANY_FROM_PEER = "too many connections from this address"
+IDLE_CLOSED = "idle too long while the receiver is full"
+
+
+class Held(Protocol):
+    """A connection holding a slot, which the slots may close to make room."""
+
+    def make_room(self) -> None:
+        """Answer 421 and close (on the receiver's event loop)."""
 
 
 def peer_key(peername: object) -> str:
@@ -80,10 +103,12 @@ def refusal_reply(hostname: str, reason: str) -> bytes:
 
 
 class ConnectionSlots:
-    """Counts the receiver's open connections, in all and per peer.
+    """Counts the receiver's open connections, in all and per peer, and when each one's
+    client was last heard from, so that a new connection finding every slot taken may
+    close the one silent longest.
 
-    The receiver's event loop calls `admit` and `release` (one thread, so they never
-    interleave there); the lock makes the counts safe to read from any thread too.
+    The receiver's event loop calls `admit`, `heard` and `release` (one thread, so they
+    never interleave there); the lock makes the counts safe to read from any thread too.
     """
 
     def __init__(
@@ -91,53 +116,104 @@ class ConnectionSlots:
         total: int = MAX_SMTP_CONNECTIONS,
         per_peer: int = MAX_SMTP_CONNECTIONS_PER_PEER,
         clock: Callable[[], float] = time.monotonic,
+        idle_makes_room: float = IDLE_MAKES_ROOM_SECONDS,
     ) -> None:
         self.total = total
         self.per_peer = per_peer
         self.clock = clock
+        self.idle_makes_room = idle_makes_room
         self._lock = threading.Lock()
         self._open: dict[str, int] = {}  # peers with an open connection only
         self._open_total = 0
+        self._held: dict[Held, tuple[str, float]] = {}  # connection: its peer, last heard
         # Per peer: when its last refusal line was logged, and refusals since then.
         self._logged: dict[str, tuple[float, int]] = {}
 
-    def admit(self, peer: str) -> str | None:
-        """Take a slot for a new connection from `peer`: None if taken, else the reason
-        it is refused (logged at most once a minute per peer)."""
+    def admit(self, peer: str, held: Held | None = None) -> str | None:
+        """Take a slot for a new connection from `peer` (`held`, the connection, if it
+        may be closed for room later): None if taken, else the reason it is refused
+        (logged at most once a minute per peer). With every slot taken, the connection
+        silent longest, over `idle_makes_room` seconds, is closed to give its slot."""
         with self._lock:
-            if self._open_total >= self.total:
-                reason = TOO_MANY
-            elif self._open.get(peer, 0) >= self.per_peer:
-                reason = TOO_MANY_FROM_PEER
-            else:
-                self._open[peer] = self._open.get(peer, 0) + 1
-                self._open_total += 1
-                return None
-            self._note_refusal(peer, reason)
-        return reason
+            reason = self._refusal(peer)
+            # Room is made only for a peer its own cap would then admit.
+            under_cap = self._open.get(peer, 0) < self.per_peer
+            victim = self._idlest() if reason == TOO_MANY and under_cap else None
+            if victim is not None:
+                reason = None
+                idle_peer = self._held.pop(victim)[0]
+                self._free(idle_peer)
+            if reason is not None:
+                self._note(peer, f"refused a connection from {peer}: {reason}", "refused")
+                return reason
+            self._open[peer] = self._open.get(peer, 0) + 1
+            self._open_total += 1
+            if held is not None:
+                self._held[held] = (peer, self.clock())
+            if victim is not None:
+                line = f"closed an idle connection from {idle_peer} for a new one from {peer}"
+                self._note(f"room:{idle_peer}", line, "closed")
+        if victim is not None:
+            victim.make_room()  # its release, when its connection is lost, frees nothing
+        return None
 
-    def release(self, peer: str) -> None:
-        """Free the slot a connection from `peer` held (call once per admitted one)."""
+    def heard(self, held: Held) -> None:
+        """`held`'s client sent a line, or was answered: it is not idle from now."""
         with self._lock:
-            left = self._open.get(peer, 0) - 1
-            if left < 0:
-                return  # never admitted: nothing to free
-            if left:
-                self._open[peer] = left
-            else:
-                del self._open[peer]
-            self._open_total -= 1
+            if held in self._held:
+                self._held[held] = (self._held[held][0], self.clock())
+
+    def release(self, peer: str, held: Held | None = None) -> None:
+        """Free the slot a connection from `peer` held (call once per admitted one);
+        nothing if `held` was closed to make room (its slot was given then)."""
+        with self._lock:
+            if held is not None:
+                if held not in self._held:
+                    return
+                del self._held[held]
+            self._free(peer)
 
     def open_count(self, peer: str | None = None) -> int:
         """Connections open now, in all or from `peer`."""
         with self._lock:
             return self._open_total if peer is None else self._open.get(peer, 0)
 
-    def _note_refusal(self, peer: str, reason: str) -> None:
+    def _refusal(self, peer: str) -> str | None:
+        if self._open_total >= self.total:
+            return TOO_MANY
+        if self._open.get(peer, 0) >= self.per_peer:
+            return TOO_MANY_FROM_PEER
+        return None
+
+    def _free(self, peer: str) -> None:
+        left = self._open.get(peer, 0) - 1
+        if left < 0:
+            return  # never admitted: nothing to free
+        if left:
+            self._open[peer] = left
+        else:
+            del self._open[peer]
+        self._open_total -= 1
+
+    def _idlest(self) -> Held | None:
+        """The connection to close for room: silent `idle_makes_room` seconds or more,
+        of the peer that holds the most, silent longest, the oldest of those; None if
+        none is so silent."""
         now = self.clock()
-        last, since = self._logged.get(peer, (None, 0))
+        silent = [
+            (self._open.get(peer, 0), now - last, -n, held)
+            for n, (held, (peer, last)) in enumerate(self._held.items())
+            if now - last >= self.idle_makes_room
+        ]
+        return max(silent, key=lambda entry: entry[:3])[3] if silent else None
+
+    def _note(self, key: str, line: str, done: str) -> None:
+        """Log `line` at most once a minute per `key`, with how many were `done` (refused,
+        closed) meanwhile."""
+        now = self.clock()
+        last, since = self._logged.get(key, (None, 0))
         if last is not None and now - last < REFUSAL_LOG_SECONDS:
-            self._logged[peer] = (last, since + 1)
+            self._logged[key] = (last, since + 1)
             return
         if last is None and len(self._logged) >= REFUSAL_LOG_PEERS:
             self._logged = {
@@ -147,11 +223,7 @@ class ConnectionSlots:
             }
             if len(self._logged) >= REFUSAL_LOG_PEERS:
                 return
-        self._logged[peer] = (now, 0)
+        self._logged[key] = (now, 0)
         log.warning(
-            "refused a connection from %s: %s (%d open, %d refused since the last such line)",
-            peer,
-            reason,
-            self._open_total,
-            since,
+            "%s (%d open, %d %s since the last such line)", line, self._open_total, since, done
         )

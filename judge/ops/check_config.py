@@ -11,7 +11,8 @@ from judge.ops.server_checks import check_imap, check_smtp_in, check_smtp_out
 
 
 def check_config(args: argparse.Namespace) -> int:
-    """Load the configuration and try each part: database, inbound, outbound."""
+    """Load the configuration, say what in it is likely a mistake (config.warnings), and
+    try each part: database, inbound, outbound."""
     try:
         config = load_config(args.config)
     except ConfigError as e:
@@ -19,6 +20,8 @@ def check_config(args: argparse.Namespace) -> int:
         return 1
     check = Check([config.imap.password, config.smtp_out.password])
     out(f"configuration: {config.source}")
+    for warning in config.warnings:
+        out(f"warning: {warning}")
     out(f"judge: {config.name} <{config.address}>, time zone {config.timezone}")
     check_database(config, check)
     check_maps(config, check)
@@ -33,5 +36,8 @@ def check_config(args: argparse.Namespace) -> int:
     if check.failed:
         out(f"{plural(check.failed, 'part')} did not work")
         return 1
-    out("every part works")
+    if config.warnings:
+        out(f"every part works, with {plural(len(config.warnings), 'warning')} above")
+    else:
+        out("every part works")
     return 0

@@ -412,6 +412,11 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ConfigError as e:
         print(f"judge: configuration error: {e}", file=sys.stderr)
         return 2
+    if config.warnings:
+        import logging  # configured by main()
+
+        for warning in config.warnings:  # at start, before anything else is logged
+            logging.getLogger("judge.config").warning("%s", warning)
     if args.maps is not None:
         config = replace(config, maps=args.maps.resolve())
     if config.maps is not None and not config.maps.is_dir():

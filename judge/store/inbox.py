@@ -54,11 +54,29 @@ class Inbound:
     received_at: str
 
 
+@dataclass(frozen=True)
+class Keys:
+    """What recognises a mail stored already: its key, and the key the judge gave the
+    same mail before senders were part of it (None without a Message-ID)."""
+
+    key: str
+    before_senders: str | None
+    message_id: str | None
+    sender: str
+
+
 def dedupe_key(raw: bytes) -> tuple[str, str | None, str]:
     """(key, Message-ID, From address). Two deliveries of one mail have one key: the
-    Message-ID and the body where there is a Message-ID, else a hash of the headers without
-    trace headers (unfolded) and the body. The same Message-ID with another body (a
-    client that reuses one) is another mail."""
+    Message-ID, the From address and the body where there is a Message-ID, else a hash of
+    the headers without trace headers (unfolded) and the body. The same Message-ID with
+    another body (a client that reuses one), or from another sender (two players'
+    clients that collide, or a stranger who reuses a player's), is another mail."""
+    keys = _keys(raw)
+    return keys.key, keys.message_id, keys.sender
+
+
+def _keys(raw: bytes) -> Keys:
+    """The keys, Message-ID and From address of `raw`, as dedupe_key describes them."""
     head, body = _split(raw)
     headers = BytesHeaderParser(policy=header_policy.DEFAULT).parsebytes(head + b"\n\n")
     message_id = _header(headers, "Message-ID")
@@ -72,13 +90,26 @@ def dedupe_key(raw: bytes) -> tuple[str, str | None, str]:
     if message_id:
         # Hashed: a stranger's megabyte-long Message-ID makes no megabyte index entry.
         mid = hashlib.sha256(message_id.encode("utf-8", "surrogateescape")).hexdigest()
-        return f"mid:{mid}|{body_digest}", message_id, sender
+        before = f"mid:{mid}|{body_digest}"
+        return Keys(
+            f"mid:{mid}|{_from_digest(head, sender)}|{body_digest}", before, message_id, sender
+        )
     digest = hashlib.sha256()
     for name, value in _unfolded(head):
         if name not in _TRACE and not name.startswith(_TRACE_PREFIXES):
             digest.update(f"{name}:{value}\n".encode("utf-8", "surrogateescape"))
     digest.update(b"\n" + body_digest.encode())
-    return f"canon:{digest.hexdigest()}", None, sender
+    return Keys(f"canon:{digest.hexdigest()}", None, None, sender)
+
+
+def _from_digest(head: bytes, sender: str) -> str:
+    """Who a mail is from, hashed for its key: the From address, or where none can be
+    read, the From fields as written (unfolded), so that two unreadable ones differ."""
+    if sender:
+        text = "address:" + sender
+    else:
+        text = "fields:" + "\n".join(v for name, v in _unfolded(head) if name == "from")
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _split(raw: bytes) -> tuple[bytes, bytes]:
@@ -122,19 +153,34 @@ def ingest(
     now: datetime,
     return_path: str | None = None,
 ) -> int | None:
-    """Store one raw message and commit. Returns its id, or None if it was already stored."""
-    key, message_id, sender = dedupe_key(raw)
+    """Store one raw message and commit. Returns its id, or None if it was already
+    stored: the same key, or the same Message-ID and body from the same sender stored
+    before senders were part of the key."""
+    keys = _keys(raw)
     with transaction(db):
+        if keys.before_senders is not None and _stored_before_senders(db, keys):
+            return None
         cur = db.execute(
             "INSERT OR IGNORE INTO inbound (dedupe_key, message_id, sender, return_path, "
             "source, received_at, size, raw, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'new')",
-            [key, message_id, sender, return_path, source, iso(now), len(raw), raw],
+            [keys.key, keys.message_id, keys.sender, return_path, source, iso(now), len(raw), raw],
         )
         if cur.rowcount == 0:
             return None
         inbound_id = inserted_id(cur)
+        sender = keys.sender
         record(db, now, "inbound", inbound_id, "stored", f"from {sender or '?'} by {source}")
     return inbound_id
+
+
+def _stored_before_senders(db: sqlite_utils.Database, keys: Keys) -> bool:
+    """Whether this mail was stored under the key of a judge before senders were part of
+    it (an MTA's retry, or the IMAP copy, of a mail taken in before the upgrade)."""
+    row = db.execute(
+        "SELECT 1 FROM inbound WHERE dedupe_key = ? AND sender = ?",
+        [keys.before_senders, keys.sender],
+    ).fetchone()
+    return row is not None
 
 
 def waiting(db: sqlite_utils.Database, limit: int = 100) -> list[Inbound]:
