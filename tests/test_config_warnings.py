@@ -103,3 +103,24 @@ def test_the_example_configuration_and_a_right_one_warn_of_nothing(
     assert load_config(path).warnings == ()
     # With no file at all the defaults are meant, as documented: nothing to warn of.
     assert load_config(cwd=tmp_path / "nowhere").warnings == ()
+
+
+def test_a_reload_by_sighup_warns_of_the_new_files_mistakes_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from judge.service import daemon
+
+    path = write_config(tmp_path, "[inbound.smtp]\nport = 0\n")
+    config = load_config(path)
+    assert config.warnings == ()
+    write_config(tmp_path, f'[inbound.smtp]\nport = 0\n[inbound.imap]\npassword = "{SECRET}"\n')
+    caplog.set_level(logging.INFO)
+    daemon._reloaded(config)
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warned == [
+        "SIGHUP: imap changed; restart the judge for that to take effect",
+        'SIGHUP: inbound.imap: password set but unused: inbound.mode is "smtp" (the default: '
+        "it is not set), so mail comes in by the embedded SMTP receiver; "
+        'set inbound.mode = "imap" to use them',
+    ]
+    assert SECRET not in caplog.text

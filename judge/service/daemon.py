@@ -497,6 +497,8 @@ def _reloaded(config: Config) -> Config:
             "SIGHUP: %s changed; restart the judge for that to take effect", ", ".join(changed)
         )
         fresh = replace(fresh, **{k: getattr(config, k) for k in fixed})
+    for warning in fresh.warnings:  # as at start (judge/ops/cli.py): a mistake said again
+        log.warning("SIGHUP: %s", warning)
     log.info("SIGHUP: configuration reloaded from %s", config.source)
     return fresh
 
