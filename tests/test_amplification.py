@@ -344,6 +344,97 @@ def test_entries_fit_a_round_at_a_time() -> None:
     assert fitting(costs, 0) == set()
 
 
+# -- what a game's diaries hold ---------------------------------------------------------
+
+FULL_ENTRY = "x" * 20_000
+
+
+def _held(judge: Judge) -> dict[str, int]:
+    """The characters the diary rows of war1 hold, by the writers' role."""
+    rows = judge.db.execute(
+        "SELECT s.role, SUM(length(d.text)) FROM diary d JOIN seats s ON s.id = d.seat_id "
+        "GROUP BY s.role"
+    ).fetchall()
+    return dict(rows)
+
+
+def _fill(judge: Judge, seat: games.Seat, chars: int) -> None:
+    """Rows of the seat's holding `chars` characters, full entries and one shorter."""
+    game = judge.game()
+    for _ in range(chars // 20_000):
+        diary.record(judge.db, game, seat, FULL_ENTRY, judge.now)
+    if chars % 20_000:
+        diary.record(judge.db, game, seat, "x" * (chars % 20_000), judge.now)
+    judge.db.conn.commit()
+
+
+def test_observers_diaries_have_a_share_of_their_own(tmp_path: Path) -> None:
+    """Anyone may observe a game, and each of 50 observers could keep 200 entries of
+    20,000 characters: 200 million characters a game from strangers. The observers'
+    entries together hold at most 400,000; past it an observer's entry is refused, in
+    words that say why, and a player's is still recorded."""
+    assert (diary.GAME_CHARS, diary.OBSERVERS_CHARS) == (2_000_000, 400_000)
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send("watcher@example.net", "OBSERVE war1 opw")
+    [watcher] = games.seats(judge.db, judge.game(), games.OBSERVER)
+    _fill(judge, watcher, 399_990)
+    body = "SIGNON Owar1 opw\nDIARY\n" + "y" * 11 + "\nENDPRESS\nDIARY\n" + "y" * 10
+    [answer] = judge.send("watcher@example.net", body)
+    assert answer.body == (
+        "Line 1: SIGNON Owar1 ****\n"
+        "  Signed on to war1 as observer.\n"
+        "Line 2: DIARY\n"
+        "  ERROR: This entry was not recorded: the observers' diaries\n"
+        "  of war1 may hold 400000 characters together, 10 left.\n"
+        "Line 5: DIARY\n"
+        "  Diary entry #21 recorded for war1.\n"
+    )
+    [answer] = judge.send(players["F"], "SIGNON Fwar1 pw2\nDIARY\nMine.")
+    assert "  Diary entry #1 recorded for war1.\n" in answer.body
+    assert _held(judge) == {"observer": 400_000, "player": 5}
+    # A second observer finds the observers' share as full.
+    judge.send("late@example.net", "OBSERVE war1 lpw")
+    [answer] = judge.send("late@example.net", "SIGNON Owar1 lpw\nDIARY\nz")
+    assert answer.body.endswith(
+        "  ERROR: This entry was not recorded: the observers' diaries\n"
+        "  of war1 may hold 400000 characters together, 0 left.\n"
+    )
+    assert _held(judge) == {"observer": 400_000, "player": 5}
+
+
+def test_a_games_diaries_are_bounded_and_a_deleted_entry_frees_its_room(
+    tmp_path: Path,
+) -> None:
+    """The players' and masters' entries together hold at most 1,600,000 characters (the
+    game's 2,000,000 less the observers' share): past it an entry is refused, and an
+    entry deleted gives its room back (its row kept, its number never used again)."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    seats = {s.power: s for s in games.seats(judge.db, judge.game(), games.PLAYER)}
+    _fill(judge, seats["FRANCE"], 1_599_995)
+    [answer] = judge.send(players["G"], "SIGNON Gwar1 pw3\nDIARY\nSix ch")
+    assert (
+        "  Signed on to war1 as Germany.\n"
+        "Line 2: DIARY\n"
+        "  ERROR: This entry was not recorded: the players' and masters' diaries\n"
+        "  of war1 may hold 1600000 characters together, 5 left.\n"
+        "\nGermany in war1"
+    ) in answer.body
+    [answer] = judge.send(players["F"], "SIGNON Fwar1 pw2\nDIARY DELETE 80\nDIARY\nSix ch")
+    assert (
+        "  Signed on to war1 as France.\n"
+        "Line 2: DIARY DELETE 80\n  Diary entry #80 deleted.\n"
+        "Line 3: DIARY\n  Diary entry #81 recorded for war1.\n"
+        "\nFrance in war1"
+    ) in answer.body
+    assert _held(judge) == {"player": 1_599_995 - 19_995 + 6}
+    rows = judge.db.execute(
+        "SELECT number, length(text), deleted FROM diary WHERE number >= 79 ORDER BY number"
+    ).fetchall()
+    assert rows == [(79, 20_000, 0), (80, 0, 1), (81, 6, 0)]
+
+
 def test_the_press_help_file_states_the_limits_in_force() -> None:
     """GET press states the limits on press: the numbers are the code's."""
     text = (Path(__file__).resolve().parents[1] / "templates/files/press.txt").read_text()

@@ -414,6 +414,16 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         {"limit": 200},
         "You have recorded 200 diary entries in this game, the most there may be.",
     ),
+    "diary_observers_full": (
+        {"game": "war1", "limit": 400000, "left": 12},
+        "This entry was not recorded: the observers' diaries\n"
+        "  of war1 may hold 400000 characters together, 12 left.",
+    ),
+    "diary_game_full": (
+        {"game": "war1", "limit": 1600000, "left": 0},
+        "This entry was not recorded: the players' and masters' diaries\n"
+        "  of war1 may hold 1600000 characters together, 0 left.",
+    ),
     # judge/commands/player.py (OBSERVE) and judge/commands/press.py: amplification limits
     "observers_full": (
         {"game": "war1", "limit": 50},

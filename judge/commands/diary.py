@@ -54,8 +54,24 @@ def _record(run: Run, cmd: Command, game: games.Game, seat: games.Seat, text: st
         # Mailed to everyone at the end: a line that seems to carry a password is kept
         # masked, as replies echo lines.
         text = "\n".join(_masked(line) for line in text.split("\n"))
-        number = diary.record(run.ctx.db, game, seat, text, run.ctx.now)
-        run.event("diary_recorded", cmd, game=game.name, number=number)
+        if _room(run, cmd, game, seat, len(text)):
+            number = diary.record(run.ctx.db, game, seat, text, run.ctx.now)
+            run.event("diary_recorded", cmd, game=game.name, number=number)
+
+
+def _room(run: Run, cmd: Command, game: games.Game, seat: games.Seat, size: int) -> bool:
+    """Whether the seat's share of the game's diaries (the observers' together, or the
+    players' and masters' together) has room for `size` more characters; refused if not."""
+    observer = seat.role == games.OBSERVER
+    limit = diary.OBSERVERS_CHARS if observer else diary.GAME_CHARS - diary.OBSERVERS_CHARS
+    left = max(0, limit - diary.held(run.ctx.db, game, observer))
+    if size <= left:
+        return True
+    if observer:
+        refuse(run, cmd, "diary_observers_full", game=game.name, limit=limit, left=left)
+    else:
+        refuse(run, cmd, "diary_game_full", game=game.name, limit=limit, left=left)
+    return False
 
 
 def _masked(line: str) -> str:
