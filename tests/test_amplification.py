@@ -443,3 +443,102 @@ def test_the_press_help_file_states_the_limits_in_force() -> None:
         f"observer)\nat most {PRESS_PER_HOUR} an hour, press to the master counted alike, each "
         f"at most {PRESS_MAX_CHARS}\ncharacters"
     ) in text
+
+
+# -- questions: what one mail may ask to be told -----------------------------------------
+
+WHO_PLAYS = (
+    "  Who plays war1:\n"
+    "    master               gm@example.org\n"
+    "    Austria              p0@example.org\n"
+    "    England              p1@example.org\n"
+    "    France               p2@example.org\n"
+    "    Germany              p3@example.org\n"
+    "    Italy                p4@example.org\n"
+    "    Russia               p5@example.org\n"
+    "    Turkey               p6@example.org\n"
+)
+ABOVE = "  ERROR: Answered above, at line {}: one mail is answered once for each question.\n"
+
+
+def test_a_question_asked_again_in_one_mail_is_answered_once(tmp_path: Path) -> None:
+    """The answer goes to the From: address, which can be forged: a hundred HELP lines
+    (500 bytes) made an answer of 380 KB, a hundred WHOGAME war1 FULL one of 250 KB. The
+    same question asked again, however it is spelt, is answered by a line (here 14 KB in
+    all)."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    body = "WHOGAME war1\nwhogame War1\n" + "HELP\n" * 98  # 100 lines: all read
+    [answer] = judge.send("you@example.net", body)
+    assert answer.to == ["you@example.net"]
+    help_text = answer.body.split("Line 3: HELP\n")[1].split("Line 4: HELP\n")[0]
+    assert answer.body == (
+        "Line 1: WHOGAME war1\n"
+        + WHO_PLAYS
+        + "Line 2: whogame War1\n"
+        + ABOVE.format(1)
+        + "Line 3: HELP\n"
+        + help_text
+        + "".join(f"Line {n}: HELP\n" + ABOVE.format(3) for n in range(4, 101))
+    )
+    assert help_text.startswith("  Commands, one per line, in capitals or not:\n")
+
+
+def test_one_mail_is_answered_at_most_ten_questions(tmp_path: Path) -> None:
+    """Different questions are answered up to ten a mail; the eleventh and later are
+    refused, each with the limit named, and nothing else of the mail is held back."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    questions = [
+        "WHOGAME war1",
+        "WHOGAME war1 FULL",
+        "SUMMARY war1",
+        "LIST war1",
+        "LIST",
+        "LIST FULL",
+        "HISTORY war1",
+        "HELP",
+        "VERSION",
+        "DIARY LIST",
+        "SUMMARY war2",
+        "WHOGAME war2",
+    ]
+    body = "SIGNON Fwar1 pw2\n" + "\n".join(questions) + "\nA Par-Bur"
+    mails = judge.send(players["F"], body)
+    answer = mails[0]
+    limit = (
+        "  ERROR: Only 10 questions (LIST, WHOGAME, SUMMARY, HISTORY, HELP, VERSION,\n"
+        "  DIARY LIST or READ) are answered for one mail; ask this one in another.\n"
+    )
+    assert "Line 12: SUMMARY war2\n" + limit + "Line 13: WHOGAME war2\n" + limit in answer.body
+    assert answer.body.count("ERROR:") == 2
+    assert "Line 11: DIARY LIST\n  No diary entries in war1.\n" in answer.body
+    assert "  A PAR - BUR\n" in answer.body  # the orders after them are taken
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]
+    assert [m.subject for m in mails[1:]] == ["TEST:war1 - S1901M history"]
+
+
+def test_one_mails_answer_shows_at_most_two_whole_diary_entries(tmp_path: Path) -> None:
+    """A seat may read its entries of 20,000 characters, and a signed-on sender's answer
+    is never held back: a hundred DIARY READ 1 made an answer of a megabyte, ten different
+    entries one of 200 KB. One mail's answer shows at most 40,000 characters of them."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    game = judge.game()
+    [france] = [s for s in games.seats(judge.db, game) if s.power == "FRANCE"]
+    for letter in "abc":
+        diary.record(judge.db, game, france, letter * 20_000, judge.now)
+    diary.record(judge.db, game, france, "short", judge.now)
+    judge.db.conn.commit()
+    body = "SIGNON Fwar1 pw2\nDIARY READ 1\nDIARY READ 3\nDIARY READ 2\nDIARY READ 1"
+    [answer] = judge.send(players["F"], body)
+    read = "  Reading entry {} ...\n{}\n  End of entry\n"
+    assert answer.body.split("\n\nFrance in war1")[0] == (
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  Signed on to war1 as France.\n"
+        "Line 2: DIARY READ 1\n" + read.format(1, "a" * 20_000) + "Line 3: DIARY READ 3\n"
+        "" + read.format(3, "c" * 20_000) + "Line 4: DIARY READ 2\n"
+        "  ERROR: One mail's answer shows at most 40000 characters of diary entries;\n"
+        "  read this one in another mail.\n"
+        "Line 5: DIARY READ 1\n" + ABOVE.format(2).rstrip("\n")
+    )

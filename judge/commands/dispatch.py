@@ -16,6 +16,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from judge.commands.answers import asked_before
 from judge.commands.blocks import close_block, too_many_passwords
 from judge.commands.context import Context
 from judge.commands.language import Command, masked_line, read_commands
@@ -49,8 +50,8 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
                 refuse(run, command, command.error.code, **command.error.values)
             else:
                 refuse(run, command, "not_understood")
-        elif spec.password and not _spend_password(run, command):
-            continue
+        elif (spec.password and not _spend_password(run, command)) or asked_before(run, command):
+            continue  # refused: past the mail's passwords, or a question it asked already
         else:
             run.who = spec.who  # need_master reads it (run.may_use)
             if announced(spec):
