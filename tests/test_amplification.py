@@ -518,6 +518,32 @@ def test_one_mail_is_answered_at_most_ten_questions(tmp_path: Path) -> None:
     assert [m.subject for m in mails[1:]] == ["TEST:war1 - S1901M history"]
 
 
+def test_one_mail_gets_one_history_of_a_game(tmp_path: Path) -> None:
+    """Each HISTORY is a mail of up to 1,000 lines: the same game's asked again in one
+    mail, for other dates or lines, is answered by a line; another game's is sent."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    judge.start_game("war2")
+    body = (
+        "HISTORY war1\nHISTORY war1 LINES 999\nHISTORY war2 FROM Jan 1 2026\n"
+        "HISTORY War1 EXCLSTART S1901M"
+    )
+    mails = judge.send("you@example.net", body)
+    assert [m.subject for m in mails] == [
+        "Re: [Error Flag] TEST orders",
+        "TEST:war1 - S1901M history",
+        "TEST:war2 - S1901M history",
+    ]
+    assert mails[0].body == (
+        "Line 1: HISTORY war1\n  The history of war1 (0 phases) is in a separate mail.\n"
+        "Line 2: HISTORY war1 LINES 999\n"
+        + ABOVE.format(1)
+        + "Line 3: HISTORY war2 FROM Jan 1 2026\n"
+        "  The history of war2 (0 phases) is in a separate mail.\n"
+        "Line 4: HISTORY War1 EXCLSTART S1901M\n" + ABOVE.format(1)
+    )
+
+
 def test_one_mails_answer_shows_at_most_two_whole_diary_entries(tmp_path: Path) -> None:
     """A seat may read its entries of 20,000 characters, and a signed-on sender's answer
     is never held back: a hundred DIARY READ 1 made an answer of a megabyte, ten different

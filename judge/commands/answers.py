@@ -4,8 +4,8 @@ LIST, WHOGAME, SUMMARY, HISTORY, HELP, VERSION and DIARY LIST / READ answer a li
 few bytes with a report of kilobytes, and the answer goes to the From: address, which
 can be forged: a hundred HELP lines (500 bytes) made a 380 KB answer, a hundred DIARY
 READ 1 a megabyte, and a signed-on sender's answer is never held back by the limits on
-replies. So one mail answers each such question once, and at most ANSWERS_PER_MAIL of
-them.
+replies. So one mail answers each such question once (HISTORY once a game, whatever its
+dates), and at most ANSWERS_PER_MAIL of them.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ def asked_before(run: Run, cmd: Command) -> bool:
     if not asking:
         return False
     # The seat it is asked as: LIST alone, HISTORY without a name and DIARY depend on it.
-    key = (cmd.name, cmd.args, run.block.seat.id if run.block else None)
+    # HISTORY once a game whatever its window: each is a mail of up to 1,000 lines.
+    args = cmd.args[:1] if cmd.name == "HISTORY" else cmd.args
+    key = (cmd.name, args, run.block.seat.id if run.block else None)
     if key in run.asked:
         refuse(run, cmd, "answered_above", at=run.asked[key])
         return True
