@@ -15,6 +15,7 @@ import pytest
 from judge_harness import HOLDS, Judge
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
+from judge.commands.information import MAX_LISTED
 from judge.commands.player import MAX_OBSERVERS
 from judge.commands.press import PRESS_MAX_CHARS, PRESS_PER_HOUR, PRESS_PER_MAIL
 from judge.game.diaries import fitting
@@ -568,3 +569,25 @@ def test_one_mails_answer_shows_at_most_two_whole_diary_entries(tmp_path: Path) 
         "  read this one in another mail.\n"
         "Line 5: DIARY READ 1\n" + ABOVE.format(2).rstrip("\n")
     )
+
+
+def test_list_shows_at_most_300_games_and_counts_the_rest(tmp_path: Path) -> None:
+    """Anyone may CREATE games, and every game made each LIST longer, whoever asked it
+    for (a forged From: too): 10,000 games made a LIST of 480 KB from a mail of 4 bytes.
+    LIST shows the first 300 by name and counts the rest; LIST name still shows each."""
+    assert MAX_LISTED == 300
+    judge = Judge(tmp_path)
+    for i in range(302):
+        games.create_game(judge.db, f"g{i:03d}", "standard", judge.now)
+    judge.db.conn.commit()
+    [answer] = judge.send("you@example.net", "LIST\nLIST g301")
+    shown = [line.split()[0] for line in answer.body.splitlines() if line.startswith("    g")]
+    assert shown == [f"g{i:03d}" for i in range(300)]
+    assert "    g299         forming   0 players signed on\n" in answer.body
+    assert (
+        "    g299         forming   0 players signed on\n"
+        "    and 2 more, not listed here (LIST name shows one)\n"
+        "  Variants" in answer.body
+    )
+    assert "Line 2: LIST g301\n" in answer.body
+    assert "g301" in answer.body.split("Line 2: LIST g301\n")[1]
