@@ -591,3 +591,34 @@ def test_list_shows_at_most_300_games_and_counts_the_rest(tmp_path: Path) -> Non
     )
     assert "Line 2: LIST g301\n" in answer.body
     assert "g301" in answer.body.split("Line 2: LIST g301\n")[1]
+
+
+def test_an_answer_to_another_address_than_the_seats_is_held_back_as_any_reply(
+    tmp_path: Path,
+) -> None:
+    """An answer to a mail that signed on with a right password is never held back, so
+    that a forger cannot silence a player; but anyone may observe a game, and the From:
+    can be forged: a stranger's own observer password, in mails from the addresses he
+    chose, had each answered in full (30 KB for 131 bytes), every mail, however many. From
+    another address than the seat's, the answers are held back as any others; from the
+    seat's own, never."""
+    judge = Judge(tmp_path, replies_per_hour=2)
+    judge.start_game()
+    judge.send("me@example.net", "OBSERVE war1 opw")
+    sent = [
+        (m.to, m.subject)
+        for _ in range(4)
+        for m in judge.send("victim@example.com", "SIGNON Owar1 opw\nVERSION")
+    ]
+    answer, held = "Re: TEST:war1 - S1901M orders", "Re: TEST orders (too many replies)"
+    assert sent == [
+        (["victim@example.com"], answer),
+        (["me@example.net"], answer),  # the copy to the seat's address, held back alike
+        (["victim@example.com"], answer),
+        (["me@example.net"], held),
+        (["victim@example.com"], held),
+    ]
+    for _ in range(4):
+        [answer] = judge.send("me@example.net", "SIGNON Owar1 opw\nVERSION")
+        assert answer.to == ["me@example.net"]
+        assert answer.body.startswith("Line 1: SIGNON Owar1 ****\n  Signed on to war1 as observer.")
