@@ -15,6 +15,7 @@ import pytest
 from judge_harness import HOLDS, Judge
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
+from judge.commands.information import MAX_LISTED
 from judge.commands.player import MAX_OBSERVERS
 from judge.commands.press import PRESS_MAX_CHARS, PRESS_PER_HOUR, PRESS_PER_MAIL
 from judge.game.diaries import fitting
@@ -344,6 +345,97 @@ def test_entries_fit_a_round_at_a_time() -> None:
     assert fitting(costs, 0) == set()
 
 
+# -- what a game's diaries hold ---------------------------------------------------------
+
+FULL_ENTRY = "x" * 20_000
+
+
+def _held(judge: Judge) -> dict[str, int]:
+    """The characters the diary rows of war1 hold, by the writers' role."""
+    rows = judge.db.execute(
+        "SELECT s.role, SUM(length(d.text)) FROM diary d JOIN seats s ON s.id = d.seat_id "
+        "GROUP BY s.role"
+    ).fetchall()
+    return dict(rows)
+
+
+def _fill(judge: Judge, seat: games.Seat, chars: int) -> None:
+    """Rows of the seat's holding `chars` characters, full entries and one shorter."""
+    game = judge.game()
+    for _ in range(chars // 20_000):
+        diary.record(judge.db, game, seat, FULL_ENTRY, judge.now)
+    if chars % 20_000:
+        diary.record(judge.db, game, seat, "x" * (chars % 20_000), judge.now)
+    judge.db.conn.commit()
+
+
+def test_observers_diaries_have_a_share_of_their_own(tmp_path: Path) -> None:
+    """Anyone may observe a game, and each of 50 observers could keep 200 entries of
+    20,000 characters: 200 million characters a game from strangers. The observers'
+    entries together hold at most 400,000; past it an observer's entry is refused, in
+    words that say why, and a player's is still recorded."""
+    assert (diary.GAME_CHARS, diary.OBSERVERS_CHARS) == (2_000_000, 400_000)
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send("watcher@example.net", "OBSERVE war1 opw")
+    [watcher] = games.seats(judge.db, judge.game(), games.OBSERVER)
+    _fill(judge, watcher, 399_990)
+    body = "SIGNON Owar1 opw\nDIARY\n" + "y" * 11 + "\nENDPRESS\nDIARY\n" + "y" * 10
+    [answer] = judge.send("watcher@example.net", body)
+    assert answer.body == (
+        "Line 1: SIGNON Owar1 ****\n"
+        "  Signed on to war1 as observer.\n"
+        "Line 2: DIARY\n"
+        "  ERROR: This entry was not recorded: the observers' diaries\n"
+        "  of war1 may hold 400000 characters together, 10 left.\n"
+        "Line 5: DIARY\n"
+        "  Diary entry #21 recorded for war1.\n"
+    )
+    [answer] = judge.send(players["F"], "SIGNON Fwar1 pw2\nDIARY\nMine.")
+    assert "  Diary entry #1 recorded for war1.\n" in answer.body
+    assert _held(judge) == {"observer": 400_000, "player": 5}
+    # A second observer finds the observers' share as full.
+    judge.send("late@example.net", "OBSERVE war1 lpw")
+    [answer] = judge.send("late@example.net", "SIGNON Owar1 lpw\nDIARY\nz")
+    assert answer.body.endswith(
+        "  ERROR: This entry was not recorded: the observers' diaries\n"
+        "  of war1 may hold 400000 characters together, 0 left.\n"
+    )
+    assert _held(judge) == {"observer": 400_000, "player": 5}
+
+
+def test_a_games_diaries_are_bounded_and_a_deleted_entry_frees_its_room(
+    tmp_path: Path,
+) -> None:
+    """The players' and masters' entries together hold at most 1,600,000 characters (the
+    game's 2,000,000 less the observers' share): past it an entry is refused, and an
+    entry deleted gives its room back (its row kept, its number never used again)."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    seats = {s.power: s for s in games.seats(judge.db, judge.game(), games.PLAYER)}
+    _fill(judge, seats["FRANCE"], 1_599_995)
+    [answer] = judge.send(players["G"], "SIGNON Gwar1 pw3\nDIARY\nSix ch")
+    assert (
+        "  Signed on to war1 as Germany.\n"
+        "Line 2: DIARY\n"
+        "  ERROR: This entry was not recorded: the players' and masters' diaries\n"
+        "  of war1 may hold 1600000 characters together, 5 left.\n"
+        "\nGermany in war1"
+    ) in answer.body
+    [answer] = judge.send(players["F"], "SIGNON Fwar1 pw2\nDIARY DELETE 80\nDIARY\nSix ch")
+    assert (
+        "  Signed on to war1 as France.\n"
+        "Line 2: DIARY DELETE 80\n  Diary entry #80 deleted.\n"
+        "Line 3: DIARY\n  Diary entry #81 recorded for war1.\n"
+        "\nFrance in war1"
+    ) in answer.body
+    assert _held(judge) == {"player": 1_599_995 - 19_995 + 6}
+    rows = judge.db.execute(
+        "SELECT number, length(text), deleted FROM diary WHERE number >= 79 ORDER BY number"
+    ).fetchall()
+    assert rows == [(79, 20_000, 0), (80, 0, 1), (81, 6, 0)]
+
+
 def test_the_press_help_file_states_the_limits_in_force() -> None:
     """GET press states the limits on press: the numbers are the code's."""
     text = (Path(__file__).resolve().parents[1] / "templates/files/press.txt").read_text()
@@ -352,3 +444,181 @@ def test_the_press_help_file_states_the_limits_in_force() -> None:
         f"observer)\nat most {PRESS_PER_HOUR} an hour, press to the master counted alike, each "
         f"at most {PRESS_MAX_CHARS}\ncharacters"
     ) in text
+
+
+# -- questions: what one mail may ask to be told -----------------------------------------
+
+WHO_PLAYS = (
+    "  Who plays war1:\n"
+    "    master               gm@example.org\n"
+    "    Austria              p0@example.org\n"
+    "    England              p1@example.org\n"
+    "    France               p2@example.org\n"
+    "    Germany              p3@example.org\n"
+    "    Italy                p4@example.org\n"
+    "    Russia               p5@example.org\n"
+    "    Turkey               p6@example.org\n"
+)
+ABOVE = "  ERROR: Answered above, at line {}: one mail is answered once for each question.\n"
+
+
+def test_a_question_asked_again_in_one_mail_is_answered_once(tmp_path: Path) -> None:
+    """The answer goes to the From: address, which can be forged: a hundred HELP lines
+    (500 bytes) made an answer of 380 KB, a hundred WHOGAME war1 FULL one of 250 KB. The
+    same question asked again, however it is spelt, is answered by a line (here 14 KB in
+    all)."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    body = "WHOGAME war1\nwhogame War1\n" + "HELP\n" * 98  # 100 lines: all read
+    [answer] = judge.send("you@example.net", body)
+    assert answer.to == ["you@example.net"]
+    help_text = answer.body.split("Line 3: HELP\n")[1].split("Line 4: HELP\n")[0]
+    assert answer.body == (
+        "Line 1: WHOGAME war1\n"
+        + WHO_PLAYS
+        + "Line 2: whogame War1\n"
+        + ABOVE.format(1)
+        + "Line 3: HELP\n"
+        + help_text
+        + "".join(f"Line {n}: HELP\n" + ABOVE.format(3) for n in range(4, 101))
+    )
+    assert help_text.startswith("  Commands, one per line, in capitals or not:\n")
+
+
+def test_one_mail_is_answered_at_most_ten_questions(tmp_path: Path) -> None:
+    """Different questions are answered up to ten a mail; the eleventh and later are
+    refused, each with the limit named, and nothing else of the mail is held back."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    questions = [
+        "WHOGAME war1",
+        "WHOGAME war1 FULL",
+        "SUMMARY war1",
+        "LIST war1",
+        "LIST",
+        "LIST FULL",
+        "HISTORY war1",
+        "HELP",
+        "VERSION",
+        "DIARY LIST",
+        "SUMMARY war2",
+        "WHOGAME war2",
+    ]
+    body = "SIGNON Fwar1 pw2\n" + "\n".join(questions) + "\nA Par-Bur"
+    mails = judge.send(players["F"], body)
+    answer = mails[0]
+    limit = (
+        "  ERROR: Only 10 questions (LIST, WHOGAME, SUMMARY, HISTORY, HELP, VERSION,\n"
+        "  DIARY LIST or READ) are answered for one mail; ask this one in another.\n"
+    )
+    assert "Line 12: SUMMARY war2\n" + limit + "Line 13: WHOGAME war2\n" + limit in answer.body
+    assert answer.body.count("ERROR:") == 2
+    assert "Line 11: DIARY LIST\n  No diary entries in war1.\n" in answer.body
+    assert "  A PAR - BUR\n" in answer.body  # the orders after them are taken
+    assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]
+    assert [m.subject for m in mails[1:]] == ["TEST:war1 - S1901M history"]
+
+
+def test_one_mail_gets_one_history_of_a_game(tmp_path: Path) -> None:
+    """Each HISTORY is a mail of up to 1,000 lines: the same game's asked again in one
+    mail, for other dates or lines, is answered by a line; another game's is sent."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    judge.start_game("war2")
+    body = (
+        "HISTORY war1\nHISTORY war1 LINES 999\nHISTORY war2 FROM Jan 1 2026\n"
+        "HISTORY War1 EXCLSTART S1901M"
+    )
+    mails = judge.send("you@example.net", body)
+    assert [m.subject for m in mails] == [
+        "Re: [Error Flag] TEST orders",
+        "TEST:war1 - S1901M history",
+        "TEST:war2 - S1901M history",
+    ]
+    assert mails[0].body == (
+        "Line 1: HISTORY war1\n  The history of war1 (0 phases) is in a separate mail.\n"
+        "Line 2: HISTORY war1 LINES 999\n"
+        + ABOVE.format(1)
+        + "Line 3: HISTORY war2 FROM Jan 1 2026\n"
+        "  The history of war2 (0 phases) is in a separate mail.\n"
+        "Line 4: HISTORY War1 EXCLSTART S1901M\n" + ABOVE.format(1)
+    )
+
+
+def test_one_mails_answer_shows_at_most_two_whole_diary_entries(tmp_path: Path) -> None:
+    """A seat may read its entries of 20,000 characters, and a signed-on sender's answer
+    is never held back: a hundred DIARY READ 1 made an answer of a megabyte, ten different
+    entries one of 200 KB. One mail's answer shows at most 40,000 characters of them."""
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    game = judge.game()
+    [france] = [s for s in games.seats(judge.db, game) if s.power == "FRANCE"]
+    for letter in "abc":
+        diary.record(judge.db, game, france, letter * 20_000, judge.now)
+    diary.record(judge.db, game, france, "short", judge.now)
+    judge.db.conn.commit()
+    body = "SIGNON Fwar1 pw2\nDIARY READ 1\nDIARY READ 3\nDIARY READ 2\nDIARY READ 1"
+    [answer] = judge.send(players["F"], body)
+    read = "  Reading entry {} ...\n{}\n  End of entry\n"
+    assert answer.body.split("\n\nFrance in war1")[0] == (
+        "Line 1: SIGNON Fwar1 ****\n"
+        "  Signed on to war1 as France.\n"
+        "Line 2: DIARY READ 1\n" + read.format(1, "a" * 20_000) + "Line 3: DIARY READ 3\n"
+        "" + read.format(3, "c" * 20_000) + "Line 4: DIARY READ 2\n"
+        "  ERROR: One mail's answer shows at most 40000 characters of diary entries;\n"
+        "  read this one in another mail.\n"
+        "Line 5: DIARY READ 1\n" + ABOVE.format(2).rstrip("\n")
+    )
+
+
+def test_list_shows_at_most_300_games_and_counts_the_rest(tmp_path: Path) -> None:
+    """Anyone may CREATE games, and every game made each LIST longer, whoever asked it
+    for (a forged From: too): 10,000 games made a LIST of 480 KB from a mail of 4 bytes.
+    LIST shows the first 300 by name and counts the rest; LIST name still shows each."""
+    assert MAX_LISTED == 300
+    judge = Judge(tmp_path)
+    for i in range(302):
+        games.create_game(judge.db, f"g{i:03d}", "standard", judge.now)
+    judge.db.conn.commit()
+    [answer] = judge.send("you@example.net", "LIST\nLIST g301")
+    shown = [line.split()[0] for line in answer.body.splitlines() if line.startswith("    g")]
+    assert shown == [f"g{i:03d}" for i in range(300)]
+    assert "    g299         forming   0 players signed on\n" in answer.body
+    assert (
+        "    g299         forming   0 players signed on\n"
+        "    and 2 more, not listed here (LIST name shows one)\n"
+        "  Variants" in answer.body
+    )
+    assert "Line 2: LIST g301\n" in answer.body
+    assert "g301" in answer.body.split("Line 2: LIST g301\n")[1]
+
+
+def test_an_answer_to_another_address_than_the_seats_is_held_back_as_any_reply(
+    tmp_path: Path,
+) -> None:
+    """An answer to a mail that signed on with a right password is never held back, so
+    that a forger cannot silence a player; but anyone may observe a game, and the From:
+    can be forged: a stranger's own observer password, in mails from the addresses he
+    chose, had each answered in full (30 KB for 131 bytes), every mail, however many. From
+    another address than the seat's, the answers are held back as any others; from the
+    seat's own, never."""
+    judge = Judge(tmp_path, replies_per_hour=2)
+    judge.start_game()
+    judge.send("me@example.net", "OBSERVE war1 opw")
+    sent = [
+        (m.to, m.subject)
+        for _ in range(4)
+        for m in judge.send("victim@example.com", "SIGNON Owar1 opw\nVERSION")
+    ]
+    answer, held = "Re: TEST:war1 - S1901M orders", "Re: TEST orders (too many replies)"
+    assert sent == [
+        (["victim@example.com"], answer),
+        (["me@example.net"], answer),  # the copy to the seat's address, held back alike
+        (["victim@example.com"], answer),
+        (["me@example.net"], held),
+        (["victim@example.com"], held),
+    ]
+    for _ in range(4):
+        [answer] = judge.send("me@example.net", "SIGNON Owar1 opw\nVERSION")
+        assert answer.to == ["me@example.net"]
+        assert answer.body.startswith("Line 1: SIGNON Owar1 ****\n  Signed on to war1 as observer.")

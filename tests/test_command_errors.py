@@ -414,6 +414,31 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         {"limit": 200},
         "You have recorded 200 diary entries in this game, the most there may be.",
     ),
+    "diary_read_limit": (
+        {"limit": 40000},
+        "One mail's answer shows at most 40000 characters of diary entries;\n"
+        "  read this one in another mail.",
+    ),
+    # judge/commands/answers.py
+    "answered_above": (
+        {"at": 2},
+        "Answered above, at line 2: one mail is answered once for each question.",
+    ),
+    "answers_limit": (
+        {"limit": 10},
+        "Only 10 questions (LIST, WHOGAME, SUMMARY, HISTORY, HELP, VERSION,\n"
+        "  DIARY LIST or READ) are answered for one mail; ask this one in another.",
+    ),
+    "diary_observers_full": (
+        {"game": "war1", "limit": 400000, "left": 12},
+        "This entry was not recorded: the observers' diaries\n"
+        "  of war1 may hold 400000 characters together, 12 left.",
+    ),
+    "diary_game_full": (
+        {"game": "war1", "limit": 1600000, "left": 0},
+        "This entry was not recorded: the players' and masters' diaries\n"
+        "  of war1 may hold 1600000 characters together, 0 left.",
+    ),
     # judge/commands/player.py (OBSERVE) and judge/commands/press.py: amplification limits
     "observers_full": (
         {"game": "war1", "limit": 50},

@@ -15,7 +15,7 @@ from pathlib import Path
 from live_judge import judge_toml, start_judge, wait_until
 from smtp_sink import SmtpSink, free_port
 
-from judge.service.workers import watch
+from judge.service.workers import STOP_SECONDS, stop_pool, watch
 
 
 def _children() -> dict[int, int]:
@@ -129,3 +129,23 @@ def test_a_pool_stopped_with_a_task_stuck_in_its_worker_lets_the_process_end(
         proc.kill()
     worker = int(marker.read_text())
     assert wait_until(lambda: not _running({worker}), timeout=30)
+
+
+def test_a_stopped_pool_has_no_manager_thread_left_to_race_the_exit() -> None:
+    # At the interpreter's exit, concurrent.futures wakes each pool's manager thread
+    # through a pipe that thread closes as it ends; the two racing wrote to the closed pipe
+    # ("Bad file descriptor", a traceback after `judge INFO stopped`, 1 burst of signals
+    # in 20). stop_pool waits for the thread, which the shutdown forgets: it must take it
+    # before.
+    pool = ProcessPoolExecutor(
+        1, mp_context=get_context("forkserver"), initializer=watch, initargs=(os.getpid(),)
+    )
+    assert pool.submit(os.getpid).result(timeout=30) != os.getpid()
+    manager = pool._executor_manager_thread
+    assert manager is not None and manager.is_alive()
+    waits: list[float | None] = []
+    join = manager.join
+    manager.join = lambda timeout=None: waits.append(timeout) or join(timeout)  # type: ignore[method-assign]  # a spy: the thread's own join, counted
+    stop_pool(pool)
+    assert waits == [STOP_SECONDS]
+    assert not manager.is_alive()

@@ -10,6 +10,9 @@ from judge.commands.run import Run, need_block, refuse
 from judge.game.dates import format_moment
 from judge.store import diary, games
 
+# The characters of diary entries one mail's answer shows (DIARY READ): two whole entries.
+READ_CHARS_PER_MAIL = 2 * diary.MAX_ENTRY_CHARS
+
 
 def diary_command(run: Run, cmd: Command) -> None:
     """DIARY RECORD (with its text), LIST, READ n, DELETE n for the open block's seat."""
@@ -36,7 +39,7 @@ def diary_command(run: Run, cmd: Command) -> None:
         if not found:
             refuse(run, cmd, "diary_no_entry", number=number)
         elif action == "READ":
-            run.event("diary_read", cmd, number=number, entry=found[0].text)
+            _read(run, cmd, number, found[0].text)
         else:
             diary.delete(db, seat, number)
             run.event("diary_deleted", cmd, number=number)
@@ -54,8 +57,36 @@ def _record(run: Run, cmd: Command, game: games.Game, seat: games.Seat, text: st
         # Mailed to everyone at the end: a line that seems to carry a password is kept
         # masked, as replies echo lines.
         text = "\n".join(_masked(line) for line in text.split("\n"))
-        number = diary.record(run.ctx.db, game, seat, text, run.ctx.now)
-        run.event("diary_recorded", cmd, game=game.name, number=number)
+        if _room(run, cmd, game, seat, len(text)):
+            number = diary.record(run.ctx.db, game, seat, text, run.ctx.now)
+            run.event("diary_recorded", cmd, game=game.name, number=number)
+
+
+def _room(run: Run, cmd: Command, game: games.Game, seat: games.Seat, size: int) -> bool:
+    """Whether the seat's share of the game's diaries (the observers' together, or the
+    players' and masters' together) has room for `size` more characters; refused if not."""
+    observer = seat.role == games.OBSERVER
+    limit = diary.OBSERVERS_CHARS if observer else diary.GAME_CHARS - diary.OBSERVERS_CHARS
+    left = max(0, limit - diary.held(run.ctx.db, game, observer))
+    if size <= left:
+        return True
+    if observer:
+        refuse(run, cmd, "diary_observers_full", game=game.name, limit=limit, left=left)
+    else:
+        refuse(run, cmd, "diary_game_full", game=game.name, limit=limit, left=left)
+    return False
+
+
+def _read(run: Run, cmd: Command, number: int, text: str) -> None:
+    """The entry into the answer, if the mail's answer has room for it: at most
+    READ_CHARS_PER_MAIL characters of entries (the answer goes to the From: address, and
+    a signed-on sender's is never held back: ten entries of 20,000 characters made a
+    200 KB answer of a mail of ten lines)."""
+    shown = sum(len(e["entry"]) for e in run.events if e["kind"] == "diary_read")
+    if shown + len(text) > READ_CHARS_PER_MAIL:
+        refuse(run, cmd, "diary_read_limit", limit=READ_CHARS_PER_MAIL)
+    else:
+        run.event("diary_read", cmd, number=number, entry=text)
 
 
 def _masked(line: str) -> str:

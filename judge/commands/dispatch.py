@@ -16,6 +16,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from judge.commands.answers import asked_before
 from judge.commands.blocks import close_block, too_many_passwords
 from judge.commands.context import Context
 from judge.commands.language import Command, masked_line, read_commands
@@ -49,8 +50,8 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
                 refuse(run, command, command.error.code, **command.error.values)
             else:
                 refuse(run, command, "not_understood")
-        elif spec.password and not _spend_password(run, command):
-            continue
+        elif (spec.password and not _spend_password(run, command)) or asked_before(run, command):
+            continue  # refused: past the mail's passwords, or a question it asked already
         else:
             run.who = spec.who  # need_master reads it (run.may_use)
             if announced(spec):
@@ -84,10 +85,7 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
     shown = replace(sub, subject=masked_line(sub.subject))
     context = {"sub": shown, "events": run.events, "errors": _errors(run.events), **header}
     to = (reply_address(sub),)
-    # The answer to a mail that signed on with a right password is never held back by
-    # the limits on replies: a forger (who has no password) cannot use them to silence
-    # the player, and an autoresponder never has the password (it is never echoed).
-    kind = SIGNED_REPLY if run.signed_on else "reply"
+    kind = _answer_kind(run)
     replies = [Reply(to, "acknowledgement", context, kind)]
     for address in sorted(set(run.copy_to) - set(to)):
         # Each address of record sees its own seats' lines: not another power's orders,
@@ -96,6 +94,21 @@ def dispatch(sub: Submission, ctx: Context) -> list[Reply]:
         copy = {**context, "events": events, "errors": _errors(events), "copy_for": sub.sender}
         replies.append(Reply((address,), "acknowledgement", copy, kind))
     return replies + run.mails
+
+
+def _answer_kind(run: Run) -> str:
+    """SIGNED_REPLY when the mail signed on with a right password from the address of
+    record of a seat it acted as: such an answer is never held back by the limits on
+    replies, so a forger (who has no password) cannot use them to silence the player, and
+    an autoresponder never has the password (it is never echoed). From another address
+    it is a reply like any other: the From: can be forged and anyone may observe a game,
+    so a stranger's own observer password made the answers to any address he wrote in
+    the From: unlimited (30 KB for each mail of 131 bytes, every mail)."""
+    if not run.signed_on:
+        return "reply"
+    seats = {seat for seat in run.event_seats if seat is not None}
+    of_record = {games.get_seat(run.ctx.db, seat).address for seat in seats}
+    return SIGNED_REPLY if run.sub.sender in of_record else "reply"
 
 
 def _errors(events: list[dict[str, Any]]) -> bool:

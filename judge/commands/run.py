@@ -65,6 +65,8 @@ class Run:
     closing: Block | None = None  # the block being closed (blocks.close_block): its events
     event_seats: list[int | None] = field(default_factory=list)  # each event's block's seat
     press_sent: int = 0  # press messages this mail has sent (commands/press.py's limit)
+    # The questions asked (LIST, HELP, ...: commands/answers.py), each by its line.
+    asked: dict[tuple[object, ...], int] = field(default_factory=dict)
 
     def event(self, kind: str, command: Command | None = None, **data: object) -> None:
         """Record an event of the acknowledgement (with the line of `command`, if given),

@@ -13,6 +13,7 @@ import math
 import selectors
 import signal
 import socket
+import sys
 import threading
 import time
 import traceback
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import sqlite_utils
 
@@ -168,6 +169,10 @@ class _Wakeup:
         self.writer.close()
 
 
+# The signals `judge run` takes: SIGTERM and SIGINT stop it, SIGHUP reloads.
+_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
 class _Signals:
     """SIGTERM/SIGINT (stop) and SIGHUP (reload), taken in the main thread: each handler
     only sets a flag, which the loop reads between passes."""
@@ -178,12 +183,19 @@ class _Signals:
         self.installed = threading.current_thread() is threading.main_thread()
         self.previous_fd = -1
         if self.installed:
-            self.previous_fd = signal.set_wakeup_fd(
-                wakeup.writer.fileno(), warn_on_full_buffer=False
-            )
-            signal.signal(signal.SIGTERM, self._on_stop)
-            signal.signal(signal.SIGINT, self._on_stop)
-            signal.signal(signal.SIGHUP, self._on_reload)
+            # Held back while the three handlers are set, then taken by them: a SIGINT
+            # come between two of them ran Python's own handler, and its KeyboardInterrupt
+            # was raised from the next signal.signal. No other thread runs yet to take one.
+            signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+            try:
+                self.previous_fd = signal.set_wakeup_fd(
+                    wakeup.writer.fileno(), warn_on_full_buffer=False
+                )
+                signal.signal(signal.SIGTERM, self._on_stop)
+                signal.signal(signal.SIGINT, self._on_stop)
+                signal.signal(signal.SIGHUP, self._on_reload)
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
 
     def _on_stop(self, signum: int, frame: object) -> None:
         self.stop = True
@@ -197,9 +209,24 @@ class _Signals:
         with a Python handler, and a late SIGTERM would then kill the process (-15)
         instead of letting it exit 0; an ignored signal stays ignored."""
         if self.installed:
-            for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            sys.unraisablehook = partial(_unreported_if_ignored, sys.unraisablehook)
+            for sig in _SIGNALS:
                 signal.signal(sig, signal.SIG_IGN)
             signal.set_wakeup_fd(self.previous_fd)
+
+
+def _unreported_if_ignored(report: Callable[[Any], object], unraisable: Any) -> None:
+    """sys.unraisablehook once the signals are ignored: CPython reports a signal of ours
+    that came in the instant its handler was being set to SIG_IGN (after its check of
+    signals waiting, before the kernel's action changed) as the OSError "Signal 15 ignored
+    due to race condition", a traceback ending in signal.signal on standard error, though
+    the signal is ignored as meant. Any of the daemon's threads may take a signal, so no
+    mask closes that instant; that report alone is dropped, every other one made."""
+    error = unraisable.exc_value
+    ignored = {f"Signal {int(sig)} ignored due to race condition" for sig in _SIGNALS}
+    if isinstance(error, OSError) and str(error) in ignored:
+        return
+    report(unraisable)
 
 
 def run_forever(

@@ -70,6 +70,9 @@ def stop_pool(pool: ProcessPoolExecutor, seconds: float = STOP_SECONDS) -> None:
     through a pipe that thread closes as it ends, and the two racing wrote to the closed
     pipe ("Bad file descriptor": a traceback after the daemon's last log line)."""
     pids = [p.pid for p in list((pool._processes or {}).values()) if p.pid]
+    # Taken before the shutdown, which forgets it (sets it to None): read after it, the
+    # thread was never waited for, and the traceback above still came now and then.
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     ends = time.monotonic() + seconds
     while (running := [pid for pid in pids if _alive(pid)]) and time.monotonic() < ends:
@@ -77,6 +80,5 @@ def stop_pool(pool: ProcessPoolExecutor, seconds: float = STOP_SECONDS) -> None:
     for pid in running:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-    manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:  # private, as _processes: the pool names its thread nowhere else
         manager.join(seconds)

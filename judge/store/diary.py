@@ -10,10 +10,18 @@ from datetime import datetime
 import sqlite_utils
 
 from judge.store.audit import iso
-from judge.store.games import Game, Seat
+from judge.store.games import OBSERVER, Game, Seat
 
 MAX_ENTRY_CHARS = 20_000  # one DIARY entry's text (README: limits)
 MAX_ENTRIES = 200  # DIARY entries recorded by one seat of a game, deleted ones too
+# What one game's diaries may hold, in characters, all seats together: anyone may observe
+# a game (50 observers), and 50 seats of 200 entries of 20,000 characters were 200 million
+# characters in the database from strangers. Twice the Diaries mail (game/diaries.py),
+# ten times a long game's real diaries.
+GAME_CHARS = 2_000_000
+# The observers' share of GAME_CHARS, theirs alone: strangers' diaries fill it and no
+# more, so the players' and the masters' own (GAME_CHARS less this) are never crowded out.
+OBSERVERS_CHARS = 400_000
 
 
 @dataclass(frozen=True)
@@ -56,10 +64,23 @@ def entries(db: sqlite_utils.Database, seat: Seat) -> list[Entry]:
     return [Entry(int(n), text, at) for n, text, at in rows]
 
 
+def held(db: sqlite_utils.Database, game: Game, observers: bool) -> int:
+    """The characters the game's diary entries hold: the observers' (`observers`) or
+    everyone else's, deleted entries too (those deleted before their text was dropped)."""
+    row = db.execute(
+        "SELECT COALESCE(SUM(length(d.text)), 0) FROM diary d "
+        "JOIN seats s ON s.id = d.seat_id WHERE d.game_id = ? AND (s.role = ?) = ?",
+        [game.id, OBSERVER, observers],
+    ).fetchone()
+    return int(row[0])
+
+
 def delete(db: sqlite_utils.Database, seat: Seat, number: int) -> bool:
-    """Delete one of the seat's entries; False if it has none of that number."""
+    """Delete one of the seat's entries, its text dropped (its room in the game's share
+    freed; the row stays, so its number is not used again); False if it has none of
+    that number."""
     cursor = db.execute(
-        "UPDATE diary SET deleted = 1 WHERE seat_id = ? AND number = ? AND deleted = 0",
+        "UPDATE diary SET deleted = 1, text = '' WHERE seat_id = ? AND number = ? AND deleted = 0",
         [seat.id, number],
     )
     return cursor.rowcount > 0
