@@ -129,6 +129,8 @@ signals = daemon._Signals(daemon._Wakeup())
 assert signal.getsignal(signal.SIGTERM) == signals._on_stop
 signals.release()
 assert [signal.getsignal(s) for s in daemon._SIGNALS] == [signal.SIG_IGN] * 3
+daemon._Signals(daemon._Wakeup()).release()  # a second run in the process: hooked once
+assert sys.unraisablehook.args == (sys.__unraisablehook__,)
 for number in (15, 2, 1):
     Late(f"Signal {number} ignored due to race condition")
 Late("Signal 10 ignored due to race condition")  # not one of the judge's

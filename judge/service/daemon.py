@@ -209,7 +209,9 @@ class _Signals:
         with a Python handler, and a late SIGTERM would then kill the process (-15)
         instead of letting it exit 0; an ignored signal stays ignored."""
         if self.installed:
-            sys.unraisablehook = partial(_unreported_if_ignored, sys.unraisablehook)
+            hook = sys.unraisablehook
+            if getattr(hook, "func", None) is not _unreported_if_ignored:  # once a process
+                sys.unraisablehook = partial(_unreported_if_ignored, hook)
             for sig in _SIGNALS:
                 signal.signal(sig, signal.SIG_IGN)
             signal.set_wakeup_fd(self.previous_fd)
