@@ -85,7 +85,7 @@ def test_a_writer_waiting_ends_the_group_after_the_game_at_hand(
         if game.name == "war2":  # the writer comes while war2 is processed
             writer.append(threading.Thread(target=write_meanwhile))
             writer[0].start()
-            while not writers_waiting(db):
+            while not writers_waiting(db) and writer[0].is_alive():
                 writer[0].join(0.001)
         return result
 
@@ -153,7 +153,7 @@ def test_a_group_the_database_rolled_back_is_done_again_on_the_next_pass(
         judge.at(later)
     # war1 and war2 were undone with the group, and not logged as processed.
     assert set(_phases(judge.config.database).values()) == {"S1901M"}
-    assert "the games due were rolled back by the database" in caplog.text
+    assert "the games due were rolled back by the database (OSError: disk I/O error" in caplog.text
     assert "processed" not in caplog.text
     mails = judge.at(later)  # the next pass: all four, each once
     assert set(_phases(judge.config.database).values()) == {"F1901M"}

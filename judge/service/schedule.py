@@ -77,8 +77,11 @@ def run_due(
         try:
             with transaction(db):
                 n, more = _group(db, config, clock, stopping, due, done)
-        except _GroupLost:
-            log.warning("the games due were rolled back by the database; the next pass tries")
+        except _GroupLost as lost:
+            why = failure_reason(lost.__cause__) if lost.__cause__ else "unknown"
+            log.warning(
+                "the games due were rolled back by the database (%s); the next pass tries", why
+            )
             return queued
         except Exception as e:
             if not is_transient(e):
