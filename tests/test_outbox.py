@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from email.policy import default
 from pathlib import Path
 
+import pytest
 from judge_harness import CONFIG
 from smtp_sink import SmtpSink
 
@@ -353,14 +354,57 @@ def test_the_pictures_ahead_are_those_still_to_draw_in_the_order_queued(tmp_path
             ids.append(
                 outbox.queue(db, raw, mid, [f"p{n}@example.org"], "results", NOW, picture=picture)
             )
-    assert outbox.pictures_ahead(db, 5) == [specs["A"], specs["B"], specs["C"]]
-    assert outbox.pictures_ahead(db, 2) == [specs["A"], specs["B"]]
+    a, b, c = (specs["A"], ids[0]), (specs["B"], ids[2]), (specs["C"], ids[5])
+    assert outbox.pictures_ahead(db, 5) == [a, b, c]  # each with its first mail's id
+    assert outbox.pictures_ahead(db, 2) == [a, b]
     # A drawn and stored for its mails: B is next; a sent mail counts no more either.
     drawn = outbox.Attachment("A.png", b"png")
     outbox.finish_many(db, [(ids[i], specs["A"], drawn) for i in (0, 3, 7)], NOW)
-    assert outbox.pictures_ahead(db, 5) == [specs["B"], specs["C"]]
+    assert outbox.pictures_ahead(db, 5) == [b, c]
     outbox.mark_sent_many(db, [(ids[5], "sent")], NOW)
-    assert outbox.pictures_ahead(db, 5) == [specs["B"]]
+    assert outbox.pictures_ahead(db, 5) == [b]
+
+
+def test_a_picture_drawn_ahead_finishes_every_queued_mail_that_carries_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = open_db(tmp_path / "j.db")
+    specs = {name: f'{{"name": "{name}.png"}}' for name in "AB"}
+    order = ["A", None, "B", "A", "A", "B", "A"]
+    ids = []
+    with db.atomic():
+        for n, name in enumerate(order):
+            mid = compose.new_message_id(CONFIG)
+            raw = compose.build(CONFIG, [f"p{n}@example.org"], "Results", "Body\n", NOW, mid)
+            picture = specs[name] if name else None
+            ids.append(
+                outbox.queue(db, raw, mid, [f"p{n}@example.org"], "results", NOW, picture=picture)
+            )
+    outbox.mark_sent_many(db, [(ids[4], "sent")], NOW)  # sent already: never changed
+    # A's carriers are looked for among the next 4 mails still to draw from its first:
+    # ids[6], the fifth, is left to be finished as it is sent.
+    monkeypatch.setattr(outbox, "CARRIERS_SCANNED", 4)
+    outbox.finish_drawn(db, [(specs["A"], ids[0], outbox.Attachment("A.png", b"png-A"))], NOW)
+    rows = db.execute("SELECT id, picture, picture_id FROM outbound ORDER BY id").fetchall()
+    [(picture_id, png)] = db.execute("SELECT id, png FROM pictures").fetchall()
+    assert png == b"png-A"
+    assert rows == [
+        (ids[0], None, picture_id),
+        (ids[1], None, None),
+        (ids[2], specs["B"], None),
+        (ids[3], None, picture_id),
+        (ids[4], specs["A"], None),
+        (ids[5], specs["B"], None),
+        (ids[6], specs["A"], None),
+    ]
+    audit = "SELECT entity_id, detail FROM audit WHERE event = 'pictured' ORDER BY entity_id"
+    assert db.execute(audit).fetchall() == [
+        (ids[0], f"picture {picture_id}"),
+        (ids[3], f"picture {picture_id}"),
+    ]
+    sent = {i.id: i for i in outbox.due(db, NOW)}  # the stored picture, read once for both
+    assert sent[ids[0]].attachment == outbox.Attachment("A.png", b"png-A")
+    assert sent[ids[0]].attachment is sent[ids[3]].attachment
 
 
 def test_dot_stuffing_doubles_each_leading_dot_and_ends_the_data() -> None:

@@ -29,7 +29,7 @@ from smtp_sink import SmtpSink, free_port
 from test_pictures import picture_of, spring_with_a_list
 
 from judge.game import pictures
-from judge.mail import compose
+from judge.mail import compose, send_threads
 from judge.mail.outbox import MaildirDelivery, drain, wire
 from judge.service import picture_pool
 from judge.service.picture_pool import PicturePool
@@ -281,3 +281,51 @@ def test_the_attached_picture_is_base64_in_lines_of_76_as_before(size: int) -> N
     raw = compose.attach_picture(b"Subject: x\r\n\r\nBody\r\n", "a.png", png, "<m@example.org>")
     expected = base64.encodebytes(png).replace(b"\n", b"\r\n")
     assert b"Content-Transfer-Encoding: base64\r\n\r\n" + expected + b"--=_judge_" in raw
+
+
+def test_pictures_drawn_ahead_are_stored_with_their_mails_before_these_can_be_sent(
+    tmp_path: Path, pool: PicturePool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the send threads are full (a deadline burst's games still being processed),
+    the pictures of the mails queued are drawn and stored, their mails finished: the
+    workers draw on instead of waiting for the mails' turn, and the daemon does not hold
+    the drawn pictures in memory."""
+    db = open_db(tmp_path / "j.db")
+    a, b = {"name": "board-A.png"}, {"name": "board-B.png"}
+    a_ids = [_queue(db, "a@example.org", "results", a), _queue(db, "b@example.org", "results", a)]
+    b_ids = [_queue(db, "c@example.org", "results", b)]
+    monkeypatch.setattr(send_threads, "MAX_IN_FLIGHT", 0)  # no room to send any mail
+    threads = send_threads.SendThreads([])
+    attach = pictures.Attacher(pool)
+    rows = "SELECT id, state, picture, picture_id FROM outbound ORDER BY id"
+
+    def step() -> bool:
+        send_threads.drain(db, threads, lambda: NOW, 100, attach_picture=attach)
+        return all(r[2] is None for r in db.execute(rows))
+
+    assert wait_until(step, timeout=30)
+    stored = {name: (i, png) for i, name, png in db.execute("SELECT id, name, png FROM pictures")}
+    assert {name: png for name, (_, png) in stored.items()} == {
+        "board-A.png": png_for(json.dumps(a)),
+        "board-B.png": png_for(json.dumps(b)),
+    }
+    a_id, b_id = stored["board-A.png"][0], stored["board-B.png"][0]
+    assert db.execute(rows).fetchall() == [
+        (a_ids[0], "queued", None, a_id),
+        (a_ids[1], "queued", None, a_id),
+        (b_ids[0], "queued", None, b_id),
+    ]
+    assert attach.firsts == {} and not pool.holds(json.dumps(a))  # nothing kept here
+
+
+def test_the_pool_gives_each_picture_drawn_once_and_keeps_a_failed_one_to_try_again(
+    pool: PicturePool,
+) -> None:
+    fine, failing = json.dumps({"name": "a.png"}), json.dumps({"name": "b.png", "raise": True})
+    pool.start([fine, failing])
+    assert wait_until(lambda: not pool.drawing(), timeout=30)
+    assert pool.take_drawn() == [(fine, png_for(fine))]
+    assert pool.take_drawn() == []
+    assert (pool.holds(fine), pool.holds(failing)) == (False, True)
+    drawn = pool.drawn(failing)  # its second try, then given up: its mails go as text
+    assert drawn.png is None and drawn.error.startswith("ValueError")

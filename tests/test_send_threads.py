@@ -273,6 +273,12 @@ class _Noting:
     def ready(self, item) -> bool:
         return True
 
+    def drawn_ahead(self) -> list:
+        return []
+
+    def store_drawn(self, db, drawn, now) -> None:
+        assert not drawn
+
     def __call__(self, db, items, now):
         return list(items)
 
@@ -284,12 +290,14 @@ def test_the_pictures_of_games_processed_are_begun_even_when_the_threads_are_ful
     mid = compose.new_message_id(CONFIG)
     raw = compose.build(CONFIG, ["a@example.org"], "Results", "Body\n", NOW, mid)
     with db.atomic():
-        outbox.queue(db, raw, mid, ["a@example.org"], "results", NOW, picture='{"name": "x"}')
+        first = outbox.queue(
+            db, raw, mid, ["a@example.org"], "results", NOW, picture='{"name": "x"}'
+        )
     monkeypatch.setattr(send_threads, "MAX_IN_FLIGHT", 0)  # no room for any mail
     step = _Noting()
     threads = send_threads.SendThreads([])
     handed = send_threads.drain(db, threads, lambda: NOW, 100, attach_picture=step)
-    assert (handed, step.begun) == (0, [([], ['{"name": "x"}'])])
+    assert (handed, step.begun) == (0, [([], [('{"name": "x"}', first)])])
 
 
 class _Faulty(SmtpDelivery):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any, Protocol
@@ -84,6 +84,12 @@ class Drawer(Protocol):
     def drawn(self, spec: str) -> Drawn:
         """The outcome for `spec`, waiting for it if it is still being drawn."""
 
+    def holds(self, spec: str) -> bool:
+        """Whether `spec` is begun here and not yet taken (by `take_drawn`)."""
+
+    def take_drawn(self) -> list[tuple[str, bytes]]:
+        """The pictures drawn since the last call, each once, given up here: (JSON, PNG)."""
+
 
 def draw_now(spec: str) -> bytes:
     """The PNG for a queued picture (its JSON); raises what rendering raises. A worker
@@ -116,6 +122,12 @@ class InProcess:
         except (PngUnavailable, ValueError, KeyError) as e:
             return Drawn(None, f"{type(e).__name__}: {e}")
 
+    def holds(self, spec: str) -> bool:
+        return False
+
+    def take_drawn(self) -> list[tuple[str, bytes]]:
+        return []  # nothing is drawn ahead here
+
 
 @dataclass(frozen=True)
 class Attacher:
@@ -123,12 +135,47 @@ class Attacher:
     the pictures of the mails ahead begun, the ready ones attached and stored."""
 
     drawer: Drawer
+    # The id of the first mail of each picture begun: where its mails are (finish_drawn).
+    firsts: dict[str, int] = field(default_factory=dict)
 
-    def ahead(self, items: Sequence[outbox.Outbound], further: Sequence[str] = ()) -> None:
+    def ahead(
+        self, items: Sequence[outbox.Outbound], further: Sequence[tuple[str, int]] = ()
+    ) -> None:
         """Begin drawing the distinct pictures of `items` (queued mails about to be sent),
-        then those of `further` (queued further on)."""
-        specs = [*(i.picture for i in items if i.picture), *further]
-        self.drawer.start(list(dict.fromkeys(specs)))
+        then those of `further` (queued further on: each JSON and the id of its first
+        mail)."""
+        begun = [*((i.picture, i.id) for i in items if i.picture), *further]
+        for spec, first in begun:
+            self.firsts[spec] = min(first, self.firsts.get(spec, first))
+        self.drawer.start(list(dict.fromkeys(spec for spec, _ in begun)))
+        for spec in [s for s in self.firsts if not self.drawer.holds(s)]:
+            del self.firsts[spec]
+
+    def drawn_ahead(self) -> list[tuple[str, int, outbox.Attachment]]:
+        """The pictures drawn since the last call, to store (`store_drawn`): each its
+        JSON, the id of its first mail, the picture."""
+        drawn = []
+        for spec, png in self.drawer.take_drawn():
+            first = self.firsts.pop(spec, 0)
+            try:
+                drawn.append((spec, first, outbox.Attachment(picture_name(spec), png)))
+            except Exception as e:  # its mails go as their text alone, as they are sent
+                log.error("a picture cannot be attached: %s: %s", type(e).__name__, e)
+        return drawn
+
+    def store_drawn(
+        self,
+        db: sqlite_utils.Database,
+        drawn: Sequence[tuple[str, int, outbox.Attachment]],
+        now: datetime,
+    ) -> None:
+        """Store `drawn` (from `drawn_ahead`) with the mails that carry them finished, in
+        one transaction (outbox.finish_drawn): a burst's pictures are drawn while its
+        games are processed, not only as its mails come up to be sent."""
+        if drawn:
+            crash_point("picture-drawn")  # drawn, not stored: the next life draws them again
+            outbox.finish_drawn(db, drawn, now)
+            crash_point("picture-stored")  # stored, not sent: the next life sends these bytes
 
     def ready(self, item: outbox.Outbound) -> bool:
         """Whether `item` can be finished now: no picture, or its picture drawn (or known
@@ -174,15 +221,22 @@ def _attached(item: outbox.Outbound, drawn: Drawn) -> outbox.Outbound:
     error = drawn.error
     if drawn.png is not None:
         try:
-            name = json.loads(item.picture or "{}")["name"]
-            if not (isinstance(name, str) and name.isascii() and name.isprintable()):
-                raise ValueError(f"the picture's name is not printable ASCII: {name!r}")
+            name = picture_name(item.picture or "{}")
             return replace(item, picture=None, attachment=outbox.Attachment(name, drawn.png))
         except Exception as e:
             error = f"{type(e).__name__}: {e}"
     # The text names a picture that cannot be drawn here: send the text alone.
     log.error("outbound %s: no picture: %s", item.id, error)
     return replace(item, picture=None)
+
+
+def picture_name(spec: str) -> str:
+    """The file name a picture is attached under, from its JSON; raises if it has none
+    or it is not printable ASCII."""
+    name = json.loads(spec)["name"]
+    if not (isinstance(name, str) and name.isascii() and name.isprintable()):
+        raise ValueError(f"the picture's name is not printable ASCII: {name!r}")
+    return name
 
 
 # The step `judge run --once`, the tools and the tests pass to the drainer.

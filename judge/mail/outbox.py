@@ -36,9 +36,22 @@ from judge.store import outbox
 class PictureStep(Protocol):
     """Draws the queued mails' pictures and attaches them (judge/game/pictures.Attacher)."""
 
-    def ahead(self, items: Sequence[outbox.Outbound], further: Sequence[str] = ()) -> None:
+    def ahead(
+        self, items: Sequence[outbox.Outbound], further: Sequence[tuple[str, int]] = ()
+    ) -> None:
         """The mails about to be sent, in order: begin drawing their pictures, and those
-        of `further` (pictures queued further on, their JSON)."""
+        of `further` (pictures queued further on: their JSON, their first mail's id)."""
+
+    def drawn_ahead(self) -> list[tuple[str, int, outbox.Attachment]]:
+        """The pictures drawn ahead since the last call (JSON, first mail's id, picture)."""
+
+    def store_drawn(
+        self,
+        db: sqlite_utils.Database,
+        drawn: Sequence[tuple[str, int, outbox.Attachment]],
+        now: datetime,
+    ) -> None:
+        """Store `drawn`, finishing the mails that carry them, in one transaction."""
 
     def ready(self, item: outbox.Outbound) -> bool:
         """Whether `item` can be finished without waiting (no picture, or it is drawn)."""
@@ -341,6 +354,7 @@ def drain(
     mail came, to be answered first); returns how many were sent. The pictures of
     `look_ahead` more are begun meanwhile. Mails queued with a picture are finished by
     `attach_picture` (which stores them) before the first is sent."""
+    attach_picture.store_drawn(db, attach_picture.drawn_ahead(), clock())
     items = outbox.due(db, clock(), limit + max(1, look_ahead))  # one more: is there more?
     if not items:
         delivery.close()  # idle: no connection kept open

@@ -46,7 +46,7 @@ SEND_CONNECTIONS = 4  # connections to the relay at once
 MAX_IN_FLIGHT = 200  # mails handed to the threads and not yet recorded as sent
 # The pictures of the games processed are begun this far ahead of the mails that carry
 # them: the picture workers draw while the loop processes the next games.
-PICTURES_AHEAD = 32
+PICTURES_AHEAD = 96
 IDLE_CLOSE_SECONDS = 5.0  # a thread closes its connection after this long with no mail
 
 
@@ -193,6 +193,9 @@ def drain(
     due (finished first: see outbox.drain), the pictures of `look_ahead` more and the
     next PICTURES_AHEAD pictures queued begun; returns how many were handed over."""
     record(db, threads.collect(), clock())
+    # Committed apart from the mails sent: a fault storing a picture never undoes the
+    # record of a mail sent (it would be sent again).
+    attach_picture.store_drawn(db, attach_picture.drawn_ahead(), clock())
     room = min(limit, threads.room())
     items = []
     if room:

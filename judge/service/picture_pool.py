@@ -145,6 +145,22 @@ class PicturePool:
             return Drawn(self._jobs[spec].future.result())
         return Drawn(None, _reason(error))
 
+    def holds(self, spec: str) -> bool:
+        """Whether `spec` is begun here and not yet taken."""
+        return spec in self._jobs
+
+    def take_drawn(self) -> list[tuple[str, bytes]]:
+        """The pictures drawn well since the last call, each once, forgotten here (a
+        failed one stays, for `ready` to try again)."""
+        taken = [
+            (spec, job.future.result())
+            for spec, job in self._jobs.items()
+            if job.future.done() and _error(job.future) is None
+        ]
+        for spec, _ in taken:
+            del self._jobs[spec]
+        return taken
+
     def drawing(self) -> bool:
         """Whether a picture is being drawn (the daemon is then woken by `on_ready`)."""
         return any(not job.future.done() for job in self._jobs.values())

@@ -99,19 +99,34 @@ def due(
     direct = set(fast)
     marks = ", ".join("?" for _ in chosen)
     found: dict[int, Outbound] = {}
-    for r in db.execute(
-        "SELECT o.id, o.message_id, o.recipients, o.raw, o.attempts, o.picture, p.name, "
-        "p.png FROM outbound o LEFT JOIN pictures p ON p.id = o.picture_id "
-        f"WHERE o.id IN ({marks})",
+    chosen_rows = db.execute(
+        "SELECT id, message_id, recipients, raw, attempts, picture, picture_id "
+        f"FROM outbound WHERE id IN ({marks})",
         chosen,
-    ).fetchall():
+    ).fetchall()
+    attachments = _attachments(db, {r[6] for r in chosen_rows if r[6] is not None})
+    for r in chosen_rows:
         to = _recipients(r[2])
         if isinstance(to, str):  # damaged on disk: set aside, never sent, shown to the operator
             mark_failed(db, r[0], now, f"its recipients do not read: {to}")
             continue
-        attachment = Attachment(r[6], r[7]) if r[7] is not None else None
+        attachment = attachments.get(r[6]) if r[6] is not None else None
         found[r[0]] = Outbound(r[0], r[1], to, r[3], r[4], r[5], r[0] in direct, attachment)
     return [found[i] for i in chosen if i in found]
+
+
+def _attachments(db: sqlite_utils.Database, picture_ids: Set[int]) -> dict[int, Attachment]:
+    """The stored pictures of `picture_ids`, each read once: the mails that carry one
+    share it (one object, so its base64 is computed once: judge/mail/compose)."""
+    if not picture_ids:
+        return {}
+    marks = ", ".join("?" for _ in picture_ids)
+    return {
+        picture_id: Attachment(name, png)
+        for picture_id, name, png in db.execute(
+            f"SELECT id, name, png FROM pictures WHERE id IN ({marks})", list(picture_ids)
+        )
+    }
 
 
 def _recipients(text: str) -> tuple[str, ...] | str:
@@ -128,9 +143,10 @@ def _recipients(text: str) -> tuple[str, ...] | str:
 PICTURE_READERS = 10  # mails per picture read ahead: seven powers, a master, the list, one more
 
 
-def pictures_ahead(db: sqlite_utils.Database, count: int) -> list[str]:
-    """The next `count` pictures to draw (their JSON), distinct, in the order their mails
-    were queued: those of the mails queued with one and not yet finished."""
+def pictures_ahead(db: sqlite_utils.Database, count: int) -> list[tuple[str, int]]:
+    """The next `count` pictures to draw, distinct, in the order their mails were queued:
+    those of the mails queued with one and not yet finished, each as (its JSON, the id of
+    its first mail)."""
     # Made distinct by SQLite among the first mails (the mails of one phase of one game
     # share their picture: a results mail to each reader, a copy to the list).
     rows = db.execute(
@@ -139,7 +155,38 @@ def pictures_ahead(db: sqlite_utils.Database, count: int) -> list[str]:
         "ORDER BY id LIMIT ?) GROUP BY picture ORDER BY first LIMIT ?",
         [count * PICTURE_READERS, count],
     )
-    return [spec for spec, _ in rows]
+    return [(spec, first) for spec, first in rows]
+
+
+# The mails one picture finishes early (finish_drawn) are found among the next
+# CARRIERS_SCANNED mails still to draw from its first: a game's results mails are queued
+# together, one to each seat (up to 7 powers, 10 masters, 50 observers) and the list.
+# One queued further on is finished as it is sent, its picture drawn again then.
+CARRIERS_SCANNED = 100
+
+
+def finish_drawn(
+    db: sqlite_utils.Database,
+    drawn: Sequence[tuple[str, int, Attachment]],
+    now: datetime,
+) -> None:
+    """Store, in one transaction, each picture drawn ahead of its mails' turn to be sent
+    (its JSON, the id of its first mail, the picture), and finish the queued mails that
+    carry it (see finish_many): the picture then leaves the daemon's memory, and the
+    workers draw on while the mails wait their turn."""
+    if not drawn:
+        return
+    with transaction(db):
+        finished: list[tuple[int, str, Attachment | None]] = []
+        for spec, first, attachment in drawn:
+            rows = db.execute(
+                "SELECT id, picture = ? FROM outbound INDEXED BY idx_outbound_to_draw "
+                "WHERE state = 'queued' AND picture IS NOT NULL AND id >= ? ORDER BY id "
+                "LIMIT ?",
+                [spec, first, CARRIERS_SCANNED],
+            )
+            finished += [(outbound_id, spec, attachment) for outbound_id, same in rows if same]
+        finish_many(db, finished, now)
 
 
 # A mail waiting out its backoff holds back the later mails to the same recipients for its
