@@ -53,30 +53,21 @@ def queue_reply(
     # What to draw, written once for the mails to all recipients (a game's results go
     # to eight: written for each, it was about a tenth of a burst's processing in Python).
     spec = picture.to_json() if picture else None
-    for to in [reply.to] if whole else [(address,) for address in reply.to]:
-        message_id = reply.message_id or compose.new_message_id(config)
-        raw = compose.build(
-            config,
-            to,
-            subject,
-            body,
-            now,
-            message_id,
-            in_reply_to=in_reply_to if threaded else None,
-            references=references if threaded else (),
-            auto_submitted="auto-replied" if threaded else "auto-generated",
-            extra=reply.headers,
-        )
-        outbox.queue(
-            db,
-            raw,
-            message_id,
-            list(to),
-            reply.kind,
-            now,
-            inbound_id,
-            picture=spec,
-        )
+    targets = [reply.to] if whole else [(address,) for address in reply.to]
+    mails = [(to, reply.message_id or compose.new_message_id(config)) for to in targets]
+    raws = compose.build_each(
+        config,
+        mails,
+        subject,
+        body,
+        now,
+        in_reply_to=in_reply_to if threaded else None,
+        references=references if threaded else (),
+        auto_submitted="auto-replied" if threaded else "auto-generated",
+        extra=reply.headers,
+    )
+    queued = [(raw, mid, list(to)) for raw, (to, mid) in zip(raws, mails, strict=True)]
+    outbox.queue_each(db, queued, reply.kind, now, inbound_id, picture=spec)
 
 
 def within_reply_cap(

@@ -102,7 +102,13 @@ def secret_message_id(config: Config) -> str:
 
 def _own_domain(config: Config) -> str:
     """The judge's domain for its Message-IDs, in ASCII (IDNA)."""
-    domain = addresses.ascii_form(config.address).rpartition("@")[2]
+    return _domain_of(config.address)
+
+
+@lru_cache(maxsize=8)
+def _domain_of(address: str) -> str:
+    # Kept: a deadline burst makes 24,000 Message-IDs of the one address.
+    domain = addresses.ascii_form(address).rpartition("@")[2]
     return domain if domain.isascii() and domain else "judge.invalid"
 
 
@@ -124,6 +130,34 @@ def build(
     one `header_line` (the stdlib's SMTP policy, RFC 2047), the subject and other values
     are cut to MAX_HEADER_CHARS, and a Message-ID that is not plain ASCII <left@right> is
     not referred to. The head is ASCII unless a recipient has a UTF-8 local part."""
+    [raw] = build_each(
+        config,
+        [(to, message_id)],
+        subject,
+        body,
+        now,
+        in_reply_to=in_reply_to,
+        references=references,
+        auto_submitted=auto_submitted,
+        extra=extra,
+    )
+    return raw
+
+
+def build_each(
+    config: Config,
+    mails: Sequence[tuple[Sequence[str], str]],
+    subject: str,
+    body: str,
+    now: datetime,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    auto_submitted: str = "auto-replied",
+    extra: Sequence[tuple[str, str]] = (),
+) -> list[bytes]:
+    """`build` for each of `mails` (its recipients, its Message-ID), the same text to
+    each: what all share (the body and the other headers) made once, for a game's
+    results to each of its readers."""
     lines = body.replace("\r\n", "\n").split("\n")
     if body.isascii() and all(len(line) <= 998 for line in lines):
         payload, charset, cte = "\r\n".join(lines), "us-ascii", "7bit"
@@ -135,14 +169,9 @@ def build(
     sender = formataddr(
         (f"{config.name} judge" if config.name else "", addresses.ascii_form(config.address))
     )
-    recipients = [addresses.ascii_form(_one_line(a).strip()) for a in to]
-    headers = [
-        ("From", sender),
-        ("To", ", ".join(recipients)),
-        ("Subject", _short(subject)),
-        ("Date", format_datetime(now)),
-        ("Message-ID", message_id),
-    ]
+    first = header_line("From", sender)
+    middle = header_line("Subject", _short(subject)) + header_line("Date", format_datetime(now))
+    headers = []
     thread = [m for m in (_message_id(r) for r in (*references, in_reply_to or "")) if m]
     if in_reply_to and (replied := _message_id(in_reply_to)):
         headers.append(("In-Reply-To", replied))
@@ -155,11 +184,23 @@ def build(
         ("Content-Type", f'text/plain; charset="{charset}"'),
         ("Content-Transfer-Encoding", cte),
     ]
-    head = "".join(
-        _address_list(name, value) if name == "To" else header_line(name, value)
-        for name, value in headers
-    )
-    return (head + "\r\n").encode("utf-8") + payload.encode("ascii")
+    last = "".join(header_line(name, value) for name, value in headers) + "\r\n"
+    text = payload.encode("ascii")
+    return [
+        (
+            first
+            + _address_list("To", ", ".join(_recipient(a) for a in to))
+            + middle
+            + header_line("Message-ID", message_id)
+            + last
+        ).encode("utf-8")
+        + text
+        for to, message_id in mails
+    ]
+
+
+def _recipient(address: str) -> str:
+    return addresses.ascii_form(_one_line(address).strip())
 
 
 _PART_HEADERS = (b"content-type:", b"content-transfer-encoding:", b"mime-version:")

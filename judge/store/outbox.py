@@ -61,6 +61,40 @@ def queue(
     return outbound_id
 
 
+def queue_each(
+    db: sqlite_utils.Database,
+    mails: Sequence[tuple[bytes, str, list[str]]],
+    kind: str,
+    now: datetime,
+    inbound_id: int | None = None,
+    picture: str | None = None,
+) -> list[int]:
+    """`queue` for each of `mails` (its message, Message-ID and recipients), all of one
+    kind and picture, in the order given; their ids (call inside the caller's
+    transaction). The rows and their audit lines as `queue` writes them, the audit lines
+    in one statement: a game's results are a mail to each of its readers."""
+    at = iso(now)
+    ids = [
+        inserted_id(
+            db.conn.execute(
+                "INSERT INTO outbound (message_id, inbound_id, kind, recipients, raw, state, "
+                "attempts, next_attempt_at, created_at, picture) "
+                "VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)",
+                [message_id, inbound_id, kind, json.dumps(to), raw, at, at, picture],
+            )
+        )
+        for raw, message_id, to in mails
+    ]
+    record_many(
+        db,
+        now,
+        "outbound",
+        "queued",
+        [(i, f"{kind} to {', '.join(to)}") for i, (_, _, to) in zip(ids, mails, strict=True)],
+    )
+    return ids
+
+
 # The kinds of the direct answers to a mail (game/outgoing.py, judge/replies.py): the
 # fast lane. A player's acknowledgement is sent before the results of a deadline burst
 # queued earlier, but never before an earlier mail to the same address.
