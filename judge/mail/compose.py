@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import itertools
+import os
 import re
 import secrets
-import uuid
+import time
 from collections.abc import Sequence
 from datetime import datetime
 from email import policy
 from email.header import Header
 from email.quoprimime import body_encode
-from email.utils import format_datetime, formataddr, make_msgid
+from email.utils import format_datetime, formataddr
 from functools import cache, lru_cache
 
 import jinja2
@@ -90,8 +92,31 @@ def answered_subject(subject: object, code: str = "") -> str:
 
 
 def new_message_id(config: Config) -> str:
-    """A fresh <unique@domain> of the judge's own domain, in ASCII (IDNA)."""
-    return make_msgid(idstring=uuid.uuid4().hex[:12], domain=_own_domain(config))
+    """A fresh <unique@domain> of the judge's own domain, in ASCII (IDNA): the time and
+    a count of this process's mails under a key of its own (blake2b), so that the ids
+    tell a reader nothing of the mails between two of his. (make_msgid's random bits
+    and a uuid4 for each, some 10 us, were a twentieth of a deadline burst's work.)"""
+    mark = hashlib.blake2b(
+        next(_ids.count).to_bytes(8, "big"), key=_ids.key, digest_size=8
+    ).hexdigest()
+    return f"<{int(time.time() * 100)}.{mark}@{_own_domain(config)}>"
+
+
+class _Ids:
+    """What makes this process's Message-IDs unique: made again in a forked child."""
+
+    def __init__(self) -> None:
+        self.key = secrets.token_bytes(32)
+        self.count = itertools.count(1)
+
+
+def _new_ids() -> None:
+    global _ids
+    _ids = _Ids()
+
+
+_ids = _Ids()
+os.register_at_fork(after_in_child=_new_ids)
 
 
 def secret_message_id(config: Config) -> str:
