@@ -42,6 +42,10 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True,  # a block tag's own line leaves no blank line behind
         lstrip_blocks=True,
         autoescape=False,  # plain-text mail
+        # The templates are part of the judge, not of its configuration: read once a
+        # process, not checked on disk again at each use (two stat calls a mail, 16,000
+        # in a deadline burst).
+        auto_reload=False,
     )
     env.filters["answered"] = answered_subject
     return env
