@@ -445,6 +445,28 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "The observer list of war1 is full: a game has at most 50 observers,\n"
         "  so you were not added.",
     ),
+    # judge/commands/player.py: observers confirm their address
+    "confirm_nothing": (
+        {"game": "war1"},
+        "This address has no observer seat of war1 to confirm\n"
+        "  (OBSERVE war1 password first: its answer gives the code).",
+    ),
+    "confirm_wrong": (
+        {"game": "war1"},
+        "That is not the code mailed to this address for war1.\n"
+        "  A wrong code counts as a wrong password.",
+    ),
+    "confirm_locked": (
+        {"until": "Saturday 21 November 2026 13:05 UTC"},
+        "Refused, and the code was not checked: too many wrong passwords\n"
+        "  or codes from your address in the last hour. Codes are checked again\n"
+        "  from Saturday 21 November 2026 13:05 UTC.",
+    ),
+    "observer_unconfirmed": (
+        {"game": "war1"},
+        "Your observer seat of war1 is not confirmed yet: mail\n"
+        "  CONFIRM war1 code, with the code the answer to your OBSERVE gave.",
+    ),
     "press_too_long": (
         {"limit": 20000},
         "The press is too long: at most 20000 characters. It was not sent.",

@@ -22,10 +22,10 @@ from judge.commands.run import (
     need_player,
     refuse,
 )
-from judge.commands.signon import sign_on
+from judge.commands.signon import WINDOW, minute_words, sign_on
 from judge.commands.takeover import first_forming, free_group, orders_refused, take_over
 from judge.engine.geography import GameMap, MapError
-from judge.game import play
+from judge.game import observers, play
 from judge.game.anonymity import hidden, secret
 from judge.game.assignment import parse_preference
 from judge.game.dates import (
@@ -41,7 +41,7 @@ from judge.game.rules import may_wait
 from judge.game.vacancies import free_groups
 from judge.mail.addresses import Undeliverable, deliverable
 from judge.replies import Reply
-from judge.store import games, takeovers
+from judge.store import games, guesses, takeovers
 from judge.store.audit import iso
 from judge.variants.maps import load_map, map_names
 
@@ -154,6 +154,11 @@ def signon(run: Run, cmd: Command) -> None:
     run.passwords_left -= max(1, outcome.checks)
     run.mails += outcome.notices
     seat, game = outcome.seat, outcome.game
+    if seat is not None and seat.unconfirmed:
+        # Its answers would go to an address that has not asked for them, unlimited.
+        run.refused = True
+        refuse(run, cmd, "observer_unconfirmed", game=name)
+        return
     if seat is None or game is None:
         run.refused = True
         if outcome.refused == "budget":
@@ -250,8 +255,25 @@ def set_address(run: Run, cmd: Command) -> None:
             run.event("address_bad", cmd, address=address.address, reason=address.reason)
             return
         run.copy(block.seat)
+        if block.seat.role == games.OBSERVER and address != block.seat.address:
+            _observer_moves(run, cmd, block, address)
+            return
         block.seat = games.update_seat(run.ctx.db, block.seat, run.ctx.now, address=address)
         run.event("address", cmd, game=block.game.name, address=address)
+
+
+def _observer_moves(run: Run, cmd: Command, block: Block, address: str) -> None:
+    """An observer's new address confirms itself as OBSERVE's does: until it sends back
+    the code mailed to it (CONFIRM), the seat gets no mail; else a confirmed observer's
+    SET ADDRESS pointed a game's mail at anyone."""
+    code = observers.new_code()
+    now = run.ctx.now
+    block.seat = games.update_seat(
+        run.ctx.db, block.seat, now, address=address, confirm_code=code, confirm_asked_at=iso(now)
+    )
+    context = {"game": block.game.name, "code": code, "days": observers.UNCONFIRMED_DAYS}
+    run.mails.append(Reply((address,), "observer_confirm", context, "notice", False))
+    run.event("observer_address", cmd, game=block.game.name, address=address)
 
 
 def set_preference(run: Run, cmd: Command) -> None:
@@ -386,19 +408,56 @@ def observe(run: Run, cmd: Command) -> None:
     if game is None or game.state == games.FORMING:
         run.event("join_failed", cmd, game=as_written(name), reason="no_game")
         return
-    observers = games.seats(run.ctx.db, game, games.OBSERVER)
-    if any(s.address == run.sub.sender for s in observers):
+    observers.drop_stale(run.ctx.db, game, run.ctx.now)  # their places are free again
+    seated = games.seats(run.ctx.db, game, games.OBSERVER, unconfirmed=True)
+    if any(s.address == run.sub.sender for s in seated):
         # One seat an address: each more was another diary's room and its own password.
         run.event("join_failed", cmd, game=name, reason="observing")
         return
-    if len(observers) >= MAX_OBSERVERS:  # refused before the password is hashed
+    if len(seated) >= MAX_OBSERVERS:  # refused before the password is hashed
         refuse(run, cmd, "observers_full", game=name, limit=MAX_OBSERVERS)
         return
+    code = observers.new_code()  # mailed to the From: address alone, in this answer
     seat = games.add_seat(
-        run.ctx.db, game, games.OBSERVER, run.sub.sender, hash_password(password), run.ctx.now
+        run.ctx.db,
+        game,
+        games.OBSERVER,
+        run.sub.sender,
+        hash_password(password),
+        run.ctx.now,
+        confirm_code=code,
     )
     run.block = Block(game, seat)
-    run.event("observing", cmd, game=name)
+    run.event("observing", cmd, game=name, code=code, days=observers.UNCONFIRMED_DAYS)
+
+
+def confirm(run: Run, cmd: Command) -> None:
+    """CONFIRM name code: the sender's observer seat of the game confirmed with the code
+    its OBSERVE's answer carried; from now on it gets the game's mail. A wrong code counts
+    as a wrong password against the sender (the limits on guesses)."""
+    close_block(run)
+    name, written = cmd.args
+    db, now = run.ctx.db, run.ctx.now
+    game = games.find_game(db, name)
+    waiting = [
+        s
+        for s in (games.seats(db, game, games.OBSERVER, unconfirmed=True) if game else [])
+        if s.address == run.sub.sender and s.unconfirmed
+    ]
+    if game is None or not waiting:
+        refuse(run, cmd, "confirm_nothing", game=as_written(name))
+        return
+    key, limit = guesses.sender_key(run.sub.sender), run.ctx.config.wrong_passwords_per_hour
+    until = guesses.locked_until(db, [key], limit, now, WINDOW)
+    if until is not None:  # refused unchecked, in words that do not depend on the code
+        refuse(run, cmd, "confirm_locked", until=minute_words(run.ctx, until))
+        return
+    if not observers.code_matches(written, waiting[0]):
+        guesses.record_wrong(db, [key], now, WINDOW)
+        refuse(run, cmd, "confirm_wrong", game=game.name)
+        return
+    games.confirm_seat(db, waiting[0], now)
+    run.event("observer_confirmed", cmd, game=game.name)
 
 
 def draw_vote(run: Run, cmd: Command) -> None:

@@ -151,7 +151,7 @@ def _candidates(ctx: Context, game: games.Game, who: str, sender: str) -> list[g
     by_initial = {p.initial: key for key, p in load_map(game.variant).powers.items()}
     seats = [
         s
-        for s in games.seats(ctx.db, game)
+        for s in games.seats(ctx.db, game, unconfirmed=True)  # refused by the caller
         if (who == "M" and s.role == games.MASTER)
         or (who == "O" and s.role == games.OBSERVER)
         or (s.role == games.PLAYER and s.power is not None and s.power == by_initial.get(who))

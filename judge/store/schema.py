@@ -434,6 +434,14 @@ def _v18_pictures_once(db: sqlite_utils.Database) -> None:
     )
 
 
+def _v19_confirmed_observers(db: sqlite_utils.Database) -> None:
+    # An observer seat is made from a From: line anyone can forge: it gets no mail beyond
+    # the answer to its OBSERVE until its address sends back the code that answer carries
+    # (judge/game/observers.py). NULL: confirmed; every seat before this was, and stays so.
+    db.table("seats").add_column("confirm_code", str)
+    db.table("seats").add_column("confirm_asked_at", str)  # when the code was mailed
+
+
 def _json_or_null(value: object) -> str | None:
     """A moved value as its column holds it: NULL for none or an empty object."""
     return json.dumps(value) if value else None
@@ -458,4 +466,5 @@ MIGRATIONS = [
     _v16_diary,
     _v17_abandoned,
     _v18_pictures_once,
+    _v19_confirmed_observers,
 ]
