@@ -445,7 +445,7 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "The observer list of war1 is full: a game has at most 50 observers,\n"
         "  so you were not added.",
     ),
-    # judge/commands/player.py: observers confirm their address
+    # judge/commands/player.py: observers confirm their address, CREATE's limits
     "confirm_nothing": (
         {"game": "war1"},
         "This address has no observer seat of war1 to confirm\n"
@@ -466,6 +466,16 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         {"game": "war1"},
         "Your observer seat of war1 is not confirmed yet: mail\n"
         "  CONFIRM war1 code, with the code the answer to your OBSERVE gave.",
+    ),
+    "create_forming": (
+        {"limit": 5},
+        "You have 5 games forming already, the most one address may have:\n"
+        "  the game was not created. Create it once one of them has started.",
+    ),
+    "create_per_day": (
+        {"limit": 10},
+        "You have created 10 games in the last day, the most one address may:\n"
+        "  the game was not created. Try again tomorrow.",
     ),
     "press_too_long": (
         {"limit": 20000},

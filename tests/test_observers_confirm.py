@@ -14,7 +14,7 @@ import pytest
 import sqlite_utils
 from judge_harness import HOLDS, Judge, Mail, observing
 
-from judge.commands.player import MAX_OBSERVERS
+from judge.commands.player import MAX_CREATED_PER_DAY, MAX_FORMING_CREATED, MAX_OBSERVERS
 from judge.game.observers import CODE_LENGTH, CODE_LETTERS, UNCONFIRMED_DAYS
 from judge.store import games
 from judge.store.db import migrate
@@ -209,7 +209,8 @@ def test_an_observer_who_moves_confirms_the_new_address(tmp_path: Path) -> None:
 
 
 def test_observers_seated_before_the_migration_stay_confirmed(tmp_path: Path) -> None:
-    """A store of version 18: its observer keeps getting mail (no code asked of it)."""
+    """A store of version 18: its observer keeps getting mail (no code asked of it), and
+    its games are counted as created by their first master."""
     db = sqlite_utils.Database(sqlite3.connect(str(tmp_path / "old.db")))
     migrate(db, MIGRATIONS[:18])
     at = "2026-01-01T00:00:00.000000+00:00"
@@ -230,3 +231,43 @@ def test_observers_seated_before_the_migration_stay_confirmed(tmp_path: Path) ->
     assert game is not None
     observers = games.seats(db, game, games.OBSERVER)
     assert [(s.address, s.unconfirmed) for s in observers] == [("fan@example.net", False)]
+    assert db.execute("SELECT created_by FROM games").fetchall() == [("gm@example.org",)]
+
+
+def test_one_address_creates_a_bounded_number_of_games(tmp_path: Path) -> None:
+    """Anyone may CREATE games, each a master seat that processes and terminates at will:
+    one address has at most MAX_FORMING_CREATED forming, and creates at most
+    MAX_CREATED_PER_DAY a day; another address is not held back by it."""
+    assert (MAX_FORMING_CREATED, MAX_CREATED_PER_DAY) == (5, 10)
+    judge = Judge(tmp_path)
+    for n in range(MAX_FORMING_CREATED):
+        [ack] = judge.send(MASTER, f"CREATE ?g{n} pw{n}")
+        assert "is created and you are its master" in ack.body
+    [refused] = judge.send(MASTER, "CREATE ?g5 pw5")
+    assert refused.body == (
+        "Line 1: CREATE ?g5 ****\n"
+        "  ERROR: You have 5 games forming already, the most one address may have:\n"
+        "  the game was not created. Create it once one of them has started.\n"
+    )
+    assert games.find_game(judge.db, "g5") is None
+    [other] = judge.send("other@example.org", "CREATE ?g5 pw5")
+    assert "is created and you are its master" in other.body
+    # Started games do not count as forming; a day's games count whatever their state.
+    judge.db.execute("UPDATE games SET state = 'finished' WHERE created_by = ?", [MASTER])
+    judge.db.conn.commit()
+    for n in range(6, 6 + MAX_CREATED_PER_DAY - MAX_FORMING_CREATED):
+        [ack] = judge.send(MASTER, f"CREATE ?g{n} pw{n}")
+        assert "is created and you are its master" in ack.body
+    judge.db.execute("UPDATE games SET state = 'finished' WHERE created_by = ?", [MASTER])
+    judge.db.conn.commit()
+    [refused] = judge.send(MASTER, "CREATE ?late pw")
+    assert refused.body == (
+        "Line 1: CREATE ?late ****\n"
+        "  ERROR: You have created 10 games in the last day, the most one address may:\n"
+        "  the game was not created. Try again tomorrow.\n"
+    )
+    rows = judge.db.execute("SELECT COUNT(*) FROM games WHERE created_by = ?", [MASTER])
+    assert rows.fetchone() == (MAX_CREATED_PER_DAY,)
+    judge.now += timedelta(days=1)
+    [ack] = judge.send(MASTER, "CREATE ?late pw")
+    assert "is created and you are its master" in ack.body

@@ -51,6 +51,11 @@ from judge.variants.maps import load_map, map_names
 # the audience of any game njudge's users report, and keeps a phase's mail under ~60.
 # A game over it (seated before the cap) keeps its observers and takes no more.
 MAX_OBSERVERS = 50
+# Games one address may CREATE: anyone may, and each is a row, a LIST line and a master
+# seat that PROCESSes and TERMINATEs at will. Forming ones (created, not yet started):
+# njudge's masters open one or two at a time; a day's: a busy master's fortnight.
+MAX_FORMING_CREATED = 5
+MAX_CREATED_PER_DAY = 10
 
 
 def create(run: Run, cmd: Command) -> None:
@@ -73,7 +78,9 @@ def create(run: Run, cmd: Command) -> None:
     if games.find_game(run.ctx.db, name) is not None:
         run.event("create_taken", cmd, game=name)
         return
-    game = games.create_game(run.ctx.db, name, variant, run.ctx.now)
+    if _created_too_many(run, cmd, master):
+        return
+    game = games.create_game(run.ctx.db, name, variant, run.ctx.now, created_by=master)
     if GUNBOAT in rest:
         gunboat = replace(game.settings, gunboat=True)
         game = games.update_game(run.ctx.db, game, run.ctx.now, settings=gunboat)
@@ -84,6 +91,19 @@ def create(run: Run, cmd: Command) -> None:
     title = load_map(variant).title
     needed = players_needed(game)
     run.event("created", cmd, game=name, variant=title, needed=needed, gunboat=GUNBOAT in rest)
+
+
+def _created_too_many(run: Run, cmd: Command, address: str) -> bool:
+    """Whether `address` has CREATEd as many games as it may (refused, the limit named):
+    MAX_FORMING_CREATED still forming, or MAX_CREATED_PER_DAY in the last day."""
+    forming, today = games.games_created(run.ctx.db, address, run.ctx.now - timedelta(days=1))
+    if forming >= MAX_FORMING_CREATED:
+        refuse(run, cmd, "create_forming", limit=MAX_FORMING_CREATED)
+        return True
+    if today >= MAX_CREATED_PER_DAY:
+        refuse(run, cmd, "create_per_day", limit=MAX_CREATED_PER_DAY)
+        return True
+    return False
 
 
 def join(run: Run, cmd: Command) -> None:

@@ -149,11 +149,15 @@ def get_game(db: sqlite_utils.Database, game_id: int) -> Game:
     return _game(row)
 
 
-def create_game(db: sqlite_utils.Database, name: str, variant: str, now: datetime) -> Game:
+def create_game(
+    db: sqlite_utils.Database, name: str, variant: str, now: datetime, created_by: str = ""
+) -> Game:
+    """A new forming game, `created_by` the address that CREATEd it."""
     settings = GameSettings().dumps()
     cur = db.execute(
-        "INSERT INTO games (name, variant, state, settings, created_at) VALUES (?, ?, ?, ?, ?)",
-        [name, variant, FORMING, settings, iso(now)],
+        "INSERT INTO games (name, variant, state, settings, created_at, created_by) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [name, variant, FORMING, settings, iso(now), created_by or None],
     )
     game_id = inserted_id(cur)
     record(db, now, "game", game_id, "created", name)
@@ -259,6 +263,17 @@ def drop_unconfirmed(
         db.execute("UPDATE seats SET left_at = ? WHERE id = ?", [iso(now), seat_id])
         record(db, now, "seat", seat_id, "unconfirmed, dropped", address)
     return [address for _, address in rows]
+
+
+def games_created(db: sqlite_utils.Database, address: str, since: datetime) -> tuple[int, int]:
+    """Of the games `address` CREATEd: how many are still forming, and how many were
+    created at or after `since`."""
+    forming, recent = db.execute(
+        "SELECT COALESCE(SUM(state = ?), 0), COALESCE(SUM(created_at >= ?), 0) FROM games "
+        "WHERE created_by = ?",
+        [FORMING, iso(since), address],
+    ).fetchone()
+    return int(forming), int(recent)
 
 
 def update_seat(db: sqlite_utils.Database, seat: Seat, now: datetime, **changes: Any) -> Seat:
