@@ -460,7 +460,8 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         {"until": "Saturday 21 November 2026 13:05 UTC"},
         "Refused, and the code was not checked: too many wrong passwords\n"
         "  or codes from your address in the last hour. Codes are checked again\n"
-        "  from Saturday 21 November 2026 13:05 UTC.",
+        "  from Saturday 21 November 2026 13:05 UTC, or before then in an answer to\n"
+        "  the judge's notice about it.",
     ),
     "observer_unconfirmed": (
         {"game": "war1"},

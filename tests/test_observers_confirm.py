@@ -100,7 +100,8 @@ def test_an_unconfirmed_observer_gets_no_diaries_nor_end_of_game_mail(tmp_path: 
 def test_a_wrong_code_is_refused_and_counted_as_a_wrong_password(tmp_path: Path) -> None:
     """Guessing the code is guessing a password: each CONFIRM spends one of the mail's
     passwords, each wrong code counts against the sender's wrong passwords, and past
-    the limit the code is not checked, the right one neither."""
+    the limit the code is not checked, the right one neither, save in an answer to the
+    notice mailed to the address then."""
     judge = Judge(tmp_path, wrong_passwords_per_hour=10)
     judge.start_game()
     judge.send(VICTIM, "OBSERVE war1 forgedpw")
@@ -117,7 +118,8 @@ def test_a_wrong_code_is_refused_and_counted_as_a_wrong_password(tmp_path: Path)
         "  ERROR: not read: one mail may carry at most 5 passwords (SIGNON,\n"
         "  CREATE, OBSERVE, SET PASSWORD, ...). Send the rest in another mail.\n"
     )
-    judge.send(VICTIM, f"CONFIRM war1 {wrong}\n" * 5)
+    [_, notice] = judge.send(VICTIM, f"CONFIRM war1 {wrong}\n" * 5)
+    assert (notice.to, notice.subject) == ([VICTIM], "TEST wrong passwords from your address")
     wrongs = judge.db.execute(
         "SELECT COUNT(*) FROM wrong_passwords WHERE key = ?", [f"sender:{VICTIM}"]
     ).fetchone()
@@ -130,8 +132,9 @@ def test_a_wrong_code_is_refused_and_counted_as_a_wrong_password(tmp_path: Path)
         "  from "
     )
     assert judge.confirm_code(VICTIM) == code  # still waiting
-    judge.now += timedelta(hours=1)
-    [confirmed] = judge.send(VICTIM, f"CONFIRM war1 {code}")
+    # The address's own answer to the notice passes the lock (a forger never sees it).
+    reply_to = f"In-Reply-To: {notice.message_id}\r\n"
+    [confirmed] = judge.send(VICTIM, f"CONFIRM war1 {code}", head=reply_to)
     assert "  Confirmed: you observe war1, and get its mail.\n" in confirmed.body
 
 

@@ -22,7 +22,7 @@ from judge.commands.run import (
     need_player,
     refuse,
 )
-from judge.commands.signon import WINDOW, minute_words, sign_on
+from judge.commands.signon import WINDOW, minute_words, sign_on, wrong_code
 from judge.commands.takeover import first_forming, free_group, orders_refused, take_over
 from judge.engine.geography import GameMap, MapError
 from judge.game import observers, play
@@ -468,12 +468,16 @@ def confirm(run: Run, cmd: Command) -> None:
         refuse(run, cmd, "confirm_nothing", game=as_written(name))
         return
     key, limit = guesses.sender_key(run.sub.sender), run.ctx.config.wrong_passwords_per_hour
-    until = guesses.locked_until(db, [key], limit, now, WINDOW)
+    # As SIGNON's: an answer to the notice mailed to the sender passes the lock, so that a
+    # forger guessing codes in the observer's name cannot keep it from confirming.
+    proven = guesses.answers_notice(db, run.sub.sender, run.sub.references, now)
+    until = None if proven else guesses.locked_until(db, [key], limit, now, WINDOW)
     if until is not None:  # refused unchecked, in words that do not depend on the code
         refuse(run, cmd, "confirm_locked", until=minute_words(run.ctx, until))
         return
     if not observers.code_matches(written, waiting[0]):
-        guesses.record_wrong(db, [key], now, WINDOW)
+        notice = wrong_code(run.ctx, run.sub.sender)
+        run.mails += [notice] if notice else []
         refuse(run, cmd, "confirm_wrong", game=game.name)
         return
     games.confirm_seat(db, waiting[0], now)
