@@ -466,7 +466,7 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     "observer_unconfirmed": (
         {"game": "war1"},
         "Your observer seat of war1 is not confirmed yet: mail\n"
-        "  CONFIRM war1 code, with the code the answer to your OBSERVE gave.",
+        "  CONFIRM war1 code, with the code mailed to its address.",
     ),
     "create_forming": (
         {"limit": 5},

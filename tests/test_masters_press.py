@@ -40,7 +40,7 @@ def test_an_observer_joins_a_started_game_and_gets_results_and_broadcasts(judge:
     assert refused.body == (
         "Line 1: SIGNON Owar1 ****\n"
         "  ERROR: Your observer seat of war1 is not confirmed yet: mail\n"
-        "  CONFIRM war1 code, with the code the answer to your OBSERVE gave.\n"
+        "  CONFIRM war1 code, with the code mailed to its address.\n"
     )
     [confirmed] = judge.send("watcher@example.org", f"CONFIRM war1 {code.lower()}")
     assert confirmed.body == (

@@ -180,11 +180,13 @@ def test_a_full_list_of_stale_unconfirmed_seats_makes_room_at_the_next_observe(
 
 def test_an_observer_who_moves_confirms_the_new_address(tmp_path: Path) -> None:
     """SET ADDRESS by a confirmed observer would point the game's mail at any address:
-    the new one gets a code and nothing else until it confirms."""
+    the new one gets a code and nothing else until it confirms, and the seat moves no
+    more until then (else each SET ADDRESS line of a mail mailed a code elsewhere)."""
     judge = Judge(tmp_path)
     judge.start_game()
     judge.observe("fan@example.net", "fanpw")
-    mails = judge.send("fan@example.net", f"SIGNON Owar1 fanpw\nSET ADDRESS {VICTIM}")
+    moves = f"SET ADDRESS {VICTIM}\nSET ADDRESS other@example.net"
+    mails = judge.send("fan@example.net", f"SIGNON Owar1 fanpw\n{moves}")
     code = judge.confirm_code(VICTIM)
     [ack] = [m for m in mails if m.to == ["fan@example.net"]]
     assert ack.body == (
@@ -194,7 +196,11 @@ def test_an_observer_who_moves_confirms_the_new_address(tmp_path: Path) -> None:
         "  Your address of record for war1 is now victim@example.com.\n"
         "  It gets none of the game's mail until it confirms: a code was mailed to\n"
         "  it, to be sent back from there (CONFIRM war1 code).\n"
+        "Line 3: SET ADDRESS other@example.net\n"  # one move, one code mail
+        "  ERROR: Your observer seat of war1 is not confirmed yet: mail\n"
+        "  CONFIRM war1 code, with the code mailed to its address.\n"
     )
+    assert _to(mails, "other@example.net") == []
     [asked] = _to(mails, VICTIM)
     assert asked.subject == "TEST:war1 - S1901M confirm that you observe the game"
     assert asked.body == (
@@ -274,3 +280,25 @@ def test_one_address_creates_a_bounded_number_of_games(tmp_path: Path) -> None:
     judge.now += timedelta(days=1)
     [ack] = judge.send(MASTER, "CREATE ?late pw")
     assert "is created and you are its master" in ack.body
+
+
+def test_only_views_and_counts_ask_for_unconfirmed_seats() -> None:
+    """games.seats leaves unconfirmed seats out unless asked: every list of recipients
+    is built from it, so no mail can forget the rule. The places that ask are the ones
+    that show or count such seats and mail none of them: a new one here must be too."""
+    root = Path(__file__).parent.parent / "judge"
+    asking = sorted(
+        f"{path.relative_to(root)}:{line.split('unconfirmed=')[1].split(')')[0]}"
+        for path in root.rglob("*.py")
+        if path.name != "games.py" or path.parent.name != "store"
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if "unconfirmed=" in line
+    )
+    assert asking == [
+        "commands/information.py:observers",  # WHOGAME FULL shows them, marked
+        "commands/master.py:True",  # EJECT address frees them
+        "commands/player.py:True",  # OBSERVE counts them; CONFIRM finds the sender's
+        "commands/player.py:True",
+        "commands/signon.py:True",  # SIGNON O finds the seat, then refuses it
+        "ops/games.py:True",  # the operator's view, marked
+    ]

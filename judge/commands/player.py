@@ -274,6 +274,9 @@ def set_address(run: Run, cmd: Command) -> None:
         if isinstance(address, Undeliverable):
             run.event("address_bad", cmd, address=address.address, reason=address.reason)
             return
+        if block.seat.unconfirmed:  # one move a confirmation: else a code mail a line
+            refuse(run, cmd, "observer_unconfirmed", game=block.game.name)
+            return
         run.copy(block.seat)
         if block.seat.role == games.OBSERVER and address != block.seat.address:
             _observer_moves(run, cmd, block, address)
@@ -292,7 +295,9 @@ def _observer_moves(run: Run, cmd: Command, block: Block, address: str) -> None:
         run.ctx.db, block.seat, now, address=address, confirm_code=code, confirm_asked_at=iso(now)
     )
     context = {"game": block.game.name, "code": code, "days": observers.UNCONFIRMED_DAYS}
-    run.mails.append(Reply((address,), "observer_confirm", context, "notice", False))
+    # A reply as the answers are (capped an hour per address): it goes to an address
+    # that has not asked for anything yet.
+    run.mails.append(Reply((address,), "observer_confirm", context, in_reply=False))
     run.event("observer_address", cmd, game=block.game.name, address=address)
 
 
