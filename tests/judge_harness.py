@@ -65,6 +65,18 @@ def below_header(text: str) -> str:
     return "\n".join(lines)
 
 
+def observing(game: str, code: str) -> str:
+    """The acknowledgement's words for an OBSERVE of `game` seated with `code`."""
+    return (
+        f"  Observing {game}: confirm first that this address asked for it;\n"
+        "  until then you get none of its mail. Mail the judge this line, from this\n"
+        "  address, within 7 days:\n"
+        f"    CONFIRM {game} {code}\n"
+        f"  Then sign on with SIGNON O{game} password.\n"
+        "  If you did not ask for it, ignore this mail: you get nothing more.\n"
+    )
+
+
 class Judge:
     """The judge's handling path with a fixed clock; `send` returns the mails it queued."""
 
@@ -143,6 +155,27 @@ class Judge:
         for i, initial in enumerate(POWERS):
             self.send(f"p{i}@example.org", f"SIGNON ?{name} pw{i}{words}\nSET PREFERENCE {initial}")
         return {initial: f"p{i}@example.org" for i, initial in enumerate(POWERS)}
+
+    def confirm_code(self, address: str, name: str = "war1") -> str:
+        """The code mailed to `address` to confirm its observer seat of game `name`, as
+        its row holds it."""
+        row = self.db.execute(
+            "SELECT s.confirm_code FROM seats s JOIN games g ON g.id = s.game_id "
+            "WHERE g.name = ? AND s.address = ? AND s.role = 'observer' AND s.left_at IS NULL",
+            [name, address],
+        ).fetchone()
+        assert row is not None and row[0] is not None, f"{address} waits for no code"
+        return str(row[0])
+
+    def confirm(self, address: str, name: str = "war1") -> list[Mail]:
+        """`address` confirms its observer seat of `name` with the code mailed to it."""
+        return self.send(address, f"CONFIRM {name} {self.confirm_code(address, name)}")
+
+    def observe(self, address: str, password: str, name: str = "war1") -> list[Mail]:
+        """`address` observes `name` and confirms it, as a real observer would; the mails
+        queued for both."""
+        mails = self.send(address, f"OBSERVE {name} {password}")
+        return mails + self.confirm(address, name)
 
     def game(self, name: str = "war1") -> games.Game:
         game = games.find_game(self.db, name)

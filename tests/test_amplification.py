@@ -12,7 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from judge_harness import HOLDS, Judge
+from judge_harness import HOLDS, Judge, observing
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
 from judge.commands.information import MAX_LISTED
@@ -43,7 +43,9 @@ def _seat_observers(judge: Judge, count: int) -> list[str]:
 
 
 def _observers(judge: Judge) -> list[str]:
-    return [s.address for s in games.seats(judge.db, judge.game(), games.OBSERVER)]
+    """The observers' addresses, those not yet confirmed too (they count to the cap)."""
+    seated = games.seats(judge.db, judge.game(), games.OBSERVER, unconfirmed=True)
+    return [s.address for s in seated]
 
 
 # -- observers --------------------------------------------------------------------------
@@ -59,11 +61,8 @@ def test_the_observer_list_of_a_game_is_capped(tmp_path: Path, scrypt_calls: lis
     seated = _seat_observers(judge, MAX_OBSERVERS - 1)
     [answer] = judge.send("last@example.net", "OBSERVE war1 pw50")
     assert answer.to == ["last@example.net"]
-    assert answer.body == (
-        "Line 1: OBSERVE war1 ****\n"
-        "  You are now an observer of war1: you get its results and broadcasts.\n"
-        "  Sign on with SIGNON Owar1 password.\n"
-    )
+    code = judge.confirm_code("last@example.net")
+    assert answer.body == "Line 1: OBSERVE war1 ****\n" + observing("war1", code)
     scrypt_calls.clear()
     mails = judge.send("late@example.net", "OBSERVE war1 pw51\nOBSERVE war1 pw52")
     assert [(m.to, m.body) for m in mails] == [
@@ -377,7 +376,7 @@ def test_observers_diaries_have_a_share_of_their_own(tmp_path: Path) -> None:
     assert (diary.GAME_CHARS, diary.OBSERVERS_CHARS) == (2_000_000, 400_000)
     judge = Judge(tmp_path)
     players = judge.start_game()
-    judge.send("watcher@example.net", "OBSERVE war1 opw")
+    judge.observe("watcher@example.net", "opw")
     [watcher] = games.seats(judge.db, judge.game(), games.OBSERVER)
     _fill(judge, watcher, 399_990)
     body = "SIGNON Owar1 opw\nDIARY\n" + "y" * 11 + "\nENDPRESS\nDIARY\n" + "y" * 10
@@ -395,7 +394,7 @@ def test_observers_diaries_have_a_share_of_their_own(tmp_path: Path) -> None:
     assert "  Diary entry #1 recorded for war1.\n" in answer.body
     assert _held(judge) == {"observer": 400_000, "player": 5}
     # A second observer finds the observers' share as full.
-    judge.send("late@example.net", "OBSERVE war1 lpw")
+    judge.observe("late@example.net", "lpw")
     [answer] = judge.send("late@example.net", "SIGNON Owar1 lpw\nDIARY\nz")
     assert answer.body.endswith(
         "  ERROR: This entry was not recorded: the observers' diaries\n"
@@ -605,6 +604,8 @@ def test_an_answer_to_another_address_than_the_seats_is_held_back_as_any_reply(
     judge = Judge(tmp_path, replies_per_hour=2)
     judge.start_game()
     judge.send("me@example.net", "OBSERVE war1 opw")
+    judge.now += timedelta(hours=1)  # the answer to OBSERVE counts no more, CONFIRM's does
+    judge.confirm("me@example.net")
     sent = [
         (m.to, m.subject)
         for _ in range(4)

@@ -445,6 +445,39 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
         "The observer list of war1 is full: a game has at most 50 observers,\n"
         "  so you were not added.",
     ),
+    # judge/commands/player.py: observers confirm their address, CREATE's limits
+    "confirm_nothing": (
+        {"game": "war1"},
+        "This address has no observer seat of war1 to confirm\n"
+        "  (OBSERVE war1 password first: its answer gives the code).",
+    ),
+    "confirm_wrong": (
+        {"game": "war1"},
+        "That is not the code mailed to this address for war1.\n"
+        "  A wrong code counts as a wrong password.",
+    ),
+    "confirm_locked": (
+        {"until": "Saturday 21 November 2026 13:05 UTC"},
+        "Refused, and the code was not checked: too many wrong passwords\n"
+        "  or codes from your address in the last hour. Codes are checked again\n"
+        "  from Saturday 21 November 2026 13:05 UTC, or before then in an answer to\n"
+        "  the judge's notice about it.",
+    ),
+    "observer_unconfirmed": (
+        {"game": "war1"},
+        "Your observer seat of war1 is not confirmed yet: mail\n"
+        "  CONFIRM war1 code, with the code mailed to its address.",
+    ),
+    "create_forming": (
+        {"limit": 5},
+        "You have 5 games forming already, the most one address may have:\n"
+        "  the game was not created. Create it once one of them has started.",
+    ),
+    "create_per_day": (
+        {"limit": 10},
+        "You have created 10 games in the last day, the most one address may:\n"
+        "  the game was not created. Try again tomorrow.",
+    ),
     "press_too_long": (
         {"limit": 20000},
         "The press is too long: at most 20000 characters. It was not sent.",

@@ -31,6 +31,8 @@ HELP = (
     "    CREATE ?name password       create a game; you become its master\n"
     "    SIGNON ?name password       join a game that is forming\n"
     "    OBSERVE name password       watch a game as an observer\n"
+    "    CONFIRM name code           confirm your OBSERVE with the code mailed\n"
+    "                                to you; then you get the game's mail\n"
     "    SET PREFERENCE FGR          the powers you want, best first (* any)\n"
     "    SIGNON Xname password       act in a game: X your power's initial,\n"
     "                                M for the master\n"
@@ -121,7 +123,7 @@ def test_the_table_has_every_command_the_language_reads() -> None:
     # (or as an ERROR saying what was expected).
     words = ["CREATE", "SIGNON", "CLEAR", "RESIGN", "HELP", "MERGE", "REPLACE", "PROCESS"]
     words += ["PAUSE", "RESUME", "PREDICT", "TERMINATE", "EJECT", "ROLLBACK", "FORCE"]
-    words += ["PROMOTE", "BECOME", "OBSERVE", "LIST", "WHOGAME", "SUMMARY", "HISTORY"]
+    words += ["PROMOTE", "BECOME", "OBSERVE", "CONFIRM", "LIST", "WHOGAME", "SUMMARY", "HISTORY"]
     words += ["PRESS", "BROADCAST", "ENDPRESS", "VERSION", "GET", "SEND", "SEND ME"]
     words += ["REGISTER", "WHOIS", "I AM ALSO", "DIARY"]
     words += ["PHASE", "IF", "ELSE", "ENDIF"]
@@ -144,6 +146,7 @@ def test_the_commands_that_check_or_hash_a_password() -> None:
         "CREATE",
         "JOIN",
         "OBSERVE",
+        "CONFIRM",  # checks an observer's code, a guess as a password is
         "SET PASSWORD",
         "REPLACE POWER",
         "PROMOTE",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from judge_harness import HOLDS, POWERS, Judge, Mail
+from judge_harness import HOLDS, POWERS, Judge, Mail, observing
 
 from judge.commands.language import read_commands
 from judge.variants.maps import map_names
@@ -214,7 +214,7 @@ def test_list_shows_a_player_only_his_own_address(judge: Judge) -> None:
         ]
         for address in players.values():
             assert address not in listing.full
-    judge.send("o@example.org", "OBSERVE gb watchpw")
+    judge.observe("o@example.org", "watchpw", "gb")
     [watching] = judge.send("o@example.org", "SIGNON Ogb watchpw\nLIST")
     assert "   England    move  3/3  someone@somewhere" in watching.body.splitlines()
     assert not any(address in watching.full for address in players.values())
@@ -397,7 +397,6 @@ def test_joining_a_full_gunboat_game_naming_gunboat_makes_an_observer(judge: Jud
     [reply] = judge.send("late@example.org", "SIGNON ?gb watchpw gunboat")
     assert _lines(reply.body) == [
         "Line 1: SIGNON ?gb **** gunboat",
-        "  You are now an observer of gb: you get its results and broadcasts.",
-        "  Sign on with SIGNON Ogb password.",
+        *observing("gb", judge.confirm_code("late@example.org", "gb")).splitlines(),
     ]
     _no_password([reply], "watchpw")

@@ -262,7 +262,13 @@ def test_a_gunboat_year_by_mail_names_no_player_to_another(tmp_path: Path, serve
         now[0] += timedelta(minutes=5)
         watch = mail(OBSERVER, "watching", [f"SIGNON ?{GAME} seepw"])
         new = exchange([watch], {OBSERVER: "watching"})
-        assert "observer" in new[OBSERVER][0].body, new[OBSERVER][0].body
+        body = new[OBSERVER][0].body
+        assert "Observing gb1: confirm first that this address asked for it;" in body, body
+        # The observer sends back the code its answer carries, and gets the game's mail.
+        [code] = re.findall(rf"^ *CONFIRM {GAME} ([A-Z0-9]+)$", body, re.MULTILINE)
+        confirm = mail(OBSERVER, "confirming", [f"CONFIRM {GAME} {code}"])
+        new = exchange([confirm], {OBSERVER: "confirming"})
+        assert "Confirmed: you observe gb1" in new[OBSERVER][0].body, new[OBSERVER][0].body
 
         # Spring 1901: press of every kind, six players' orders; Italy is late.
         now[0] += timedelta(minutes=5)

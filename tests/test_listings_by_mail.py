@@ -314,7 +314,8 @@ def test_a_long_comment_is_wrapped_to_the_mails_width(judge: Judge) -> None:
 
 def test_whogame_full_adds_the_observers(judge: Judge) -> None:
     judge.start_game()
-    judge.send("obs@example.org", "OBSERVE war1 obspw")
+    judge.observe("obs@example.org", "obspw")
+    judge.send("new@example.org", "OBSERVE war1 newpw")  # not confirmed: shown so
     [reply] = judge.send("z@example.org", "WHOGAME war1\nWHO GAME war1 FULL\nWHOGAME war1 all")
     seated = [
         "  Who plays war1:",
@@ -327,6 +328,7 @@ def test_whogame_full_adds_the_observers(judge: Judge) -> None:
         "Line 2: WHO GAME war1 FULL",
         *seated,
         "    observer             obs@example.org",
+        "    observer (unconfirmed) new@example.org",
         "Line 3: WHOGAME war1 all",
         "  ERROR: WHOGAME takes a game's name and, to add the observers, FULL: not all.",
     ]

@@ -33,6 +33,7 @@ are collected and reported at the very end, so that one of them does not hide th
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -192,6 +193,9 @@ def subject(text: str, phase: str = "S1901M") -> str:
     return f"Re: {flag}{prefix(GAME, phase)} {text.removesuffix(' (ERRORS)')}"
 
 
+CONFIRMED = "Re: E2E confirming"  # the answer to CONFIRM, which signs on to no game
+
+
 def game_subject(text: str, phase: str = "S1901M") -> str:
     return f"{prefix(GAME, phase)} {text}"
 
@@ -347,10 +351,18 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
             boxes.new({OBSERVER: [subject("Re: watching")]})[OBSERVER], subject("Re: watching")
         )
         assert "ERROR" not in ack.body, ack.body
+        # The code to confirm the seat comes in the answer, to the observer's address.
+        [code] = re.findall(rf"^ *CONFIRM {GAME} ([A-Z0-9]+)$", ack.body, re.MULTILINE)
         assert (
-            f"You are now an observer of {GAME}: you get its results and broadcasts. "
-            f"Sign on with SIGNON O{GAME} password."
+            f"Observing {GAME}: confirm first that this address asked for it; until then "
+            "you get none of its mail."
         ) in flat(ack.body), ack.body
+        deliver(mail(OBSERVER, "confirming", [f"CONFIRM {GAME} {code}"], clock.now))
+        ack = one(boxes.new({OBSERVER: [CONFIRMED]})[OBSERVER], CONFIRMED)
+        assert flat(ack.body).endswith(
+            f"Confirmed: you observe {GAME}, and get its mail. "
+            f"Sign on with SIGNON O{GAME} password."
+        ), ack.body
 
         deliver(master("our list", f"SET LIST {GAME_LIST}"))
         # Every SET of the game's settings is announced to everyone in it (njudge's
@@ -759,6 +771,7 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
 
     assert subjects(OBSERVER) == [
         subject("Re: watching"),
+        CONFIRMED,
         changed,
         moved,
         changed,
@@ -770,15 +783,15 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
         over,
     ]
     observed = mailboxes[OBSERVER]
-    assert [m.body for m in observed[6:9]] == [
+    assert [m.body for m in observed[7:10]] == [
         first_results.body,
         rollback_notice.body,
         second_results.body,
     ]
-    assert observed[5].body == (
+    assert observed[6].body == (
         f"Broadcast message from {ADDRESS['France']} as France in '{GAME}':\n\n{BROADCAST_TEXT}\n"
     )
-    assert observed[9].body == end.body
+    assert observed[10].body == end.body
     assert not any(GREY_TEXT.split("\n")[0] in m.body for m in observed)
 
     assert subjects(LIST) == [started, broadcast, spring, rolled, spring, over]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from judge_harness import POWERS, Judge, Mail
+from judge_harness import POWERS, Judge, Mail, observing
 
 from judge.store import games
 
@@ -31,7 +31,23 @@ def _all_to(mails: list[Mail], subject_part: str) -> list[str]:
 def test_an_observer_joins_a_started_game_and_gets_results_and_broadcasts(judge: Judge) -> None:
     players = judge.start_game()
     ack = judge.send("watcher@example.org", "SIGNON ?war1 seepw")[0]
-    assert "You are now an observer of war1" in ack.body
+    code = judge.confirm_code("watcher@example.org")
+    assert ack.body == "Line 1: SIGNON ?war1 ****\n" + observing("war1", code)
+    # Not confirmed yet: no broadcast, and no SIGNON as the observer.
+    mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nBROADCAST\nNot yet.\nENDPRESS")
+    assert not [m for m in mails if "watcher@example.org" in m.to]
+    [refused] = judge.send("watcher@example.org", "SIGNON Owar1 seepw")
+    assert refused.body == (
+        "Line 1: SIGNON Owar1 ****\n"
+        "  ERROR: Your observer seat of war1 is not confirmed yet: mail\n"
+        "  CONFIRM war1 code, with the code mailed to its address.\n"
+    )
+    [confirmed] = judge.send("watcher@example.org", f"CONFIRM war1 {code.lower()}")
+    assert confirmed.body == (
+        "Line 1: CONFIRM war1 ****\n"
+        "  Confirmed: you observe war1, and get its mail.\n"
+        "  Sign on with SIGNON Owar1 password.\n"
+    )
     assert (
         "Signed on to war1 as observer."
         in judge.send("watcher@example.org", "SIGNON Owar1 seepw")[0].body
@@ -300,6 +316,7 @@ def test_a_concession_by_every_other_surviving_power(judge: Judge) -> None:
 def test_observer_press_is_off_until_the_master_allows_it(judge: Judge) -> None:
     judge.start_game()
     judge.send("w@example.org", "SIGNON ?war1 wpw")
+    judge.confirm("w@example.org")
     ack = judge.send("w@example.org", "SIGNON Owar1 wpw\nBROADCAST\nhello\nENDPRESS")[0]
     assert "ERROR: observers may not send press in war1." in ack.body
     judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nSET OBSERVER PRESS YES")

@@ -276,7 +276,7 @@ def test_in_an_unmoderated_game_players_change_its_settings_but_not_its_course(
         assert f"Line {n}: {line}\n  ERROR: only the game's master may use {name}.\n" in body
     assert judge.game().phase == "S1901M"
     # Observers are no players: they change nothing.
-    judge.send("watcher@example.org", "OBSERVE war1 wpw")
+    judge.observe("watcher@example.org", "wpw")
     body = _ack(
         judge.send("watcher@example.org", "SIGNON Owar1 wpw\nSET GRACE 1h"), "watcher@example.org"
     )

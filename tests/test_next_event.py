@@ -119,7 +119,10 @@ def test_the_wake_is_the_earliest_moment_of_all_games(judge: Judge) -> None:
 def test_the_migration_makes_every_existing_game_due_once(tmp_path: Path) -> None:
     db = sqlite_utils.Database(sqlite3.connect(str(tmp_path / "old.db")))
     migrate(db, MIGRATIONS[:12])  # a store of version 12, with a game
-    with transaction(db):
-        games.create_game(db, "old1", "standard", datetime(2026, 1, 1, tzinfo=UTC))
+    with transaction(db):  # the row as a judge of version 12 wrote it
+        db.execute(
+            "INSERT INTO games (name, variant, state, settings, created_at) "
+            "VALUES ('old1', 'standard', 'forming', '{}', '2026-01-01T00:00:00.000000+00:00')"
+        )
     migrate(db)
     assert db.execute("SELECT name, next_event_at FROM games").fetchall() == [("old1", 0)]

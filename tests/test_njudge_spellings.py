@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from judge_harness import Judge
+from judge_harness import Judge, observing
 
 from judge.commands.language import _JOINED, _SPLIT, _SYNONYMS, _letters, read_commands
 from judge.variants.maps import MAPS_DIR, map_names
@@ -70,11 +70,9 @@ def test_a_player_signs_on_and_sets_with_njudges_words(judge: Judge) -> None:
 def test_watch_who_game_and_status(judge: Judge) -> None:
     judge.start_game()
     [ack] = judge.send("w@example.org", "WATCH war1 Secret9pw")
-    assert ack.body == (
-        "Line 1: WATCH ****\n"
-        "  You are now an observer of war1: you get its results and broadcasts.\n"
-        "  Sign on with SIGNON Owar1 password.\n"
-    )
+    code = judge.confirm_code("w@example.org")
+    assert ack.body == "Line 1: WATCH ****\n" + observing("war1", code)
+    judge.confirm("w@example.org")
     [ack] = judge.send("w@example.org", "WHO GAME war1 FULL\nSTATUS war1")
     lines = ack.body.splitlines()
     assert lines[:3] == [

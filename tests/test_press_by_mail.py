@@ -74,7 +74,7 @@ def test_press_to_all_but_some_reaches_the_others_and_the_observers(
     judge: Judge, options: str
 ) -> None:
     judge.start_game()
-    judge.send(WATCHER, "OBSERVE war1 seepw")
+    judge.observe(WATCHER, "seepw")
     mails = _from("F", f"PRESS {options}\nNot you two.\nENDPRESS", judge)
     line = f"Message from {FRANCE} as France to all but England, Germany in 'war1':"
     readers = [*_others("E", "G", "F"), WATCHER, MASTER]
@@ -254,7 +254,7 @@ def test_the_masters_press_is_always_allowed(judge: Judge) -> None:
 
 def test_press_to_the_observers_and_the_observer_settings(judge: Judge) -> None:
     judge.start_game()
-    judge.send(WATCHER, "OBSERVE war1 seepw")
+    judge.observe(WATCHER, "seepw")
     mails = _from("F", "PRESS TO O\nWatch this.\nENDPRESS", judge)
     line = f"Message from {FRANCE} as France to the observers in 'war1':"
     assert _first_lines(mails) == {WATCHER: line, MASTER: line}

@@ -13,7 +13,7 @@ from email.policy import default
 from pathlib import Path
 
 import pytest
-from judge_harness import Judge
+from judge_harness import Judge, observing
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
@@ -69,9 +69,8 @@ def test_an_address_observes_a_game_once(tmp_path: Path) -> None:
     [answer] = judge.send("watcher@example.net", lines)
     assert answer.body == (
         "Line 1: OBSERVE war1 ****\n"
-        "  You are now an observer of war1: you get its results and broadcasts.\n"
-        "  Sign on with SIGNON Owar1 password.\n"
-        "Line 2: OBSERVE war1 ****\n"
+        + observing("war1", judge.confirm_code("watcher@example.net"))
+        + "Line 2: OBSERVE war1 ****\n"
         "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its observer).\n"
         "Line 3: OBSERVE war1 ****\n"
         "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its observer).\n"
@@ -201,7 +200,7 @@ def test_orders_for_another_powers_units_are_refused_and_nothing_stored(tmp_path
 def test_an_observer_and_a_resigned_player_order_nothing(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     players = judge.start_game()
-    judge.send("watcher@example.net", "OBSERVE war1 seen1")
+    judge.observe("watcher@example.net", "seen1")
     [answer] = judge.send("watcher@example.net", "SIGNON Owar1 seen1\nA Par - Bur\nSET DRAW")
     assert answer.body.count("  ERROR: this cannot be done in war1 now.\n") == 2
     [answer, _] = judge.send(players["F"], "SIGNON Fwar1 pw2\nRESIGN\nA Par - Bur\nSET DRAW")
@@ -256,7 +255,7 @@ def test_a_gunboat_games_mails_never_show_a_player_another_players_address(
     }
     for initial, body in mails.items():
         judge.send(players[initial], body)
-    judge.send("watcher@example.net", "OBSERVE war1 seen1")
+    judge.observe("watcher@example.net", "seen1")
     judge.send("watcher@example.net", "SIGNON Owar1 seen1\nBROADCAST\nan observer\nENDPRESS")
     [took, *_] = judge.send("newcomer@example.net", "SIGNON Awar1 fresh9\nA Vie H")
     assert "  You now play Austria in war1, with the password of this line.\n" in took.body

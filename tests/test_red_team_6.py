@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from judge_harness import Judge
+from judge_harness import Judge, observing
 from test_red_team import no_password_shown  # noqa: F401  (autouse: no password shown)
 
 from judge.commands.master import MAX_MASTERS
@@ -116,15 +116,13 @@ def test_the_master_ejects_forged_observers_and_the_seat_is_free_again(tmp_path:
         "Orders on file in war1, power by power:\n"
         + "".join(f"  {power}: none\n" for power in POWER_NAMES)
     )
-    observers = [s.address for s in games.seats(judge.db, judge.game(), games.OBSERVER)]
+    seated = games.seats(judge.db, judge.game(), games.OBSERVER, unconfirmed=True)
+    observers = [s.address for s in seated]
     assert "forged7@victim.example" not in observers
     assert len(observers) == MAX_OBSERVERS - 1
-    [seated] = judge.send("fan@example.net", "OBSERVE war1 fanpw")
-    assert seated.body == (
-        "Line 1: OBSERVE war1 ****\n"
-        "  You are now an observer of war1: you get its results and broadcasts.\n"
-        "  Sign on with SIGNON Owar1 password.\n"
-    )
+    [seated_now] = judge.send("fan@example.net", "OBSERVE war1 fanpw")
+    code = judge.confirm_code("fan@example.net")
+    assert seated_now.body == "Line 1: OBSERVE war1 ****\n" + observing("war1", code)
 
 
 def test_eject_of_an_observer_is_the_masters_alone(tmp_path: Path) -> None:
@@ -140,8 +138,8 @@ def test_eject_of_an_observer_is_the_masters_alone(tmp_path: Path) -> None:
         "  ERROR: only the game's master may use EJECT.\n"
         "\nFrance in war1, Movement for Spring of 1901:\n"
     )
-    observers = [s.address for s in games.seats(judge.db, judge.game(), games.OBSERVER)]
-    assert observers == ["watcher@example.net"]
+    seated = games.seats(judge.db, judge.game(), games.OBSERVER, unconfirmed=True)
+    assert [s.address for s in seated] == ["watcher@example.net"]
 
 
 # -- a game whose map is gone: another game's orders in the same mail stay ---------------
@@ -278,7 +276,7 @@ def test_a_game_begun_with_no_player_is_paused_after_its_first_phase(tmp_path: P
     judge.send(MASTER, "CREATE ?war1 masterpw")
     settings = "SET MOVE LENGTH 1m\nSET STALE OFF\nSET MAXYEARS OFF\nFORCE BEGIN"
     judge.send(MASTER, "SIGNON Mwar1 masterpw\n" + settings)
-    judge.send("victim@example.net", "OBSERVE war1 obspw")
+    judge.observe("victim@example.net", "obspw")
     game = judge.game()
     mails = judge.at(datetime.fromisoformat(game.deadline or ""))
     assert [(m.to, m.subject) for m in mails] == [

@@ -131,7 +131,7 @@ def test_signon_query_takes_the_first_free_power_of_a_started_game(judge: Judge)
     assert [m for m in mails if "Deadline Advanced" in m.subject]
     # No free power left: SIGNON ?war1 makes an observer, as before.
     body = _ack(judge.send("third@example.org", "SIGNON ?war1 thirdpw"), "third@example.org")
-    assert "  You are now an observer of war1" in body
+    assert "  Observing war1: confirm first that this address asked for it;\n" in body
 
 
 def test_an_ejected_power_and_a_force_begin_power_are_free(judge: Judge) -> None:
@@ -376,5 +376,5 @@ def test_an_eliminated_power_is_never_taken_over(judge: Judge) -> None:
     body = _ack(judge.send(NEW, "SIGNON Awar1 newpw"), NEW)
     assert "  ERROR: signon refused: the game name, the power or the password is wrong.\n" in body
     body = _ack(judge.send(NEW, "SIGNON ?war1 newpw"), NEW)
-    assert "  You are now an observer of war1" in body
+    assert "  Observing war1: confirm first that this address asked for it;\n" in body
     assert "AUSTRIA" not in {s.power for s in games.seats(judge.db, judge.game(), games.PLAYER)}

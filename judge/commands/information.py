@@ -91,16 +91,17 @@ def _short_line(db: Database, game: games.Game) -> dict[str, object]:
 
 
 def _who(db: Database, game: games.Game, observers: bool) -> list[dict[str, str]]:
-    """Who plays what in `game`, with their addresses (the observers too if `observers`)."""
+    """Who plays what in `game`, with their addresses (the observers too if `observers`,
+    those not yet confirmed shown so)."""
     gm = load_map(game.variant)
     out = []
-    for seat in games.seats(db, game):
+    for seat in games.seats(db, game, unconfirmed=observers):
         if seat.role == games.OBSERVER and not observers:
             continue
         if seat.role == games.PLAYER:
             who = gm.powers[seat.power].name if seat.power else "(not yet assigned)"
         else:
-            who = seat.role
+            who = f"{seat.role} (unconfirmed)" if seat.unconfirmed else seat.role
         out.append({"who": who, "address": seat.address})
     return out
 

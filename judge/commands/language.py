@@ -46,6 +46,7 @@ _SIMPLE = {
     "PROMOTE",
     "BECOME",
     "OBSERVE",
+    "CONFIRM",
     "LIST",
     "WHOGAME",
     "SUMMARY",
@@ -446,6 +447,8 @@ def _masked(words: list[str]) -> str | None:
         return " ".join([*words[:2], _MASK])
     if first == "SET" and len(words) >= 2 and words[1].upper() == "PASSWORD":
         return " ".join([*words[:2], _MASK]) if len(words) > 2 else None
+    if first == "CONFIRM" and len(words) >= 3:  # its code is as good as a password
+        return " ".join([*words[:2], _MASK])
     for start in range(min(len(words), 3)):  # after a number, a bullet, SET, ...
         for width in (1, 2):  # SIGN ON, LOG IN, SET PASSWORD written as two words
             if start + width > len(words):
@@ -604,6 +607,10 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         if not need[0] <= len(args) <= need[1]:
             return _error(number, text, "usage", name=name)
         return Command(number, text, name, tuple(a.lower() if name != "EJECT" else a for a in args))
+    if name == "CONFIRM":  # CONFIRM name code: the code as written (the handler reads it)
+        if len(args) != 2:
+            return _error(number, text, "usage", name=name)
+        return Command(number, text, name, (args[0].lower(), args[1]))
     if name in ("GET", "SEND"):
         return _get(number, text, name, args)
     if name in ("WHOIS", "IAMALSO"):  # an address

@@ -173,7 +173,7 @@ def eject_observer(run: Run, cmd: Command, game: games.Game) -> None:
     game's list full, and got its mail, for good. Not told: the address may be forged
     (a mail to it is one more to a stranger); the master's answer says it."""
     address = cmd.args[0].strip("<>").lower()
-    seats = games.seats(run.ctx.db, game, games.OBSERVER)
+    seats = games.seats(run.ctx.db, game, games.OBSERVER, unconfirmed=True)
     gone = [s for s in seats if s.address.lower() == address]
     if not gone:
         refuse(run, cmd, "no_observer", address=as_written(address), game=game.name)

@@ -22,10 +22,10 @@ from judge.commands.run import (
     need_player,
     refuse,
 )
-from judge.commands.signon import sign_on
+from judge.commands.signon import WINDOW, minute_words, sign_on, wrong_code
 from judge.commands.takeover import first_forming, free_group, orders_refused, take_over
 from judge.engine.geography import GameMap, MapError
-from judge.game import play
+from judge.game import observers, play
 from judge.game.anonymity import hidden, secret
 from judge.game.assignment import parse_preference
 from judge.game.dates import (
@@ -41,7 +41,7 @@ from judge.game.rules import may_wait
 from judge.game.vacancies import free_groups
 from judge.mail.addresses import Undeliverable, deliverable
 from judge.replies import Reply
-from judge.store import games, takeovers
+from judge.store import games, guesses, takeovers
 from judge.store.audit import iso
 from judge.variants.maps import load_map, map_names
 
@@ -51,6 +51,11 @@ from judge.variants.maps import load_map, map_names
 # the audience of any game njudge's users report, and keeps a phase's mail under ~60.
 # A game over it (seated before the cap) keeps its observers and takes no more.
 MAX_OBSERVERS = 50
+# Games one address may CREATE: anyone may, and each is a row, a LIST line and a master
+# seat that PROCESSes and TERMINATEs at will. Forming ones (created, not yet started):
+# njudge's masters open one or two at a time; a day's: a busy master's fortnight.
+MAX_FORMING_CREATED = 5
+MAX_CREATED_PER_DAY = 10
 
 
 def create(run: Run, cmd: Command) -> None:
@@ -73,7 +78,9 @@ def create(run: Run, cmd: Command) -> None:
     if games.find_game(run.ctx.db, name) is not None:
         run.event("create_taken", cmd, game=name)
         return
-    game = games.create_game(run.ctx.db, name, variant, run.ctx.now)
+    if _created_too_many(run, cmd, master):
+        return
+    game = games.create_game(run.ctx.db, name, variant, run.ctx.now, created_by=master)
     if GUNBOAT in rest:
         gunboat = replace(game.settings, gunboat=True)
         game = games.update_game(run.ctx.db, game, run.ctx.now, settings=gunboat)
@@ -84,6 +91,19 @@ def create(run: Run, cmd: Command) -> None:
     title = load_map(variant).title
     needed = players_needed(game)
     run.event("created", cmd, game=name, variant=title, needed=needed, gunboat=GUNBOAT in rest)
+
+
+def _created_too_many(run: Run, cmd: Command, address: str) -> bool:
+    """Whether `address` has CREATEd as many games as it may (refused, the limit named):
+    MAX_FORMING_CREATED still forming, or MAX_CREATED_PER_DAY in the last day."""
+    forming, today = games.games_created(run.ctx.db, address, run.ctx.now - timedelta(days=1))
+    if forming >= MAX_FORMING_CREATED:
+        refuse(run, cmd, "create_forming", limit=MAX_FORMING_CREATED)
+        return True
+    if today >= MAX_CREATED_PER_DAY:
+        refuse(run, cmd, "create_per_day", limit=MAX_CREATED_PER_DAY)
+        return True
+    return False
 
 
 def join(run: Run, cmd: Command) -> None:
@@ -154,6 +174,11 @@ def signon(run: Run, cmd: Command) -> None:
     run.passwords_left -= max(1, outcome.checks)
     run.mails += outcome.notices
     seat, game = outcome.seat, outcome.game
+    if seat is not None and seat.unconfirmed:
+        # Its answers would go to an address that has not asked for them, unlimited.
+        run.refused = True
+        refuse(run, cmd, "observer_unconfirmed", game=name)
+        return
     if seat is None or game is None:
         run.refused = True
         if outcome.refused == "budget":
@@ -249,9 +274,31 @@ def set_address(run: Run, cmd: Command) -> None:
         if isinstance(address, Undeliverable):
             run.event("address_bad", cmd, address=address.address, reason=address.reason)
             return
+        if block.seat.unconfirmed:  # one move a confirmation: else a code mail a line
+            refuse(run, cmd, "observer_unconfirmed", game=block.game.name)
+            return
         run.copy(block.seat)
+        if block.seat.role == games.OBSERVER and address != block.seat.address:
+            _observer_moves(run, cmd, block, address)
+            return
         block.seat = games.update_seat(run.ctx.db, block.seat, run.ctx.now, address=address)
         run.event("address", cmd, game=block.game.name, address=address)
+
+
+def _observer_moves(run: Run, cmd: Command, block: Block, address: str) -> None:
+    """An observer's new address confirms itself as OBSERVE's does: until it sends back
+    the code mailed to it (CONFIRM), the seat gets no mail; else a confirmed observer's
+    SET ADDRESS pointed a game's mail at anyone."""
+    code = observers.new_code()
+    now = run.ctx.now
+    block.seat = games.update_seat(
+        run.ctx.db, block.seat, now, address=address, confirm_code=code, confirm_asked_at=iso(now)
+    )
+    context = {"game": block.game.name, "code": code, "days": observers.UNCONFIRMED_DAYS}
+    # A reply as the answers are (capped an hour per address): it goes to an address
+    # that has not asked for anything yet.
+    run.mails.append(Reply((address,), "observer_confirm", context, in_reply=False))
+    run.event("observer_address", cmd, game=block.game.name, address=address)
 
 
 def set_preference(run: Run, cmd: Command) -> None:
@@ -386,19 +433,60 @@ def observe(run: Run, cmd: Command) -> None:
     if game is None or game.state == games.FORMING:
         run.event("join_failed", cmd, game=as_written(name), reason="no_game")
         return
-    observers = games.seats(run.ctx.db, game, games.OBSERVER)
-    if any(s.address == run.sub.sender for s in observers):
+    observers.drop_stale(run.ctx.db, game, run.ctx.now)  # their places are free again
+    seated = games.seats(run.ctx.db, game, games.OBSERVER, unconfirmed=True)
+    if any(s.address == run.sub.sender for s in seated):
         # One seat an address: each more was another diary's room and its own password.
         run.event("join_failed", cmd, game=name, reason="observing")
         return
-    if len(observers) >= MAX_OBSERVERS:  # refused before the password is hashed
+    if len(seated) >= MAX_OBSERVERS:  # refused before the password is hashed
         refuse(run, cmd, "observers_full", game=name, limit=MAX_OBSERVERS)
         return
+    code = observers.new_code()  # mailed to the From: address alone, in this answer
     seat = games.add_seat(
-        run.ctx.db, game, games.OBSERVER, run.sub.sender, hash_password(password), run.ctx.now
+        run.ctx.db,
+        game,
+        games.OBSERVER,
+        run.sub.sender,
+        hash_password(password),
+        run.ctx.now,
+        confirm_code=code,
     )
     run.block = Block(game, seat)
-    run.event("observing", cmd, game=name)
+    run.event("observing", cmd, game=name, code=code, days=observers.UNCONFIRMED_DAYS)
+
+
+def confirm(run: Run, cmd: Command) -> None:
+    """CONFIRM name code: the sender's observer seat of the game confirmed with the code
+    its OBSERVE's answer carried; from now on it gets the game's mail. A wrong code counts
+    as a wrong password against the sender (the limits on guesses)."""
+    close_block(run)
+    name, written = cmd.args
+    db, now = run.ctx.db, run.ctx.now
+    game = games.find_game(db, name)
+    waiting = [
+        s
+        for s in (games.seats(db, game, games.OBSERVER, unconfirmed=True) if game else [])
+        if s.address == run.sub.sender and s.unconfirmed
+    ]
+    if game is None or not waiting:
+        refuse(run, cmd, "confirm_nothing", game=as_written(name))
+        return
+    key, limit = guesses.sender_key(run.sub.sender), run.ctx.config.wrong_passwords_per_hour
+    # As SIGNON's: an answer to the notice mailed to the sender passes the lock, so that a
+    # forger guessing codes in the observer's name cannot keep it from confirming.
+    proven = guesses.answers_notice(db, run.sub.sender, run.sub.references, now)
+    until = None if proven else guesses.locked_until(db, [key], limit, now, WINDOW)
+    if until is not None:  # refused unchecked, in words that do not depend on the code
+        refuse(run, cmd, "confirm_locked", until=minute_words(run.ctx, until))
+        return
+    if not observers.code_matches(written, waiting[0]):
+        notice = wrong_code(run.ctx, run.sub.sender)
+        run.mails += [notice] if notice else []
+        refuse(run, cmd, "confirm_wrong", game=game.name)
+        return
+    games.confirm_seat(db, waiting[0], now)
+    run.event("observer_confirmed", cmd, game=game.name)
 
 
 def draw_vote(run: Run, cmd: Command) -> None:

@@ -111,6 +111,19 @@ def sign_on(
     return Outcome(None, game, "wrong", checks=checks, notices=tuple(notices))
 
 
+def wrong_code(ctx: Context, sender: str) -> Reply | None:
+    """A wrong code (CONFIRM) from `sender`, counted as a wrong password against the
+    sender; the notice to the sender, answerable to pass the lock, when its address
+    reaches the limit (once an hour), else None."""
+    db, now, limit = ctx.db, ctx.now, ctx.config.wrong_passwords_per_hour
+    key = guesses.sender_key(sender)
+    guesses.record_wrong(db, [key], now, WINDOW)
+    if guesses.count(db, key, now, WINDOW) < limit or not limits.first_notice(db, key, now, WINDOW):
+        return None
+    log.warning("%s: %d wrong passwords in an hour; SIGNONs refused unchecked", key, limit)
+    return _sender_notice(ctx, sender, key)
+
+
 def _is_master_password(password: str, master_password: str) -> bool:
     """Whether `password` is the judge's master password, in whatever normal form
     either was typed (the mail program's, the operator's editor's)."""
@@ -151,7 +164,7 @@ def _candidates(ctx: Context, game: games.Game, who: str, sender: str) -> list[g
     by_initial = {p.initial: key for key, p in load_map(game.variant).powers.items()}
     seats = [
         s
-        for s in games.seats(ctx.db, game)
+        for s in games.seats(ctx.db, game, unconfirmed=True)  # refused by the caller
         if (who == "M" and s.role == games.MASTER)
         or (who == "O" and s.role == games.OBSERVER)
         or (s.role == games.PLAYER and s.power is not None and s.power == by_initial.get(who))

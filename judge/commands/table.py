@@ -104,6 +104,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
         password=True,
     ),
     CommandSpec(
+        "CONFIRM",
+        ANYONE,
+        player.confirm,
+        "CONFIRM name code",
+        help="confirm your OBSERVE with the code mailed\nto you; then you get the game's mail",
+        section=PLAYERS,
+        password=True,
+    ),
+    CommandSpec(
         "SET PREFERENCE",
         PLAYER,
         player.set_preference,

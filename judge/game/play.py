@@ -25,7 +25,7 @@ from judge.engine.geography import GameMap
 from judge.engine.phase import ADJUSTMENTS, MOVEMENT, RETREATS, Phase
 from judge.engine.rules import DEFAULT_RULES, Rules, describe
 from judge.engine.validation import CheckedOrder, check_orders, orders_due
-from judge.game import njudge_lines, pending_orders, proxies, vacancies
+from judge.game import njudge_lines, observers, pending_orders, proxies, vacancies
 from judge.game.anonymity import shown_address
 from judge.game.assignment import assign_powers
 from judge.game.dates import next_deadline, parse_time_of_day, push_past_absence
@@ -463,6 +463,7 @@ def process_phase(
     """Adjudicate the current phase with the orders on file, store the outcome and the
     next phase, and return the results, retreat requests and build requests. All in the
     caller's transaction: load, adjudicate, save, then the notices."""
+    observers.drop_stale(db, game, now)  # before its mail: they hold no place for ever
     on_file = load_phase(db, game)
     judged = adjudicate_phase(on_file)
     saved = save_phase(db, config, game, on_file, judged, now)

@@ -135,12 +135,13 @@ def _seat_rows(db: sqlite_utils.Database, game: Game, gm: GameMap) -> list[list[
     rows = []
     order = list(gm.powers)
     seated = sorted(
-        games.seats(db, game),
+        games.seats(db, game, unconfirmed=True),
         key=lambda s: (s.role != games.PLAYER, order.index(s.power) if s.power in order else 99),
     )
     for seat in seated:
         if seat.role != games.PLAYER:
-            rows.append([seat.role, seat.address, "", ""])
+            role = f"{seat.role} (unconfirmed)" if seat.unconfirmed else seat.role
+            rows.append([role, seat.address, "", ""])
             continue
         power = seat.power
         who = gm.powers[power].name if power is not None and power in gm.powers else "(unassigned)"

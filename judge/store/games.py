@@ -53,6 +53,14 @@ class Seat:
     preference: str
     wait: bool
     abandoned_at: str | None = None  # its player missed the end of grace (free for takeover)
+    # An observer seat not yet confirmed: the code mailed to its address, which it must
+    # send back (CONFIRM) before it gets any mail; None once confirmed (and for any other).
+    confirm_code: str | None = None
+
+    @property
+    def unconfirmed(self) -> bool:
+        """Whether the seat waits for its address to confirm it (it gets no mail)."""
+        return self.confirm_code is not None
 
 
 class UnreadableGame(ValueError):
@@ -93,9 +101,18 @@ def _game(row: tuple[Any, ...]) -> Game:
 
 
 def _seat(row: tuple[Any, ...]) -> Seat:
-    id_, game_id, role, power, address, password_hash, preference, wait, abandoned_at = row
+    id_, game_id, role, power, address, password_hash, preference, wait, abandoned_at = row[:9]
     return Seat(
-        id_, game_id, role, power, address, password_hash, preference, bool(wait), abandoned_at
+        id_,
+        game_id,
+        role,
+        power,
+        address,
+        password_hash,
+        preference,
+        bool(wait),
+        abandoned_at,
+        row[9],
     )
 
 
@@ -103,7 +120,9 @@ _GAME_COLUMNS = (
     "id, name, variant, state, settings, phase, deadline, process_at, paused_remaining, "
     "result, proxies, joined"
 )
-_SEAT_COLUMNS = "id, game_id, role, power, address, password_hash, preference, wait, abandoned_at"
+_SEAT_COLUMNS = (
+    "id, game_id, role, power, address, password_hash, preference, wait, abandoned_at, confirm_code"
+)
 
 
 MAX_GAME_NAME = 20  # characters
@@ -130,11 +149,15 @@ def get_game(db: sqlite_utils.Database, game_id: int) -> Game:
     return _game(row)
 
 
-def create_game(db: sqlite_utils.Database, name: str, variant: str, now: datetime) -> Game:
+def create_game(
+    db: sqlite_utils.Database, name: str, variant: str, now: datetime, created_by: str = ""
+) -> Game:
+    """A new forming game, `created_by` the address that CREATEd it."""
     settings = GameSettings().dumps()
     cur = db.execute(
-        "INSERT INTO games (name, variant, state, settings, created_at) VALUES (?, ?, ?, ?, ?)",
-        [name, variant, FORMING, settings, iso(now)],
+        "INSERT INTO games (name, variant, state, settings, created_at, created_by) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [name, variant, FORMING, settings, iso(now), created_by or None],
     )
     game_id = inserted_id(cur)
     record(db, now, "game", game_id, "created", name)
@@ -178,11 +201,14 @@ def add_seat(
     password_hash: str,
     now: datetime,
     power: str | None = None,
+    confirm_code: str | None = None,
 ) -> Seat:
+    """A new seat; with `confirm_code`, one that gets no mail until confirmed."""
+    asked = iso(now) if confirm_code is not None else None
     cur = db.execute(
         "INSERT INTO seats (game_id, role, power, address, password_hash, preference, wait, "
-        "joined_at) VALUES (?, ?, ?, ?, ?, '', 0, ?)",
-        [game.id, role, power, address, password_hash, iso(now)],
+        "joined_at, confirm_code, confirm_asked_at) VALUES (?, ?, ?, ?, ?, '', 0, ?, ?, ?)",
+        [game.id, role, power, address, password_hash, iso(now), confirm_code, asked],
     )
     seat_id = inserted_id(cur)
     record(db, now, "seat", seat_id, f"joined {game.name} as {role}", address)
@@ -194,13 +220,60 @@ def get_seat(db: sqlite_utils.Database, seat_id: int) -> Seat:
     return _seat(row)
 
 
-def seats(db: sqlite_utils.Database, game: Game | GameRow, role: str | None = None) -> list[Seat]:
+def seats(
+    db: sqlite_utils.Database,
+    game: Game | GameRow,
+    role: str | None = None,
+    unconfirmed: bool = False,
+) -> list[Seat]:
+    """The game's seats held now (of `role` if given), by id. The one rule of who gets a
+    game's mail: without `unconfirmed`, observer seats whose address has not confirmed
+    them are left out, so that every list of recipients built from seats leaves them out;
+    only the views that show them (WHOGAME, the master's, EJECT, OBSERVE's count) ask."""
     sql = f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? AND left_at IS NULL"
+    if not unconfirmed:
+        sql += " AND confirm_code IS NULL"
     args: list[Any] = [game.id]
     if role:
         sql += " AND role = ?"
         args.append(role)
     return [_seat(r) for r in db.execute(sql + " ORDER BY id", args).fetchall()]
+
+
+def confirm_seat(db: sqlite_utils.Database, seat: Seat, now: datetime) -> Seat:
+    """The seat confirmed: from now on it gets the game's mail."""
+    db.execute(
+        "UPDATE seats SET confirm_code = NULL, confirm_asked_at = NULL WHERE id = ?", [seat.id]
+    )
+    record(db, now, "seat", seat.id, "confirmed", seat.address)
+    return get_seat(db, seat.id)
+
+
+def drop_unconfirmed(
+    db: sqlite_utils.Database, game: Game | GameRow, asked_before: datetime, now: datetime
+) -> list[str]:
+    """The game's unconfirmed seats whose code was mailed before `asked_before` left (as
+    at EJECT), so that they hold no place for ever; the addresses dropped."""
+    rows = db.execute(
+        "SELECT id, address FROM seats WHERE game_id = ? AND left_at IS NULL "
+        "AND confirm_code IS NOT NULL AND confirm_asked_at < ? ORDER BY id",
+        [game.id, iso(asked_before)],
+    ).fetchall()
+    for seat_id, address in rows:
+        db.execute("UPDATE seats SET left_at = ? WHERE id = ?", [iso(now), seat_id])
+        record(db, now, "seat", seat_id, "unconfirmed, dropped", address)
+    return [address for _, address in rows]
+
+
+def games_created(db: sqlite_utils.Database, address: str, since: datetime) -> tuple[int, int]:
+    """Of the games `address` CREATEd: how many are still forming, and how many were
+    created at or after `since`."""
+    forming, recent = db.execute(
+        "SELECT COALESCE(SUM(state = ?), 0), COALESCE(SUM(created_at >= ?), 0) FROM games "
+        "WHERE created_by = ?",
+        [FORMING, iso(since), address],
+    ).fetchone()
+    return int(forming), int(recent)
 
 
 def update_seat(db: sqlite_utils.Database, seat: Seat, now: datetime, **changes: Any) -> Seat:

@@ -434,6 +434,25 @@ def _v18_pictures_once(db: sqlite_utils.Database) -> None:
     )
 
 
+def _v19_confirmed_observers(db: sqlite_utils.Database) -> None:
+    # An observer seat is made from a From: line anyone can forge: it gets no mail beyond
+    # the answer to its OBSERVE until its address sends back the code that answer carries
+    # (judge/game/observers.py). NULL: confirmed; every seat before this was, and stays so.
+    db.table("seats").add_column("confirm_code", str)
+    db.table("seats").add_column("confirm_asked_at", str)  # when the code was mailed
+
+
+def _v20_created_by(db: sqlite_utils.Database) -> None:
+    # Who CREATEd each game, for the limits on games one address may create
+    # (judge/commands/player.py): the first master seat of a game made before this.
+    db.table("games").add_column("created_by", str)
+    db.execute(
+        "UPDATE games SET created_by = (SELECT address FROM seats WHERE game_id = games.id "
+        "AND role = 'master' ORDER BY id LIMIT 1)"
+    )
+    db.table("games").create_index(["created_by", "created_at"])
+
+
 def _json_or_null(value: object) -> str | None:
     """A moved value as its column holds it: NULL for none or an empty object."""
     return json.dumps(value) if value else None
@@ -458,4 +477,6 @@ MIGRATIONS = [
     _v16_diary,
     _v17_abandoned,
     _v18_pictures_once,
+    _v19_confirmed_observers,
+    _v20_created_by,
 ]

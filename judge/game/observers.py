@@ -1,0 +1,45 @@
+"""Observers who confirm their address: OBSERVE seats the From: address, which anyone can
+forge, so a new observer seat gets no mail (results, broadcasts, press, diaries,
+deadline notices) until the address sends back the one-time code mailed to it in the
+answer to its OBSERVE (`CONFIRM name code`). Only someone who reads that address's mail
+knows the code. Who gets mail is decided by `judge.store.games.seats`, which leaves
+unconfirmed seats out unless asked for them."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from datetime import datetime, timedelta
+
+import sqlite_utils
+
+from judge.store import games
+
+# How long an unconfirmed observer seat is kept: it still counts toward the game's
+# observers (else forged OBSERVEs grew the table without bound), so one never confirmed
+# is dropped when the game's next phase is processed or at the next OBSERVE after this.
+UNCONFIRMED_DAYS = 7
+# The code's letters: capitals and digits without the ones read for each other (0 O,
+# 1 I L), so a code copied by hand reads back; 8 of 31 letters is about 40 bits.
+CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+
+
+def new_code() -> str:
+    """A one-time confirmation code, random from `secrets`."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+def code_matches(written: str, seat: games.Seat) -> bool:
+    """Whether `written` is the seat's code, read leniently (any case, spaces and dashes
+    left out), compared in constant time."""
+    if seat.confirm_code is None:
+        return False
+    typed = "".join(c for c in written.upper() if c not in " -")
+    return hmac.compare_digest(typed.encode(), seat.confirm_code.encode())
+
+
+def drop_stale(db: sqlite_utils.Database, game: games.Game, now: datetime) -> list[str]:
+    """The game's observer seats left unconfirmed over UNCONFIRMED_DAYS dropped; their
+    addresses."""
+    return games.drop_unconfirmed(db, game, now - timedelta(days=UNCONFIRMED_DAYS), now)
