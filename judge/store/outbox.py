@@ -51,13 +51,7 @@ def queue(
 ) -> int:
     """Queue one rendered message (call inside the caller's transaction). `picture`: what
     to draw and attach when it is sent (JSON), for a mail that carries a board picture."""
-    cur = db.execute(
-        "INSERT INTO outbound (message_id, inbound_id, kind, recipients, raw, state, attempts, "
-        "next_attempt_at, created_at, picture) VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)",
-        [message_id, inbound_id, kind, json.dumps(recipients), raw, iso(now), iso(now), picture],
-    )
-    outbound_id = inserted_id(cur)
-    record(db, now, "outbound", outbound_id, "queued", f"{kind} to {', '.join(recipients)}")
+    [outbound_id] = queue_each(db, [(raw, message_id, recipients)], kind, now, inbound_id, picture)
     return outbound_id
 
 
@@ -69,10 +63,10 @@ def queue_each(
     inbound_id: int | None = None,
     picture: str | None = None,
 ) -> list[int]:
-    """`queue` for each of `mails` (its message, Message-ID and recipients), all of one
-    kind and picture, in the order given; their ids (call inside the caller's
-    transaction). The rows and their audit lines as `queue` writes them, the audit lines
-    in one statement: a game's results are a mail to each of its readers."""
+    """Queue each of `mails` (its message, Message-ID and recipients), all of one kind
+    and picture, in the order given; their ids (call inside the caller's transaction).
+    Each row gets its audit line ("queued": its kind and recipients), all in one
+    statement: a game's results are a mail to each of its readers."""
     at = iso(now)
     ids = [
         inserted_id(
