@@ -341,19 +341,25 @@ def test_a_picture_finished_in_two_slices_is_stored_once(tmp_path: Path) -> None
     assert wire(sent[ids[2]]) == sent[ids[2]].raw
 
 
+def _queue_results(db, pictures: list[str | None]) -> list[int]:
+    """A results mail to a reader of its own for each of `pictures` (its JSON, or None
+    for none), queued in that order; their ids."""
+    ids = []
+    with db.atomic():
+        for n, picture in enumerate(pictures):
+            mid = compose.new_message_id(CONFIG)
+            raw = compose.build(CONFIG, [f"p{n}@example.org"], "Results", "Body\n", NOW, mid)
+            ids.append(
+                outbox.queue(db, raw, mid, [f"p{n}@example.org"], "results", NOW, picture=picture)
+            )
+    return ids
+
+
 def test_the_pictures_ahead_are_those_still_to_draw_in_the_order_queued(tmp_path: Path) -> None:
     db = open_db(tmp_path / "j.db")
     specs = {name: f'{{"name": "{name}.png"}}' for name in "ABC"}
     order = ["A", None, "B", "A", None, "C", "B", "A"]
-    ids = []
-    with db.atomic():
-        for n, name in enumerate(order):
-            mid = compose.new_message_id(CONFIG)
-            raw = compose.build(CONFIG, [f"p{n}@example.org"], "Results", "Body\n", NOW, mid)
-            picture = specs[name] if name else None
-            ids.append(
-                outbox.queue(db, raw, mid, [f"p{n}@example.org"], "results", NOW, picture=picture)
-            )
+    ids = _queue_results(db, [specs[name] if name else None for name in order])
     a, b, c = (specs["A"], ids[0]), (specs["B"], ids[2]), (specs["C"], ids[5])
     assert outbox.pictures_ahead(db, 5) == [a, b, c]  # each with its first mail's id
     assert outbox.pictures_ahead(db, 2) == [a, b]
@@ -371,15 +377,7 @@ def test_a_picture_drawn_ahead_finishes_every_queued_mail_that_carries_it(
     db = open_db(tmp_path / "j.db")
     specs = {name: f'{{"name": "{name}.png"}}' for name in "AB"}
     order = ["A", None, "B", "A", "A", "B", "A"]
-    ids = []
-    with db.atomic():
-        for n, name in enumerate(order):
-            mid = compose.new_message_id(CONFIG)
-            raw = compose.build(CONFIG, [f"p{n}@example.org"], "Results", "Body\n", NOW, mid)
-            picture = specs[name] if name else None
-            ids.append(
-                outbox.queue(db, raw, mid, [f"p{n}@example.org"], "results", NOW, picture=picture)
-            )
+    ids = _queue_results(db, [specs[name] if name else None for name in order])
     outbox.mark_sent_many(db, [(ids[4], "sent")], NOW)  # sent already: never changed
     # A's carriers are looked for among the next 4 mails still to draw from its first:
     # ids[6], the fifth, is left to be finished as it is sent.

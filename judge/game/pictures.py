@@ -151,7 +151,7 @@ class Attacher:
         for spec in [s for s in self.firsts if not self.drawer.holds(s)]:
             del self.firsts[spec]
 
-    def drawn_ahead(self) -> list[tuple[str, int, outbox.Attachment]]:
+    def drawn_ahead(self) -> list[outbox.DrawnAhead]:
         """The pictures drawn since the last call, to store (`store_drawn`): each its
         JSON, the id of its first mail, the picture."""
         drawn = []
@@ -166,7 +166,7 @@ class Attacher:
     def store_drawn(
         self,
         db: sqlite_utils.Database,
-        drawn: Sequence[tuple[str, int, outbox.Attachment]],
+        drawn: Sequence[outbox.DrawnAhead],
         now: datetime,
     ) -> None:
         """Store `drawn` (from `drawn_ahead`) with the mails that carry them finished, in

@@ -42,13 +42,13 @@ class PictureStep(Protocol):
         """The mails about to be sent, in order: begin drawing their pictures, and those
         of `further` (pictures queued further on: their JSON, their first mail's id)."""
 
-    def drawn_ahead(self) -> list[tuple[str, int, outbox.Attachment]]:
+    def drawn_ahead(self) -> list[outbox.DrawnAhead]:
         """The pictures drawn ahead since the last call (JSON, first mail's id, picture)."""
 
     def store_drawn(
         self,
         db: sqlite_utils.Database,
-        drawn: Sequence[tuple[str, int, outbox.Attachment]],
+        drawn: Sequence[outbox.DrawnAhead],
         now: datetime,
     ) -> None:
         """Store `drawn`, finishing the mails that carry them, in one transaction."""

@@ -27,6 +27,11 @@ class Attachment:
     png: bytes
 
 
+# A picture drawn ahead of its mails' turn (finish_drawn): its JSON, the id of its first
+# mail, the picture.
+DrawnAhead = tuple[str, int, Attachment]
+
+
 @dataclass(frozen=True)
 class Outbound:
     id: int
@@ -195,7 +200,7 @@ CARRIERS_SCANNED = 100
 
 def finish_drawn(
     db: sqlite_utils.Database,
-    drawn: Sequence[tuple[str, int, Attachment]],
+    drawn: Sequence[DrawnAhead],
     now: datetime,
 ) -> None:
     """Store, in one transaction, each picture drawn ahead of its mails' turn to be sent
