@@ -189,12 +189,16 @@ def test_the_pool_draws_the_png_render_png_gives_and_the_mail_carries_it(tmp_pat
     assert {png for _, png in carried} == {expected}
 
 
+@pytest.mark.parametrize("crash", ["pictures-begun:1", "picture-stored:1"])
 def test_a_daemon_killed_with_pictures_in_its_pool_sends_each_mail_once_as_stored(
-    tmp_path: Path,
+    tmp_path: Path, crash: str
 ) -> None:
     """Killed right after handing the pictures to its pool (crash point pictures-begun),
     the daemon has stored and sent nothing of them; its next life draws them again and
-    sends every mail once, byte for byte what an in-process drain of a copy sends."""
+    sends every mail once, byte for byte what an in-process drain of a copy sends.
+    Killed right after storing the first pictures drawn (picture-stored: drawn ahead of
+    their mails' turn, or as these came up), it has sent none of their mails; its next
+    life sends the stored bytes, each mail once."""
     judge = Judge(tmp_path)
     spring_with_a_list(judge)
     rows = "SELECT message_id, picture IS NOT NULL FROM outbound WHERE state = 'queued'"
@@ -211,12 +215,19 @@ def test_a_daemon_killed_with_pictures_in_its_pool_sends_each_mail_once_as_store
             f'[inbound]\nmode = "smtp"\n[inbound.smtp]\nhost = "127.0.0.1"\nport = {port}\n'
             f'[outbound]\nmode = "smtp"\n[outbound.smtp]\nhost = "127.0.0.1"\nport = {sink.port}\n'
         )
-        killed = start_judge(config, port, crash="pictures-begun:1", seconds=60)
+        killed = start_judge(config, port, crash=crash, seconds=60)
         assert killed.wait(60) == -signal.SIGKILL
-        assert _states(store, queued) == {"queued"} and sink.messages == []
+        with_picture = {mid for mid, has in queued.items() if has}
         # (the daemon on the wall clock processes the game's next deadline too: its mails
         # are not these)
-        assert _pictured(store) & set(queued) == {mid for mid, has in queued.items() if has}
+        if crash.startswith("pictures-begun"):
+            assert _states(store, queued) == {"queued"} and sink.messages == []
+            assert _pictured(store) & set(queued) == with_picture
+        else:
+            # (the first picture stored may be that next deadline's)
+            assert _states(store, dict.fromkeys(with_picture, 1)) == {"queued"}
+            sent = {email.message_from_bytes(r.data)["Message-ID"] for r in sink.messages}
+            assert not sent & with_picture
 
         proc = start_judge(config, port, seconds=60)
         try:
