@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,15 @@ from judge.config import Config
 from judge.game import passwords
 from judge.service.daemon import real_clock
 from judge.variants import maps
+
+# The processes the tests start (`judge run`, `judge adjudicate`, ...) import the judge of
+# this checkout, as the tests themselves do: from a temporary folder they would import
+# whichever checkout the environment's editable install names (a second worktree's
+# tests ran the first one's daemon).
+_ROOT = str(Path(__file__).resolve().parents[1])
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [_ROOT, *(p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)]
+)
 
 
 @pytest.fixture
