@@ -108,7 +108,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         ANYONE,
         player.confirm,
         "CONFIRM name code",
-        help="confirm an address with the code mailed to\nit (OBSERVE, PROMOTE, REPLACE, SET ADDRESS)",
+        help="confirm an address with the code mailed to\n"
+        "it (OBSERVE, PROMOTE, REPLACE, SET ADDRESS)",
         section=PLAYERS,
         password=True,
     ),
