@@ -143,6 +143,12 @@ def test_a_replaced_powers_mail_goes_to_the_master_until_its_new_player_confirms
     assert len([m for m in _to(mails, MASTER) if "A word for France." in m.body]) >= 1
     mails = judge.send(MASTER, SIGNON + "PROCESS")
     assert _to(mails, VICTIM) == []
+    # A REPLACE of the waiting seat (a mistyped address, say) tells no one it was taken.
+    mails = judge.send(MASTER, SIGNON + "REPLACE F typo@example.net")
+    assert [m.subject for m in mails if "no longer play" in m.subject] == []
+    judge.send(MASTER, SIGNON + f"REPLACE F {VICTIM}")
+    seat = _last_seat(judge)
+    assert _row(judge, seat) == ("player", MASTER, VICTIM, judge.confirm_code(VICTIM))
 
     [confirmed] = judge.confirm(VICTIM)
     assert confirmed.body == (
@@ -263,3 +269,25 @@ def test_seats_made_before_the_pending_addresses_keep_their_address(tmp_path: Pa
         ("master", "gm@example.org", None, False),
         ("player", "p2@example.org", None, False),
     ]
+
+
+def test_a_masters_new_address_waits_for_its_code_as_a_players_does(tmp_path: Path) -> None:
+    """The master's SET ADDRESS leaves the results at the old address until the new one
+    confirms; then they go there alone."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    mails = judge.send(MASTER, SIGNON + "SET ADDRESS gm@new.example.org")
+    assert [m.to for m in mails] == [[MASTER], ["gm@new.example.org"]]
+    assert mails[1].body.startswith("A master of war1\nhas given this address as theirs.")
+    mails = judge.send(MASTER, SIGNON + "PROCESS")
+    assert _to(mails, "gm@new.example.org") == []
+    assert "TEST:war1 - S1901M Results" in [m.subject for m in _to(mails, MASTER)]
+    [confirmed] = judge.confirm("gm@new.example.org")
+    assert confirmed.body == (
+        "Line 1: CONFIRM war1 ****\n"
+        "  Confirmed: the mail of your master seat of war1 comes to this\n"
+        f"  address now, no longer to {MASTER}.\n"
+    )
+    mails = judge.send("gm@new.example.org", SIGNON + "PROCESS")
+    assert "TEST:war1 - F1901M Results" in [m.subject for m in _to(mails, "gm@new.example.org")]
+    assert _to(mails, MASTER) == []

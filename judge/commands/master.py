@@ -201,6 +201,7 @@ def replace_power(run: Run, cmd: Command) -> None:
     old = seat_of(run, block.game, initial)
     if old is not None:
         games.update_seat(db, old, now, left_at=iso(now))
+    if old is not None and old.address != block.seat.address:  # not the master, who knows
         taken = {"game": block.game.name, "power": gm.powers[key].name}
         run.mails.append(Reply((old.address,), "ejected", taken, "notice", False))
     password = secrets.token_urlsafe(8)
