@@ -157,18 +157,21 @@ class Judge:
         return {initial: f"p{i}@example.org" for i, initial in enumerate(POWERS)}
 
     def confirm_code(self, address: str, name: str = "war1") -> str:
-        """The code mailed to `address` to confirm its observer seat of game `name`, as
-        its row holds it."""
+        """The code mailed to `address` to confirm its seat of game `name` (an observer's,
+        a PROMOTEd master's) or its new address of one (SET ADDRESS, REPLACE), as the
+        seat's row holds it."""
         row = self.db.execute(
             "SELECT s.confirm_code FROM seats s JOIN games g ON g.id = s.game_id "
-            "WHERE g.name = ? AND s.address = ? AND s.role = 'observer' AND s.left_at IS NULL",
-            [name, address],
+            "WHERE g.name = ? AND s.left_at IS NULL AND s.confirm_code IS NOT NULL "
+            "AND (s.pending_address = ? OR s.address = ? AND s.pending_address IS NULL)",
+            [name, address, address],
         ).fetchone()
         assert row is not None and row[0] is not None, f"{address} waits for no code"
         return str(row[0])
 
     def confirm(self, address: str, name: str = "war1") -> list[Mail]:
-        """`address` confirms its observer seat of `name` with the code mailed to it."""
+        """`address` confirms its seat of `name` (or its new address of one) with the code
+        mailed to it."""
         return self.send(address, f"CONFIRM {name} {self.confirm_code(address, name)}")
 
     def observe(self, address: str, password: str, name: str = "war1") -> list[Mail]:

@@ -448,8 +448,13 @@ CASES: dict[str, tuple[dict[str, object], str]] = {
     # judge/commands/player.py: observers confirm their address, CREATE's limits
     "confirm_nothing": (
         {"game": "war1"},
-        "This address has no observer seat of war1 to confirm\n"
-        "  (OBSERVE war1 password first: its answer gives the code).",
+        "This address has nothing of war1 to confirm (the code comes in\n"
+        "  the mail that OBSERVE, PROMOTE, REPLACE or SET ADDRESS sends to it).",
+    ),
+    "address_pending_already": (
+        {"address": "new@example.org"},
+        "Not moved: new@example.org already waits to confirm, from this\n"
+        "  mail. One new address a mail; a later mail's SET ADDRESS replaces it.",
     ),
     "confirm_wrong": (
         {"game": "war1"},

@@ -31,8 +31,8 @@ HELP = (
     "    CREATE ?name password       create a game; you become its master\n"
     "    SIGNON ?name password       join a game that is forming\n"
     "    OBSERVE name password       watch a game as an observer\n"
-    "    CONFIRM name code           confirm your OBSERVE with the code mailed\n"
-    "                                to you; then you get the game's mail\n"
+    "    CONFIRM name code           confirm an address with the code mailed to\n"
+    "                                it (OBSERVE, PROMOTE, REPLACE, SET ADDRESS)\n"
     "    SET PREFERENCE FGR          the powers you want, best first (* any)\n"
     "    SIGNON Xname password       act in a game: X your power's initial,\n"
     "                                M for the master\n"
@@ -146,7 +146,7 @@ def test_the_commands_that_check_or_hash_a_password() -> None:
         "CREATE",
         "JOIN",
         "OBSERVE",
-        "CONFIRM",  # checks an observer's code, a guess as a password is
+        "CONFIRM",  # checks a code mailed to an address, a guess as a password is
         "SET PASSWORD",
         "REPLACE POWER",
         "PROMOTE",

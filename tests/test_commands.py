@@ -150,7 +150,12 @@ def test_password_and_address_can_be_changed(judge: Judge) -> None:
     mails = judge.send(
         "p2@example.org", "SIGNON Fwar1 pw2\nSET PASSWORD newpw\nSET ADDRESS p2@new.example.org"
     )
-    assert "Your address of record for war1 is now p2@new.example.org." in mails[0].body
+    assert (
+        "  Not moved yet: your mail for war1 goes on to p2@example.org\n"
+        "  until p2@new.example.org confirms: a code was mailed to it,\n"
+    ) in mails[0].body
+    [confirmed] = judge.confirm("p2@new.example.org")
+    assert "Confirmed: the mail of your France seat of war1 comes" in confirmed.body
     refused = "signon refused"
     assert refused in _ack(judge.send("p2@new.example.org", "SIGNON Fwar1 pw2")).body
     assert refused not in _ack(judge.send("p2@new.example.org", "SIGNON Fwar1 newpw")).body
@@ -159,7 +164,10 @@ def test_password_and_address_can_be_changed(judge: Judge) -> None:
 def test_an_idn_address_of_record_is_stored_in_idna(judge: Judge) -> None:
     judge.start_game()
     mails = judge.send("p2@example.org", "SIGNON Fwar1 pw2\nSET ADDRESS P2@Bücher.Example")
-    assert "Your address of record for war1 is now p2@xn--bcher-kva.example." in mails[0].body
+    assert "  until p2@xn--bcher-kva.example confirms: a code was mailed to it,\n" in (
+        mails[0].body
+    )
+    judge.confirm("p2@xn--bcher-kva.example")
     [seat] = [s for s in games.seats(judge.db, judge.game()) if s.power == "FRANCE"]
     assert seat.address == "p2@xn--bcher-kva.example"
     # The same address written either way is one sender: no copy to itself.

@@ -341,6 +341,8 @@ def test_summary_says_who_played_each_power_from_which_phase(judge: Judge) -> No
     players = judge.start_game()
     judge.send(MASTER, SIGNON + "PROCESS")  # Spring 1901 -> Fall 1901
     judge.send(MASTER, SIGNON + "REPLACE F new@example.org\nPROMOTE gm2@example.org")
+    judge.confirm("new@example.org")
+    judge.confirm("gm2@example.org")
     judge.send(players["T"], "SIGNON Twar1 pw6\nRESIGN")
     [reply] = judge.send("z@example.org", "STATUS war1")
     assert reply.body.splitlines() == [

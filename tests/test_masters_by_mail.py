@@ -671,6 +671,14 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
         new_password = letter.body.split(f"Sign on with: SIGNON T{GAME} ")[1].split()[0]
         assert new_password != PLAYER["Turkey"][1]
         assert MASTER_PASSWORD not in letter.body
+        # The power's mail comes to the new address only once it sends the code back.
+        [code] = re.findall(rf"^ *CONFIRM {GAME} ([A-Z0-9]+)$", letter.body, re.MULTILINE)
+        deliver(mail(NEW_TURKEY, "confirming", [f"CONFIRM {GAME} {code}"], clock.now))
+        ack = one(boxes.new({NEW_TURKEY: [CONFIRMED]})[NEW_TURKEY], CONFIRMED)
+        assert flat(ack.body).endswith(
+            f"Confirmed: the mail of your Turkey seat of {GAME} comes to this "
+            f"address now, no longer to {MASTER}."
+        ), ack.body
 
         deliver(player("Turkey", "still me", "F Ank H"))
         old_refused = "Re: [Error Flag] E2E still me"  # not signed on: no game in it

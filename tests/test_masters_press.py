@@ -224,6 +224,7 @@ def test_terminate_eject_promote_become(judge: Judge) -> None:
     mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nPROMOTE co@example.org")
     [letter] = [m for m in mails if m.to == ["co@example.org"]]
     password = letter.body.split("SIGNON Mwar1 ")[1].split()[0]
+    judge.confirm("co@example.org")
     assert "as master" in judge.send("co@example.org", f"SIGNON Mwar1 {password}")[0].body
     mails = judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nEJECT G")
     assert [m.to for m in mails if "no longer play Germany" in m.subject] == [[players["G"]]]

@@ -78,8 +78,8 @@ def test_a_forged_observer_gets_nothing_until_its_address_confirms(tmp_path: Pat
     [again] = judge.send(VICTIM, f"CONFIRM war1 {code}")  # once is enough
     assert again.body == (
         "Line 1: CONFIRM war1 ****\n"
-        "  ERROR: This address has no observer seat of war1 to confirm\n"
-        "  (OBSERVE war1 password first: its answer gives the code).\n"
+        "  ERROR: This address has nothing of war1 to confirm (the code comes in\n"
+        "  the mail that OBSERVE, PROMOTE, REPLACE or SET ADDRESS sends to it).\n"
     )
 
 
@@ -297,6 +297,7 @@ def test_only_views_and_counts_ask_for_unconfirmed_seats() -> None:
     assert asking == [
         "commands/information.py:observers",  # WHOGAME FULL shows them, marked
         "commands/master.py:True",  # EJECT address frees them
+        "commands/master.py:True",  # PROMOTE counts them toward MAX_MASTERS
         "commands/player.py:True",  # OBSERVE counts them; CONFIRM finds the sender's
         "commands/player.py:True",
         "commands/signon.py:True",  # SIGNON O finds the seat, then refuses it

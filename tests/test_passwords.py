@@ -293,6 +293,7 @@ def test_an_answer_from_the_unicode_form_of_an_idn_address_of_record_passes_the_
 ) -> None:
     players = judge.start_game()
     judge.send(players["F"], "SIGNON Fwar1 pw2\nSET ADDRESS f@bücher.example")
+    judge.confirm("f@xn--bcher-kva.example")
     notices = []
     for i in range(10):
         notices += judge.send(f"forger{i}@example.org", f"SIGNON Fwar1 guess{i}")[1:]

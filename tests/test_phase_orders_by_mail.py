@@ -206,6 +206,7 @@ def test_a_replacement_does_not_inherit_the_orders_held_by_the_player_before(
     players = judge.start_game()
     judge.send(players["G"], f"{GERMANY}\nA Mun H\nF Kie H\nA Ber H\nPHASE F1901M\nA Mun - Ruh")
     judge.send("gm@example.org", "SIGNON Mwar1 masterpw\nREPLACE G new@example.org")
+    judge.confirm("new@example.org")
     germany = [s for s in games.seats(judge.db, judge.game()) if s.power == "GERMANY"]
     assert [s.address for s in germany] == ["new@example.org"]
     _others_hold(judge, players)

@@ -255,6 +255,7 @@ def test_a_gunboat_games_mails_never_show_a_player_another_players_address(
     }
     for initial, body in mails.items():
         judge.send(players[initial], body)
+    judge.confirm("moved@example.org")  # England's mail goes there from now on
     judge.observe("watcher@example.net", "seen1")
     judge.send("watcher@example.net", "SIGNON Owar1 seen1\nBROADCAST\nan observer\nENDPRESS")
     [took, *_] = judge.send("newcomer@example.net", "SIGNON Awar1 fresh9\nA Vie H")
@@ -271,7 +272,10 @@ def test_a_gunboat_games_mails_never_show_a_player_another_players_address(
         for other in people - {to}
         if other in text
     ]
-    assert seen == [(players["E"], "moved@example.org")]  # its own new address, told the old
+    # Its own addresses: the old is told the new, the new that it is no longer the old.
+    assert sorted(seen) == sorted(
+        [(players["E"], "moved@example.org"), ("moved@example.org", players["E"])]
+    )
 
 
 # -- a game's end (holds) ---------------------------------------------------------------

@@ -231,13 +231,16 @@ def test_promote_is_capped_and_never_seats_a_master_twice(tmp_path: Path) -> Non
         "  Signed on to war1 as master.\n"
         "Line 2: PROMOTE victim@example.net\n"
         "  victim@example.net is now a master of war1 and gets a password by mail.\n"
+        "  The new master gets none of the game's mail until they confirm, with the\n"
+        "  code mailed to them.\n"
         "Line 3: PROMOTE victim@example.net\n"
         "  ERROR: victim@example.net is a master of war1 already.\n"
     )
     for first in range(0, 8, 4):  # the passwords' budget: four PROMOTEs a mail
         lines = "".join(f"PROMOTE v{i}@example.net\n" for i in range(first, first + 4))
         judge.send(MASTER, signon + lines)
-    masters = games.seats(judge.db, judge.game(), games.MASTER)
+    # Unconfirmed seats count toward the cap (else forged PROMOTEs grew the table).
+    masters = games.seats(judge.db, judge.game(), games.MASTER, unconfirmed=True)
     assert len(masters) == MAX_MASTERS  # gm, victim and v0..v7
     mails = judge.send(MASTER, signon + "PROMOTE v8@example.net")
     assert [m.to for m in mails] == [[MASTER]]
@@ -247,7 +250,7 @@ def test_promote_is_capped_and_never_seats_a_master_twice(tmp_path: Path) -> Non
         "Line 2: PROMOTE v8@example.net\n"
         "  ERROR: war1 has 10 masters, the most a game may have: no one was promoted.\n"
     )
-    assert len(games.seats(judge.db, judge.game(), games.MASTER)) == MAX_MASTERS
+    assert len(games.seats(judge.db, judge.game(), games.MASTER, unconfirmed=True)) == MAX_MASTERS
 
 
 # -- a game no one plays at all is paused too ---------------------------------------------

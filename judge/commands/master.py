@@ -17,7 +17,7 @@ from judge.commands.powers import power_key, seat_of
 from judge.commands.run import Block, Run, active, everyone, need_block, need_master, refuse
 from judge.engine.adjudication import adjudicate
 from judge.engine.phase import Phase
-from judge.game import play, proxies
+from judge.game import observers, play, proxies
 from judge.game.dates import format_moment
 from judge.game.errors import CommandError, as_written
 from judge.game.outgoing import public_copy
@@ -201,10 +201,26 @@ def replace_power(run: Run, cmd: Command) -> None:
     old = seat_of(run, block.game, initial)
     if old is not None:
         games.update_seat(db, old, now, left_at=iso(now))
+    if old is not None and old.address != block.seat.address:  # not the master, who knows
         taken = {"game": block.game.name, "power": gm.powers[key].name}
         run.mails.append(Reply((old.address,), "ejected", taken, "notice", False))
     password = secrets.token_urlsafe(8)
-    games.add_seat(db, block.game, games.PLAYER, address, hash_password(password), now, power=key)
+    # A stranger's address until it sends back its code: the power's mail goes to the
+    # master meanwhile (who sees its press already and may BECOME it), and the power is
+    # held as any other, its orders and deadlines as before.
+    known = {block.seat.address, old.address if old else block.seat.address}
+    code = None if address in known else observers.new_code()
+    games.add_seat(
+        db,
+        block.game,
+        games.PLAYER,
+        block.seat.address if code else address,
+        hash_password(password),
+        now,
+        power=key,
+        confirm_code=code,
+        pending_address=address if code else None,
+    )
     power = gm.powers[key]
     context = {
         "game": block.game.name,
@@ -212,9 +228,14 @@ def replace_power(run: Run, cmd: Command) -> None:
         "initial": power.initial,
         "password": password,
         "deadline": format_deadline(block.game.deadline, run.ctx.config.timezone),
+        "code": code,
+        "days": observers.UNCONFIRMED_DAYS,
     }
-    run.mails.append(Reply((address,), "replacement", context, "notice", False))
-    run.event("replaced", cmd, game=block.game.name, power=power.name, address=address)
+    # A reply, capped as answers are, while the address has not confirmed.
+    kind = "reply" if code else "notice"
+    run.mails.append(Reply((address,), "replacement", context, kind, False))
+    names = {"game": block.game.name, "power": power.name, "address": address}
+    run.event("replaced", cmd, **names, master=block.seat.address if code else None)
 
 
 def become(run: Run, cmd: Command) -> None:
@@ -254,7 +275,7 @@ def promote(run: Run, cmd: Command) -> None:
     address = other_address(run, cmd, cmd.args[0])
     if not address:
         return  # refused
-    masters = games.seats(run.ctx.db, block.game, games.MASTER)
+    masters = games.seats(run.ctx.db, block.game, games.MASTER, unconfirmed=True)
     if any(s.address.lower() == address.lower() for s in masters):
         # Another seat would only be another password mailed to the same address.
         refuse(run, cmd, "promote_already", address=address, game=block.game.name)
@@ -263,11 +284,27 @@ def promote(run: Run, cmd: Command) -> None:
         refuse(run, cmd, "masters_full", game=block.game.name, limit=MAX_MASTERS)
         return
     password = secrets.token_urlsafe(8)
+    # The new master's seat gets no mail (results, press) until the address sends back
+    # the code mailed to it: else one mail from a forged master pointed them at anyone.
+    code = observers.new_code()
     games.add_seat(
-        run.ctx.db, block.game, games.MASTER, address, hash_password(password), run.ctx.now
+        run.ctx.db,
+        block.game,
+        games.MASTER,
+        address,
+        hash_password(password),
+        run.ctx.now,
+        confirm_code=code,
     )
-    context = {"game": block.game.name, "password": password, "by": run.sub.sender}
-    run.mails.append(Reply((address,), "promoted", context, "notice", False))
+    context = {
+        "game": block.game.name,
+        "password": password,
+        "by": run.sub.sender,
+        "code": code,
+        "days": observers.UNCONFIRMED_DAYS,
+    }
+    # A reply, capped as answers are: the address has not asked for anything yet.
+    run.mails.append(Reply((address,), "promoted", context, "reply", False))
     run.event("promoted", cmd, game=block.game.name, address=address)
 
 

@@ -177,7 +177,7 @@ def signon(run: Run, cmd: Command) -> None:
     if seat is not None and seat.unconfirmed:
         # Its answers would go to an address that has not asked for them, unlimited.
         run.refused = True
-        refuse(run, cmd, "observer_unconfirmed", game=name)
+        refuse(run, cmd, "observer_unconfirmed", game=name, role=seat.role)
         return
     if seat is None or game is None:
         run.refused = True
@@ -281,8 +281,51 @@ def set_address(run: Run, cmd: Command) -> None:
         if block.seat.role == games.OBSERVER and address != block.seat.address:
             _observer_moves(run, cmd, block, address)
             return
-        block.seat = games.update_seat(run.ctx.db, block.seat, run.ctx.now, address=address)
+        if address != block.seat.address:
+            _seat_moves(run, cmd, block, address)
+            return
+        if block.seat.pending_address is not None:  # back to the address of record
+            block.seat = games.forget_pending(run.ctx.db, block.seat, run.ctx.now)
         run.event("address", cmd, game=block.game.name, address=address)
+
+
+def _seat_moves(run: Run, cmd: Command, block: Block, address: str) -> None:
+    """A player's or master's new address waits, pending, for the code mailed to it to
+    come back from there (CONFIRM); the seat's mail goes on to its address of record
+    until then. Else SET ADDRESS pointed the game's results, with their picture, at
+    anyone. One move a mail (each is a code mailed to another address); a later mail's
+    replaces the one pending."""
+    if block.seat.id in run.moved:
+        refuse(run, cmd, "address_pending_already", address=block.seat.pending_address)
+        return
+    run.moved.add(block.seat.id)
+    code = observers.new_code()
+    block.seat = games.ask_to_move(run.ctx.db, block.seat, address, code, run.ctx.now)
+    context = {
+        "game": block.game.name,
+        "code": code,
+        "days": observers.UNCONFIRMED_DAYS,
+        "role": block.seat.role,
+        "power": _power_name(block),
+    }
+    # A reply as the answers are (capped an hour per address), and the only mail the
+    # pending address gets: it has not asked for anything yet.
+    run.mails.append(Reply((address,), "address_confirm", context, in_reply=False))
+    run.event(
+        "address_pending",
+        cmd,
+        game=block.game.name,
+        address=address,
+        old=block.seat.address,
+        days=observers.UNCONFIRMED_DAYS,
+    )
+
+
+def _power_name(block: Block) -> str | None:
+    """The full name of the block's power; None for a master's block."""
+    if block.seat.power is None:
+        return None
+    return load_map(block.game.variant).powers[block.seat.power].name
 
 
 def _observer_moves(run: Run, cmd: Command, block: Block, address: str) -> None:
@@ -457,17 +500,18 @@ def observe(run: Run, cmd: Command) -> None:
 
 
 def confirm(run: Run, cmd: Command) -> None:
-    """CONFIRM name code: the sender's observer seat of the game confirmed with the code
-    its OBSERVE's answer carried; from now on it gets the game's mail. A wrong code counts
-    as a wrong password against the sender (the limits on guesses)."""
+    """CONFIRM name code: the sender's seat of the game confirmed with the code mailed to
+    it (OBSERVE's answer, PROMOTE's, REPLACE's or SET ADDRESS's mail); from now on the
+    sender gets the seat's mail. A wrong code counts as a wrong password against the
+    sender (the limits on guesses)."""
     close_block(run)
     name, written = cmd.args
     db, now = run.ctx.db, run.ctx.now
     game = games.find_game(db, name)
     waiting = [
         s
-        for s in (games.seats(db, game, games.OBSERVER, unconfirmed=True) if game else [])
-        if s.address == run.sub.sender and s.unconfirmed
+        for s in (games.seats(db, game, unconfirmed=True) if game else [])
+        if (s.address == run.sub.sender and s.unconfirmed) or s.pending_address == run.sub.sender
     ]
     if game is None or not waiting:
         refuse(run, cmd, "confirm_nothing", game=as_written(name))
@@ -485,8 +529,11 @@ def confirm(run: Run, cmd: Command) -> None:
         run.mails += [notice] if notice else []
         refuse(run, cmd, "confirm_wrong", game=game.name)
         return
-    games.confirm_seat(db, waiting[0], now)
-    run.event("observer_confirmed", cmd, game=game.name)
+    seat = waiting[0]
+    old = seat.address if seat.pending_address else None
+    games.confirm_seat(db, seat, now)
+    power = load_map(game.variant).powers[seat.power].name if seat.power else None
+    run.event("confirmed", cmd, game=game.name, role=seat.role, power=power, old=old)
 
 
 def draw_vote(run: Run, cmd: Command) -> None:

@@ -67,6 +67,7 @@ class Run:
     press_sent: int = 0  # press messages this mail has sent (commands/press.py's limit)
     # The questions asked (LIST, HELP, ...: commands/answers.py), each by its line.
     asked: dict[tuple[object, ...], int] = field(default_factory=dict)
+    moved: set[int] = field(default_factory=set)  # seats given a pending address (SET ADDRESS)
 
     def event(self, kind: str, command: Command | None = None, **data: object) -> None:
         """Record an event of the acknowledgement (with the line of `command`, if given),

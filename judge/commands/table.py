@@ -108,7 +108,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         ANYONE,
         player.confirm,
         "CONFIRM name code",
-        help="confirm your OBSERVE with the code mailed\nto you; then you get the game's mail",
+        help="confirm an address with the code mailed to\n"
+        "it (OBSERVE, PROMOTE, REPLACE, SET ADDRESS)",
         section=PLAYERS,
         password=True,
     ),

@@ -3,7 +3,12 @@ forge, so a new observer seat gets no mail (results, broadcasts, press, diaries,
 deadline notices) until the address sends back the one-time code mailed to it in the
 answer to its OBSERVE (`CONFIRM name code`). Only someone who reads that address's mail
 knows the code. Who gets mail is decided by `judge.store.games.seats`, which leaves
-unconfirmed seats out unless asked for them."""
+unconfirmed seats out unless asked for them.
+
+The same code confirms the other addresses one mail names for a game's mail: a PROMOTEd
+master's seat starts unconfirmed as an observer's does, and the new address of a player
+or master (SET ADDRESS, REPLACE) waits as the seat's pending address while its mail goes
+on to its address of record (judge/commands/player.py, judge/commands/master.py)."""
 
 from __future__ import annotations
 

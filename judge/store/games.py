@@ -53,14 +53,18 @@ class Seat:
     preference: str
     wait: bool
     abandoned_at: str | None = None  # its player missed the end of grace (free for takeover)
-    # An observer seat not yet confirmed: the code mailed to its address, which it must
-    # send back (CONFIRM) before it gets any mail; None once confirmed (and for any other).
+    # The code mailed to the address that must send it back (CONFIRM): the seat's own
+    # while it is unconfirmed (an observer's, a PROMOTEd master's), else its pending
+    # address's; None when nothing waits.
     confirm_code: str | None = None
+    # A new address (SET ADDRESS, REPLACE) waiting to confirm: the seat's mail goes on to
+    # `address` until then, and none of it to this one.
+    pending_address: str | None = None
 
     @property
     def unconfirmed(self) -> bool:
         """Whether the seat waits for its address to confirm it (it gets no mail)."""
-        return self.confirm_code is not None
+        return self.confirm_code is not None and self.pending_address is None
 
 
 class UnreadableGame(ValueError):
@@ -113,6 +117,7 @@ def _seat(row: tuple[Any, ...]) -> Seat:
         bool(wait),
         abandoned_at,
         row[9],
+        row[10],
     )
 
 
@@ -121,7 +126,8 @@ _GAME_COLUMNS = (
     "result, proxies, joined"
 )
 _SEAT_COLUMNS = (
-    "id, game_id, role, power, address, password_hash, preference, wait, abandoned_at, confirm_code"
+    "id, game_id, role, power, address, password_hash, preference, wait, abandoned_at, "
+    "confirm_code, pending_address"
 )
 
 
@@ -202,13 +208,17 @@ def add_seat(
     now: datetime,
     power: str | None = None,
     confirm_code: str | None = None,
+    pending_address: str | None = None,
 ) -> Seat:
-    """A new seat; with `confirm_code`, one that gets no mail until confirmed."""
+    """A new seat; with `confirm_code`, one that gets no mail until confirmed, or, with
+    `pending_address` too, one whose mail goes to `address` until that one confirms."""
     asked = iso(now) if confirm_code is not None else None
     cur = db.execute(
         "INSERT INTO seats (game_id, role, power, address, password_hash, preference, wait, "
-        "joined_at, confirm_code, confirm_asked_at) VALUES (?, ?, ?, ?, ?, '', 0, ?, ?, ?)",
-        [game.id, role, power, address, password_hash, iso(now), confirm_code, asked],
+        "joined_at, confirm_code, confirm_asked_at, pending_address) "
+        "VALUES (?, ?, ?, ?, ?, '', 0, ?, ?, ?, ?)",
+        [game.id, role, power, address, password_hash, iso(now), confirm_code, asked]
+        + [pending_address],
     )
     seat_id = inserted_id(cur)
     record(db, now, "seat", seat_id, f"joined {game.name} as {role}", address)
@@ -229,10 +239,11 @@ def seats(
     """The game's seats held now (of `role` if given), by id. The one rule of who gets a
     game's mail: without `unconfirmed`, observer seats whose address has not confirmed
     them are left out, so that every list of recipients built from seats leaves them out;
-    only the views that show them (WHOGAME, the master's, EJECT, OBSERVE's count) ask."""
+    only the views that show them (WHOGAME, the master's, EJECT, OBSERVE's count) ask. A
+    seat with a pending address is held and mailed at its address of record."""
     sql = f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? AND left_at IS NULL"
     if not unconfirmed:
-        sql += " AND confirm_code IS NULL"
+        sql += " AND (confirm_code IS NULL OR pending_address IS NOT NULL)"
     args: list[Any] = [game.id]
     if role:
         sql += " AND role = ?"
@@ -241,11 +252,39 @@ def seats(
 
 
 def confirm_seat(db: sqlite_utils.Database, seat: Seat, now: datetime) -> Seat:
-    """The seat confirmed: from now on it gets the game's mail."""
+    """The seat confirmed: from now on it gets the game's mail, at its pending address
+    if it had one."""
+    address = seat.pending_address or seat.address
     db.execute(
-        "UPDATE seats SET confirm_code = NULL, confirm_asked_at = NULL WHERE id = ?", [seat.id]
+        "UPDATE seats SET address = ?, confirm_code = NULL, confirm_asked_at = NULL, "
+        "pending_address = NULL WHERE id = ?",
+        [address, seat.id],
     )
-    record(db, now, "seat", seat.id, "confirmed", seat.address)
+    record(db, now, "seat", seat.id, "confirmed", address)
+    return get_seat(db, seat.id)
+
+
+def ask_to_move(
+    db: sqlite_utils.Database, seat: Seat, address: str, code: str, now: datetime
+) -> Seat:
+    """The seat's `address` pending with `code` (one pending before it forgotten): its
+    mail goes on to its address of record until the new one confirms."""
+    db.execute(
+        "UPDATE seats SET pending_address = ?, confirm_code = ?, confirm_asked_at = ? WHERE id = ?",
+        [address, code, iso(now), seat.id],
+    )
+    record(db, now, "seat", seat.id, "address pending", address)
+    return get_seat(db, seat.id)
+
+
+def forget_pending(db: sqlite_utils.Database, seat: Seat, now: datetime) -> Seat:
+    """The seat's pending address and its code forgotten."""
+    db.execute(
+        "UPDATE seats SET pending_address = NULL, confirm_code = NULL, "
+        "confirm_asked_at = NULL WHERE id = ?",
+        [seat.id],
+    )
+    record(db, now, "seat", seat.id, "pending address forgotten", seat.pending_address or "")
     return get_seat(db, seat.id)
 
 
@@ -253,16 +292,24 @@ def drop_unconfirmed(
     db: sqlite_utils.Database, game: Game | GameRow, asked_before: datetime, now: datetime
 ) -> list[str]:
     """The game's unconfirmed seats whose code was mailed before `asked_before` left (as
-    at EJECT), so that they hold no place for ever; the addresses dropped."""
+    at EJECT), so that they hold no place for ever, and pending addresses asked before
+    it forgotten (the seat stays at its address of record); the addresses dropped."""
     rows = db.execute(
-        "SELECT id, address FROM seats WHERE game_id = ? AND left_at IS NULL "
-        "AND confirm_code IS NOT NULL AND confirm_asked_at < ? ORDER BY id",
+        "SELECT id, address, pending_address FROM seats WHERE game_id = ? "
+        "AND left_at IS NULL AND confirm_code IS NOT NULL AND confirm_asked_at < ? ORDER BY id",
         [game.id, iso(asked_before)],
     ).fetchall()
-    for seat_id, address in rows:
-        db.execute("UPDATE seats SET left_at = ? WHERE id = ?", [iso(now), seat_id])
-        record(db, now, "seat", seat_id, "unconfirmed, dropped", address)
-    return [address for _, address in rows]
+    for seat_id, address, pending in rows:
+        if pending is None:
+            db.execute("UPDATE seats SET left_at = ? WHERE id = ?", [iso(now), seat_id])
+        else:
+            db.execute(
+                "UPDATE seats SET pending_address = NULL, confirm_code = NULL, "
+                "confirm_asked_at = NULL WHERE id = ?",
+                [seat_id],
+            )
+        record(db, now, "seat", seat_id, "unconfirmed, dropped", pending or address)
+    return [pending or address for _, address, pending in rows]
 
 
 def games_created(db: sqlite_utils.Database, address: str, since: datetime) -> tuple[int, int]:

@@ -453,6 +453,13 @@ def _v20_created_by(db: sqlite_utils.Database) -> None:
     db.table("games").create_index(["created_by", "created_at"])
 
 
+def _v21_pending_address(db: sqlite_utils.Database) -> None:
+    # A player's or master's new address (SET ADDRESS, REPLACE) waits here, with the code
+    # mailed to it in confirm_code, while the seat's mail goes on to its address of record
+    # (judge/game/observers.py). NULL: none waits; every seat before this had none.
+    db.table("seats").add_column("pending_address", str)
+
+
 def _json_or_null(value: object) -> str | None:
     """A moved value as its column holds it: NULL for none or an empty object."""
     return json.dumps(value) if value else None
@@ -479,4 +486,5 @@ MIGRATIONS = [
     _v18_pictures_once,
     _v19_confirmed_observers,
     _v20_created_by,
+    _v21_pending_address,
 ]
