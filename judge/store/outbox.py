@@ -69,28 +69,24 @@ def queue_each(
     picture: str | None = None,
 ) -> list[int]:
     """Queue each of `mails` (its message, Message-ID and recipients), all of one kind
-    and picture, in the order given; their ids (call inside the caller's transaction).
-    Each row gets its audit line ("queued": its kind and recipients), all in one
-    statement: a game's results are a mail to each of its readers."""
+    and picture, in the order given; their ids. Inside the caller's transaction (as a
+    savepoint), or in one of its own. Each row gets its audit line ("queued": its kind
+    and recipients), all in one statement: a game's results are a mail to each reader."""
     at = iso(now)
-    ids = [
-        inserted_id(
-            db.conn.execute(
-                "INSERT INTO outbound (message_id, inbound_id, kind, recipients, raw, state, "
-                "attempts, next_attempt_at, created_at, picture) "
-                "VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)",
-                [message_id, inbound_id, kind, json.dumps(to), raw, at, at, picture],
+    with transaction(db):
+        ids = [
+            inserted_id(
+                db.conn.execute(
+                    "INSERT INTO outbound (message_id, inbound_id, kind, recipients, raw, "
+                    "state, attempts, next_attempt_at, created_at, picture) "
+                    "VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)",
+                    [message_id, inbound_id, kind, json.dumps(to), raw, at, at, picture],
+                )
             )
-        )
-        for raw, message_id, to in mails
-    ]
-    record_many(
-        db,
-        now,
-        "outbound",
-        "queued",
-        [(i, f"{kind} to {', '.join(to)}") for i, (_, _, to) in zip(ids, mails, strict=True)],
-    )
+            for raw, message_id, to in mails
+        ]
+        detail = [f"{kind} to {', '.join(to)}" for _, _, to in mails]
+        record_many(db, now, "outbound", "queued", list(zip(ids, detail, strict=True)))
     return ids
 
 
