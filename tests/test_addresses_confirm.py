@@ -291,3 +291,20 @@ def test_a_masters_new_address_waits_for_its_code_as_a_players_does(tmp_path: Pa
     mails = judge.send("gm@new.example.org", SIGNON + "PROCESS")
     assert "TEST:war1 - F1901M Results" in [m.subject for m in _to(mails, "gm@new.example.org")]
     assert _to(mails, MASTER) == []
+
+
+def test_confirm_takes_the_seat_whose_code_it_carries(tmp_path: Path) -> None:
+    """An address waiting on two seats of one game (it observes, and a master PROMOTEd
+    it) confirms the one whose code it sends back; the other still waits."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    judge.send(VICTIM, "OBSERVE war1 fanpw")
+    observer = _last_seat(judge)
+    judge.send(MASTER, SIGNON + f"PROMOTE {VICTIM}")
+    master = _last_seat(judge)
+    observer_code, master_code = _row(judge, observer)[3], _row(judge, master)[3]
+    assert observer != master and None not in (observer_code, master_code)
+
+    judge.send(VICTIM, f"CONFIRM war1 {master_code}")
+    assert _row(judge, master) == ("master", VICTIM, None, None)
+    assert _row(judge, observer) == ("observer", VICTIM, None, observer_code)

@@ -524,12 +524,14 @@ def confirm(run: Run, cmd: Command) -> None:
     if until is not None:  # refused unchecked, in words that do not depend on the code
         refuse(run, cmd, "confirm_locked", until=minute_words(run.ctx, until))
         return
-    if not observers.code_matches(written, waiting[0]):
+    # The sender may wait on more than one seat of the game (an observer's and a new
+    # address for a power): the code says which.
+    seat = next((s for s in waiting if observers.code_matches(written, s)), None)
+    if seat is None:
         notice = wrong_code(run.ctx, run.sub.sender)
         run.mails += [notice] if notice else []
         refuse(run, cmd, "confirm_wrong", game=game.name)
         return
-    seat = waiting[0]
     old = seat.address if seat.pending_address else None
     games.confirm_seat(db, seat, now)
     power = load_map(game.variant).powers[seat.power].name if seat.power else None
