@@ -15,6 +15,7 @@ from judge.commands.language import (
     _SET,
     _SIMPLE,
     _carries_password,
+    _confirm_word,
     _letters,
     masked_line,
     read_commands,
@@ -108,17 +109,34 @@ def test_a_misspelt_short_sign_on_word_before_a_game_is_masked() -> None:
     assert masked_line("HELO there friend") == "HELO there friend"
 
 
-def test_no_word_of_any_map_is_taken_for_a_password_command() -> None:
-    """A line masked by mistake would lose its order: no province, coast or power name of
-    any bundled map, nor an order word, looks like SIGNON, CREATE, PASSWORD, ..."""
+def _map_words() -> set[str]:
+    """Every word of every bundled map (provinces, coasts, powers) and the order words,
+    in capitals."""
     words = {"HOLD", "SUPPORT", "CONVOY", "BUILD", "REMOVE", "DISBAND", "WAIVE", "RETREAT"}
     for name in map_names():
         text = (MAPS_DIR / f"{name}.toml").read_text()
         words |= {_letters(w) for w in re.findall(r"[A-Za-z][A-Za-z'.-]*", text)}
+    return words
+
+
+def test_no_word_of_any_map_is_taken_for_a_password_command() -> None:
+    """A line masked by mistake would lose its order: no province, coast or power name of
+    any bundled map, nor an order word, looks like SIGNON, CREATE, PASSWORD, ..."""
+    words = _map_words()
     words |= _SIMPLE | set(_SET)  # the language's own words: SET OBSERVER PRESS, ...
     words -= {"SIGNON", "CREATE", "OBSERVE", "PASSWORD"}
     assert len(words) > 400
     assert [w for w in sorted(words) if w and _carries_password(w)] == []
+
+
+def test_a_misspelt_confirm_keeps_its_code_out_of_the_echo() -> None:
+    """A CONFIRM's code proves the address reads its mail: masked as a password is, the
+    command misspelt too; a line of any map's words never is."""
+    texts = [c.text for c in read_commands("CONFIMR war1 K7QX2MNP\nConfrim war1 K7QX 2MNP")]
+    assert texts == ["CONFIMR war1 ****", "Confrim war1 ****"]
+    assert masked_line("CONFIRM war1 K7QX2MNP") == "CONFIRM war1 ****"
+    words = _map_words()
+    assert [w for w in sorted(words) if w and _confirm_word(w)] == []
 
 
 # -- ENDPRESS ----------------------------------------------------------------------------------

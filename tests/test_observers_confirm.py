@@ -303,3 +303,18 @@ def test_only_views_and_counts_ask_for_unconfirmed_seats() -> None:
         "commands/signon.py:True",  # SIGNON O finds the seat, then refuses it
         "ops/games.py:True",  # the operator's view, marked
     ]
+
+
+def test_a_code_copied_in_two_pieces_confirms(tmp_path: Path) -> None:
+    """The code read as a reader may copy it: split by a space, in any case."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    judge.send(VICTIM, "OBSERVE war1 forgedpw")
+    code = judge.confirm_code(VICTIM)
+    [confirmed] = judge.send(VICTIM, f"CONFIRM war1 {code[:4].lower()} {code[4:]}")
+    assert confirmed.body == (
+        "Line 1: CONFIRM war1 ****\n"
+        "  Confirmed: you observe war1, and get its mail.\n"
+        "  Sign on with SIGNON Owar1 password.\n"
+    )
+    assert _seat_row(judge, VICTIM) == (None, None)

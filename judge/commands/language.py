@@ -447,7 +447,7 @@ def _masked(words: list[str]) -> str | None:
         return " ".join([*words[:2], _MASK])
     if first == "SET" and len(words) >= 2 and words[1].upper() == "PASSWORD":
         return " ".join([*words[:2], _MASK]) if len(words) > 2 else None
-    if first == "CONFIRM" and len(words) >= 3:  # its code is as good as a password
+    if len(words) >= 3 and _confirm_word(first):  # its code is as good as a password
         return " ".join([*words[:2], _MASK])
     for start in range(min(len(words), 3)):  # after a number, a bullet, SET, ...
         for width in (1, 2):  # SIGN ON, LOG IN, SET PASSWORD written as two words
@@ -533,6 +533,18 @@ def _near_secret(word: str) -> bool:
     return False
 
 
+def _confirm_word(word: str) -> bool:
+    """Whether `word` is CONFIRM, or two typos from it at most (CONFIMR, CONFRIM): its
+    code is masked too. Not among _SECRET_WORDS: "confirm" in a press or a diary is
+    only a word."""
+    letters = _letters(word)
+    if letters == "CONFIRM":
+        return True
+    if letters in _OTHER_WORDS or abs(len(letters) - len("CONFIRM")) > 2:
+        return False
+    return _typos(letters, "CONFIRM") <= 2
+
+
 def _signon_typo(words: list[str], after: int, word: str) -> bool:
     """Whether `word`, one typo from a short password word (HELO, LOGN, WACTH), is
     followed by a game and more, as a sign-on is: the game marked by ? or holding a
@@ -607,10 +619,11 @@ def _simple(number: int, text: str, name: str, args: list[str]) -> Command:
         if not need[0] <= len(args) <= need[1]:
             return _error(number, text, "usage", name=name)
         return Command(number, text, name, tuple(a.lower() if name != "EJECT" else a for a in args))
-    if name == "CONFIRM":  # CONFIRM name code: the code as written (the handler reads it)
-        if len(args) != 2:
+    if name == "CONFIRM":  # CONFIRM name code: the code as written (the handler reads it,
+        # spaces left out: "ABCD EFGH" as a reader copies it)
+        if len(args) < 2:
             return _error(number, text, "usage", name=name)
-        return Command(number, text, name, (args[0].lower(), args[1]))
+        return Command(number, text, name, (args[0].lower(), " ".join(args[1:])))
     if name in ("GET", "SEND"):
         return _get(number, text, name, args)
     if name in ("WHOIS", "IAMALSO"):  # an address
