@@ -331,3 +331,20 @@ def test_set_noabsence_cancels_the_absence_that_includes_the_date(judge: Judge) 
     assert "  ERROR: None of your absences still to come includes" in ack.body
     rows = judge.db.execute("SELECT COUNT(*) FROM absences").fetchone()
     assert rows == (3,)
+
+
+def test_a_phase_processed_on_the_pass_that_finds_it_late_sends_no_late_notice(
+    judge: Judge,
+) -> None:
+    # The judge was down from before the deadline to after its grace: the late notices
+    # would ask Turkey for orders the phase, processed on the same pass, no longer takes.
+    players = judge.start_game()
+    _order(judge, players, "AEFGIR")
+    mails = judge.at(_deadline(judge) + timedelta(hours=24))
+    assert _subjects(mails) == [
+        *["TEST:war1 - S1901M Results"] * 8,
+        "TEST:war1 - F1901M Abandoned: Turkey",  # to Turkey's player
+        *["TEST:war1 - F1901M Abandoned: T"] * 7,
+    ]
+    assert "In civil disorder (no orders received): Turkey.\n" in mails[0].body
+    assert judge.game().phase == "F1901M"

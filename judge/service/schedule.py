@@ -241,7 +241,11 @@ def _due(
         return mails + _unplayed(db, game, game.phase or "", now), what
     # The late powers, read once: the notices below change no orders.
     powers = None
-    if not games.notice_sent(db, game, "late"):
+    # A phase processed on this very pass (no grace left: SET GRACE 0, or a judge back
+    # after its grace ended) gets no late notices: they would ask for orders it no longer
+    # takes, just before the results that name the powers in civil disorder.
+    processed_now = now >= grace_end and s.nmr and processes_itself(game)
+    if not processed_now and not games.notice_sent(db, game, "late"):
         games.record_notice(db, game, "late", now)
         powers = _late_powers(db, game)
         mails += _to_late_powers(db, config, game, powers, "late_notice", grace_end=grace_end)
