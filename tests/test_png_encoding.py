@@ -12,7 +12,7 @@ from PIL import Image
 from render_cases import cases
 
 from judge.render.board import scene_for
-from judge.render.palette import as_image, palette_for
+from judge.render.palette import as_image, indices, palette_for
 from judge.render.pixels import draw_pixels
 from judge.render.png import render_png
 from judge.render.png_write import PNG_SIGNATURE, encode_indexed
@@ -59,3 +59,14 @@ def test_the_results_picture_is_pillows_own_quantization_pixel_for_pixel() -> No
     pillows = as_image(draw_pixels(scene)).quantize(palette=pal.matching, dither=0)
     pillows.putpalette(pal.colours)
     assert mine.tobytes() == pillows.convert("RGB").tobytes()
+
+
+@pytest.mark.parametrize("case", sorted(cases()))
+def test_the_pixels_read_in_place_map_as_pillows_quantize_maps_them(case: str) -> None:
+    args, kw = cases()[case]
+    scale = kw.pop("scale", 1.0)
+    scene = scene_for(*args, **kw)
+    surface = draw_pixels(scene, scale)
+    pal = palette_for(scene.before.game_map, scene.dr)
+    pillows = as_image(surface).quantize(palette=pal.matching, dither=0).tobytes()
+    assert indices(surface, pal) == pillows
