@@ -318,3 +318,30 @@ def test_a_code_copied_in_two_pieces_confirms(tmp_path: Path) -> None:
         "  Sign on with SIGNON Owar1 password.\n"
     )
     assert _seat_row(judge, VICTIM) == (None, None)
+
+
+def test_nothing_after_an_unconfirmed_observe_acts_in_the_address_name(tmp_path: Path) -> None:
+    """A forged OBSERVE opens no seat for the lines after it: a BROADCAST (observers
+    may send press in this game) and a new password wait for the address's CONFIRM."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    judge.send(MASTER, "SIGNON Mwar1 masterpw\nSET OBSERVER PRESS YES")
+    mails = judge.send(
+        VICTIM,
+        "OBSERVE war1 forgedpw\nBROADCAST\nI give up, take my centres.\nENDPRESS\n"
+        "SET PASSWORD other",
+    )
+    [answer] = mails
+    code, _ = _seat_row(judge, VICTIM)
+    refused = (
+        "Your observer seat of war1 is not confirmed yet: mail\n"
+        "  CONFIRM war1 code, with the code mailed to its address.\n"
+    )
+    assert answer.to == [VICTIM]
+    assert answer.body.startswith("Line 1: OBSERVE war1 ****\n" + observing("war1", code))
+    assert answer.body.count(refused) == 2
+    assert "Broadcast" not in answer.subject
+    [confirmed] = judge.send(VICTIM, f"CONFIRM war1 {code}")
+    assert "Confirmed: you observe war1" in confirmed.body
+    mails = judge.send(VICTIM, "SIGNON Owar1 forgedpw\nBROADCAST\nHello.\nENDPRESS")
+    assert len([m for m in mails if "Broadcast" in m.subject]) == 8  # 7 players, the master

@@ -274,9 +274,6 @@ def set_address(run: Run, cmd: Command) -> None:
         if isinstance(address, Undeliverable):
             run.event("address_bad", cmd, address=address.address, reason=address.reason)
             return
-        if block.seat.unconfirmed:  # one move a confirmation: else a code mail a line
-            refuse(run, cmd, "observer_unconfirmed", game=block.game.name)
-            return
         run.copy(block.seat)
         if block.seat.role == games.OBSERVER and address != block.seat.address:
             _observer_moves(run, cmd, block, address)

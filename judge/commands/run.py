@@ -91,9 +91,14 @@ class Run:
 
 
 def need_block(run: Run, cmd: Command) -> Block | None:
-    """The open block; None (and an error for the reply) after no or a refused SIGNON."""
+    """The open block; None (and an error for the reply) after no or a refused SIGNON,
+    or after an OBSERVE not yet confirmed: its From: may be forged, and a PRESS or a
+    DIARY after it would act in the name of an address that never asked to observe."""
     if run.block is None:
         run.event("after_refused" if run.refused else "needs_signon", cmd)
+    elif run.block.seat.unconfirmed:
+        refuse(run, cmd, "observer_unconfirmed", game=run.block.game.name, role=run.block.seat.role)
+        return None
     return run.block
 
 
