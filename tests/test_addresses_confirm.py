@@ -236,8 +236,46 @@ def test_a_pending_address_left_a_week_is_forgotten_and_the_mail_stays(tmp_path:
     assert judge.game().phase == "F1901M"
     assert _row(judge, seat) == ("player", players["G"], None, None)
     assert _to(mails, VICTIM) == []
+    [told] = [m for m in _to(mails, players["G"]) if "Results" not in m.subject]
+    assert told.subject == f"TEST:war1 - F1901M Not confirmed: {VICTIM}"
+    assert told.body == (
+        f"{VICTIM} did not confirm within 7 days\n"
+        "that it is the new address of Germany in war1: the mail\n"
+        "still comes to this address. SET ADDRESS again to move it.\n"
+    )
     [gone] = judge.send(VICTIM, f"CONFIRM war1 {code}")
     assert "  ERROR: This address has nothing of war1 to confirm" in gone.body
+
+
+def test_a_replacement_never_confirmed_is_told_to_the_master_who_holds_the_power(
+    tmp_path: Path,
+) -> None:
+    """After a week the master, who got the power's mail meanwhile, is told it is still
+    his, once; the new address gets nothing; a PROMOTE never confirmed is told to the
+    masters, and the seat is gone."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    judge.send(MASTER, SIGNON + f"REPLACE F {VICTIM}\nPROMOTE other@example.net")
+    judge.now += timedelta(days=UNCONFIRMED_DAYS, seconds=1)
+    mails = judge.send(MASTER, SIGNON + "PROCESS")
+    lapsed = [m for m in mails if "Not confirmed" in m.subject]
+    assert [(m.to, m.subject) for m in lapsed] == [
+        ([MASTER], f"TEST:war1 - F1901M Not confirmed: {VICTIM}"),
+        ([MASTER], "TEST:war1 - F1901M Not confirmed: other@example.net"),
+    ]
+    assert lapsed[0].body == (
+        f"{VICTIM} did not confirm within 7 days\n"
+        "that it takes over France in war1: France's mail still comes to you.\n"
+        "Give it to another player with REPLACE F address, or play it with BECOME.\n"
+    )
+    assert lapsed[1].body == (
+        "other@example.net did not confirm within 7 days\n"
+        "that it is a master of war1: it is not one. PROMOTE it again if it should be.\n"
+    )
+    assert _to(mails, VICTIM) == _to(mails, "other@example.net") == []
+    assert [s.address for s in games.seats(judge.db, judge.game(), games.MASTER)] == [MASTER]
+    mails = judge.send(MASTER, SIGNON + "PROCESS")
+    assert [m for m in mails if "Not confirmed" in m.subject] == []  # told once
 
 
 def test_seats_made_before_the_pending_addresses_keep_their_address(tmp_path: Path) -> None:

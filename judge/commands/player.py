@@ -473,7 +473,7 @@ def observe(run: Run, cmd: Command) -> None:
     if game is None or game.state == games.FORMING:
         run.event("join_failed", cmd, game=as_written(name), reason="no_game")
         return
-    observers.drop_stale(run.ctx.db, game, run.ctx.now)  # their places are free again
+    run.mails += observers.drop_stale(run.ctx.db, game, run.ctx.now)  # places free again
     seated = games.seats(run.ctx.db, game, games.OBSERVER, unconfirmed=True)
     if any(s.address == run.sub.sender for s in seated):
         # One seat an address: each more was another diary's room and its own password.

@@ -18,7 +18,9 @@ from datetime import datetime, timedelta
 
 import sqlite_utils
 
+from judge.replies import Reply
 from judge.store import games
+from judge.variants.maps import load_map
 
 # How long an unconfirmed observer seat is kept: it still counts toward the game's
 # observers (else forged OBSERVEs grew the table without bound), so one never confirmed
@@ -44,7 +46,35 @@ def code_matches(written: str, seat: games.Seat) -> bool:
     return hmac.compare_digest(typed.encode(), seat.confirm_code.encode())
 
 
-def drop_stale(db: sqlite_utils.Database, game: games.Game, now: datetime) -> list[str]:
-    """The game's observer seats left unconfirmed over UNCONFIRMED_DAYS dropped; their
-    addresses."""
-    return games.drop_unconfirmed(db, game, now - timedelta(days=UNCONFIRMED_DAYS), now)
+def drop_stale(db: sqlite_utils.Database, game: games.Game, now: datetime) -> list[Reply]:
+    """The game's seats and pending addresses left unconfirmed over UNCONFIRMED_DAYS
+    dropped; the notices of it (`lapsed`)."""
+    dropped = games.drop_unconfirmed(db, game, now - timedelta(days=UNCONFIRMED_DAYS), now)
+    return lapsed(db, game, dropped)
+
+
+def lapsed(db: sqlite_utils.Database, game: games.Game, dropped: list[games.Seat]) -> list[Reply]:
+    """Who is told of each address that never confirmed: of a new address for a power
+    or a master (REPLACE, SET ADDRESS), the address its mail still goes to (the master's,
+    after a REPLACE: else the master kept a power's mail unawares); of a PROMOTEd master,
+    the game's masters. An observer nobody: it asked for nothing anyone else knows of."""
+    masters = tuple(s.address for s in games.seats(db, game, games.MASTER))
+    mails = []
+    for seat in dropped:
+        if seat.role == games.OBSERVER:
+            continue
+        power = load_map(game.variant).powers[seat.power] if seat.power else None
+        context = {
+            "game": game.name,
+            "role": seat.role,
+            "power": power.name if power else None,
+            "initial": power.initial if power else None,
+            "address": seat.pending_address or seat.address,
+            "days": UNCONFIRMED_DAYS,
+            "kept": seat.pending_address is not None,
+            "by_master": seat.pending_address is not None and seat.address in masters,
+        }
+        to = (seat.address,) if seat.pending_address else masters
+        if to:
+            mails.append(Reply(to, "unconfirmed_lapsed", context, "notice", False))
+    return mails

@@ -463,12 +463,13 @@ def process_phase(
     """Adjudicate the current phase with the orders on file, store the outcome and the
     next phase, and return the results, retreat requests and build requests. All in the
     caller's transaction: load, adjudicate, save, then the notices."""
-    observers.drop_stale(db, game, now)  # before its mail: they hold no place for ever
+    lapsed = observers.drop_stale(db, game, now)  # before its mail: no place for ever
     on_file = load_phase(db, game)
     judged = adjudicate_phase(on_file)
     saved = save_phase(db, config, game, on_file, judged, now)
     # Postal press (SET POSTAL PRESS) goes out with the results.
-    return phase_notices(db, config, on_file, judged, saved) + held_press.release(db, game)
+    notices = phase_notices(db, config, on_file, judged, saved)
+    return lapsed + notices + held_press.release(db, game)
 
 
 def load_phase(db: sqlite_utils.Database, game: games.Game) -> PhaseOnFile:

@@ -290,26 +290,31 @@ def forget_pending(db: sqlite_utils.Database, seat: Seat, now: datetime) -> Seat
 
 def drop_unconfirmed(
     db: sqlite_utils.Database, game: Game | GameRow, asked_before: datetime, now: datetime
-) -> list[str]:
+) -> list[Seat]:
     """The game's unconfirmed seats whose code was mailed before `asked_before` left (as
     at EJECT), so that they hold no place for ever, and pending addresses asked before
-    it forgotten (the seat stays at its address of record); the addresses dropped."""
-    rows = db.execute(
-        "SELECT id, address, pending_address FROM seats WHERE game_id = ? "
-        "AND left_at IS NULL AND confirm_code IS NOT NULL AND confirm_asked_at < ? ORDER BY id",
-        [game.id, iso(asked_before)],
-    ).fetchall()
-    for seat_id, address, pending in rows:
-        if pending is None:
-            db.execute("UPDATE seats SET left_at = ? WHERE id = ?", [iso(now), seat_id])
+    it forgotten (the seat stays at its address of record); the seats as they were."""
+    dropped = [
+        _seat(row)
+        for row in db.execute(
+            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? AND left_at IS NULL "
+            "AND confirm_code IS NOT NULL AND confirm_asked_at < ? ORDER BY id",
+            [game.id, iso(asked_before)],
+        ).fetchall()
+    ]
+    for seat in dropped:
+        if seat.pending_address is None:
+            db.execute("UPDATE seats SET left_at = ? WHERE id = ?", [iso(now), seat.id])
         else:
             db.execute(
                 "UPDATE seats SET pending_address = NULL, confirm_code = NULL, "
                 "confirm_asked_at = NULL WHERE id = ?",
-                [seat_id],
+                [seat.id],
             )
-        record(db, now, "seat", seat_id, "unconfirmed, dropped", pending or address)
-    return [pending or address for _, address, pending in rows]
+        record(
+            db, now, "seat", seat.id, "unconfirmed, dropped", seat.pending_address or seat.address
+        )
+    return dropped
 
 
 def games_created(db: sqlite_utils.Database, address: str, since: datetime) -> tuple[int, int]:
