@@ -58,6 +58,8 @@ def lapsed(db: sqlite_utils.Database, game: games.Game, dropped: list[games.Seat
     or a master (REPLACE, SET ADDRESS), the address its mail still goes to (the master's,
     after a REPLACE: else the master kept a power's mail unawares); of a PROMOTEd master,
     the game's masters. An observer nobody: it asked for nothing anyone else knows of."""
+    if not dropped:  # the common case, at every phase processed: no query
+        return []
     masters = tuple(s.address for s in games.seats(db, game, games.MASTER))
     mails = []
     for seat in dropped:
