@@ -611,8 +611,30 @@ def _line(code: str, with_line: bool = True, **values: object) -> str:
 
 @pytest.mark.parametrize("code", sorted(CASES))
 def test_each_error_reads_as_before(code: str) -> None:
+    # The same words; a line too long for 78 columns broken at spaces, no other touched.
     values, words = CASES[code]
-    assert _line(code, **values) == f"Line 3: THE LINE\n  ERROR: {words}\n"
+    before = f"Line 3: THE LINE\n  ERROR: {words}\n"
+    body = _line(code, **values)
+    assert body.split() == before.split()
+    assert max(len(line) for line in body.split("\n")) <= 78
+    if max(len(line) for line in before.split("\n")) <= 78:
+        assert body == before
+
+
+def test_a_long_error_is_broken_at_a_space_before_column_79() -> None:
+    assert _line("too_many_lines", with_line=False, limit=100) == (
+        "  ERROR: Only the first 100 command lines of a mail are read; this line and\n"
+        "  the rest were not.\n"
+    )
+
+
+def test_a_word_longer_than_a_line_is_not_cut() -> None:
+    # A 90-character "address" gets a line of its own, longer than 78 but whole.
+    assert _line("list_value", with_line=False, written="x" * 90) == (
+        "  ERROR: SET LIST takes a mail address (the game's mailing list) or NONE, not\n"
+        f'  "{"x" * 90}";\n'
+        "  SET LIST alone shows the game in LIST, SET NOLIST hides it.\n"
+    )
 
 
 def test_the_words_that_depend_on_the_values() -> None:
