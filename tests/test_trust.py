@@ -283,7 +283,7 @@ def test_a_rollback_to_a_long_unknown_phase_is_refused_with_it_cut(judge: Judge)
     # Repeated whole, a 5,000-character phase filled the answer with it.
     judge.start_game()
     [ack] = judge.send(GM, f"{MASTER}\nROLLBACK {'Y' * 5_000}")
-    assert f"  ERROR: war1 has no earlier phase {'Y' * 57}....\n" in ack.body
+    assert f"  ERROR: war1 has no earlier phase\n  {'Y' * 57}....\n" in ack.body
     assert judge.game().phase == "S1901M"
 
 
@@ -300,13 +300,13 @@ def test_the_judges_own_address_is_no_ones_and_no_lists(judge: Judge) -> None:
     assert ack.body.count(f"  ERROR: judge@example.org {own}\n") == 3, ack.body
     [ack] = judge.send(GM, f"{MASTER}\nPROMOTE ëve@example.org\nREPLACE F bob@exa_mple")
     assert (
-        "  ERROR: ëve@example.org cannot be used here: the part before the @ has characters"
-        " other than ASCII letters, digits and marks, and mail to it cannot be delivered"
-        " everywhere.\n"
+        "  ERROR: ëve@example.org cannot be used here: the part before the @ has\n"
+        "  characters other than ASCII letters, digits and marks, and mail to it cannot\n"
+        "  be delivered everywhere.\n"
     ) in ack.body
     assert (
-        "  ERROR: bob@exa_mple cannot be used here: the part after the @ is not a valid"
-        " domain name.\n"
+        "  ERROR: bob@exa_mple cannot be used here: the part after the @ is not a valid\n"
+        "  domain name.\n"
     ) in ack.body
     [ack] = judge.send(players["G"], "SIGNON Gwar1 pw3\nSET ADDRESS judge@example.org")
     assert (
