@@ -119,7 +119,8 @@ def test_a_game_over_the_cap_keeps_its_observers(tmp_path: Path) -> None:
     [answer] = judge.send("obs3@example.net", "OBSERVE war1 again")
     assert answer.body == (
         "Line 1: OBSERVE war1 ****\n"
-        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its observer).\n"
+        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its\n"
+        "  observer).\n"
     )
     [answer] = judge.send("late@example.net", "OBSERVE war1 pw")
     assert answer.body == "Line 1: OBSERVE war1 ****\n" + FULL

@@ -177,7 +177,8 @@ def test_an_idn_address_of_record_is_stored_in_idna(judge: Judge) -> None:
 
 def test_create_and_join_refuse_a_sender_the_judge_cannot_always_reach(judge: Judge) -> None:
     refused = (
-        "  ERROR: not done: your address österreich@example.org cannot be an address of record,\n"
+        "  ERROR: not done: your address österreich@example.org cannot be an address of\n"
+        "  record,\n"
         "  because the part before the @ has characters other than ASCII letters,\n"
         "  digits and marks, and mail to it cannot be delivered everywhere.\n"
         "  Please write from an address with only ASCII characters before the @.\n"

@@ -26,8 +26,8 @@ def locked(until: str) -> str:
     return (
         "  ERROR: signon refused, and the password was not checked: too many wrong\n"
         "  passwords in the last hour for this power or from your address. Passwords\n"
-        f"  are checked again from {until}, or before then in an answer to the\n"
-        "  judge's notice about it.\n"
+        f"  are checked again from {until},\n"
+        "  or before then in an answer to the judge's notice about it.\n"
     )
 
 

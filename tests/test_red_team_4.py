@@ -71,9 +71,11 @@ def test_an_address_observes_a_game_once(tmp_path: Path) -> None:
         "Line 1: OBSERVE war1 ****\n"
         + observing("war1", judge.confirm_code("watcher@example.net"))
         + "Line 2: OBSERVE war1 ****\n"
-        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its observer).\n"
+        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its\n"
+        "  observer).\n"
         "Line 3: OBSERVE war1 ****\n"
-        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its observer).\n"
+        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its\n"
+        "  observer).\n"
     )
     rows = judge.db.execute("SELECT address FROM seats WHERE role = 'observer'").fetchall()
     assert rows == [("watcher@example.net",)]
@@ -129,7 +131,7 @@ def test_a_long_game_name_is_repeated_cut_in_the_refusal(tmp_path: Path) -> None
     assert (
         _errors(answer.body)
         == [f"  ERROR: There is no game called\n  {cut}."] * 4
-        + [f"  ERROR: there is no game called {cut} waiting for players."] * 2
+        + [f"  ERROR: there is no game called\n  {cut} waiting for\n  players."] * 2
     )
 
 
