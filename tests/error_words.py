@@ -14,7 +14,9 @@ CONFIG = Config(name="TEST", address="judge@example.org", timezone="UTC")
 
 
 def words(error: CommandError | Refusal | None) -> str:
-    """The text after `ERROR: ` on the line the error gets (one line, no newline)."""
+    """The words after `ERROR: ` the error gets, as one line: a line too long for 78
+    columns is broken at spaces (judge/mail/error_lines.py), and its parts are joined
+    again here with one space, after each is checked to fit."""
     assert error is not None, "no error"
     event = {"kind": "error", "code": error.code, **error.values}
     sub = SimpleNamespace(subject="orders")
@@ -22,5 +24,8 @@ def words(error: CommandError | Refusal | None) -> str:
         "acknowledgement", CONFIG, sub=sub, events=[event], errors=True, head=None, time_left=None
     )
     body = body.removeprefix("\n:: Judge: TEST  \n\n")  # njudge's line to the unsigned
-    assert body.startswith("  ERROR: ") and body.count("\n") == 1, body
-    return body.removeprefix("  ERROR: ").removesuffix("\n")
+    assert body.startswith("  ERROR: ") and body.endswith("\n"), body
+    first, *rest = body.removesuffix("\n").split("\n")
+    assert len(first) <= 78, body
+    assert all(len(line) <= 78 and line.startswith("  ") for line in rest), body
+    return " ".join([first.removeprefix("  ERROR: "), *(line.lstrip(" ") for line in rest)])

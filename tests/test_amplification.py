@@ -119,7 +119,8 @@ def test_a_game_over_the_cap_keeps_its_observers(tmp_path: Path) -> None:
     [answer] = judge.send("obs3@example.net", "OBSERVE war1 again")
     assert answer.body == (
         "Line 1: OBSERVE war1 ****\n"
-        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its observer).\n"
+        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its\n"
+        "  observer).\n"
     )
     [answer] = judge.send("late@example.net", "OBSERVE war1 pw")
     assert answer.body == "Line 1: OBSERVE war1 ****\n" + FULL
@@ -138,8 +139,8 @@ PER_MAIL = (
     "  Send it in another mail.\n"
 )
 PER_HOUR = (
-    "  ERROR: You have sent 60 press messages in war1 within the last hour, the most\n"
-    "  there may be: this one was not sent. Send it again later.\n"
+    "  ERROR: You have sent 60 press messages in war1 within the last hour, the\n"
+    "  most there may be: this one was not sent. Send it again later.\n"
 )
 
 
@@ -458,7 +459,7 @@ WHO_PLAYS = (
     "    Russia               p5@example.org\n"
     "    Turkey               p6@example.org\n"
 )
-ABOVE = "  ERROR: Answered above, at line {}: one mail is answered once for each question.\n"
+ABOVE = "  ERROR: Answered above, at line {}: one mail is answered once for each\n  question.\n"
 
 
 def test_a_question_asked_again_in_one_mail_is_answered_once(tmp_path: Path) -> None:

@@ -611,8 +611,30 @@ def _line(code: str, with_line: bool = True, **values: object) -> str:
 
 @pytest.mark.parametrize("code", sorted(CASES))
 def test_each_error_reads_as_before(code: str) -> None:
+    # The same words; a line too long for 78 columns broken at spaces, no other touched.
     values, words = CASES[code]
-    assert _line(code, **values) == f"Line 3: THE LINE\n  ERROR: {words}\n"
+    before = f"Line 3: THE LINE\n  ERROR: {words}\n"
+    body = _line(code, **values)
+    assert body.split() == before.split()
+    assert max(len(line) for line in body.split("\n")) <= 78
+    if max(len(line) for line in before.split("\n")) <= 78:
+        assert body == before
+
+
+def test_a_long_error_is_broken_at_a_space_before_column_79() -> None:
+    assert _line("too_many_lines", with_line=False, limit=100) == (
+        "  ERROR: Only the first 100 command lines of a mail are read; this line and\n"
+        "  the rest were not.\n"
+    )
+
+
+def test_a_word_longer_than_a_line_is_not_cut() -> None:
+    # A 90-character "address" gets a line of its own, longer than 78 but whole.
+    assert _line("list_value", with_line=False, written="x" * 90) == (
+        "  ERROR: SET LIST takes a mail address (the game's mailing list) or NONE, not\n"
+        f'  "{"x" * 90}";\n'
+        "  SET LIST alone shows the game in LIST, SET NOLIST hides it.\n"
+    )
 
 
 def test_the_words_that_depend_on_the_values() -> None:
@@ -629,14 +651,90 @@ def test_the_words_that_depend_on_the_values() -> None:
     )
 
 
-def test_a_variant_that_is_not_there() -> None:
-    event = {"kind": "create_bad", "line": 1, "text": "CREATE ?g ****", "variant": "x"}
-    event["variants"] = ["standard", "standard-6"]
+def _event(kind: str, **values: object) -> str:
     sub = SimpleNamespace(subject="new")
+    event = {"kind": kind, **values}
     _, body = compose.render("acknowledgement", CONFIG, sub=sub, events=[event], errors=True)
+    return body
+
+
+def test_a_variant_that_is_not_there() -> None:
+    body = _event(
+        "create_bad",
+        line=1,
+        text="CREATE ?g ****",
+        variant="x",
+        variants=["standard", "standard-6"],
+    )
     assert body == (
         "Line 1: CREATE ?g ****\n  ERROR: the game was not created: there is no variant"
-        " called x (there are: standard, standard-6).\n"
+        " called x (there are:\n  standard, standard-6).\n"
+    )
+
+
+# The events that write an ERROR line of their own, with the longest values they get: a
+# game name of 20 characters (games.MAX_GAME_NAME), the longest phase's words, every map.
+LONG_GAME = "g" * 20
+LONG_EVENTS: dict[str, tuple[dict[str, object], str]] = {
+    "create_bad": (
+        {"variant": "v" * 20, "variants": map_names()},
+        "  ERROR: the game was not created: there is no variant called\n"
+        "  vvvvvvvvvvvvvvvvvvvv (there are: archipelago, chaos, decapolis, duel,\n"
+        "  fleet_rome, standard, standard-1898, standard-2, standard-3a, standard-3b,\n"
+        "  standard-4, standard-5, standard-6, standard-anycenter).\n",
+    ),
+    "create_taken": (
+        {"game": LONG_GAME},
+        f"  ERROR: there is already a game called {LONG_GAME}; choose another\n  name.\n",
+    ),
+    "join_failed": (
+        {"game": LONG_GAME, "reason": "observing"},
+        f"  ERROR: you already observe {LONG_GAME} (SIGNON\n"
+        f"  O{LONG_GAME} password acts as its observer).\n",
+    ),
+    "process_refused": (
+        {"now": "W1901A", "game": LONG_GAME, "code": "W1901A", "arrived": "W1901A"},
+        "  ERROR: not processed: this mail arrived during Winter 1901 Adjustments\n"
+        f"  (W1901A), which has already been processed; {LONG_GAME} is now in\n"
+        "  Winter 1901 Adjustments (W1901A).\n"
+        "  To process that phase too, send PROCESS W1901A.\n",
+    ),
+    "rollback_refused": (
+        {"now": "W1901A", "game": LONG_GAME, "code": "W1901A", "arrived": "W1901A"},
+        "  ERROR: not rolled back: this mail arrived during Winter 1901 Adjustments\n"
+        f"  (W1901A), and {LONG_GAME} has moved since; it is now in Winter 1901\n"
+        "  Adjustments (W1901A). Name the phase to return to, e.g. ROLLBACK W1901A.\n",
+    ),
+    "signon_locked": (
+        {"until": "Wednesday 30 September 2026 23:59 UTC"},
+        "  ERROR: signon refused, and the password was not checked: too many wrong\n"
+        "  passwords in the last hour for this power or from your address. Passwords\n"
+        "  are checked again from Wednesday 30 September 2026 23:59 UTC,\n"
+        "  or before then in an answer to the judge's notice about it.\n",
+    ),
+    "address_bad": (
+        {"address": "a" * 20 + "@example.org", "own": True, "reason": "too_long"},
+        "  ERROR: not done: your address aaaaaaaaaaaaaaaaaaaa@example.org cannot be an\n"
+        "  address of record,\n"
+        "  because it is too long (at most 254 characters, 64 before the @).\n"
+        "  Please write from an address with only ASCII characters before the @.\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(LONG_EVENTS))
+def test_an_events_own_error_line_is_broken_to_fit_with_its_longest_values(kind: str) -> None:
+    values, expected = LONG_EVENTS[kind]
+    assert _event(kind, **values) == expected
+    assert max(len(line) for line in expected.split("\n")) <= 78
+
+
+def test_an_address_of_254_characters_stays_whole_on_its_own_line() -> None:
+    address = "a" * 64 + "@" + "b" * 185 + ".org"
+    assert _event("address_bad", address=address, reason="bad_domain") == (
+        f"  ERROR: {address}\n"
+        "  cannot be your address of record,\n"
+        "  because the part after the @ is not a valid domain name.\n"
     )
 
 

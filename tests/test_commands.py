@@ -177,7 +177,8 @@ def test_an_idn_address_of_record_is_stored_in_idna(judge: Judge) -> None:
 
 def test_create_and_join_refuse_a_sender_the_judge_cannot_always_reach(judge: Judge) -> None:
     refused = (
-        "  ERROR: not done: your address österreich@example.org cannot be an address of record,\n"
+        "  ERROR: not done: your address österreich@example.org cannot be an address of\n"
+        "  record,\n"
         "  because the part before the @ has characters other than ASCII letters,\n"
         "  digits and marks, and mail to it cannot be delivered everywhere.\n"
         "  Please write from an address with only ASCII characters before the @.\n"
@@ -232,10 +233,10 @@ def test_an_answer_to_a_reply_has_one_re(judge: Judge) -> None:
         (
             "CREATE ?game2 pw chess",
             # The word is not echoed: "CREATE ?g my secret" would show half a password.
-            "ERROR: Expected a variant after the password, one of: "
-            "archipelago, chaos, decapolis, duel, fleet_rome, "
-            "standard, standard-1898, standard-2, standard-3a, standard-3b, standard-4, "
-            "standard-5, standard-6, standard-anycenter.",
+            "ERROR: Expected a variant after the password, one of: archipelago, chaos,\n"
+            "  decapolis, duel, fleet_rome, standard, standard-1898, standard-2,\n"
+            "  standard-3a, standard-3b, standard-4, standard-5, standard-6,\n"
+            "  standard-anycenter.",
         ),
         (
             "CREATE ?game.2 pw",
@@ -251,8 +252,8 @@ def test_an_answer_to_a_reply_has_one_re(judge: Judge) -> None:
         ("SIGNON ?nosuch pw", "ERROR: there is no game called nosuch waiting for players."),
         (
             "SIGNON war1",
-            "ERROR: Expected SIGNON Xname password (X the power's initial, ? to join, M for "
-            "the master).",
+            "ERROR: Expected SIGNON Xname password (X the power's initial, ? to join, M\n"
+            "  for the master).",
         ),
         ("SIGNON Fwar1 pw2\nPROCESS", "ERROR: only the game's master may use PROCESS."),
         ("SIGNON Fwar1 pw2\nSET ORDERS MERGE", "ERROR: only the game's master may use SET ORDERS."),

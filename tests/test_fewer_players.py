@@ -115,5 +115,5 @@ def test_a_neutral_power_cannot_be_preferred(judge: Judge) -> None:
     judge.send(GM, "CREATE ?war1 masterpw standard-6")
     ack = judge.send("p0@example.org", "SIGNON ?war1 pw0\nSET PREFERENCE IA")[0].body
     assert (
-        "  ERROR: 'IA' is not a power; write power names or their initials (A, E, F, G, R, T).\n"
+        "  ERROR: 'IA' is not a power; write power names or their initials (A, E, F, G,\n  R, T).\n"
     ) in ack

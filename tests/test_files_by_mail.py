@@ -133,13 +133,16 @@ def test_an_unknown_name_is_no_file_and_no_path(judge: Judge, name: str) -> None
 def test_a_long_unknown_name_is_cut_in_the_answer(judge: Judge) -> None:
     name = "x" * 300
     mails = judge.send(ASKER, f"GET {name}")
-    assert mails[0].body.splitlines()[1] == (
-        f"  ERROR: Sorry, there is no file {'x' * 37}... available."
-    )
+    assert mails[0].body.splitlines()[1:] == [
+        f"  ERROR: Sorry, there is no file {'x' * 37}...",
+        "  available.",
+    ]
 
 
 def test_get_wants_one_name(judge: Judge) -> None:
-    expected = "Expected GET followed by a file's name, e.g. GET info (GET index lists them all)."
+    expected = (
+        "Expected GET followed by a file's name, e.g. GET info (GET index\n  lists them all)."
+    )
     mails = judge.send(ASKER, "GET\nSEND ME\nGET info guide")
     assert [m.subject for m in mails] == ["Re: [Error Flag] TEST orders"]
     assert mails[0].body == (

@@ -138,9 +138,9 @@ def test_a_deadline_more_than_a_year_ahead_is_refused(
     judge.start_game()
     before = judge.game().deadline
     [reply] = judge.send(MASTER, f"SIGNON Mwar1 masterpw\n{command}")
-    latest = "Monday 22 November 2027 12:09 UTC"
+    latest = "Monday 22\n  November 2027 12:09 UTC"
     expected = (
-        f"That is more than a year ahead; give a moment no later than {latest}."
+        f"That is more than a year ahead; give a moment no later than {latest}.\n"
         if error.startswith("That is more")
         else error
     )
@@ -168,7 +168,7 @@ def test_an_absence_ending_in_year_9999_is_refused(tmp_path: Path) -> None:
     [reply] = judge.send(players["F"], "SIGNON Fwar1 pw2\nSET ABSENCE now TO 9999-12-31")
     assert (
         "Line 2: SET ABSENCE now TO 9999-12-31\n  ERROR: That is more than a year ahead; "
-        "give a moment no later than Monday 22 November 2027 12:09 UTC." in reply.body
+        "give a moment no later than Monday 22\n  November 2027 12:09 UTC.\n" in reply.body
     )
     assert judge.db.execute("SELECT COUNT(*) FROM absences").fetchone()[0] == 0
     assert judge.game().deadline == before
@@ -202,11 +202,11 @@ def test_the_worst_lengths_are_refused_by_mail(tmp_path: Path) -> None:
     ]
     [reply] = judge.send(MASTER, "SIGNON Mwar1 masterpw\n" + "\n".join(lines))
     errors = [
-        "I could not read '99999999999999d' as a length of time; write it like 48h, 2d, "
-        "1d12h or 90m.",
+        "I could not read '99999999999999d' as a length of time; write it like\n"
+        "  48h, 2d, 1d12h or 90m.",
         "A length of time cannot be negative; write it like 48h or 2d.",
-        "A length of time must be at least one minute; write it like 48h or 2d.",
-        "I could not read '1e308h' as a length of time; write it like 48h, 2d, 1d12h or 90m.",
+        "A length of time must be at least one minute; write it like 48h or\n  2d.",
+        "I could not read '1e308h' as a length of time; write it like 48h, 2d,\n  1d12h or 90m.",
         "A length of time can be at most 30 days; write it like 48h or 2d.",
     ]
     for n, (line, error) in enumerate(zip(lines, errors, strict=True), start=2):

@@ -383,13 +383,13 @@ def test_after_a_refused_signon_there_is_no_game(judge: Judge) -> None:
     [
         (  # the defect of issue 17: Python's "Invalid isoformat string"
             "HISTORY war1 FROM S1903M",
-            "I could not read 'S1903M' as a date; write it like Jan 1 2026, 1 Jan 2026 23:59, "
-            "Mon, Dec 31 or 2026-01-01.",
+            "I could not read 'S1903M' as a date; write it like Jan 1 2026, 1 Jan\n"
+            "  2026 23:59, Mon, Dec 31 or 2026-01-01.",
         ),
         (
             "HISTORY war1 FROM Jan 1 2003 TO soon",
-            "I could not read 'soon' as a date; write it like Jan 1 2026, 1 Jan 2026 23:59, "
-            "Mon, Dec 31 or 2026-01-01.",
+            "I could not read 'soon' as a date; write it like Jan 1 2026, 1 Jan\n"
+            "  2026 23:59, Mon, Dec 31 or 2026-01-01.",
         ),
         (
             "HISTORY war1 FROM 31 Feb 2026",
@@ -401,8 +401,8 @@ def test_after_a_refused_signon_there_is_no_game(judge: Judge) -> None:
         ),
         (
             "HISTORY war1 FROM 1/12/2026",
-            "'1/12/2026' could be day/month or month/day; write the date like 2026-12-01 "
-            "or 1 December.",
+            "'1/12/2026' could be day/month or month/day; write the date like\n"
+            "  2026-12-01 or 1 December.",
         ),
         (
             "HISTORY war1 FROM 25:00 Jan 1 2026",
@@ -422,29 +422,35 @@ def test_after_a_refused_signon_there_is_no_game(judge: Judge) -> None:
         ),
         (
             "HISTORY war1 LINES -5",
-            "Expected LINES followed by a number of lines from 1 to 1000, not '-5'.",
+            ("Expected LINES followed by a number of lines from 1 to 1000, not\n  '-5'."),
         ),
         (
             "HISTORY war1 LINES many",
-            "Expected LINES followed by a number of lines from 1 to 1000, not 'many'.",
+            ("Expected LINES followed by a number of lines from 1 to 1000, not\n  'many'."),
         ),
         (
             "HISTORY war1 EXCLSTART 1902",
-            "I could not read '1902' as a turn; write it like S1902M, F1902R, F1902B or W1902A.",
+            (
+                "I could not read '1902' as a turn; write it like S1902M, F1902R,\n"
+                "  F1902B or W1902A."
+            ),
         ),
         (
             "HISTORY war1 EXCLSTART S1902M EXCLEND W1902M",
-            "I could not read 'W1902M' as a turn; write it like S1902M, F1902R, F1902B or W1902A.",
+            (
+                "I could not read 'W1902M' as a turn; write it like S1902M, F1902R,\n"
+                "  F1902B or W1902A."
+            ),
         ),
         (
             "HISTORY war1 since Jan 1",
-            "I don't know 'since' here; write HISTORY [name] [FROM date] [TO date] [LINES n], "
-            "or HISTORY [name] EXCLSTART turn [EXCLEND turn] [BROAD].",
+            "I don't know 'since' here; write HISTORY [name] [FROM date] [TO date]\n"
+            "  [LINES n], or HISTORY [name] EXCLSTART turn [EXCLEND turn] [BROAD].",
         ),
         (
             "HISTORY war1 war2",
-            "I don't know 'war2' here; write HISTORY [name] [FROM date] [TO date] [LINES n], "
-            "or HISTORY [name] EXCLSTART turn [EXCLEND turn] [BROAD].",
+            "I don't know 'war2' here; write HISTORY [name] [FROM date] [TO date]\n"
+            "  [LINES n], or HISTORY [name] EXCLSTART turn [EXCLEND turn] [BROAD].",
         ),
         ("HISTORY war1 FROM Jan 1 from Feb 1", "FROM is given twice; write it once."),
         ("HISTORY war1 FROM", "Expected FROM followed by a date, e.g. FROM Jan 1 2026."),
@@ -469,15 +475,15 @@ def test_after_a_refused_signon_there_is_no_game(judge: Judge) -> None:
         ),
         (
             "HISTORY war1 FROM Jan 1 2003 EXCLSTART S1902M",
-            "FROM and EXCLSTART belong to two forms of HISTORY; write HISTORY [name] "
-            "[FROM date] [TO date] [LINES n], or HISTORY [name] EXCLSTART turn [EXCLEND turn] "
-            "[BROAD].",
+            "FROM and EXCLSTART belong to two forms of HISTORY; write HISTORY\n"
+            "  [name] [FROM date] [TO date] [LINES n], or HISTORY [name] EXCLSTART turn\n"
+            "  [EXCLEND turn] [BROAD].",
         ),
         (  # LINES belongs to the date form (njudge's turn form has none)
             "HISTORY war1 EXCLSTART S1902M LINES 23",
-            "LINES and EXCLSTART belong to two forms of HISTORY; write HISTORY [name] "
-            "[FROM date] [TO date] [LINES n], or HISTORY [name] EXCLSTART turn [EXCLEND turn] "
-            "[BROAD].",
+            "LINES and EXCLSTART belong to two forms of HISTORY; write HISTORY\n"
+            "  [name] [FROM date] [TO date] [LINES n], or HISTORY [name] EXCLSTART turn\n"
+            "  [EXCLEND turn] [BROAD].",
         ),
         ("HISTORY nosuch", "There is no game called nosuch."),
     ],
@@ -493,29 +499,29 @@ def test_what_history_cannot_read_is_an_error_in_words(judge: Judge, line: str, 
     [
         (
             "FROM " + "x" * 10_000,
-            "I could not read '" + "x" * 57 + "...' as a date; write it like Jan 1 2026, "
+            "I could not read\n  '" + "x" * 57 + "...' as a date;\n  write it like Jan 1 2026, "
             "1 Jan 2026 23:59, Mon, Dec 31 or 2026-01-01.",
         ),
         (
             "FROM " + "1 " * 5_000,
-            "I could not read '" + "1 " * 28 + "1...' as a date; write it like Jan 1 2026, "
-            "1 Jan 2026 23:59, Mon, Dec 31 or 2026-01-01.",
+            "I could not read '" + "1 " * 25 + "1\n  1 1 1...' as a date; write it like "
+            "Jan 1 2026, 1 Jan 2026 23:59, Mon, Dec 31\n  or 2026-01-01.",
         ),
         (
             "EXCLSTART " + "S" * 10_000,
-            "I could not read '" + "S" * 37 + "...' as a turn; write it like S1902M, F1902R, "
+            "I could not read '" + "S" * 37 + "...' as a\n  turn; write it like S1902M, F1902R, "
             "F1902B or W1902A.",
         ),
         (
             "LINES " + "7" * 5_000 + "x",
-            "Expected LINES followed by a number of lines from 1 to 1000, not '"
+            "Expected LINES followed by a number of lines from 1 to 1000, not\n  '"
             + "7" * 37
             + "...'.",
         ),
         (
             "z" * 10_000,
-            "I don't know '" + "z" * 37 + "...' here; write HISTORY [name] [FROM date] "
-            "[TO date] [LINES n], or HISTORY [name] EXCLSTART turn [EXCLEND turn] [BROAD].",
+            "I don't know '" + "z" * 37 + "...' here; write\n  HISTORY [name] [FROM date] "
+            "[TO date] [LINES n], or HISTORY [name] EXCLSTART\n  turn [EXCLEND turn] [BROAD].",
         ),
     ],
 )

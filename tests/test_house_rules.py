@@ -74,11 +74,11 @@ def test_a_rule_set_then_options_and_back_to_the_datc(judge: Judge) -> None:
     [
         (
             "4.A.2=z",
-            "z is not a choice for convoy_paradox (4.A.2); choose 1971 (a), 1982 (b), 2000 (c), "
-            "szykman (d), all_hold (e), dptg (f), alexander.",
+            "z is not a choice for convoy_paradox (4.A.2); choose 1971 (a), 1982\n"
+            "  (b), 2000 (c), szykman (d), all_hold (e), dptg (f), alexander.",
         ),
         ("paradox=1982", "paradox is not a rule option. Send SET RULES alone for the list."),
-        ("HOUSE", "HOUSE is not a rule set (DATC, ALEXANDER) and not an option=choice pair."),
+        ("HOUSE", "HOUSE is not a rule set (DATC, ALEXANDER) and not an option=choice\n  pair."),
         ("4.D.7=b ALEXANDER", "Name the rule set first, then the options that differ."),
     ],
 )
@@ -262,9 +262,9 @@ def test_a_refused_rules_argument_of_thousands_is_repeated_cut(judge: Judge) -> 
     judge.send(GM, "CREATE ?war1 masterpw")
     long = "x" * 5_000
     for body, said in (
-        (f"SET RULES {long}", f"ERROR: {'x' * 57}... is not a rule set (DATC, ALEXANDER) and not"),
-        (f"SET RULES {long}=a", f"ERROR: {'x' * 57}... is not a rule option. Send SET RULES alone"),
-        (f"SET RULES 4.A.2={long}", f"ERROR: {'x' * 57}... is not a choice for convoy_paradox"),
+        (f"SET RULES {long}", f"ERROR: {'x' * 57}... is not a\n  rule set (DATC, ALEXANDER) and"),
+        (f"SET RULES {long}=a", f"ERROR: {'x' * 57}... is not a\n  rule option. Send SET RULES"),
+        (f"SET RULES 4.A.2={long}", f"ERROR: {'x' * 57}... is not a\n  choice for convoy_paradox"),
     ):
         ack = _master(judge, body)
         assert said in ack, ack

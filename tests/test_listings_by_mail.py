@@ -52,8 +52,8 @@ def test_an_unlisted_game_is_left_out_of_list_but_list_name_shows_it(judge: Judg
         "Line 3: SET PRIVATE extra",
         "  ERROR: Expected SET PRIVATE on its own.",
         "Line 4: SET LIST two words",
-        "  ERROR: SET LIST takes a mail address (the game's mailing list) or NONE, not \"two "
-        'words"; SET LIST alone shows the game in LIST, SET NOLIST hides it.',
+        "  ERROR: SET LIST takes a mail address (the game's mailing list) or NONE, not",
+        '  "two words"; SET LIST alone shows the game in LIST, SET NOLIST hides it.',
     ]
     assert len(notices) == 8  # the master and the seven players, one mail each
     for notice in notices:
@@ -124,8 +124,8 @@ def test_a_comment_over_the_limit_is_refused(judge: Judge) -> None:
     assert _lines(ack.body)[3:] == [
         f"  Brief comment set: [{'y' * 59}].",
         f"Line 3: SET COMMENT {text}",
-        "  ERROR: The comment has 60 characters; it may have 59 at most. For a longer one, use"
-        " SET COMMENT BEGIN with the comment on the lines below it.",
+        "  ERROR: The comment has 60 characters; it may have 59 at most. For a longer",
+        "  one, use SET COMMENT BEGIN with the comment on the lines below it.",
     ]
     assert judge.game().settings.comment == "y" * 59
 
@@ -155,8 +155,8 @@ def test_a_long_comment_over_its_limits_is_refused(judge: Judge) -> None:
     [ack] = judge.send(MASTER, SIGNON + "SET COMMENT BEGIN\n" + "line\n" * 41)
     assert _lines(ack.body)[2:] == [
         "Line 2: SET COMMENT BEGIN",
-        "  ERROR: The long comment has 41 lines and 204 characters; it may have 40 lines and"
-        " 2000 characters at most.",
+        "  ERROR: The long comment has 41 lines and 204 characters; it may have 40",
+        "  lines and 2000 characters at most.",
     ]
     [ack] = judge.send(MASTER, SIGNON + "SET COMMENT BEGIN\n" + "z" * 2001)
     assert "has 1 lines and 2001 characters" in ack.body

@@ -15,8 +15,8 @@ pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
 MASTER = "gm@example.org"
 REFUSED = (
-    "  ERROR: war1 cannot be played just now: its map, removed_map, is no longer among the\n"
-    "  judge's maps. Nothing of this is stored.\n"
+    "  ERROR: war1 cannot be played just now: its map, removed_map, is no longer\n"
+    "  among the judge's maps. Nothing of this is stored.\n"
     "  The game is paused, and its master and the judge's keeper are told.\n"
 )
 
@@ -78,8 +78,8 @@ def test_a_forming_game_without_its_map_refuses_a_join(tmp_path: Path) -> None:
     [ack] = judge.send("p@example.org", "SIGNON ?war1 pw")
     assert ack.body == (
         "Line 1: SIGNON ?war1 ****\n"
-        "  ERROR: war1 cannot be played just now: its map, removed_map, is no longer among the\n"
-        "  judge's maps. Nothing of this is stored.\n"
+        "  ERROR: war1 cannot be played just now: its map, removed_map, is no longer\n"
+        "  among the judge's maps. Nothing of this is stored.\n"
         "  The judge's keeper is told.\n"
     )
     assert judge.game().state == "forming"

@@ -182,7 +182,7 @@ def test_a_mail_at_the_size_limit_is_read_for_100_command_lines(
     assert len(lines) > 40_000
     assert (
         f"Line 101: {lines[100]}\n  ERROR: Only the first 100 command lines of a mail are "
-        "read; this line and the rest were not.\n" in ack.body
+        "read; this line and\n  the rest were not.\n" in ack.body
     )
     assert "Line 102:" not in ack.body
     # 99 orders read, each of two misspelt names: the work is bounded by the caps.

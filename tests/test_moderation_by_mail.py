@@ -80,8 +80,8 @@ def test_unstart_after_a_phase_is_processed_is_refused(judge: Judge) -> None:
     body = _ack(judge.send(GM, f"{MASTER}\nUNSTART"))
     assert (
         "Line 2: UNSTART\n"
-        "  ERROR: war1 cannot be unstarted: a phase has been processed, and it is now in"
-        " F1901M. ROLLBACK 1 takes it back to its first phase.\n"
+        "  ERROR: war1 cannot be unstarted: a phase has been processed, and it is now\n"
+        "  in F1901M. ROLLBACK 1 takes it back to its first phase.\n"
     ) in body
     assert judge.game().phase == "F1901M"
     body = _ack(judge.send(GM, f"{MASTER}\nUNSTART now"))
@@ -143,7 +143,7 @@ def test_a_manual_process_game_waits_at_its_deadline_and_set_auto_process_ends_i
     assert judge.game().phase == "F1901M"
     body = _ack(judge.send(GM, f"{MASTER}\nSET MANUAL\nSET MANUAL PRESS"))
     expected = (
-        "Expected SET MANUAL PROCESS or SET MANUAL START (SET NO MANUAL or SET AUTO to undo)."
+        "Expected SET MANUAL PROCESS or SET MANUAL START (SET NO MANUAL or SET\n  AUTO to undo)."
     )
     assert f"Line 2: SET MANUAL\n  ERROR: {expected}\n" in body
     assert f"Line 3: SET MANUAL PRESS\n  ERROR: {expected}\n" in body
@@ -241,9 +241,11 @@ def test_with_strict_wait_only_players_owing_orders_may_set_wait(judge: Judge) -
     assert waiting in body
     body = _ack(judge.send(GM, f"{MASTER}\nSET STRICT GRACE\nSET STRICT"))
     assert (
-        "Line 2: SET STRICT GRACE\n  ERROR: SET STRICT GRACE is an njudge setting this judge"
-        " does not have; nothing was changed.\n"
-        "Line 3: SET STRICT\n  ERROR: Expected SET STRICT WAIT or SET NO STRICT WAIT.\n"
+        "Line 2: SET STRICT GRACE\n"
+        "  ERROR: SET STRICT GRACE is an njudge setting this judge does not have;\n"
+        "  nothing was changed.\n"
+        "Line 3: SET STRICT\n"
+        "  ERROR: Expected SET STRICT WAIT or SET NO STRICT WAIT.\n"
     ) in body
 
 
@@ -302,8 +304,9 @@ def test_the_sole_player_of_a_forming_game_may_become_its_master(judge: Judge) -
     judge.send("p1@example.org", "SIGNON ?war1 pw1")
     body = _ack(judge.send("p2@example.org", "SIGNON ?war1 pw2\nBECOME MASTER"), "p2@example.org")
     assert (
-        "Line 2: BECOME MASTER\n  ERROR: Only the sole player of a game that is still forming"
-        " may BECOME MASTER of it; war1 is not such a game for you.\n"
+        "Line 2: BECOME MASTER\n"
+        "  ERROR: Only the sole player of a game that is still forming may BECOME\n"
+        "  MASTER of it; war1 is not such a game for you.\n"
     ) in body
 
 
@@ -368,19 +371,28 @@ def test_a_part_of_njudges_deadline_setting_we_cannot_represent_is_refused_by_na
     judge.start_game()
     before = judge.game().settings
     cases = {
-        "SET MOVE NEXT 24 MIN 48": "MIN 48 cannot be set here: a phase lasts at least NEXT hours,"
-        " so MIN may not be longer than NEXT.",
-        "SET MOVE DAYS -MtWTF-": "DAYS -MtWTF- cannot be set here: a lower-case day (after noon"
-        " only) has no equal in this judge; write the day in capitals or -.",
-        "SET MOVE DAYS MTWTFSS": "DAYS MTWTFSS is not njudge's day list: seven letters SMTWTFS,"
-        " each a capital or - (e.g. -MTWTF-).",
+        "SET MOVE NEXT 24 MIN 48": (
+            "MIN 48 cannot be set here: a phase lasts at least NEXT hours, so MIN\n"
+            "  may not be longer than NEXT."
+        ),
+        "SET MOVE DAYS -MtWTF-": (
+            "DAYS -MtWTF- cannot be set here: a lower-case day (after noon only)\n"
+            "  has no equal in this judge; write the day in capitals or -."
+        ),
+        "SET MOVE DAYS MTWTFSS": (
+            "DAYS MTWTFSS is not njudge's day list: seven letters SMTWTFS, each a\n"
+            "  capital or - (e.g. -MTWTF-)."
+        ),
         "SET MOVE DAYS -------": "DAYS ------- allows no day at all.",
-        "SET MOVE CLOCK 1440": "CLOCK 1440 is not minutes past midnight: write 0 to 1439, or -1"
-        " for any time.",
+        "SET MOVE CLOCK 1440": (
+            "CLOCK 1440 is not minutes past midnight: write 0 to 1439, or -1 for\n  any time."
+        ),
         "SET MOVE CLOCK 600 CLOCK 700": "CLOCK is given twice.",
         "SET MOVE CLOCK": "CLOCK needs a value after it.",
-        "SET MOVE NEXT 24 LATER 5": "LATER is not a part of njudge's deadline setting; the parts"
-        " are CLOCK, MIN, NEXT, GRACE, DELAY and DAYS.",
+        "SET MOVE NEXT 24 LATER 5": (
+            "LATER is not a part of njudge's deadline setting; the parts are\n"
+            "  CLOCK, MIN, NEXT, GRACE, DELAY and DAYS."
+        ),
         "SET MOVE NEXT 24 MIN x" + "9" * 60: "MIN x9999999999999999... is not a number of hours.",
         "SET ADJUST GRACE 9999": "A length of time can be at most 30 days; write it like 48h"
         " or 2d.",
@@ -406,13 +418,15 @@ def test_set_grace_takes_a_length_or_njudges_date(judge: Judge) -> None:
     ) in body
     assert (
         "Line 4: SET GRACE Mon 9:00\n"
-        "  ERROR: The grace cannot end before the deadline, Monday 23 November 2026 12:08 UTC.\n"
+        "  ERROR: The grace cannot end before the deadline, Monday 23 November 2026\n"
+        "  12:08 UTC.\n"
     ) in body
     # Neither a length nor a date: the length's error, as before njudge's dates.
     body = _ack(judge.send(GM, f"{MASTER}\nSET GRACE 2 dayz"))
     assert (
-        "Line 2: SET GRACE 2 dayz\n  ERROR: I could not read '2 dayz' as a length of time;"
-        " write it like 48h, 2d, 1d12h or 90m.\n"
+        "Line 2: SET GRACE 2 dayz\n"
+        "  ERROR: I could not read '2 dayz' as a length of time; write it like 48h, 2d,\n"
+        "  1d12h or 90m.\n"
     ) in body
     # Late: the late notices name the grace's end; nothing is processed before it.
     mails = judge.at(deadline + timedelta(minutes=1))
@@ -455,7 +469,8 @@ def test_set_start_date_holds_a_full_game_until_then_and_starts_it(judge: Judge)
     body = _ack(judge.send(GM, f"{MASTER}\nSET START Dec 1 12:00"))
     assert (
         "Line 2: SET START Dec 1 12:00\n"
-        "  ERROR: war1 has started already; SET DEADLINE date moves the current deadline.\n"
+        "  ERROR: war1 has started already; SET DEADLINE date moves the current\n"
+        "  deadline.\n"
     ) in body
 
 
@@ -463,8 +478,9 @@ def test_a_game_not_full_at_its_start_date_starts_when_it_fills(judge: Judge) ->
     judge.send(GM, "CREATE ?war1 masterpw")
     body = _ack(judge.send(GM, f"{MASTER}\nSET START 2026-11-21 11:00\nSET START Nov 22 12:00"))
     assert (
-        "Line 2: SET START 2026-11-21 11:00\n  ERROR: That time has already passed (Saturday"
-        " 21 November 2026 11:00 UTC); give a moment that is still ahead.\n"
+        "Line 2: SET START 2026-11-21 11:00\n"
+        "  ERROR: That time has already passed (Saturday 21 November 2026 11:00 UTC);\n"
+        "  give a moment that is still ahead.\n"
     ) in body
     for i, initial in enumerate(POWERS[:-1]):
         judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}\nSET PREFERENCE {initial}")

@@ -26,8 +26,8 @@ def locked(until: str) -> str:
     return (
         "  ERROR: signon refused, and the password was not checked: too many wrong\n"
         "  passwords in the last hour for this power or from your address. Passwords\n"
-        f"  are checked again from {until}, or before then in an answer to the\n"
-        "  judge's notice about it.\n"
+        f"  are checked again from {until},\n"
+        "  or before then in an answer to the judge's notice about it.\n"
     )
 
 
@@ -58,8 +58,9 @@ def test_300_passwords_in_one_mail_cost_five_checks_and_are_all_refused(
     # The next 95 are refused unread; a mail's first 100 command lines are all it reads.
     assert ack.body.count(NOT_READ.format(n=5)) == 95
     assert ack.body.endswith(
-        "Line 101: SIGNON Fwar1 ****\n  ERROR: Only the first 100 command lines of a mail "
-        "are read; this line and the rest were not.\n"
+        "Line 101: SIGNON Fwar1 ****\n"
+        "  ERROR: Only the first 100 command lines of a mail are read; this line and\n"
+        "  the rest were not.\n"
     )
     assert judge.effective("war1", "FRANCE") == []
     # The right password, sixth in a mail, is not checked either.

@@ -118,8 +118,8 @@ def test_refused_phases_and_conditions(judge: Judge) -> None:
     assert "hunter2" not in ack
     assert (
         "Line 2: IF Kiel\n"
-        "  ERROR: Conditional orders (IF, ELSE, ENDIF) are only taken after a PHASE line\n"
-        "  naming a later phase.\n"
+        "  ERROR: Conditional orders (IF, ELSE, ENDIF) are only taken after a PHASE\n"
+        "  line naming a later phase.\n"
         "Line 3: PHASE F1900M\n"
         "  ERROR: Invalid phase F1900M: the game is at Spring 1901 Movement (S1901M).\n"
         "  Phased orders will be ignored up to the next PHASE.\n"
@@ -128,8 +128,8 @@ def test_refused_phases_and_conditions(judge: Judge) -> None:
         "  after Spring 1901 Movement (S1901M).\n"
         "  Phased orders will be ignored up to the next PHASE.\n"
         "Line 7: PHASE password ****\n"
-        "  ERROR: Invalid phase password ****: write e.g. PHASE Fall 1905 Movement or PHASE"
-        " F1905M.\n"
+        "  ERROR: Invalid phase password ****: write e.g. PHASE Fall 1905 Movement or\n"
+        "  PHASE F1905M.\n"
         "  Phased orders will be ignored up to the next PHASE.\n"
         "Line 8: PHASE S1901M\n"
         "  The orders below are current ones (Spring 1901 Movement (S1901M)).\n"
@@ -138,7 +138,8 @@ def test_refused_phases_and_conditions(judge: Judge) -> None:
         "  ERROR: Invalid phase order rejected: -> A Mun - Nowhere\n  (Fall 1902 Movement (F1902M):"
     ) in ack
     assert (
-        "  ERROR: the orders of this mail for Winter 1902 Adjustments (W1902A) are not kept:\n"
+        "  ERROR: the orders of this mail for Winter 1902 Adjustments (W1902A) are not\n"
+        "  kept:\n"
         '  "Atlantis" is not [power] [unit] province on this map.\n'
     ) in ack
     assert ack.endswith(

@@ -50,14 +50,14 @@ def test_a_process_or_rollback_sent_before_the_start_is_refused(judge: Judge) ->
     rollback, process = [m.body for m in judge._since(before)]
     assert (
         "Line 2: ROLLBACK\n"
-        "  ERROR: not rolled back: this mail arrived during the game's start,\n"
-        "  and war1 has moved since; it is now in Fall 1901 Movement (F1901M). Name the phase\n"
-        "  to return to, e.g. ROLLBACK S1901M.\n"
+        "  ERROR: not rolled back: this mail arrived during the game's start, and war1\n"
+        "  has moved since; it is now in Fall 1901 Movement (F1901M). Name the phase to\n"
+        "  return to, e.g. ROLLBACK S1901M.\n"
     ) in rollback
     assert (
         "Line 2: PROCESS\n"
-        "  ERROR: not processed: war1 had not started when this mail arrived;\n"
-        "  it is now in Fall 1901 Movement (F1901M). To process that phase, send PROCESS F1901M.\n"
+        "  ERROR: not processed: war1 had not started when this mail arrived; it is now\n"
+        "  in Fall 1901 Movement (F1901M). To process that phase, send PROCESS F1901M.\n"
     ) in process
     assert judge.game().phase == "F1901M"
     back = judge.send(GM, f"{MASTER}\nROLLBACK")[0].body

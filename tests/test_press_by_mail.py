@@ -93,10 +93,10 @@ def test_broadcast_reaches_everyone_and_the_lists(judge: Judge) -> None:
 def test_press_alone_is_refused_and_its_text_discarded(judge: Judge) -> None:
     judge.start_game()
     mails = _from("F", "PRESS\nA Par-Bur\nENDPRESS", judge)
-    assert mails[0].body.split("\n")[2:4] == [
+    assert mails[0].body.split("\n")[2:5] == [
         "Line 2: PRESS",
-        "  ERROR: You have specified no options. If you want to send a plain message to "
-        "everyone, please use the BROADCAST command.",
+        "  ERROR: You have specified no options. If you want to send a plain message to",
+        "  everyone, please use the BROADCAST command.",
     ]
     assert len(mails) == 1 and judge.effective("war1", "france") == []
 
@@ -201,18 +201,26 @@ def test_press_option_order_and_repeats_are_refused(judge: Judge) -> None:
     judge.start_game()
     _master(judge, "SET PARTIAL MAY BE FAKED")
     cases = {
-        "PRESS FAKE BROADCAST TO R": "TO after FAKE: the real readers come first, then FAKE "
-        "and the ones shown (PRESS TO FRG FAKE, PRESS FAKE TO FRG).",
+        "PRESS FAKE BROADCAST TO R": (
+            "TO after FAKE: the real readers come first, then FAKE and the ones\n"
+            "  shown (PRESS TO FRG FAKE, PRESS FAKE TO FRG)."
+        ),
         "PRESS TO R TO G": "The press option TO is given twice; each option may be given once.",
         "PRESS WHITE GREY TO R": "The press option GREY is given twice; each option may be "
         "given once.",
         "PRESS TO Q": "I don't know the power 'Q'.",
-        "PRESS TO": "TO names no readers: give the powers' letters run together (TO FRG), M "
-        "for the master, O for the observers.",
-        "PRESS LOUDLY": "LOUDLY is no press option: WHITE, GREY, TO letters, TO ALL BUT "
-        "letters, +letters, -letters, FAKE [BROADCAST], NO FAKE, FAKE TO letters.",
-        "PRESS FAKE PARTIAL": "FAKE PARTIAL must be followed by TO letters, TO ALL BUT "
-        "letters, +letters or -letters.",
+        "PRESS TO": (
+            "TO names no readers: give the powers' letters run together (TO FRG),\n"
+            "  M for the master, O for the observers."
+        ),
+        "PRESS LOUDLY": (
+            "LOUDLY is no press option: WHITE, GREY, TO letters, TO ALL BUT\n"
+            "  letters, +letters, -letters, FAKE [BROADCAST], NO FAKE, FAKE TO letters."
+        ),
+        "PRESS FAKE PARTIAL": (
+            "FAKE PARTIAL must be followed by TO letters, TO ALL BUT letters,\n"
+            "  +letters or -letters."
+        ),
     }
     for line, error in cases.items():
         mails = _from("F", f"{line}\nx\nENDPRESS", judge)
@@ -236,7 +244,7 @@ def test_press_to_the_master_is_always_allowed_white_and_never_faked(judge: Judg
     _master(judge, "PAUSE")
     ack = _from("F", "PRESS TO R\nx\nENDPRESS", judge)[0]
     assert (
-        "  ERROR: Game 'war1' is paused: only press to the master (PRESS TO M) is allowed.\n"
+        "  ERROR: Game 'war1' is paused: only press to the master (PRESS TO M) is\n  allowed.\n"
     ) in ack.body
     assert _first_lines(_from("F", "PRESS +M\nStill there?\nENDPRESS", judge)) == {
         MASTER: f"Message from {FRANCE} as France to the master in 'war1':"
@@ -312,7 +320,8 @@ def test_no_minor_press_refuses_press_in_retreat_and_build_phases(judge: Judge) 
     assert judge.game().phase == "W1901A"  # England builds
     ack = _from("F", "PRESS TO E\nhi\nENDPRESS", judge)[0]
     assert (
-        "  ERROR: Game 'war1' does not allow press in retreat and build phases (NO MINOR PRESS).\n"
+        "  ERROR: Game 'war1' does not allow press in retreat and build phases (NO\n"
+        "  MINOR PRESS).\n"
     ) in ack.body
     assert MASTER in _first_lines(_from("F", "PRESS TO M\nhi\nENDPRESS", judge))
     _master(judge, "SET MINOR PRESS")
@@ -328,8 +337,8 @@ def test_no_late_press_refuses_players_without_orders_after_the_deadline(judge: 
     judge.now = datetime.fromisoformat(deadline) + timedelta(hours=1)
     ack = _from("F", "PRESS TO E\nhi\nENDPRESS", judge)[0]
     assert (
-        "  ERROR: Game 'war1' does not allow press from players whose orders are late (NO LATE "
-        "PRESS).\n"
+        "  ERROR: Game 'war1' does not allow press from players whose orders are late\n"
+        "  (NO LATE PRESS).\n"
     ) in ack.body
     _from("F", "A Par H", judge)  # orders are on file once their mail is read
     assert _address("E") in _first_lines(_from("F", "PRESS TO E\nhi\nENDPRESS", judge))
@@ -342,8 +351,9 @@ def test_njudge_press_settings_this_judge_has_not_are_refused_by_name(judge: Jud
     judge.start_game()
     ack = _master(judge, "SET MUST ORDER")
     assert (
-        "Line 2: SET MUST ORDER\n  ERROR: SET MUST ORDER is an njudge setting this judge does "
-        "not have; nothing was changed.\n"
+        "Line 2: SET MUST ORDER\n"
+        "  ERROR: SET MUST ORDER is an njudge setting this judge does not have; nothing\n"
+        "  was changed.\n"
     ) in ack.body
 
 
@@ -378,10 +388,15 @@ def test_a_diary_is_private_until_the_game_ends_then_mailed_to_everyone(judge: J
     ) in ack.body
     ack = _from("F", "DIARY READ 2\nDIARY READ 1\nDIARY READ x", judge)[0]
     assert (
-        "Line 2: DIARY READ 2\n  Reading entry 2 ...\nNot for long.\n  End of entry\n"
-        "Line 3: DIARY READ 1\n  ERROR: You have no diary entry #1 (DIARY LIST lists them).\n"
-        "Line 4: DIARY READ x\n  ERROR: Expected DIARY [RECORD] (the entry below it, up to "
-        "ENDPRESS), DIARY LIST, DIARY READ n or DIARY DELETE n.\n"
+        "Line 2: DIARY READ 2\n"
+        "  Reading entry 2 ...\n"
+        "Not for long.\n"
+        "  End of entry\n"
+        "Line 3: DIARY READ 1\n"
+        "  ERROR: You have no diary entry #1 (DIARY LIST lists them).\n"
+        "Line 4: DIARY READ x\n"
+        "  ERROR: Expected DIARY [RECORD] (the entry below it, up to ENDPRESS), DIARY\n"
+        "  LIST, DIARY READ n or DIARY DELETE n.\n"
     ) in ack.body
     ack = _from("E", "DIARY READ 2\nDIARY LIST", judge)[0]  # another power's: none
     assert "  ERROR: You have no diary entry #2" in ack.body

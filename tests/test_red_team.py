@@ -365,7 +365,7 @@ def test_a_password_too_long_for_its_line_is_refused_not_cut(
     long = "A" * 10_240
     [changed] = judge.send(players["F"], f"SIGNON Fwar1 pw2\nSET PASSWORD {long}")
     too_long = (
-        "  ERROR: not read: a line that carries a password may have 1000 characters at most.\n"
+        "  ERROR: not read: a line that carries a password may have 1000 characters at\n  most.\n"
     )
     assert f"Line 2: SET PASSWORD ****\n{too_long}" in changed.body
     for password in (long, "A" * 9_987):

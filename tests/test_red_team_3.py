@@ -168,8 +168,8 @@ def test_a_player_mailing_a_game_whose_row_does_not_read_is_answered_at_once(
         "  WAIT is not set. Deadline: Monday 23 November 2026 12:16 UTC.\n"
         "Line 3: SIGNON Fwar1 ****\n"
         "  ERROR: war1 cannot be read from the judge's store (a fault on its disk or a\n"
-        "  hand edit): the game is paused, and its master and the judge's keeper are told.\n"
-        "  Nothing of this is stored.\n"
+        "  hand edit): the game is paused, and its master and the judge's keeper are\n"
+        "  told. Nothing of this is stored.\n"
         "Line 4: A Par H\n"
         "  ERROR: this line needs a SIGNON line before it\n"
         "  (SIGNON Xgame password, X your power's initial).\n"
@@ -203,8 +203,8 @@ def test_orders_for_a_game_whose_position_does_not_read_are_refused_at_once(
         "Line 1: SIGNON Fwar1 ****\n"
         "  Signed on to war1 as France.\n"
         "  ERROR: war1 cannot be read from the judge's store (a fault on its disk or a\n"
-        "  hand edit): the game is paused, and its master and the judge's keeper are told.\n"
-        "  Nothing of this is stored.\n"
+        "  hand edit): the game is paused, and its master and the judge's keeper are\n"
+        "  told. Nothing of this is stored.\n"
     )
     assert notice.to == [MASTER]
     assert "unknown province in unit 'A XYZ'" in notice.body
@@ -503,7 +503,7 @@ def test_the_last_master_cannot_leave_and_an_ended_games_name_is_not_taken_again
         "Line 4: EJECT F\n"
         "  ERROR: No one plays F in war1.\n"
         "Line 5: EJECT " + "Z" * 300 + "\n"
-        "  ERROR: No one plays " + "Z" * 300 + " in war1.\n"
+        "  ERROR: No one plays\n  " + "Z" * 300 + "\n  in war1.\n"
     )
     masters = "SELECT address FROM seats WHERE role = 'master' AND left_at IS NULL"
     assert judge.db.execute(masters).fetchall() == [(MASTER,)]

@@ -71,9 +71,11 @@ def test_an_address_observes_a_game_once(tmp_path: Path) -> None:
         "Line 1: OBSERVE war1 ****\n"
         + observing("war1", judge.confirm_code("watcher@example.net"))
         + "Line 2: OBSERVE war1 ****\n"
-        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its observer).\n"
+        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its\n"
+        "  observer).\n"
         "Line 3: OBSERVE war1 ****\n"
-        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its observer).\n"
+        "  ERROR: you already observe war1 (SIGNON Owar1 password acts as its\n"
+        "  observer).\n"
     )
     rows = judge.db.execute("SELECT address FROM seats WHERE role = 'observer'").fetchall()
     assert rows == [("watcher@example.net",)]
@@ -82,20 +84,36 @@ def test_an_address_observes_a_game_once(tmp_path: Path) -> None:
 # -- odd names --------------------------------------------------------------------------
 
 
+def _errors(body: str) -> list[str]:
+    """Each ERROR of an answer as the mail writes it: its line and the indented lines
+    that continue it (a line too long for 78 columns is broken), up to the next line."""
+    errors: list[str] = []
+    within = False  # the line before was an error's
+    for line in body.split("\n"):
+        if "ERROR" in line:
+            errors.append(line)
+            within = True
+        elif within and line.startswith("  "):
+            errors[-1] += "\n" + line
+        else:
+            within = False
+    return errors
+
+
 def test_a_long_power_to_concede_to_is_repeated_cut(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     players = judge.start_game()
     [answer] = judge.send(players["F"], "SIGNON Fwar1 pw2\nSET CONCEDE " + "Ü" * 3_000)
-    [error] = [line for line in answer.body.split("\n") if "ERROR" in line]
-    assert error == "  ERROR: Expected another power to concede to, not " + "Ü" * 57 + "...."
+    assert _errors(answer.body) == [
+        "  ERROR: Expected another power to concede to, not\n  " + "Ü" * 57 + "...."
+    ]
 
 
 def test_a_long_word_after_set_is_repeated_cut(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     players = judge.start_game()
     [answer] = judge.send(players["F"], "SIGNON Fwar1 pw2\nSET " + "Ü" * 3_000)
-    [error] = [line for line in answer.body.split("\n") if "ERROR" in line]
-    assert error == "  ERROR: I don't know SET " + "Ü" * 57 + "...."
+    assert _errors(answer.body) == ["  ERROR: I don't know SET\n  " + "Ü" * 57 + "...."]
 
 
 def test_a_long_game_name_is_repeated_cut_in_the_refusal(tmp_path: Path) -> None:
@@ -109,12 +127,11 @@ def test_a_long_game_name_is_repeated_cut_in_the_refusal(tmp_path: Path) -> None
         for c in commands
     ]
     [answer] = judge.send("someone@example.net", "\n".join(lines))
-    errors = [line for line in answer.body.split("\n") if "ERROR" in line]
     cut = "ü" * 57 + "..."
     assert (
-        errors
-        == [f"  ERROR: There is no game called {cut}."] * 4
-        + [f"  ERROR: there is no game called {cut} waiting for players."] * 2
+        _errors(answer.body)
+        == [f"  ERROR: There is no game called\n  {cut}."] * 4
+        + [f"  ERROR: there is no game called\n  {cut} waiting for\n  players."] * 2
     )
 
 

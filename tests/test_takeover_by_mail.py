@@ -100,7 +100,8 @@ def test_a_player_of_the_game_may_not_take_a_second_power(judge: Judge) -> None:
     body = _ack(mails, players["E"])
     assert body.startswith(
         "Line 1: SIGNON Fwar1 ****\n"
-        "  ERROR: You already play a power in war1, so you cannot take over another one.\n"
+        "  ERROR: You already play a power in war1, so you cannot take over another\n"
+        "  one.\n"
         "Line 2: A Par - Bur\n"
         "  ERROR: not used, because the SIGNON before it was refused.\n"
     )
@@ -308,7 +309,8 @@ def test_approval_is_the_masters_and_its_letters_are_checked(judge: Judge) -> No
     long = "X" * 500
     body = _ack(judge.send(GM, f"{MASTER}\nSET APPROVE {long}\nSET NOT APPROVE"), GM)
     assert (
-        f"  ERROR: {'X' * 40} are not the initials of powers of war1; write e.g. SET APPROVE F.\n"
+        f"  ERROR: {'X' * 40} are not the initials of\n"
+        "  powers of war1; write e.g. SET APPROVE F.\n"
     ) in body
     assert "Line 3: SET NOT APPROVE\n  ERROR:" in body
     assert judge.game().settings.unapproved == ()

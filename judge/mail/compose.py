@@ -28,6 +28,7 @@ import jinja2
 
 from judge.config import Config
 from judge.mail import addresses
+from judge.mail.error_lines import error_lines
 from judge.paths import data_dir
 
 TEMPLATES_DIR = data_dir("templates")
@@ -48,6 +49,7 @@ def _environment() -> jinja2.Environment:
         auto_reload=False,
     )
     env.filters["answered"] = answered_subject
+    env.filters["error_lines"] = error_lines  # an ERROR line's words, broken to fit 78
     return env
 
 
