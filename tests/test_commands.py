@@ -110,8 +110,8 @@ def test_excess_builds_the_first_legal_ones_count(judge: Judge) -> None:
     assert judge.effective("war1", "FRANCE") == ["A PAR B", "F BRE B", "A MAR B"]
     assert "  Build A Par                  ERROR: Paris is occupied.\n" in ack.body
     assert (
-        "  Build A Mar                  ERROR: You may build only 3; this order is one too many.\n"
-        in ack.body
+        "  Build A Mar                  ERROR: You may build only 3; this order is one\n"
+        "    too many.\n" in ack.body
     )
 
 
@@ -291,7 +291,8 @@ def test_an_answer_to_a_reply_has_one_re(judge: Judge) -> None:
         ("SIGNON Fwar1 pw2\nA Bur - Pic", "ERROR: There is no unit in Burgundy."),
         (
             "SIGNON Fwar1 pw2\nA Par - Pir",
-            "ERROR: 'pir' could be Paris, Picardy, Piedmont or Portugal",
+            "A Par - Pir                  ERROR: 'pir' could be Paris, Picardy, Piedmont\n"
+            "    or Portugal: please write the name out.\n",
         ),
     ],
 )

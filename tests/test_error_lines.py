@@ -34,3 +34,18 @@ def test_a_word_longer_than_the_width_stays_whole_on_a_line_of_its_own() -> None
         f"The address\n  {long}\n  is no address.\n"
     )
     assert error_lines(long + " ends it.") == long + "\n  ends it."
+
+
+def test_an_order_lines_error_is_counted_after_the_order_and_continued_under_it() -> None:
+    # templates/events/orders.txt: the order as given in 28 columns, then the words.
+    lead = f"  {'A Mun S A Kie - Bur':<28} ERROR: "
+    words = "A KIE cannot move to Burgundy, so it cannot be supported there."
+    assert lead + error_lines(words, lead, "    ") == (
+        "  A Mun S A Kie - Bur          ERROR: A KIE cannot move to Burgundy, so it\n"
+        "    cannot be supported there."
+    )
+    short = "Paris does not border Moscow."
+    assert error_lines(short, lead, "    ") == short
+    # An order longer than a line: the first word stays on it, the rest goes below.
+    lead = f"  {'x' * 100} ERROR: "
+    assert error_lines("This line is too long.", lead, "    ") == "This\n    line is too long."

@@ -239,11 +239,17 @@ def test_proxy_orders_told_to_the_judge(judge: Judge) -> None:
     mails = judge.send(players["E"], "SIGNON Ewar1 pw1\nSET PROXY F LON TO FRANCE\nF LON - NTH")
     ack = mails[0].body
     assert "  F LON is handed to France for this phase of war1: its\n" in ack
-    assert "You have handed this unit to another power for this phase." in ack
+    assert (
+        "  F LON - NTH                  ERROR: You have handed this unit to another\n"
+        "    power for this phase.\n"
+    ) in ack
     [notice] = [m for m in mails if m.to == [players["F"]]]
     assert notice.subject == "TEST:war1 - S1901M England hands you F LON for S1901M"
     ack = judge.send(players["F"], "SIGNON Fwar1 pw2\nF LON - ENG\nF EDI - NTH")[0].body
-    assert "That unit has not been handed to you (SET PROXY)." in ack  # Edinburgh
+    assert (  # Edinburgh
+        "  F EDI - NTH                  ERROR: That unit has not been handed to you\n"
+        "    (SET PROXY).\n"
+    ) in ack
     assert judge.effective("war1", "FRANCE") == ["F LON - ENG"]
     mails = judge.send(GM, "SIGNON Mwar1 masterpw\nPROCESS")
     [results] = [m for m in mails if m.subject == "TEST:war1 - S1901M Results" and GM in m.to]

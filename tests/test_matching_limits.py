@@ -162,8 +162,10 @@ def test_a_long_misspelt_line_by_mail_gets_a_clear_reply(judge: Judge, lookups: 
     ack = judge.send("p2@example.org", f"SIGNON Fwar1 pw2\nA Par-Bur\n{line}")[0]
     assert ack.subject == "Re: [Error Flag] TEST:war1 - S1901M orders"
     assert (
-        f"  {line} ERROR: This line is 10000 characters long; an order is at most 200, "
-        "so it was not read.\n" in ack.body
+        # The line is echoed whole; the words after it go on below it (error_lines).
+        f"  {line} ERROR: This\n"
+        "    line is 10000 characters long; an order is at most 200, so it was not\n"
+        "    read.\n" in ack.body
     )
     assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]
     assert lookups == []

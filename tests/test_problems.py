@@ -143,8 +143,15 @@ def test_the_reply_to_retreat_orders_gives_the_words(judge: Judge) -> None:
     games.update_game(judge.db, game, judge.now, phase="F1901R")
     judge.db.conn.commit()
     ack = judge.send("p2@example.org", "SIGNON Fwar1 pw2\n" + "\n".join(LINES))[0]
-    for line, words in zip(LINES, WORDS, strict=True):
-        assert f"  {line:<28s} ERROR: {words}\n" in ack.body
+    assert (
+        "  A Bur - Mun                  ERROR: A BUR cannot retreat to Munich; it may\n"
+        "    retreat to Gascony, Picardy.\n"
+        "  A Par - Pic                  ERROR: You have no dislodged unit in Paris.\n"
+        "  F Lyo - Spa                  ERROR: F LYO cannot retreat to Spain; it may\n"
+        "    retreat to nowhere: it must disband.\n"
+        "  A Bur H                      ERROR: Only retreats and disbands are ordered\n"
+        "    in a retreat phase.\n"
+    ) in ack.body
     sets = judge.db.execute("SELECT lines FROM order_sets ORDER BY id").fetchall()
     assert [x["error"] for x in json.loads(sets[-1][0])] == WORDS  # stored in words too
 

@@ -68,6 +68,7 @@ from servers import running_judge as judge
 from smtp_sink import SmtpSink
 
 from judge.game.njudge_lines import ptime
+from judge.mail.error_lines import error_lines
 from judge.store import games
 from judge.store.db import open_db
 
@@ -663,7 +664,10 @@ def section(power: str, phase: Phase, orders: list[Order], deadline: str) -> lis
     """A power's part of an acknowledgement: the lines read back, the orders on file."""
     lines = [f"{power} in {GAME}, {phase.kind} for {phase.title}:"]
     for o in orders:
-        lines.append(f"{o.given:<28} ERROR: {o.error}" if o.error else o.canonical)
+        lead = f"  {o.given:<28} ERROR: "  # a long error continues on the lines below
+        lines += (
+            (lead + error_lines(o.error, lead, "    ")).split("\n") if o.error else [o.canonical]
+        )
     on_file = [o.words for o in orders if not o.error]
     lines += ["Orders on file now:", *on_file] if on_file else ["No orders on file."]
     return [*lines, f"WAIT is not set. Deadline: {deadline}."]

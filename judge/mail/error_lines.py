@@ -14,22 +14,23 @@ WIDTH = 78  # columns of a rendered line (RFC 5322's SHOULD)
 CONTINUATION = "  "  # the indent of a broken line's continuation with none of its own
 
 
-def error_lines(words: str) -> str:
+def error_lines(words: str, lead: str = LEAD, continuation: str = CONTINUATION) -> str:
     """The words with each line that would be longer than WIDTH (the first counted after
-    LEAD) broken at its spaces, its continuation lines indented as the line was (or by
+    `lead`, what the template writes before them) broken at its spaces, the first line's
+    continuation indented by `continuation`, a later line's as that line was (or by
     CONTINUATION). Lines that fit, and a trailing newline, are kept as they are; a word
     longer than the width is never cut."""
     body, newline, _ = words.rpartition("\n") if words.endswith("\n") else (words, "", "")
     lines = body.split("\n")
-    broken = [_first_line(lines[0])] + [_later_line(line) for line in lines[1:]]
-    return "\n".join(broken) + newline
+    first = _first_line(lines[0], lead, continuation)
+    return "\n".join([first] + [_later_line(line) for line in lines[1:]]) + newline
 
 
-def _first_line(line: str) -> str:
-    """The first line, broken as it reads after LEAD; LEAD itself is not returned."""
-    if len(LEAD + line) <= WIDTH:
+def _first_line(line: str, lead: str, continuation: str) -> str:
+    """The first line, broken as it reads after `lead`; the lead itself is not returned."""
+    if len(lead + line) <= WIDTH:
         return line
-    return "\n".join(_wrap(line, LEAD, CONTINUATION)).removeprefix(LEAD)
+    return "\n".join(_wrap(line, lead, continuation)).removeprefix(lead)
 
 
 def _later_line(line: str) -> str:
