@@ -13,7 +13,9 @@ import pytest
 import sqlite_utils
 from judge_harness import HOLDS, Judge, Mail
 
+from judge.config import Config
 from judge.game.observers import UNCONFIRMED_DAYS
+from judge.mail import compose
 from judge.store import games
 from judge.store.db import migrate
 from judge.store.schema import MIGRATIONS
@@ -240,8 +242,8 @@ def test_a_pending_address_left_a_week_is_forgotten_and_the_mail_stays(tmp_path:
     assert told.subject == f"TEST:war1 - F1901M Not confirmed: {VICTIM}"
     assert told.body == (
         f"{VICTIM} did not confirm within 7 days\n"
-        "that it is the new address of Germany in war1: the mail\n"
-        "still comes to this address. SET ADDRESS again to move it.\n"
+        "that it is the new address of Germany in war1.\n"
+        "The mail still comes to this address: SET ADDRESS again to move it.\n"
     )
     [gone] = judge.send(VICTIM, f"CONFIRM war1 {code}")
     assert "  ERROR: This address has nothing of war1 to confirm" in gone.body
@@ -265,12 +267,14 @@ def test_a_replacement_never_confirmed_is_told_to_the_master_who_holds_the_power
     ]
     assert lapsed[0].body == (
         f"{VICTIM} did not confirm within 7 days\n"
-        "that it takes over France in war1: France's mail still comes to you.\n"
-        "Give it to another player with REPLACE F address, or play it with BECOME.\n"
+        "that it takes over France in war1.\n"
+        "France's mail still comes to you: give it to another player\n"
+        "with REPLACE F address, or play it with BECOME.\n"
     )
     assert lapsed[1].body == (
         "other@example.net did not confirm within 7 days\n"
-        "that it is a master of war1: it is not one. PROMOTE it again if it should be.\n"
+        "that it is a master of war1: it is not one.\n"
+        "PROMOTE it again if it should be.\n"
     )
     assert _to(mails, VICTIM) == _to(mails, "other@example.net") == []
     assert [s.address for s in games.seats(judge.db, judge.game(), games.MASTER)] == [MASTER]
@@ -346,3 +350,25 @@ def test_confirm_takes_the_seat_whose_code_it_carries(tmp_path: Path) -> None:
     judge.send(VICTIM, f"CONFIRM war1 {master_code}")
     assert _row(judge, master) == ("master", VICTIM, None, None)
     assert _row(judge, observer) == ("observer", VICTIM, None, observer_code)
+
+
+@pytest.mark.parametrize(
+    ("kept", "by_master", "power"),
+    [(True, True, "P" * 20), (True, False, "P" * 20), (True, False, None), (False, False, None)],
+)
+def test_the_not_confirmed_notice_fits_78_columns_with_its_longest_names(
+    kept: bool, by_master: bool, power: str | None
+) -> None:
+    game = "g" * 20  # games.MAX_GAME_NAME
+    values = {"game": game, "role": "player", "power": power, "initial": "P", "days": 7}
+    head = {"code": "TEST", "game": game, "phase": "S1901M"}
+    _, body = compose.render(
+        "unconfirmed_lapsed",
+        Config(name="TEST", address="judge@example.org"),
+        **values,
+        address="a@example.org",
+        kept=kept,
+        by_master=by_master,
+        head=head,
+    )
+    assert max(len(line) for line in body.splitlines()) <= 78, body
