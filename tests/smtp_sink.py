@@ -30,6 +30,13 @@ class _Handler:
     # Recipient -> the answer to its RCPT (e.g. "452 4.2.2 mailbox full"); others get 250.
     refuse: dict[str, str] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    pipelining: bool = True  # offer PIPELINING (RFC 2920), as Postfix and Exim do
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses) -> list[str]:  # noqa: N802
+        session.host_name = hostname  # the hook's to set (aiosmtpd's 5-argument form)
+        if not self.pipelining:
+            return responses
+        return [*responses[:-1], "250-PIPELINING", responses[-1]]
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options) -> str:  # noqa: N802
         if address in self.refuse:
@@ -55,10 +62,13 @@ class _Handler:
 class SmtpSink:
     """`with SmtpSink() as sink:` ... `sink.messages`; `sink.answer = "550 ..."` to refuse."""
 
-    def __init__(self, port: int | None = None, smtputf8: bool = False) -> None:
-        """`smtputf8`: offer SMTPUTF8 (RFC 6531), as some relays do and others do not."""
+    def __init__(
+        self, port: int | None = None, smtputf8: bool = False, pipelining: bool = True
+    ) -> None:
+        """`smtputf8`: offer SMTPUTF8 (RFC 6531), as some relays do and others do not;
+        `pipelining`: offer PIPELINING (RFC 2920), as most do."""
         self.port = port or free_port()
-        self.handler = _Handler()
+        self.handler = _Handler(pipelining=pipelining)
         self.controller = Controller(
             self.handler, hostname="127.0.0.1", port=self.port, enable_SMTPUTF8=smtputf8
         )

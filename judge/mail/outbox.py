@@ -30,6 +30,7 @@ from judge.config import Config
 from judge.crashpoints import crash_point
 from judge.failures import is_transient
 from judge.mail import addresses, compose
+from judge.mail.smtp_transaction import transfer
 from judge.store import outbox
 
 
@@ -281,44 +282,6 @@ def _how(
     if later:
         raise PartlyDelivered(how, later)
     return how
-
-
-def transfer(
-    smtp: smtplib.SMTP,
-    sender: str,
-    recipients: list[str],
-    data: tuple[bytes, int],
-    options: list[str],
-) -> dict[str, tuple[int, bytes]]:
-    """Send a mail on `smtp` as smtplib's sendmail does (MAIL with the size when the relay
-    takes it, RCPT for each recipient, DATA), raising its errors, and return the
-    recipients refused; the caller closes the connection after an error. `data`: the mail
-    as smtp_data gives it, its lines that begin with a dot doubled, and its size before
-    (sendmail's regular expression took half a millisecond for each results mail's
-    150 KB, some 4 s of CPU in the daemon's process for a thousand games' results)."""
-    stuffed, size = data
-    if smtp.does_esmtp and smtp.has_extn("size"):  # as sendmail declares it
-        options = [f"size={size}", *options]
-    code, said = smtp.mail(sender, options)
-    if code != 250:
-        raise smtplib.SMTPSenderRefused(code, said, sender)
-    refused: dict[str, tuple[int, bytes]] = {}
-    for recipient in recipients:
-        code, said = smtp.rcpt(recipient)
-        if code not in (250, 251):
-            refused[recipient] = (code, said)
-        if code == 421:  # the relay is closing: the rest cannot be asked
-            raise smtplib.SMTPRecipientsRefused(refused)
-    if len(refused) == len(recipients):
-        raise smtplib.SMTPRecipientsRefused(refused)
-    code, said = smtp.docmd("DATA")
-    if code != 354:
-        raise smtplib.SMTPDataError(code, said)
-    smtp.send(stuffed)
-    code, said = smtp.getreply()
-    if code != 250:
-        raise smtplib.SMTPDataError(code, said)
-    return refused
 
 
 def dot_stuffed(raw: bytes) -> bytes:
