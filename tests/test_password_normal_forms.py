@@ -1,7 +1,8 @@
 """A password typed in another Unicode normal form is the same password: a Mac's mail
 program may send "é" as "e" and a combining accent (NFD), another as one character
 (NFC). Passwords are hashed in NFC and checked in NFC; a hash stored before (made from
-the form as typed) still matches that form. Through the real handling path, the
+the form as typed) still matches that form, and the NFC form of a password stored from
+its NFD form. Through the real handling path, the
 password workers' check and the verified-password cache."""
 
 from __future__ import annotations
@@ -70,12 +71,16 @@ def test_a_game_created_from_a_mac_is_run_from_another_mail_program(tmp_path: Pa
     assert judge.game().settings.nmr is False
 
 
-def test_a_hash_stored_from_the_decomposed_form_still_takes_that_form(tmp_path: Path) -> None:
+def test_a_hash_stored_from_the_decomposed_form_takes_either_form(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     france = judge.start_game()["F"]
     seat = france_seat(judge)
     games.update_seat(judge.db, seat, judge.now, password_hash=legacy_hash(NFD))
     [ack] = judge.send(france, f"SIGNON Fwar1 {NFD}\n{HOLDS['F']}", head=UTF8)
+    assert ack.body.startswith(SIGNED_ON)
+    # The player set it from a Mac, and now writes from another mail program.
+    passwords.forget_verified()
+    [ack] = judge.send(france, f"SIGNON Fwar1 {NFC}\nCLEAR", head=UTF8)
     assert ack.body.startswith(SIGNED_ON)
     # A guess is still a guess: neither form of another password matches.
     [ack] = judge.send(france, "SIGNON Fwar1 creme-brulee\nCLEAR", head=UTF8)
@@ -86,13 +91,14 @@ def test_the_password_workers_check_both_forms(scrypt_calls: list[bytes]) -> Non
     new, old = hash_password(NFD), legacy_hash(NFD)
     scrypt_calls.clear()
     pairs = [(NFC, new), (NFD, new), (NFD, old), (NFC, old), ("nope", new)]
-    assert check_here_now(pairs) == [True, True, True, False, False]
-    # The form as typed is tried only where NFC changed it, and only when NFC failed.
+    assert check_here_now(pairs) == [True, True, True, True, False]
+    # The forms as typed and in NFD are tried only where they differ from NFC, and only
+    # when NFC failed.
     nfc, nfd = NFC.encode(), NFD.encode()
-    assert scrypt_calls == [nfc, nfc, nfc, nfd, nfc, b"nope"]
+    assert scrypt_calls == [nfc, nfc, nfc, nfd, nfc, nfd, b"nope"]
     pool = PasswordPool(workers=1)
     try:
-        assert pool(pairs).result(timeout=60) == [True, True, True, False, False]
+        assert pool(pairs).result(timeout=60) == [True, True, True, True, False]
     finally:
         pool.close()
 
@@ -100,9 +106,12 @@ def test_the_password_workers_check_both_forms(scrypt_calls: list[bytes]) -> Non
 def test_the_cache_answers_each_form_as_scrypt_would(scrypt_calls: list[bytes]) -> None:
     old = legacy_hash(NFD)
     assert check_password(NFD, old) is True
-    assert check_password(NFC, old) is False  # not remembered as right by the NFD entry
+    scrypt_calls.clear()
+    assert check_password(NFC, old) is True  # by scrypt: the NFD entry is not its own
+    assert scrypt_calls == [NFC.encode(), NFD.encode()]
     scrypt_calls.clear()
     assert check_password(NFD, old) is True
+    assert check_password(NFC, old) is True
     assert scrypt_calls == []
     # A changed password (its new hash) finds nothing remembered for the old one.
     new = hash_password("another")

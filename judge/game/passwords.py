@@ -17,7 +17,7 @@ passwords (commands/signon.py, store/guesses.py) when its mail is handled.
 A password is the same password in whatever Unicode normal form a mail program sends
 it (a Mac's may send "é" as "e" and a combining accent, NFD; most send NFC): it is
 hashed in NFC, and checked in NFC and then, for a hash stored before passwords were
-normalized, in the form as typed when that differs.
+normalized, in the form as typed and in NFD, where those differ.
 """
 
 from __future__ import annotations
@@ -121,14 +121,13 @@ def _entry(password: str, stored: str) -> bytes:
 
 def scrypt_matches(password: str, stored: str) -> bool:
     """Whether scrypt, with the parameters and salt `stored` names, makes its digest from
-    `password` in its normal form, or, where that differs, from `password` as typed (a
-    hash stored before passwords were normalized). Remembers nothing: a worker process
-    may run it (service/prechecks.py)."""
-    normal = normal_form(password)
-    if _digest_matches(normal, stored):
-        return True
-    # Only a password with characters NFC changes costs a second scrypt.
-    return normal != password and _digest_matches(password, stored)
+    `password` in its normal form, or, where they differ, from `password` as typed or
+    decomposed (NFD): a hash stored before passwords were normalized, from a password
+    typed on a Mac (NFD) and now sent by another mail program (NFC). Remembers nothing:
+    a worker process may run it (service/prechecks.py)."""
+    # Only a password with characters NFC or NFD changes costs more than one scrypt.
+    forms = dict.fromkeys([normal_form(password), password, unicodedata.normalize("NFD", password)])
+    return any(_digest_matches(form, stored) for form in forms)
 
 
 def _digest_matches(password: str, stored: str) -> bool:
