@@ -68,9 +68,9 @@ def below_header(text: str) -> str:
 def observing(game: str, code: str) -> str:
     """The acknowledgement's words for an OBSERVE of `game` seated with `code`."""
     return (
-        f"  Observing {game}: confirm first that this address asked for it;\n"
-        "  until then you get none of its mail. Mail the judge this line, from this\n"
-        "  address, within 7 days:\n"
+        f"  Observing {game}: confirm first that this address asked for\n"
+        "  it; until then you get none of its mail. Mail the judge this line,\n"
+        "  from this address, within 7 days:\n"
         f"    CONFIRM {game} {code}\n"
         f"  Then sign on with SIGNON O{game} password.\n"
         "  If you did not ask for it, ignore this mail: you get nothing more.\n"

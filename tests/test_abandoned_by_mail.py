@@ -46,8 +46,9 @@ MASTERS_WAITING = (
     "(units without orders hold).\n"
 )
 REPLACED = (
-    "You abandoned Turkey in game 'war1', and a new player has taken it over:\n"
-    "you no longer play in war1, and your password there no longer works.\n"
+    "You abandoned Turkey in game 'war1', and a new player\n"
+    "has taken it over: you no longer play in war1, and your\n"
+    "password there no longer works.\n"
 )
 
 
@@ -114,7 +115,8 @@ def test_without_nmr_a_late_power_is_abandoned_and_a_newcomer_takes_it_over(
     assert _ack(mails, NEW).startswith(
         "Line 1: SIGNON Twar1 ****\n"
         "  Take over of abandoned Turkey allowed.\n"
-        "  You now play Turkey in war1, with the password of this line.\n"
+        "  You now play Turkey in war1,\n"
+        "  with the password of this line.\n"
         "  Wait has been set automatically for you - send 'set nowait' to clear.\n"
     )
     assert _by_address(mails, "TEST:war1 - S1901M Replaced: Turkey") == {players["T"]: REPLACED}
@@ -382,15 +384,16 @@ def test_a_game_its_master_processes_says_the_master_decides(judge: Judge) -> No
 
 
 UNPLAYED = (
-    "Every power still in war1 was abandoned, and Movement, Fall of 1901\n"
-    "was processed with nobody coming back. So that the game is not played out in civil\n"
-    "disorder, mailing players who have gone, the judge has paused it: the clock is\n"
-    "stopped and nothing is processed. The time left to the deadline is kept.\n"
+    "Every power still in war1 was abandoned, and\n"
+    "Movement, Fall of 1901 was processed with nobody coming back. So\n"
+    "that the game is not played out in civil disorder, mailing players who\n"
+    "have gone, the judge has paused it: the clock is stopped and nothing is\n"
+    "processed. The time left to the deadline is kept.\n"
     "\n"
-    "Anyone not playing in war1 may still take a power over, and a player who\n"
-    "abandoned one may come back to it. Sign on as master and send RESUME to play on\n"
-    "(if nobody comes back, the game is paused again after the next phase), or\n"
-    "TERMINATE to end the game.\n"
+    "Anyone not playing in war1 may still take a power over, and a\n"
+    "player who abandoned one may come back to it. Sign on as master and send RESUME\n"
+    "to play on (if nobody comes back, the game is paused again after the next\n"
+    "phase), or TERMINATE to end the game.\n"
 )
 
 

@@ -86,7 +86,7 @@ The deadline for orders will be Wed Nov 25 2026 12:35:00 +0000.
 """
 )
 
-DRAWN = """chaos1 has ended in a draw, by the vote of every surviving power.
+DRAWN = """chaos1 has ended in a draw, by the vote of all surviving powers.
 The draw is shared by: Ankara, Belgium, Berlin, Brest, Budapest, Bulgaria,
 Constantinople, Denmark, Edinburgh, Greece, Holland, Kiel, Liverpool,
 London, Marseilles, Moscow, Munich, Naples, Norway, Paris, Portugal, Rome,
@@ -193,8 +193,8 @@ def test_thirty_four_players_start_order_and_draw_by_mail(tmp_path: Path) -> Non
         mails = judge.send(PLAYERS[i], f"SIGNON {letter}chaos1 pw{i}\nSET DRAW")
     [ack, *ends] = mails
     assert ack.body.endswith(
-        "Every surviving power has voted for a draw: the game is over, and chaos1\n"
-        "has ended in a draw. Everyone is told.\n"
+        "Every surviving power has voted for a draw: the game is over, and\n"
+        "chaos1 has ended in a draw. Everyone is told.\n"
     )
     assert [m.to[0] for m in ends] == [GM, *PLAYERS]  # one mail each
     declared = "TEST:chaos1 - S1901R Draw Declared: " + ", ".join(sorted(NAMES))

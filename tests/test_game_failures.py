@@ -247,8 +247,8 @@ def test_orders_that_complete_a_phase_whose_processing_raises_are_kept_and_the_g
     assert judge.effective("war1", "TURKEY") == ["F ANK H", "A CON H", "A SMY H"]
     [ack] = [m for m in mails if m.to == [players["T"]]]
     assert ack.body.endswith(
-        "war1 could not be processed because of a fault in the judge. Your\n"
-        "orders are stored; the game is paused and its master has been told.\n"
+        "war1 could not be processed because of a fault in the judge.\n"
+        "Your orders are stored; the game is paused and its master has been told.\n"
     )
     [notice] = [m for m in mails if m.to == [MASTER]]
     assert notice.subject == "TEST:war1 - S1901M paused after an error of the judge's own"

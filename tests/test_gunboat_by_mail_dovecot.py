@@ -263,7 +263,7 @@ def test_a_gunboat_year_by_mail_names_no_player_to_another(tmp_path: Path, serve
         watch = mail(OBSERVER, "watching", [f"SIGNON ?{GAME} seepw"])
         new = exchange([watch], {OBSERVER: "watching"})
         body = new[OBSERVER][0].body
-        assert "Observing gb1: confirm first that this address asked for it;" in body, body
+        assert "Observing gb1: confirm first that this address asked for\n  it;" in body, body
         # The observer sends back the code its answer carries, and gets the game's mail.
         [code] = re.findall(rf"^ *CONFIRM {GAME} ([A-Z0-9]+)$", body, re.MULTILINE)
         confirm = mail(OBSERVER, "confirming", [f"CONFIRM {GAME} {code}"])

@@ -31,8 +31,8 @@ def test_set_rules_by_name_issue_and_letter_and_shown_in_list(judge: Judge) -> N
     judge.send(GM, "CREATE ?war1 masterpw")
     ack = _master(judge, "SET RULES 4.A.2=b waiving_builds=no")
     assert (
-        "  war1 is now played under these rules, and the DATC's preferred\n"
-        "  choices on every other point:\n"
+        "  war1 is now played under these rules, and the DATC's\n"
+        "  preferred choices on every other point:\n"
         "    DATC 4.A.2 (choice b): 1982 rule: no cut of a support into water holding a "
         "convoying fleet\n"
         "    DATC 4.D.7 (choice b): builds may not be waived\n"
@@ -238,7 +238,7 @@ def test_proxy_orders_told_to_the_judge(judge: Judge) -> None:
     players = _fill(judge)
     mails = judge.send(players["E"], "SIGNON Ewar1 pw1\nSET PROXY F LON TO FRANCE\nF LON - NTH")
     ack = mails[0].body
-    assert "  F LON is handed to France for this phase of war1: its\n" in ack
+    assert "  F LON is handed to France for this phase of\n  war1: its order" in ack
     assert (
         "  F LON - NTH                  ERROR: You have handed this unit to another\n"
         "    power for this phase.\n"

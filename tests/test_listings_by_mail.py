@@ -48,7 +48,8 @@ def test_an_unlisted_game_is_left_out_of_list_but_list_name_shows_it(judge: Judg
     [ack, *notices] = judge.send(MASTER, body)
     assert _lines(ack.body)[2:] == [
         "Line 2: SET NO LIST",
-        "  war1 is now unlisted: LIST and LIST FULL leave it out (LIST war1 still shows it).",
+        "  war1 is now unlisted: LIST and LIST FULL leave it out",
+        "  (LIST war1 still shows it).",
         "Line 3: SET PRIVATE extra",
         "  ERROR: Expected SET PRIVATE on its own.",
         "Line 4: SET LIST two words",

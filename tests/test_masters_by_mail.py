@@ -744,7 +744,7 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
             "\n:: Judge: E2E  Game: War1  Variant: Standard\n:: Deadline: F1901M "
         ), end.body
         assert flat(without_header(end.body)) == (
-            f"{GAME} has ended in a draw, by the vote of every surviving power. The draw is "
+            f"{GAME} has ended in a draw, by the vote of all surviving powers. The draw is "
             "shared by: Austria, England, France, Germany, Italy, Russia, Turkey."
         ), end.body
         for address in at_the_end:  # not the old Turkish player

@@ -54,8 +54,8 @@ def test_unstart_takes_the_game_back_to_forming_and_makes_it_manual_start(
     mails = judge.send(GM, f"{MASTER}\nUNSTART")
     assert (
         "Line 2: UNSTART\n"
-        "  war1 is forming again, with no powers assigned; it starts when you send FORCE BEGIN\n"
-        "  (or PROCESS). Everyone is told.\n"
+        "  war1 is forming again, with no powers assigned; it starts\n"
+        "  when you send FORCE BEGIN (or PROCESS). Everyone is told.\n"
     ) in _ack(mails)
     notices = [m for m in mails if m.subject == "TEST:war1 - S1901M Game Unstarted"]
     assert sorted(a for m in notices for a in m.to) == sorted([GM, *players.values()])
@@ -294,8 +294,8 @@ def test_the_sole_player_of_a_forming_game_may_become_its_master(judge: Judge) -
     body = _ack(judge.send("p0@example.org", "SIGNON ?war1 pw0\nBECOME MASTER"), "p0@example.org")
     assert (
         "Line 2: BECOME MASTER\n"
-        "  You are now the master of war1 (sign on as Mwar1 with your password);\n"
-        "  it is moderated.\n"
+        "  You are now the master of war1\n"
+        "  (sign on as Mwar1 with your password); it is moderated.\n"
     ) in body
     body = _ack(
         judge.send("p0@example.org", "SIGNON Mwar1 pw0\nSET MANUAL START"), "p0@example.org"

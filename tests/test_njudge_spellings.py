@@ -111,7 +111,7 @@ def test_master_suspends_and_rolls_back_with_njudges_words(judge: Judge) -> None
         "Line 2: ROLL BACK\n"
         "  ERROR: war1 has no earlier phase.\n"
         "Line 3: SUSPEND\n"
-        "  war1 is paused: its clock is stopped until you send RESUME. Everyone is told.\n"
+        "  war1 is paused: its clock is stopped until you send RESUME.\n  Everyone is told.\n"
     )
 
 
@@ -122,8 +122,8 @@ def test_a_resigning_player_may_say_withdraw(judge: Judge) -> None:
         "Line 1: SIGNON Ewar1 ****\n"
         "  Signed on to war1 as England.\n"
         "Line 2: WITHDRAW\n"
-        "  You have resigned from war1. The master is told; your power goes into civil"
-        " disorder.\n"
+        "  You have resigned from war1. The master is told; your power\n"
+        "  goes into civil disorder.\n"
     )
 
 
@@ -335,8 +335,8 @@ def test_a_player_sets_two_keywords_and_ends_press_with_endbroadcast(judge: Judg
         "Line 2: SET NO WAIT\n"
         "  WAIT is off: war1 is processed as soon as all orders are in.\n"
         "Line 2: SET DRAW\n"
-        "  Your vote for a draw in war1 is recorded. The game ends in a draw when\n"
-        "  every surviving power has voted for it.\n"
+        "  Your vote for a draw in war1 is recorded. The game ends in a\n"
+        "  draw when every surviving power has voted for it.\n"
     )
     assert (
         "Line 3: PRESS TO G\n"
@@ -412,7 +412,7 @@ def test_set_players_picks_the_variant_for_that_many_players(judge: Judge) -> No
         SIGNED_ON + "Line 2: SET PLAYERS 3\n"
         "  war1 is now standard-3a, for 3 players.\n"
         "  Also for 3 players: standard-3b (CREATE a game with it).\n"
-        "\nThe game war1 is full and has started: every player gets a mail\n"
+        "\nThe game war1 is full and has started: every player gets a\n"
     )
     assert (judge.game().variant, judge.game().state) == ("standard-3a", "active")
     assert len(started) == 4  # the three players and the master

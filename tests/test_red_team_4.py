@@ -278,7 +278,7 @@ def test_a_gunboat_games_mails_never_show_a_player_another_players_address(
     judge.observe("watcher@example.net", "seen1")
     judge.send("watcher@example.net", "SIGNON Owar1 seen1\nBROADCAST\nan observer\nENDPRESS")
     [took, *_] = judge.send("newcomer@example.net", "SIGNON Awar1 fresh9\nA Vie H")
-    assert "  You now play Austria in war1, with the password of this line.\n" in took.body
+    assert "  You now play Austria in war1,\n  with the password of this line.\n" in took.body
     judge.send(MASTER, "SIGNON Mwar1 masterpw\nBECOME R\nA Mos H\nSIGNON Mwar1 masterpw\nTERMINATE")
     judge.send(players["F"], "WHOGAME war1\nSUMMARY war1")
     people = {*players.values(), "moved@example.org", "watcher@example.net", "newcomer@example.net"}
@@ -369,8 +369,9 @@ def test_orders_before_resign_in_the_same_mail_are_said_not_kept(tmp_path: Path)
     [answer, _] = judge.send(players["F"], body)
     assert answer.body.endswith(
         "Line 5: RESIGN\n"
-        "  You have resigned from war1. The master is told; your power goes into civil disorder.\n"
-        "  Your 2 order lines before RESIGN are not kept: a power whose player resigned has no"
-        " orders.\n"
+        "  You have resigned from war1. The master is told; your power\n"
+        "  goes into civil disorder.\n"
+        "  Your 2 order lines before RESIGN are not kept: a power whose\n"
+        "  player resigned has no orders.\n"
     )
     assert judge.effective("war1", "FRANCE") == []

@@ -262,10 +262,10 @@ NO_POWER_PLAYED = (
     "master and observers every phase, the judge has paused it: the clock is\n"
     "stopped and nothing is processed. The time left to the deadline is kept.\n"
     "\n"
-    "Anyone not playing in war1 may still take a power over, and a player who\n"
-    "abandoned one may come back to it. Sign on as master and send RESUME to play on\n"
-    "(if nobody comes back, the game is paused again after the next phase), or\n"
-    "TERMINATE to end the game.\n"
+    "Anyone not playing in war1 may still take a power over, and a\n"
+    "player who abandoned one may come back to it. Sign on as master and send RESUME\n"
+    "to play on (if nobody comes back, the game is paused again after the next\n"
+    "phase), or TERMINATE to end the game.\n"
 )
 
 
@@ -332,7 +332,8 @@ def test_resign_and_take_over_again_does_not_reset_the_press_limit(tmp_path: Pat
     assert mails[0].body == (
         "Line 1: SIGNON ?war1 ****\n"
         "  Take over of abandoned France allowed.\n"
-        "  You now play France in war1, with the password of this line.\n"
+        "  You now play France in war1,\n"
+        "  with the password of this line.\n"
         "  Wait has been set automatically for you - send 'set nowait' to clear.\n"
         "Line 2: PRESS TO G\n"
         "  ERROR: 60 press messages were sent as France in war1 within the last hour,\n"

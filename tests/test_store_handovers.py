@@ -152,7 +152,7 @@ def test_set_proxy_keeps_the_handover_as_state_and_the_operator_sees_it(tmp_path
     for i, initial in enumerate(POWERS):
         judge.send(f"p{i}@example.org", f"SIGNON ?war1 pw{i}\nSET PREFERENCE {initial}")
     ack = judge.send("p1@example.org", "SIGNON Ewar1 pw1\nSET PROXY F LON TO FRANCE")[0].body
-    assert "  F LON is handed to France for this phase of war1: its\n" in ack
+    assert "  F LON is handed to France for this phase of\n  war1: its order" in ack
     game = judge.game()
     assert game.proxies == Proxies({"S1901M": {"LON": "FRANCE"}})
     settings = judge.db.execute("SELECT settings FROM games").fetchone()[0]

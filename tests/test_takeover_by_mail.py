@@ -52,7 +52,8 @@ def test_a_newcomer_takes_over_a_resigned_power_with_orders_in_the_same_mail(
     assert _ack(mails, NEW).startswith(
         "Line 1: SIGNON Fwar1 ****\n"
         "  Take over of abandoned France allowed.\n"
-        "  You now play France in war1, with the password of this line.\n"
+        "  You now play France in war1,\n"
+        "  with the password of this line.\n"
         "  Wait has been set automatically for you - send 'set nowait' to clear.\n"
         "\n"
         "France in war1, Movement for Spring of 1901:\n"
@@ -132,7 +133,7 @@ def test_signon_query_takes_the_first_free_power_of_a_started_game(judge: Judge)
     assert [m for m in mails if "Deadline Advanced" in m.subject]
     # No free power left: SIGNON ?war1 makes an observer, as before.
     body = _ack(judge.send("third@example.org", "SIGNON ?war1 thirdpw"), "third@example.org")
-    assert "  Observing war1: confirm first that this address asked for it;\n" in body
+    assert "  Observing war1: confirm first that this address asked for\n  it;" in body
 
 
 def test_an_ejected_power_and_a_force_begin_power_are_free(judge: Judge) -> None:
@@ -262,10 +263,11 @@ def test_a_master_approves_a_newcomer_before_their_orders_are_taken(judge: Judge
     assert _ack(mails, NEW).startswith(
         "Line 1: SIGNON Fwar1 ****\n"
         "  Take over of abandoned France allowed.\n"
-        "  You now play France in war1, with the password of this line.\n"
+        "  You now play France in war1,\n"
+        "  with the password of this line.\n"
         "  Wait has been set automatically for you - send 'set nowait' to clear.\n"
-        "  You are not approved to make moves yet: the master of war1 is asked to\n"
-        "  approve you, and you are mailed when they do.\n"
+        "  You are not approved to make moves yet: the master of war1\n"
+        "  is asked to approve you, and you are mailed when they do.\n"
         "Line 2: A Par - Bur\n"
         "  ERROR: You are not approved to make moves: please contact the Master.\n"
     )
@@ -378,5 +380,5 @@ def test_an_eliminated_power_is_never_taken_over(judge: Judge) -> None:
     body = _ack(judge.send(NEW, "SIGNON Awar1 newpw"), NEW)
     assert "  ERROR: signon refused: the game name, the power or the password is wrong.\n" in body
     body = _ack(judge.send(NEW, "SIGNON ?war1 newpw"), NEW)
-    assert "  Observing war1: confirm first that this address asked for it;\n" in body
+    assert "  Observing war1: confirm first that this address asked for\n  it;" in body
     assert "AUSTRIA" not in {s.power for s in games.seats(judge.db, judge.game(), games.PLAYER)}

@@ -371,6 +371,27 @@ def test_template_lines_fit_in_78_columns(rendered: dict[str, Mail]) -> None:
     assert not long, "lines over 78 characters:\n" + "\n".join(long)
 
 
+# A line whose only values are the game's name, at its longest (store/games.MAX_GAME_NAME):
+# the rendered cases above name a game of four letters. (The errors' texts are left out:
+# templates/events/error.txt breaks them to fit, judge/mail/error_lines.py.)
+_GAME_VALUE = re.compile(r"\{\{ *(e\.)?game *\}\}")
+
+
+def test_lines_naming_the_game_fit_in_78_columns_with_its_longest_name() -> None:
+    long = []
+    for path in sorted(TEMPLATES.rglob("*.txt")):
+        if path.parent.name == "errors":
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            values = len(_GAME_VALUE.findall(line))
+            if not values or "{%" in line or "{{" in _GAME_VALUE.sub("", line):
+                continue
+            width = len(_GAME_VALUE.sub("", line)) + values * games.MAX_GAME_NAME
+            if width > 78:
+                long.append(f"{path.relative_to(TEMPLATES)}:{number}: {width}")
+    assert not long, "lines over 78 characters with a game name of 20:\n" + "\n".join(long)
+
+
 def test_every_case_has_a_snapshot_and_every_snapshot_a_case(rendered: dict[str, Mail]) -> None:
     assert sorted(rendered) == sorted(CASES)
     assert sorted(p.stem for p in SNAPSHOTS.glob("*.txt")) == sorted(CASES)
