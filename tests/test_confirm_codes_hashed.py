@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from judge_harness import Judge, Mail
 
+from judge.store.db import open_db
+
 pytestmark = pytest.mark.usefixtures("fresh_password_cache")
 
 MASTER = "gm@example.org"
@@ -106,6 +108,34 @@ def test_the_mailed_code_confirms_and_the_stored_hash_does_not(tmp_path: Path) -
         "  Confirmed: you observe war1, and get its mail.\n"
         "  Sign on with SIGNON Owar1 password.\n"
     )
+    assert _on_disk(tmp_path, "SELECT confirm_code FROM seats WHERE address = ?", [address]) == [
+        (None,)
+    ]
+
+
+def test_a_code_stored_plain_before_the_upgrade_is_hashed_and_still_confirms(
+    tmp_path: Path,
+) -> None:
+    """A store of version 21 held each code as mailed (8 letters then): migration 22
+    turns it into its hash, and the code the address got before the upgrade confirms.
+    Version 22 changes no table, so a store of 21 is today's, its codes written plain."""
+    judge = Judge(tmp_path)
+    judge.start_game()
+    address = "victim@example.com"
+    judge.send(address, "OBSERVE war1 pw")
+    judge.db.execute(
+        "UPDATE seats SET confirm_code = 'K7QX2MNP' WHERE address = ? AND role = 'observer'",
+        [address],
+    )
+    judge.db.execute("PRAGMA user_version = 21")
+    judge.db.conn.commit()
+    judge.db.conn.close()
+
+    judge.db = open_db(tmp_path / "j.db")  # the upgraded judge: migrations run
+    assert _on_disk(tmp_path, "PRAGMA user_version", []) == [(22,)]
+    assert _stored(tmp_path, address) == _sha256("K7QX2MNP")
+    [confirmed] = judge.send(address, "CONFIRM war1 k7qx-2mnp")
+    assert "  Confirmed: you observe war1, and get its mail.\n" in confirmed.body
     assert _on_disk(tmp_path, "SELECT confirm_code FROM seats WHERE address = ?", [address]) == [
         (None,)
     ]
