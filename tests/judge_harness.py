@@ -5,6 +5,7 @@ from __future__ import annotations
 import email
 import itertools
 import json
+import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -17,6 +18,7 @@ from judge.mail import outbox
 from judge.service import schedule
 from judge.service.handling import handle_waiting
 from judge.store import games, inbox
+from judge.store.codes import code_hash
 from judge.store.db import open_db
 
 POWERS = "AEFGIRT"
@@ -158,8 +160,9 @@ class Judge:
 
     def confirm_code(self, address: str, name: str = "war1") -> str:
         """The code mailed to `address` to confirm its seat of game `name` (an observer's,
-        a PROMOTEd master's) or its new address of one (SET ADDRESS, REPLACE), as the
-        seat's row holds it."""
+        a PROMOTEd master's) or its new address of one (SET ADDRESS, REPLACE): read from
+        the mails queued to it, the latest whose hash the seat's row holds (the row keeps
+        only the hash)."""
         row = self.db.execute(
             "SELECT s.confirm_code FROM seats s JOIN games g ON g.id = s.game_id "
             "WHERE g.name = ? AND s.left_at IS NULL AND s.confirm_code IS NOT NULL "
@@ -167,7 +170,16 @@ class Judge:
             [name, address, address],
         ).fetchone()
         assert row is not None and row[0] is not None, f"{address} waits for no code"
-        return str(row[0])
+        mailed = re.compile(rf"CONFIRM {re.escape(name)} ([A-Z0-9]+)")
+        for (raw,) in self.db.execute(
+            "SELECT raw FROM outbound WHERE recipients LIKE ? ORDER BY id DESC",
+            [f'%"{address}"%'],
+        ).fetchall():
+            body = email.message_from_bytes(raw, policy=default).get_body(("plain",))
+            for code in mailed.findall(body.get_content()):
+                if code_hash(code) == row[0]:
+                    return str(code)
+        raise AssertionError(f"no mail to {address} carries the code its seat waits for")
 
     def confirm(self, address: str, name: str = "war1") -> list[Mail]:
         """`address` confirms its seat of `name` (or its new address of one) with the code

@@ -17,6 +17,7 @@ from judge.config import Config
 from judge.game.observers import UNCONFIRMED_DAYS
 from judge.mail import compose
 from judge.store import games
+from judge.store.codes import code_hash
 from judge.store.db import migrate
 from judge.store.schema import MIGRATIONS
 
@@ -37,7 +38,7 @@ def _to(mails: list[Mail], address: str) -> list[Mail]:
 
 
 def _row(judge: Judge, seat_id: int) -> tuple[str, str, str | None, str | None]:
-    """The seat's (role, address, pending address, code) as stored."""
+    """The seat's (role, address, pending address, code's hash) as stored."""
     row = judge.db.execute(
         "SELECT role, address, pending_address, confirm_code FROM seats WHERE id = ?",
         [seat_id],
@@ -68,7 +69,7 @@ def test_a_promoted_master_gets_nothing_until_its_address_confirms(tmp_path: Pat
     )
     seat = _last_seat(judge)
     code = judge.confirm_code(VICTIM)
-    assert _row(judge, seat) == ("master", VICTIM, None, code)
+    assert _row(judge, seat) == ("master", VICTIM, None, code_hash(code))
     [letter] = _to(mails, VICTIM)
     password = letter.body.split("SIGNON Mwar1 ")[1].split()[0]
     assert letter.subject == "TEST:war1 - S1901M you are now a master of the game"
@@ -117,7 +118,7 @@ def test_a_replaced_powers_mail_goes_to_the_master_until_its_new_player_confirms
     mails = judge.send(MASTER, SIGNON + f"REPLACE F {VICTIM}")
     seat = _last_seat(judge)
     code = judge.confirm_code(VICTIM)
-    assert _row(judge, seat) == ("player", MASTER, VICTIM, code)
+    assert _row(judge, seat) == ("player", MASTER, VICTIM, code_hash(code))
     [ack] = [m for m in _to(mails, MASTER) if m.subject.endswith("orders")]
     assert (
         f"Line 2: REPLACE F {VICTIM}\n"
@@ -150,7 +151,7 @@ def test_a_replaced_powers_mail_goes_to_the_master_until_its_new_player_confirms
     assert [m.subject for m in mails if "no longer play" in m.subject] == []
     judge.send(MASTER, SIGNON + f"REPLACE F {VICTIM}")
     seat = _last_seat(judge)
-    assert _row(judge, seat) == ("player", MASTER, VICTIM, judge.confirm_code(VICTIM))
+    assert _row(judge, seat) == ("player", MASTER, VICTIM, code_hash(judge.confirm_code(VICTIM)))
 
     [confirmed] = judge.confirm(VICTIM)
     assert confirmed.body == (
@@ -187,7 +188,7 @@ def test_a_players_new_address_gets_the_code_alone_until_it_confirms(tmp_path: P
     )
     code = judge.confirm_code(VICTIM)
     [seat] = [s.id for s in games.seats(judge.db, judge.game()) if s.power == "GERMANY"]
-    assert _row(judge, seat) == ("player", old, VICTIM, code)
+    assert _row(judge, seat) == ("player", old, VICTIM, code_hash(code))
     assert mails[1].subject == "TEST:war1 - S1901M confirm your new address"
     assert mails[1].body == (
         "The player of Germany in war1\n"
@@ -342,14 +343,17 @@ def test_confirm_takes_the_seat_whose_code_it_carries(tmp_path: Path) -> None:
     judge.start_game()
     judge.send(VICTIM, "OBSERVE war1 fanpw")
     observer = _last_seat(judge)
-    judge.send(MASTER, SIGNON + f"PROMOTE {VICTIM}")
+    mails = judge.send(MASTER, SIGNON + f"PROMOTE {VICTIM}")
     master = _last_seat(judge)
-    observer_code, master_code = _row(judge, observer)[3], _row(judge, master)[3]
-    assert observer != master and None not in (observer_code, master_code)
+    [letter] = _to(mails, VICTIM)
+    master_code = letter.body.split("CONFIRM war1 ")[1].split()[0]
+    observer_hash = _row(judge, observer)[3]
+    assert observer != master and _row(judge, master)[3] == code_hash(master_code)
+    assert observer_hash not in (None, code_hash(master_code))
 
     judge.send(VICTIM, f"CONFIRM war1 {master_code}")
     assert _row(judge, master) == ("master", VICTIM, None, None)
-    assert _row(judge, observer) == ("observer", VICTIM, None, observer_code)
+    assert _row(judge, observer) == ("observer", VICTIM, None, observer_hash)
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from judge_harness import HOLDS, Judge, Mail, observing
 from judge.commands.player import MAX_CREATED_PER_DAY, MAX_FORMING_CREATED, MAX_OBSERVERS
 from judge.game.observers import CODE_LENGTH, CODE_LETTERS, UNCONFIRMED_DAYS
 from judge.store import games
+from judge.store.codes import code_hash
 from judge.store.db import migrate
 from judge.store.schema import MIGRATIONS
 
@@ -32,7 +33,7 @@ def _to(mails: list[Mail], address: str) -> list[Mail]:
 
 
 def _seat_row(judge: Judge, address: str) -> tuple[str | None, str | None]:
-    """The observer row of `address` in war1: (its code, when it left)."""
+    """The observer row of `address` in war1: (its code's hash, when it left)."""
     row = judge.db.execute(
         "SELECT confirm_code, left_at FROM seats WHERE role = 'observer' AND address = ?",
         [address],
@@ -48,8 +49,8 @@ def test_a_forged_observer_gets_nothing_until_its_address_confirms(tmp_path: Pat
     judge = Judge(tmp_path)
     players = judge.start_game()
     [answer] = judge.send(VICTIM, "OBSERVE war1 forgedpw")
-    code, left = _seat_row(judge, VICTIM)
-    assert code is not None and left is None
+    code = judge.confirm_code(VICTIM)
+    assert _seat_row(judge, VICTIM) == (code_hash(code), None)
     assert len(code) == CODE_LENGTH and set(code) <= set(CODE_LETTERS)
     assert answer.to == [VICTIM]
     assert answer.body == "Line 1: OBSERVE war1 ****\n" + observing("war1", code)
@@ -332,7 +333,7 @@ def test_nothing_after_an_unconfirmed_observe_acts_in_the_address_name(tmp_path:
         "SET PASSWORD other",
     )
     [answer] = mails
-    code, _ = _seat_row(judge, VICTIM)
+    code = judge.confirm_code(VICTIM)
     refused = (
         "Your observer seat of war1 is not confirmed yet: mail\n"
         "  CONFIRM war1 code, with the code mailed to its address.\n"

@@ -218,7 +218,7 @@ def replace_power(run: Run, cmd: Command) -> None:
         hash_password(password),
         now,
         power=key,
-        confirm_code=code,
+        code=code,
         pending_address=address if code else None,
     )
     power = gm.powers[key]
@@ -294,7 +294,7 @@ def promote(run: Run, cmd: Command) -> None:
         address,
         hash_password(password),
         run.ctx.now,
-        confirm_code=code,
+        code=code,
     )
     context = {
         "game": block.game.name,

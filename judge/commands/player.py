@@ -331,9 +331,7 @@ def _observer_moves(run: Run, cmd: Command, block: Block, address: str) -> None:
     SET ADDRESS pointed a game's mail at anyone."""
     code = observers.new_code()
     now = run.ctx.now
-    block.seat = games.update_seat(
-        run.ctx.db, block.seat, now, address=address, confirm_code=code, confirm_asked_at=iso(now)
-    )
+    block.seat = games.move_unconfirmed(run.ctx.db, block.seat, address, code, now)
     context = {"game": block.game.name, "code": code, "days": observers.UNCONFIRMED_DAYS}
     # A reply as the answers are (capped an hour per address): it goes to an address
     # that has not asked for anything yet.
@@ -490,7 +488,7 @@ def observe(run: Run, cmd: Command) -> None:
         run.sub.sender,
         hash_password(password),
         run.ctx.now,
-        confirm_code=code,
+        code=code,
     )
     run.block = Block(game, seat)
     run.event("observing", cmd, game=name, code=code, days=observers.UNCONFIRMED_DAYS)

@@ -13,6 +13,7 @@ from typing import Any
 import sqlite_utils
 
 from .audit import iso, record
+from .codes import code_hash
 from .handovers import Proxies, dump_joined, dump_proxies, load_joined, load_proxies
 from .result import GameResult, dump_result, load_result
 from .rows import inserted_id
@@ -53,10 +54,10 @@ class Seat:
     preference: str
     wait: bool
     abandoned_at: str | None = None  # its player missed the end of grace (free for takeover)
-    # The code mailed to the address that must send it back (CONFIRM): the seat's own
-    # while it is unconfirmed (an observer's, a PROMOTEd master's), else its pending
-    # address's; None when nothing waits.
-    confirm_code: str | None = None
+    # The hash of the code mailed to the address that must send it back (CONFIRM; the
+    # code itself is never stored: codes.py): the seat's own while it is unconfirmed (an
+    # observer's, a PROMOTEd master's), else its pending address's; None when none waits.
+    confirm_hash: str | None = None
     # A new address (SET ADDRESS, REPLACE) waiting to confirm: the seat's mail goes on to
     # `address` until then, and none of it to this one.
     pending_address: str | None = None
@@ -64,7 +65,7 @@ class Seat:
     @property
     def unconfirmed(self) -> bool:
         """Whether the seat waits for its address to confirm it (it gets no mail)."""
-        return self.confirm_code is not None and self.pending_address is None
+        return self.confirm_hash is not None and self.pending_address is None
 
 
 class UnreadableGame(ValueError):
@@ -207,17 +208,19 @@ def add_seat(
     password_hash: str,
     now: datetime,
     power: str | None = None,
-    confirm_code: str | None = None,
+    code: str | None = None,
     pending_address: str | None = None,
 ) -> Seat:
-    """A new seat; with `confirm_code`, one that gets no mail until confirmed, or, with
-    `pending_address` too, one whose mail goes to `address` until that one confirms."""
-    asked = iso(now) if confirm_code is not None else None
+    """A new seat; with `code` (stored only as its hash), one that gets no mail until
+    confirmed, or, with `pending_address` too, one whose mail goes to `address` until
+    that one confirms."""
+    asked = iso(now) if code is not None else None
+    confirm_hash = code_hash(code) if code is not None else None
     cur = db.execute(
         "INSERT INTO seats (game_id, role, power, address, password_hash, preference, wait, "
         "joined_at, confirm_code, confirm_asked_at, pending_address) "
         "VALUES (?, ?, ?, ?, ?, '', 0, ?, ?, ?, ?)",
-        [game.id, role, power, address, password_hash, iso(now), confirm_code, asked]
+        [game.id, role, power, address, password_hash, iso(now), confirm_hash, asked]
         + [pending_address],
     )
     seat_id = inserted_id(cur)
@@ -267,13 +270,27 @@ def confirm_seat(db: sqlite_utils.Database, seat: Seat, now: datetime) -> Seat:
 def ask_to_move(
     db: sqlite_utils.Database, seat: Seat, address: str, code: str, now: datetime
 ) -> Seat:
-    """The seat's `address` pending with `code` (one pending before it forgotten): its
-    mail goes on to its address of record until the new one confirms."""
+    """The seat's `address` pending with `code`, stored only as its hash (one pending
+    before it forgotten): its mail goes on to its address of record until the new one
+    confirms."""
     db.execute(
         "UPDATE seats SET pending_address = ?, confirm_code = ?, confirm_asked_at = ? WHERE id = ?",
-        [address, code, iso(now), seat.id],
+        [address, code_hash(code), iso(now), seat.id],
     )
     record(db, now, "seat", seat.id, "address pending", address)
+    return get_seat(db, seat.id)
+
+
+def move_unconfirmed(
+    db: sqlite_utils.Database, seat: Seat, address: str, code: str, now: datetime
+) -> Seat:
+    """The seat moved to `address` and unconfirmed until that address sends back `code`
+    (stored only as its hash): it gets no mail meanwhile, as a new observer's."""
+    db.execute(
+        "UPDATE seats SET address = ?, confirm_code = ?, confirm_asked_at = ? WHERE id = ?",
+        [address, code_hash(code), iso(now), seat.id],
+    )
+    record(db, now, "seat", seat.id, "changed", "address, confirm_code, confirm_asked_at")
     return get_seat(db, seat.id)
 
 

@@ -6,6 +6,7 @@ the play-by-mail migrations; inbound and outbound mail and the audit log are ver
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import sqlite_utils
@@ -460,6 +461,20 @@ def _v21_pending_address(db: sqlite_utils.Database) -> None:
     db.table("seats").add_column("pending_address", str)
 
 
+def _v22_code_hashes(db: sqlite_utils.Database) -> None:
+    # The confirmation codes kept only as hashes (judge/store/codes.py): a copy of the
+    # database confirmed any pending address in someone else's name. A code mailed before
+    # this still confirms, as its hash. The hash is written out here, not imported, so
+    # that this step stays what it was whatever codes.py becomes.
+    rows = db.execute(
+        "SELECT id, confirm_code FROM seats WHERE confirm_code IS NOT NULL "
+        "AND confirm_code NOT LIKE 'sha256$%'"
+    ).fetchall()
+    for seat_id, code in rows:
+        digest = "sha256$" + hashlib.sha256(code.encode()).hexdigest()
+        db.execute("UPDATE seats SET confirm_code = ? WHERE id = ?", [digest, seat_id])
+
+
 def _json_or_null(value: object) -> str | None:
     """A moved value as its column holds it: NULL for none or an empty object."""
     return json.dumps(value) if value else None
@@ -487,4 +502,5 @@ MIGRATIONS = [
     _v19_confirmed_observers,
     _v20_created_by,
     _v21_pending_address,
+    _v22_code_hashes,
 ]
