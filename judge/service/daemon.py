@@ -35,7 +35,7 @@ from judge.service.handling import handle_waiting
 from judge.service.picture_pool import PicturePool
 from judge.service.prechecks import Checker, PasswordPool, check_here
 from judge.service.startup import StartFailed, probe_port, sole_judge, start_words
-from judge.store import inbox
+from judge.store import inbox, retention
 from judge.store.db import open_db
 from judge.variants.maps import use_operator_folder
 
@@ -90,6 +90,7 @@ def _once(config: Config, clock: Callable[[], datetime]) -> dict[str, int]:
             due = schedule.run_due(db, config, clock)
             # The pictures are drawn here, one after another, as the drainer reaches them.
             sent = sender.drain(db, delivery, clock, attach_picture=pictures.finish)
+            _forget_old_mail(db, clock)
         finally:
             delivery.close()
         return {"fetched": fetched, "handled": handled, "due": due, "sent": sent}
@@ -433,7 +434,24 @@ def one_pass(
         writing = _Slice(math.inf, stopping, MAIL_SLICE_SECONDS, mail_waiting)
         drain = partial(sender.drain, db, delivery, give_way=writing)
     sent = drain(clock, limit=SEND_SLICE, attach_picture=attach, look_ahead=LOOK_AHEAD)
+    if not sent and not cut.told:  # idle enough: old mail forgotten, a slice at a time
+        _forget_old_mail(db, clock)
     return cut.told or sent >= SEND_SLICE or mail_waiting()
+
+
+def _forget_old_mail(db: sqlite_utils.Database, clock: Callable[[], datetime]) -> None:
+    """The texts of old mail and the old pictures forgotten (store/retention.py), up to a
+    slice of each, and said in the log."""
+    forgotten = retention.forget_old_mail(db, clock())
+    if forgotten:
+        log.info(
+            "forgot the text of %d inbound and %d outbound mails and %d pictures, "
+            "older than %d days",
+            forgotten.inbound,
+            forgotten.outbound,
+            forgotten.pictures,
+            retention.MAIL_KEPT_DAYS,
+        )
 
 
 class _Slice:

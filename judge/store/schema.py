@@ -475,6 +475,21 @@ def _v22_code_hashes(db: sqlite_utils.Database) -> None:
         db.execute("UPDATE seats SET confirm_code = ? WHERE id = ?", [digest, seat_id])
 
 
+def _v23_forgetting_old_mail(db: sqlite_utils.Database) -> None:
+    # The mails' texts and the pictures are forgotten after store/retention.MAIL_KEPT_DAYS:
+    # these indexes find those old enough without reading a row's text (a pass of the
+    # daemon looks, and reading the tables' blobs each time would cost more than all else).
+    db.execute(
+        "CREATE INDEX idx_inbound_to_forget ON inbound (received_at) "
+        "WHERE state IN ('handled', 'ignored') AND length(raw) > 0"
+    )
+    db.execute(
+        "CREATE INDEX idx_outbound_to_forget ON outbound (sent_at) "
+        "WHERE state = 'sent' AND length(raw) > 0"
+    )
+    db.execute("CREATE INDEX idx_pictures_created ON pictures (created_at)")
+
+
 def _json_or_null(value: object) -> str | None:
     """A moved value as its column holds it: NULL for none or an empty object."""
     return json.dumps(value) if value else None
@@ -503,4 +518,5 @@ MIGRATIONS = [
     _v20_created_by,
     _v21_pending_address,
     _v22_code_hashes,
+    _v23_forgetting_old_mail,
 ]

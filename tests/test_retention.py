@@ -1,0 +1,135 @@
+"""Old mail forgotten (judge/store/retention.py): the text of mail handled or sent more
+than MAIL_KEPT_DAYS ago, and the pictures drawn before then, in a real store on disk,
+through the judge's handling path and the daemon's pass."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from judge_harness import HOLDS, Judge
+
+from judge.mail.outbox import MaildirDelivery
+from judge.service.daemon import one_pass
+from judge.store import inbox, outbox, retention
+
+DAYS = retention.MAIL_KEPT_DAYS
+PASSWORD = b"Zanzibar-4711"
+
+
+def _kept(judge: Judge, table: str) -> dict[int, bool]:
+    """Each row's id: whether its text is kept."""
+    rows = judge.db.execute(f"SELECT id, length(raw) > 0 FROM {table} ORDER BY id")
+    return {row_id: bool(kept) for row_id, kept in rows}
+
+
+def _pictures(judge: Judge) -> list[int]:
+    return [row[0] for row in judge.db.execute("SELECT id FROM pictures ORDER BY id")]
+
+
+def test_mail_older_than_the_days_kept_is_forgotten_and_the_rest_kept(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    players = judge.start_game()  # 8 mails in, 8 answers and 8 start mails out
+    judge.deliver()
+    sent_at = judge.now
+    old_in, old_out, old_pictures = (
+        _kept(judge, "inbound"),
+        _kept(judge, "outbound"),
+        _pictures(judge),
+    )
+    assert old_pictures == [1]  # the start mails' board
+    # A mail that failed, older still than the days kept: the operator's to look at.
+    failed_in = inbox.ingest(judge.db, b"From: x@example.org\r\n\r\nbroken\r\n", "smtp", judge.now)
+    assert failed_in is not None
+    inbox.give_up(judge.db, failed_in, judge.now, "a fault")
+    # Mail a day short of the days kept: all of it stays.
+    judge.now += timedelta(days=DAYS - 1)
+    judge.send(players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")
+    judge.deliver()
+    new_in = set(_kept(judge, "inbound")) - set(old_in) - {failed_in}
+    new_out = set(_kept(judge, "outbound")) - set(old_out)
+    assert len(new_in) == 1 and len(new_out) == 1
+
+    forgotten = retention.forget_old_mail(judge.db, sent_at + timedelta(days=DAYS, minutes=1))
+    assert forgotten == retention.Forgotten(inbound=8, outbound=16, pictures=1)
+    assert retention.forget_old_mail(judge.db, sent_at + timedelta(days=DAYS, minutes=1)) == (
+        retention.Forgotten()
+    )
+    assert _kept(judge, "inbound") == {
+        **{i: False for i in old_in},
+        failed_in: True,
+        **{i: True for i in new_in},
+    }
+    assert _kept(judge, "outbound") == {
+        **{i: False for i in old_out},
+        **{i: True for i in new_out},
+    }
+    assert _pictures(judge) == []
+    # The rows stay: the same mail coming again is known, and not handled twice.
+    first = judge.db.execute("SELECT state, size FROM inbound WHERE id = 1").fetchone()
+    assert first[0] == "handled" and first[1] > 0
+    again = (
+        b"From: gm@example.org\r\nTo: judge@example.org\r\nSubject: orders\r\n"
+        b"Message-ID: <1@example.org>\r\n\r\nCREATE ?war1 masterpw\r\n"
+    )
+    assert inbox.ingest(judge.db, again, "smtp", judge.now) is None
+
+
+def test_nothing_is_forgotten_while_a_mail_waits_to_be_sent(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.deliver()
+    judge.now += timedelta(days=DAYS + 1)
+    judge.send(players["F"], f"SIGNON Fwar1 pw2\n{HOLDS['F']}")  # its answer queued
+    before = (_kept(judge, "inbound"), _kept(judge, "outbound"), _pictures(judge))
+    assert retention.forget_old_mail(judge.db, judge.now) == retention.Forgotten()
+    assert (_kept(judge, "inbound"), _kept(judge, "outbound"), _pictures(judge)) == before
+    judge.deliver()
+    assert retention.forget_old_mail(judge.db, judge.now).inbound == 8
+
+
+def test_a_slice_at_a_time(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.start_game()
+    judge.deliver()
+    later = judge.now + timedelta(days=DAYS + 1)
+    assert retention.forget_old_mail(judge.db, later, limit=5) == retention.Forgotten(5, 5, 1)
+    assert retention.forget_old_mail(judge.db, later, limit=5) == retention.Forgotten(3, 5, 0)
+    assert [n for n in _kept(judge, "outbound").values()].count(True) == 6
+
+
+def _files_holding(folder: Path, secret: bytes) -> dict[str, int]:
+    """The database's files (and its write-ahead log) that hold `secret`: how often."""
+    found = {p.name: p.read_bytes().count(secret) for p in sorted(folder.glob("j.db*"))}
+    return {name: n for name, n in found.items() if n}
+
+
+def test_a_password_mailed_is_gone_from_the_database_files_after_the_days_kept(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.send(players["F"], f"SIGNON Fwar1 pw2\nSET PASSWORD {PASSWORD.decode()}")
+    padding = "\n".join(["A line that makes the mail longer than a page of the store."] * 80)
+    judge.send(players["F"], f"SIGNON Fwar1 {PASSWORD.decode()}\n{HOLDS['F']}\n{padding}")
+    for _ in range(20):  # more mail after it, and the log copied into the database
+        judge.send(players["E"], f"SIGNON Ewar1 pw1\n{HOLDS['E']}")
+    judge.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    delivery = MaildirDelivery(tmp_path / "delivered")
+    later = judge.now + timedelta(days=DAYS, hours=1)
+    one_pass(judge.db, judge.config, lambda: judge.now, delivery, lambda: False)
+    assert _files_holding(tmp_path, PASSWORD) == {"j.db": 2}  # the two mails, as they came
+    caplog.set_level(logging.INFO, logger="judge")
+    # The daemon's pass at the clock two weeks on: the games' deadlines are processed
+    # and their mail sent, then the old mail forgotten, a slice a pass.
+    while one_pass(judge.db, judge.config, lambda: later, delivery, lambda: False):
+        pass
+    one_pass(judge.db, judge.config, lambda: later, delivery, lambda: False)
+    assert _files_holding(tmp_path, PASSWORD) == {}
+    assert [r.getMessage() for r in caplog.records if "forgot" in r.getMessage()] == [
+        f"forgot the text of 30 inbound and 38 outbound mails and 1 pictures, "
+        f"older than {DAYS} days"
+    ]
+    assert outbox.counts(judge.db) == {"sent": 38 + 16}  # and the phase processed since
