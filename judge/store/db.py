@@ -38,6 +38,10 @@ def open_db(path: str | Path) -> sqlite_utils.Database:
         conn.execute("PRAGMA foreign_keys=ON")
         # FULL: a message the judge has acknowledged (SMTP 250, IMAP moved) is on disk.
         conn.execute("PRAGMA synchronous=FULL")
+        # Freed pages overwritten with zeros (as Debian's SQLite does unless told not to):
+        # a mail's text forgotten (store/retention.py), or left behind when its row was
+        # rewritten, stays in no free page of the file for a copy to read.
+        conn.execute("PRAGMA secure_delete=ON")
     except sqlite3.DatabaseError as e:
         raise UnusableDatabase(f"{path}: {_why(e)}") from None
     if str(path) != ":memory:":

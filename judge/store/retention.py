@@ -7,11 +7,12 @@ copy of the database (a backup, a stolen disk) gave every password ever used; an
 phase of each game left a picture of about 100 KB, some 5 GB a year for a judge of a
 thousand games. After MAIL_KEPT_DAYS, long after any mail is still handled, sent or
 tried again (three days at most: judge/mail/outbox.MAX_ATTEMPTS), the text is emptied
-and the picture deleted, with SQLite's secure_delete on, so that the pages they took are
-overwritten with zeros, not merely freed. The rows stay: a mail that arrives again is
-still known by its key (store/inbox.dedupe_key), and the operator still sees when each
-mail came or went, from and to whom, and how it fared. A mail that failed keeps its
-text for the operator (`judge inbox`, `judge outbox --retry`).
+and the picture deleted, with SQLite's secure_delete on (store/db.open_db), so that the
+pages they took are overwritten with zeros, not merely freed. The rows stay: a mail
+that arrives again is still known by its key (store/inbox.dedupe_key), and the
+operator still sees when each mail came or went, from and to whom, and how it fared. A
+mail that failed keeps its text for the operator (`judge inbox`, `judge outbox
+--retry`).
 
 The daemon forgets only while its outbox is empty, so a deadline's burst never waits for
 it and no picture a queued mail needs is deleted; a slice at a time, each in a
@@ -52,18 +53,14 @@ def forget_old_mail(db: sqlite_utils.Database, now: datetime, limit: int = SLICE
     cutoff = iso(now - timedelta(days=MAIL_KEPT_DAYS))
     if _queued(db) or not _anything_old(db, cutoff):
         return Forgotten()  # the daemon's every idle pass: a few index lookups, no write
-    db.execute("PRAGMA secure_delete = ON")
-    try:
-        with transaction(db):
-            if _queued(db):  # queued meanwhile (an operator's command, another process)
-                return Forgotten()
-            forgotten = Forgotten(
-                _emptied(db, "inbound", _old_inbound(db, cutoff, limit)),
-                _emptied(db, "outbound", _old_outbound(db, cutoff, limit)),
-                _deleted_pictures(db, cutoff, limit),
-            )
-    finally:
-        db.execute("PRAGMA secure_delete = OFF")
+    with transaction(db):  # the pages freed are zeroed: open_db turns secure_delete on
+        if _queued(db):  # queued meanwhile (an operator's command, another process)
+            return Forgotten()
+        forgotten = Forgotten(
+            _emptied(db, "inbound", _old_inbound(db, cutoff, limit)),
+            _emptied(db, "outbound", _old_outbound(db, cutoff, limit)),
+            _deleted_pictures(db, cutoff, limit),
+        )
     if forgotten:
         # The write-ahead log still holds the pages as they were: copied into the
         # database and emptied (when no reader holds it; else at a later checkpoint).
