@@ -5,6 +5,7 @@ through the judge's handling path and the daemon's pass."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from judge_harness import HOLDS, Judge
 
 from judge.mail.outbox import MaildirDelivery
+from judge.service import daemon
 from judge.service.daemon import one_pass
 from judge.store import inbox, outbox, retention
 
@@ -133,3 +135,35 @@ def test_a_password_mailed_is_gone_from_the_database_files_after_the_days_kept(
         f"older than {DAYS} days"
     ]
     assert outbox.counts(judge.db) == {"sent": 38 + 16}  # and the phase processed since
+
+
+def test_a_fault_while_forgetting_never_stops_the_pass_and_is_logged_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    judge = Judge(tmp_path)
+    players = judge.start_game()
+    judge.deliver()
+
+    def disk_full(db: object, now: object) -> retention.Forgotten:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(retention, "forget_old_mail", disk_full)
+    monkeypatch.setattr(daemon, "_forget_failed", {})
+    caplog.set_level(logging.INFO, logger="judge")
+    delivery = MaildirDelivery(tmp_path / "delivered")
+    for _ in range(3):
+        assert one_pass(judge.db, judge.config, lambda: judge.now, delivery, lambda: False) is False
+    # The mail still handled and answered: a player's orders on the next pass.
+    judge.now += timedelta(minutes=1)
+    raw = (
+        f"From: {players['F']}\r\nTo: judge@example.org\r\nSubject: orders\r\n"
+        f"Message-ID: <late@example.org>\r\n\r\nSIGNON Fwar1 pw2\r\n{HOLDS['F']}\r\n"
+    ).encode()
+    inbox.ingest(judge.db, raw, "smtp", judge.now)
+    one_pass(judge.db, judge.config, lambda: judge.now, delivery, lambda: False)
+    assert outbox.counts(judge.db) == {"sent": 17}
+    line = disk_full.__code__.co_firstlineno + 1
+    assert [r.getMessage() for r in caplog.records if "forget" in r.getMessage()] == [
+        "could not forget old mail (tried again on each idle pass): "
+        f"OperationalError: database or disk is full (at test_retention.py:{line} in disk_full)"
+    ]

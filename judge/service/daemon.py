@@ -439,10 +439,25 @@ def one_pass(
     return cut.told or sent >= SEND_SLICE or mail_waiting()
 
 
+# When forgetting old mail last failed, and why: the same failure is logged once an hour,
+# not on each idle pass.
+_forget_failed: dict[str, float] = {}
+FORGET_FAILURE_LOG_SECONDS = 3600.0
+
+
 def _forget_old_mail(db: sqlite_utils.Database, clock: Callable[[], datetime]) -> None:
     """The texts of old mail and the old pictures forgotten (store/retention.py), up to a
-    slice of each, and said in the log."""
-    forgotten = retention.forget_old_mail(db, clock())
+    slice of each, and said in the log. Never raises: a fault here (a full disk) must not
+    hold up the handling of mail, which the loop's back-off after a failed pass would."""
+    try:
+        forgotten = retention.forget_old_mail(db, clock())
+    except Exception as e:
+        reason = failure_reason(e)
+        now = time.monotonic()
+        if now - _forget_failed.get(reason, -math.inf) >= FORGET_FAILURE_LOG_SECONDS:
+            _forget_failed[reason] = now
+            log.warning("could not forget old mail (tried again on each idle pass): %s", reason)
+        return
     if forgotten:
         log.info(
             "forgot the text of %d inbound and %d outbound mails and %d pictures, "
