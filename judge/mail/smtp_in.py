@@ -24,7 +24,6 @@ from judge.config import Config
 from judge.crashpoints import crash_point
 from judge.mail.intake import taken_bytes
 from judge.mail.smtp_limits import (
-    IDLE_CLOSED,
     MAX_SMTP_CONNECTIONS,
     MAX_SMTP_CONNECTIONS_PER_PEER,
     SMTP_TIMEOUT_SECONDS,
@@ -135,11 +134,13 @@ class _LenientSMTP(SMTP):
         self.slots.heard(self)
         await super().push(status)
 
-    def make_room(self) -> None:
-        """Closed for a new connection while every slot is taken: one 421 line, then the
-        connection is closed (the sending MTA tries again later)."""
+    def make_room(self, reason: str) -> None:
+        """Closed for a new connection while every slot is taken: one 421 line saying
+        `reason`, then the connection is closed (the sending MTA tries again later; a
+        mail whose DATA it cut is not answered 250, so it comes again, and a copy the
+        judge had stored already is known by its key)."""
         if isinstance(self.transport, asyncio.WriteTransport):
-            self.transport.write(refusal_reply(self.hostname, IDLE_CLOSED))
+            self.transport.write(refusal_reply(self.hostname, reason))
         if self.transport is not None:
             self.transport.close()
 

@@ -9,7 +9,9 @@ nothing is lost.
 A full receiver still takes new mail: a connection that has said nothing for
 `IDLE_MAKES_ROOM_SECONDS` is closed (421) to make room for a new one, so that idle
 connections held open from a few addresses cannot keep a player's MTA out for the five
-minutes of the silence timeout.
+minutes of the silence timeout; and, with none so silent, one of the peer holding the
+most is closed for a peer that would still hold fewer, so that connections kept busy
+from four addresses (8 each fill the 32) cannot either: each peer gets its fair share.
 """
 
 from __future__ import annotations
@@ -68,13 +70,14 @@ REFUSAL_LOG_PEERS = 1024
 TOO_MANY = "too many connections"
 TOO_MANY_FROM_PEER = "too many connections from this address"
 IDLE_CLOSED = "idle too long while the receiver is full"
+SHARE_CLOSED = "too many connections from your address while the receiver is full"
 
 
 class Held(Protocol):
     """A connection holding a slot, which the slots may close to make room."""
 
-    def make_room(self) -> None:
-        """Answer 421 and close (on the receiver's event loop)."""
+    def make_room(self, reason: str) -> None:
+        """Answer 421 with `reason` and close (on the receiver's event loop)."""
 
 
 def peer_key(peername: object) -> str:
@@ -133,12 +136,14 @@ class ConnectionSlots:
         """Take a slot for a new connection from `peer` (`held`, the connection, if it
         may be closed for room later): None if taken, else the reason it is refused
         (logged at most once a minute per peer). With every slot taken, the connection
-        silent longest, over `idle_makes_room` seconds, is closed to give its slot."""
+        silent longest, over `idle_makes_room` seconds, is closed to give its slot; with
+        none so silent, the one silent longest of the peer holding the most, if that peer
+        holds more than `peer` would (see _room_for)."""
         with self._lock:
             reason = self._refusal(peer)
             # Room is made only for a peer its own cap would then admit.
             under_cap = self._open.get(peer, 0) < self.per_peer
-            victim = self._idlest() if reason == TOO_MANY and under_cap else None
+            victim, why = self._room_for(peer) if reason == TOO_MANY and under_cap else (None, "")
             if victim is not None:
                 reason = None
                 idle_peer = self._held.pop(victim)[0]
@@ -151,10 +156,11 @@ class ConnectionSlots:
             if held is not None:
                 self._held[held] = (peer, self.clock())
             if victim is not None:
-                line = f"closed an idle connection from {idle_peer} for a new one from {peer}"
+                kind = "an idle connection" if why == IDLE_CLOSED else "a connection"
+                line = f"closed {kind} from {idle_peer} for a new one from {peer}"
                 self._note(f"room:{idle_peer}", line, "closed")
         if victim is not None:
-            victim.make_room()  # its release, when its connection is lost, frees nothing
+            victim.make_room(why)  # its release, when its connection is lost, frees nothing
         return None
 
     def heard(self, held: Held) -> None:
@@ -194,6 +200,24 @@ class ConnectionSlots:
         else:
             del self._open[peer]
         self._open_total -= 1
+
+    def _room_for(self, peer: str) -> tuple[Held | None, str]:
+        """The connection to close for a new one from `peer`, and why: the idlest (see
+        _idlest); else, of the peers holding more connections than `peer` would with the
+        new one, the one holding the most gives its connection silent longest (the oldest
+        of those). Counts that differ by one never make room, so two peers never take a
+        slot back and forth."""
+        idle = self._idlest()
+        if idle is not None:
+            return idle, IDLE_CLOSED
+        now = self.clock()
+        mine = self._open.get(peer, 0) + 1
+        hogs = [
+            (self._open.get(other, 0), now - last, -n, held)
+            for n, (held, (other, last)) in enumerate(self._held.items())
+            if self._open.get(other, 0) > mine
+        ]
+        return (max(hogs, key=lambda entry: entry[:3])[3], SHARE_CLOSED) if hogs else (None, "")
 
     def _idlest(self) -> Held | None:
         """The connection to close for room: silent `idle_makes_room` seconds or more,
