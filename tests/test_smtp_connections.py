@@ -266,7 +266,8 @@ def test_connections_opening_and_closing_at_once_are_counted_right(tmp_path: Pat
         for thread in threads:
             thread.join()
         assert failures == []
-        assert set(answers) <= {b"220", REFUSED, REFUSED_PEER} and b"220" in answers
+        # (CLOSED_SHARE: closed for room before its greeting was read.)
+        assert set(answers) <= {b"220", REFUSED, REFUSED_PEER, CLOSED_SHARE} and b"220" in answers
         _until(lambda: receiver.slots.open_count() == 0, "every slot freed")
         assert [receiver.slots.open_count(f"127.0.0.{n}") for n in (1, 2, 3)] == [0, 0, 0]
         held = [_connect(config, source=f"127.0.0.{1 + n % 2}") for n in range(4)]
