@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from cli_harness import run, write_config
 from judge_harness import HOLDS, Judge
 
+from judge.config import load_config
 from judge.mail.outbox import MaildirDelivery
 from judge.service import daemon
 from judge.service.daemon import one_pass
 from judge.store import inbox, outbox, retention
+from judge.store.db import open_db
 
 DAYS = retention.MAIL_KEPT_DAYS
 PASSWORD = b"Zanzibar-4711"
@@ -167,3 +170,31 @@ def test_a_fault_while_forgetting_never_stops_the_pass_and_is_logged_once(
         "could not forget old mail (tried again on each idle pass): "
         f"OperationalError: database or disk is full (at test_retention.py:{line} in disk_full)"
     ]
+
+
+def test_a_run_once_with_its_clock_set_forgets_nothing_and_one_without_it_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`judge run --once --now` may be given a moment ahead of the true one (to see what
+    a deadline does): what it forgot could not be had back, so it forgets nothing."""
+    path = write_config(
+        tmp_path, '[outbound]\nmode = "maildir"\n[outbound.maildir]\npath = "outbox"\n'
+    )
+    t0 = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+    db = open_db(tmp_path / "j.db")
+    raw = b"From: p1@example.org\r\nSubject: help\r\nMessage-ID: <1@example.org>\r\n\r\nHELP\r\n"
+    inbox.ingest(db, raw, "smtp", t0)
+    db.conn.close()
+    assert (
+        run(capsys, "--config", str(path), "run", "--once", "--now", "2026-11-21T12:00:00Z")[0] == 0
+    )
+    later = t0 + timedelta(days=DAYS + 1)
+    assert run(capsys, "--config", str(path), "run", "--once", "--now", later.isoformat())[0] == 0
+    db = open_db(tmp_path / "j.db")
+    assert db.execute("SELECT length(raw) > 0 FROM inbound").fetchall() == [(1,)]
+    assert db.execute("SELECT state, length(raw) > 0 FROM outbound").fetchall() == [("sent", 1)]
+    db.conn.close()
+    daemon.run_once(load_config(path), daemon.fixed_clock(later))  # the daemon's own clock
+    db = open_db(tmp_path / "j.db")
+    assert db.execute("SELECT length(raw) > 0 FROM inbound").fetchall() == [(0,)]
+    assert db.execute("SELECT state, length(raw) > 0 FROM outbound").fetchall() == [("sent", 0)]

@@ -438,7 +438,8 @@ def _started(args: argparse.Namespace, config: Config) -> int:
 
     if args.once:
         clock = daemon.fixed_clock(args.now) if args.now else daemon.real_clock
-        counts = daemon.run_once(config, clock)
+        # A clock set by --now may be ahead: no mail is forgotten by it (it cannot be undone).
+        counts = daemon.run_once(config, clock, forget=args.now is None)
         import logging  # configured by main()
 
         logging.getLogger("judge").info(

@@ -69,14 +69,18 @@ class _ThreadStore:
         return inbox.ingest(db, raw, self.source, self.clock())
 
 
-def run_once(config: Config, clock: Callable[[], datetime] = real_clock) -> dict[str, int]:
-    """Fetch waiting mail (IMAP), handle everything stored, drain the outbox, return."""
+def run_once(
+    config: Config, clock: Callable[[], datetime] = real_clock, forget: bool = True
+) -> dict[str, int]:
+    """Fetch waiting mail (IMAP), handle everything stored, drain the outbox, forget old
+    mail (unless not to `forget`: a clock set ahead would forget mail not yet old),
+    return."""
     use_operator_folder(config.maps)
     with sole_judge(config):
-        return _once(config, clock)
+        return _once(config, clock, forget)
 
 
-def _once(config: Config, clock: Callable[[], datetime]) -> dict[str, int]:
+def _once(config: Config, clock: Callable[[], datetime], forget: bool) -> dict[str, int]:
     """run_once's work, the database's lock held."""
     db = open_db(config.database)
     try:
@@ -90,7 +94,8 @@ def _once(config: Config, clock: Callable[[], datetime]) -> dict[str, int]:
             due = schedule.run_due(db, config, clock)
             # The pictures are drawn here, one after another, as the drainer reaches them.
             sent = sender.drain(db, delivery, clock, attach_picture=pictures.finish)
-            _forget_old_mail(db, clock)
+            if forget:
+                _forget_old_mail(db, clock)
         finally:
             delivery.close()
         return {"fetched": fetched, "handled": handled, "due": due, "sent": sent}
