@@ -78,6 +78,9 @@ class Config:
     imap: ImapConfig = field(default_factory=ImapConfig)
     smtp_in: SmtpInConfig = field(default_factory=SmtpInConfig)
     outbound_mode: str = "maildir"
+    # A game's results as one mail to all its readers (To: the game's group), not one to
+    # each address as njudge does: see README, "Results as one mail".
+    results_together: bool = False
     smtp_out: SmtpOutConfig = field(default_factory=SmtpOutConfig)
     maildir: Path = Path("var/outbox")
     source: str = "embedded defaults"  # where this configuration came from
@@ -124,7 +127,7 @@ _SECTIONS: dict[str, set[str]] = {
         "poll_seconds",
     },
     "inbound.smtp": {"host", "port"},
-    "outbound": {"mode", "smtp", "maildir"},
+    "outbound": {"mode", "results_together", "smtp", "maildir"},
     "outbound.smtp": {
         "host",
         "port",
@@ -270,6 +273,7 @@ def config_from_dict(
             port=_port(smtp_in, "inbound.smtp.port", SmtpInConfig.port, lowest=0),
         ),
         outbound_mode=outbound_mode,
+        results_together=_get(outbound, "outbound.results_together", bool, d.results_together),
         smtp_out=_smtp_out_config(smtp_out, base),
         maildir=Path(_text(maildir, "outbound.maildir.path", str(d.maildir))),
         source=source,

@@ -81,7 +81,8 @@ WRONG_CONFIGURATIONS = [
     ),
     (
         '[outbound.smpt]\nhost = "x"\n',
-        "outbound.smpt: unknown key (did you mean smtp? allowed: maildir, mode, smtp)",
+        "outbound.smpt: unknown key (did you mean smtp? allowed: maildir, mode, "
+        "results_together, smtp)",
     ),
 ]
 

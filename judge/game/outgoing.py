@@ -19,6 +19,7 @@ from judge.store.audit import iso
 REPLY = "reply"  # the kind of a mail that answers an incoming one (Reply.kind)
 LIMIT = "limit"  # the kind of the notice that a limit was reached: never capped itself
 PUBLIC = "public"  # the kind of a copy to the broadcast address or the game's list
+RESULTS = "results"  # the kind of a game's results mail (judge/game/play.py)
 # The kinds of the mails that answer the sender's mail (or its address of record): the
 # only ones threaded under it (In-Reply-To, References).
 ANSWERS = (REPLY, SIGNED_REPLY, LIMIT)
@@ -54,10 +55,15 @@ def queue_reply(
     # to eight: written for each, it was about a tenth of a burst's processing in Python).
     spec = picture.to_json() if picture else None
     targets = [reply.to] if whole else [(address,) for address in reply.to]
-    mails = [(to, reply.message_id or compose.new_message_id(config)) for to in targets]
+    # outbound.results_together: the copies of a game's results are one mail, the same
+    # bytes and Message-ID to each reader, To: the game's group; each still a row of its
+    # own (its order, retries and failure per address), sent together (send_threads).
+    together = config.results_together and reply.kind == RESULTS and not whole
+    shared = compose.new_message_id(config) if together else None
+    mails = [(to, reply.message_id or shared or compose.new_message_id(config)) for to in targets]
     raws = compose.build_each(
         config,
-        mails,
+        mails[:1] if together else mails,
         subject,
         body,
         now,
@@ -65,7 +71,10 @@ def queue_reply(
         references=references if threaded else (),
         auto_submitted="auto-replied" if threaded else "auto-generated",
         extra=reply.headers,
+        group=f"Diplomacy game {context.get('game', '')}" if together else None,
     )
+    if together:
+        raws = raws * len(mails)
     queued = [(raw, mid, list(to)) for raw, (to, mid) in zip(raws, mails, strict=True)]
     outbox.queue_each(db, queued, reply.kind, now, inbound_id, picture=spec)
 

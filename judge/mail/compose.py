@@ -185,10 +185,13 @@ def build_each(
     references: Sequence[str] = (),
     auto_submitted: str = "auto-replied",
     extra: Sequence[tuple[str, str]] = (),
+    group: str | None = None,
 ) -> list[bytes]:
     """`build` for each of `mails` (its recipients, its Message-ID), the same text to
     each: what all share (the body and the other headers) made once, for a game's
-    results to each of its readers."""
+    results to each of its readers. With `group` (words, e.g. "Diplomacy game war1"),
+    the To: field is that group with no member shown (RFC 5322 3.4, `... war1:;`), not
+    the recipients: one mail's bytes for readers who must not see each other's address."""
     lines = body.replace("\r\n", "\n").split("\n")
     if body.isascii() and all(len(line) <= 998 for line in lines):
         payload, charset, cte = "\r\n".join(lines), "us-ascii", "7bit"
@@ -220,7 +223,11 @@ def build_each(
     return [
         (
             first
-            + _address_list("To", ", ".join(_recipient(a) for a in to))
+            + (
+                header_line("To", group_field(group))
+                if group is not None
+                else _address_list("To", ", ".join(_recipient(a) for a in to))
+            )
             + middle
             + header_line("Message-ID", message_id)
             + last
@@ -228,6 +235,22 @@ def build_each(
         + text
         for to, message_id in mails
     ]
+
+
+# A word of a phrase that needs no quotes (RFC 5322 atext).
+_ATOM = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+")
+
+
+def group_field(words: str) -> str:
+    """An address group of no member named `words` (`Diplomacy game war1:;`): ASCII,
+    each word that is not an atom quoted, never empty."""
+    shown = []
+    for word in _one_line(words).encode("ascii", "replace").decode().split():
+        if _ATOM.fullmatch(word):
+            shown.append(word)
+        else:
+            shown.append('"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"')
+    return " ".join(shown or ["readers"]) + ":;"
 
 
 def _recipient(address: str) -> str:

@@ -19,7 +19,7 @@ import os
 import smtplib
 import ssl
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Protocol
@@ -29,7 +29,7 @@ import sqlite_utils
 from judge.config import Config
 from judge.crashpoints import crash_point
 from judge.failures import is_transient
-from judge.mail import addresses, compose
+from judge.mail import addresses, compose, together
 from judge.mail.smtp_transaction import transfer
 from judge.store import outbox
 
@@ -194,8 +194,22 @@ class SmtpDelivery:
     def deliver(self, item: outbox.Outbound) -> str:
         """Send `item`; PermanentFailure when no recipient can ever take it, OSError or
         SMTPException when it may work later, PartlyDelivered when some recipients took
-        it and others may later. A connection kept open from before that the
-        relay has closed meanwhile (its idle timeout) is opened again, once."""
+        it and others may later."""
+        taken = self.transfer(item)
+        if not taken.accepted:
+            detail = "; ".join(
+                f"{a}: {c} {m.decode(errors='replace')}" for a, (c, m) in taken.refused.items()
+            )
+            if all(c >= 500 for c, _ in taken.refused.values()):
+                raise PermanentFailure(f"all recipients refused: {detail}")
+            raise OSError(f"recipients refused for now: {detail}")
+        return _how(self.config, taken)
+
+    def transfer(self, item: outbox.Outbound) -> Taken:
+        """Send `item` to its recipients, as `deliver`, but what the relay said of each
+        recipient is returned, not raised (`Taken.accepted` is False when it refused them
+        all). A connection kept open from before that the relay has closed meanwhile (its
+        idle timeout) is opened again, once."""
         reused = self.smtp is not None
         try:
             return self._send(item)
@@ -206,8 +220,8 @@ class SmtpDelivery:
             self.close()
             return self._send(item)
 
-    def _send(self, item: outbox.Outbound) -> str:
-        """Send `item` on the connection, opened if need be (see deliver).
+    def _send(self, item: outbox.Outbound) -> Taken:
+        """Send `item` on the connection, opened if need be (see transfer).
 
         A recipient with a UTF-8 local part (RFC 6532) can only be sent to through a relay
         that offers SMTPUTF8; without it, that recipient is refused here for good rather
@@ -241,13 +255,7 @@ class SmtpDelivery:
             refused = transfer(smtp, sender, sendable, (data, size), options)
         except smtplib.SMTPRecipientsRefused as e:
             self.close()
-            codes = [code for code, _ in e.recipients.values()]
-            detail = "; ".join(
-                f"{a}: {c} {m.decode(errors='replace')}" for a, (c, m) in e.recipients.items()
-            )
-            if all(c >= 500 for c in codes):
-                raise PermanentFailure(f"all recipients refused: {detail}") from None
-            raise OSError(f"recipients refused for now: {detail}") from None
+            return Taken(dict(e.recipients), unsendable, queued_as, accepted=False)
         except smtplib.SMTPResponseException as e:
             self.close()
             error = e.smtp_error
@@ -256,7 +264,7 @@ class SmtpDelivery:
             if e.smtp_code >= 500:
                 raise PermanentFailure(text) from None
             raise OSError(text) from None
-        return _how(self.config, refused, unsendable, queued_as)
+        return Taken(refused, unsendable, queued_as)
 
     def close(self) -> None:
         if self.smtp is not None:
@@ -265,15 +273,32 @@ class SmtpDelivery:
             self.smtp = None
 
 
-def _how(
-    config: Config,
-    refused: dict[str, tuple[int, bytes]],
-    unsendable: list[str],
-    queued_as: dict[str, str],
-) -> str:
+@dataclass(frozen=True)
+class Taken:
+    """What the relay said of a mail's recipients: those it `refused` (each address as
+    sent -> its code and text), those `unsendable` through it (a UTF-8 local part and no
+    SMTPUTF8), each address sent -> the recipient as queued, and whether it `accepted`
+    any (then it took the mail, for them)."""
+
+    refused: dict[str, tuple[int, bytes]]
+    unsendable: list[str]
+    queued_as: dict[str, str]
+    accepted: bool = True
+
+    def of(self, item: outbox.Outbound) -> Taken:
+        """What was said of `item`'s own recipients, of a mail sent to several rows'."""
+        mine = set(item.recipients)
+        refused = {a: r for a, r in self.refused.items() if self.queued_as.get(a) in mine}
+        unsendable = [a for a in self.unsendable if self.queued_as.get(a) in mine]
+        accepted = len(refused) + len(unsendable) < len(item.recipients) and self.accepted
+        return Taken(refused, unsendable, self.queued_as, accepted)
+
+
+def _how(config: Config, taken: Taken) -> str:
     """How a mail the relay took went: to all, or with some recipients refused; raises
     PartlyDelivered when any was refused for now (4xx), for those to be tried again:
     marked sent, the mail would never reach them."""
+    refused, unsendable, queued_as = taken.refused, taken.unsendable, taken.queued_as
     if not refused and not unsendable:
         return f"sent to {config.smtp_out.host}:{config.smtp_out.port}"
     said = [f"{a} ({c} {m.decode(errors='replace')})" for a, (c, m) in refused.items()]
@@ -375,18 +400,21 @@ def _deliver(
     delivered: list[tuple[int, str]],
     give_way: Callable[[], bool],
 ) -> None:
-    """Deliver `batch` in order, adding (id, how) of each mail delivered to `delivered`;
-    a failure is recorded at once. Stops at the first sign that the server is unhappy,
-    and after a mail other than a direct answer once `give_way()` says so."""
-    for item in batch:
-        outcome = attempt(delivery, item)
-        if outcome.how is not None and not outcome.later:
-            delivered.append((item.id, outcome.how))
-        else:  # not delivered, or not to all its recipients
-            record_failure(db, outcome, clock())
-            if outcome.stops:
-                return  # the server is unhappy: try the rest later
-        if outcome.how is not None and not item.direct and give_way():
+    """Deliver `batch` in order, the copies of one mail together (mail/together.py),
+    adding (id, how) of each mail delivered to `delivered`; a failure is recorded at
+    once. Stops at the first sign that the server is unhappy, and after a mail other
+    than a direct answer once `give_way()` says so."""
+    for unit in together.units(batch):
+        outcomes = attempt_together(delivery, unit)
+        for outcome in outcomes:
+            if outcome.how is not None and not outcome.later:
+                delivered.append((outcome.item.id, outcome.how))
+            else:  # not delivered, or not to all its recipients
+                record_failure(db, outcome, clock())
+        if any(outcome.stops for outcome in outcomes):
+            return  # the server is unhappy: try the rest later
+        sent = any(outcome.how is not None for outcome in outcomes)
+        if sent and not unit[0].direct and give_way():
             return  # the direct answers all go first
 
 
@@ -426,6 +454,48 @@ def attempt(delivery: MaildirDelivery | SmtpDelivery, item: outbox.Outbound) -> 
         return Outcome(item, error=f"{type(e).__name__}: {e}")
     crash_point("send-delivered")
     return Outcome(item, how=how)
+
+
+def attempt_together(
+    delivery: MaildirDelivery | SmtpDelivery, items: Sequence[outbox.Outbound]
+) -> list[Outcome]:
+    """Deliver `items`, copies of one mail to different readers (the same bytes and
+    Message-ID: outbound.results_together), in one SMTP transaction to all their
+    recipients; what became of each, as `attempt` would say of it alone, except that a
+    reader refused while others took the mail is no sign the server failed (`stops`).
+    Never raises a fault of the mail's or the server's."""
+    if len(items) == 1 or not isinstance(delivery, SmtpDelivery):
+        return [attempt(delivery, item) for item in items]
+    readers = tuple(address for item in items for address in item.recipients)
+    try:
+        taken = delivery.transfer(replace(items[0], recipients=readers))
+    except PermanentFailure as e:
+        return [Outcome(item, error=str(e), permanent=True) for item in items]
+    except (OSError, smtplib.SMTPException) as e:
+        delivery.close()
+        error = f"{type(e).__name__}: {e}"
+        return [Outcome(item, error=error, stops=True, machine=is_transient(e)) for item in items]
+    except Exception as e:  # a fault of this one mail: it never stops the others
+        log.exception("outbound %s %s: could not be sent", items[0].id, items[0].message_id)
+        delivery.close()
+        return [Outcome(item, error=f"{type(e).__name__}: {e}") for item in items]
+    crash_point("send-delivered")
+    return [_outcome(delivery.config, item, taken.of(item), taken.accepted) for item in items]
+
+
+def _outcome(config: Config, item: outbox.Outbound, taken: Taken, sent: bool) -> Outcome:
+    """What became of `item` in a transaction that went to others too (`sent`: the relay
+    took it for any of them), from what the relay said of its own recipients."""
+    if taken.accepted:
+        try:
+            return Outcome(item, how=_how(config, taken))
+        except PartlyDelivered as e:
+            return Outcome(item, how=e.how, later=e.later)
+    said = [f"{a}: {c} {m.decode(errors='replace')}" for a, (c, m) in taken.refused.items()]
+    detail = "; ".join([*said, *(f"{a}: no SMTPUTF8" for a in taken.unsendable)])
+    if all(c >= 500 for c, _ in taken.refused.values()):
+        return Outcome(item, error=f"all recipients refused: {detail}", permanent=True)
+    return Outcome(item, error=f"recipients refused for now: {detail}", stops=not sent)
 
 
 def record_failure(db: sqlite_utils.Database, outcome: Outcome, now: datetime) -> None:

@@ -7,11 +7,17 @@ to SEND_CONNECTIONS threads, each with its own connection to the relay, goes on 
 work, and records what they report, the sent mails of a pass in one commit. (A Maildir
 outbox is written by the loop itself: judge/service/daemon._outgoing says why.)
 
+The copies of one mail to several readers (the same bytes and Message-ID: a game's
+results with outbound.results_together) that come one after another are sent in one
+transaction, to MAX_TOGETHER readers at most: the relay gets the picture once, not once
+for each reader; each copy is still recorded (sent, retried, failed) for its own reader.
+
 What stays as it was:
-- Order per recipient: every mail goes to the thread its recipients choose (the same
-  recipients, the same thread), and each thread sends in the order it was given, except
-  that a direct answer (outbox.DIRECT: an acknowledgement with no earlier mail queued to
-  its reader) goes ahead of the bulk results waiting on its thread.
+- Order per recipient: a mail goes to the thread that has mail of any of its readers in
+  hand (none: the thread its readers choose), and waits in the outbox while two threads
+  have; each thread sends in the order it was given, except that a direct answer
+  (outbox.DIRECT: an acknowledgement with no earlier mail queued to its reader) goes
+  ahead of the bulk results waiting on its thread.
 - At least once, never two different mails: a mail is recorded as sent only after the
   relay took it; a crash before the record resends the same bytes (at most the
   MAX_IN_FLIGHT mails handed over and not yet recorded).
@@ -25,6 +31,7 @@ What stays as it was:
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import itertools
 import logging
@@ -38,6 +45,7 @@ from datetime import datetime
 import sqlite_utils
 
 from judge.mail import outbox as sender
+from judge.mail.together import Unit, readers, units
 from judge.store import outbox
 
 log = logging.getLogger("judge.outbox")
@@ -62,15 +70,17 @@ class SendThreads:
         self.on_done = on_done
         self.in_flight: set[int] = set()  # the daemon's thread's alone
         self._order = itertools.count()
-        self._queues: list[queue.PriorityQueue[tuple[int, int, outbox.Outbound | None]]] = [
+        self._queues: list[queue.PriorityQueue[tuple[int, int, Unit | None]]] = [
             queue.PriorityQueue() for _ in deliveries
         ]
         self._outcomes: queue.SimpleQueue[sender.Outcome] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._waiting = 0  # handed over, outcome not yet reported
-        # The recipients of each mail the relay failed, until the daemon's thread collects
+        # The readers of each mail the relay failed, until the daemon's thread collects
         # the failure (and records its backoff): a mail to them is not handed over meanwhile.
-        self._failed_to: set[tuple[str, ...]] = set()
+        self._failed_to: collections.Counter[str] = collections.Counter()
+        # Each reader with mail handed over and not yet tried: its thread, and how many.
+        self._lane_of: dict[str, tuple[int, int]] = {}
         self._threads = [
             threading.Thread(target=self._run, args=(q, d), name=f"send-{n}", daemon=True)
             for n, (q, d) in enumerate(zip(self._queues, deliveries, strict=True))
@@ -90,19 +100,51 @@ class SendThreads:
 
     def submit(self, items: Sequence[outbox.Outbound]) -> list[outbox.Outbound]:
         """Hand `items` (finished: pictures attached and stored) to their threads, in
-        order, but those to recipients whose earlier mail just failed (they stay queued,
-        to go after it); the mails handed over."""
-        handed = []
+        order, copies of one mail joined (see `units`), but those to readers whose earlier
+        mail just failed or is in hand on two threads, and any later mail to the same
+        readers (they stay queued, to go after it); the mails handed over."""
+        handed: list[outbox.Outbound] = []
+        held: set[str] = set()  # the readers of a mail not handed over
         with self._lock:  # a thread's failure and this hand-over come one after the other
-            for item in items:
-                if item.recipients in self._failed_to:
+            for unit in units(items):
+                keys = readers(unit)
+                lane = self._lane_for(keys)
+                if lane is None or held.intersection(keys):
+                    held.update(keys)
                     continue
-                handed.append(item)
-                self._waiting += 1
-                lane = zlib.crc32("\n".join(item.recipients).encode()) % len(self._queues)
-                self._queues[lane].put((0 if item.direct else 1, next(self._order), item))
+                for key in keys:
+                    self._lane_of[key] = (lane, self._lane_of.get(key, (lane, 0))[1] + 1)
+                handed += unit
+                self._waiting += len(unit)
+                self._queues[lane].put((0 if unit[0].direct else 1, next(self._order), unit))
         self.in_flight.update(item.id for item in handed)
         return handed
+
+    def _lane_for(self, keys: Sequence[str]) -> int | None:
+        """The thread for a mail to `keys`: the one with mail of theirs in hand, else the
+        one their addresses choose; None while one of them waits for a failure to be
+        recorded, or two threads have their mail in hand. Under the lock."""
+        if any(self._failed_to[key] for key in keys):
+            return None
+        lanes = {self._lane_of[key][0] for key in keys if key in self._lane_of}
+        if len(lanes) > 1:
+            return None
+        if lanes:
+            return lanes.pop()
+        return zlib.crc32("\n".join(keys).encode()) % len(self._queues)
+
+    def _done(self, unit: Unit, outcomes: Sequence[sender.Outcome]) -> None:
+        """`unit` tried (or given back untried): its readers' hold on their thread let go,
+        and those of a failure to be retried held until it is collected. Under the lock."""
+        for key in readers(unit):
+            lane, count = self._lane_of[key]
+            if count > 1:
+                self._lane_of[key] = (lane, count - 1)
+            else:
+                del self._lane_of[key]
+        for outcome in outcomes:
+            if _retried(outcome):
+                self._failed_to.update(readers([outcome.item]))
 
     def collect(self) -> list[sender.Outcome]:
         """The outcomes reported since the last call."""
@@ -113,9 +155,10 @@ class SendThreads:
             except queue.Empty:
                 break
             self.in_flight.discard(outcome.item.id)
-            if outcome.stops or outcome.later:  # recorded next, with its backoff: the
-                with self._lock:  # store holds the rest
-                    self._failed_to.discard(outcome.item.recipients)
+            if _retried(outcome):  # recorded next, with its backoff: the store holds the rest
+                with self._lock:
+                    self._failed_to.subtract(readers([outcome.item]))
+                    self._failed_to = +self._failed_to  # the counts at 0 dropped
             found.append(outcome)
         return found
 
@@ -137,47 +180,59 @@ class SendThreads:
 
     def _run(
         self,
-        mails: queue.PriorityQueue[tuple[int, int, outbox.Outbound | None]],
+        mails: queue.PriorityQueue[tuple[int, int, Unit | None]],
         delivery: sender.MaildirDelivery | sender.SmtpDelivery,
     ) -> None:
         failed = False  # since the relay last failed, the mails waiting go back untried
         while True:
             try:
-                _, _, item = mails.get(timeout=IDLE_CLOSE_SECONDS)
+                _, _, unit = mails.get(timeout=IDLE_CLOSE_SECONDS)
             except queue.Empty:
                 with contextlib.suppress(Exception):  # closing is all that is left to do
                     delivery.close()
                 continue
-            if item is None:
+            if unit is None:
                 with contextlib.suppress(Exception):
                     delivery.close()
                 return
             if failed:
-                outcome = sender.Outcome(item)
+                outcomes = [sender.Outcome(item) for item in unit]
             else:
                 try:
-                    outcome = sender.attempt(delivery, item)
+                    outcomes = sender.attempt_together(delivery, unit)
                 except Exception as e:  # a fault of ours: never the end of the thread
-                    log.exception("outbound %s: the send thread failed", item.id)
-                    outcome = sender.Outcome(item, error=f"{type(e).__name__}: {e}")
-                failed = outcome.stops
+                    log.exception("outbound %s: the send thread failed", unit[0].id)
+                    outcomes = [sender.Outcome(i, error=f"{type(e).__name__}: {e}") for i in unit]
+                failed = any(outcome.stops for outcome in outcomes)
             with self._lock:  # see submit: a mail to them now waits, or goes back untried
-                if outcome.stops or outcome.later:  # some are to be tried again
-                    self._failed_to.add(item.recipients)
+                self._done(unit, outcomes)
                 if mails.empty():
                     failed = False
-            self._report(outcome)
+            self._report(outcomes)
 
-    def _report(self, outcome: sender.Outcome) -> None:
-        """Pass `outcome` to the daemon's thread; wake it when half the room is free
+    def _report(self, outcomes: Sequence[sender.Outcome]) -> None:
+        """Pass `outcomes` to the daemon's thread; wake it when half the room is free
         again, on a failure, and when nothing is left (not for each mail: each wake costs
         it a pass)."""
-        self._outcomes.put(outcome)
+        for outcome in outcomes:
+            self._outcomes.put(outcome)
         with self._lock:
-            self._waiting -= 1
+            before = self._waiting
+            self._waiting -= len(outcomes)
             left = self._waiting
-        if left in (0, MAX_IN_FLIGHT // 2) or outcome.error is not None or outcome.later:
+        half = MAX_IN_FLIGHT // 2
+        if left == 0 or left <= half < before or any(_woken_by(o) for o in outcomes):
             self.on_done()
+
+
+def _retried(outcome: sender.Outcome) -> bool:
+    """Whether `outcome` is a failure to be tried again after a backoff, which the mails
+    behind it to the same readers must wait for."""
+    return bool(outcome.later) or (outcome.error is not None and not outcome.permanent)
+
+
+def _woken_by(outcome: sender.Outcome) -> bool:
+    return outcome.error is not None or bool(outcome.later)
 
 
 def drain(

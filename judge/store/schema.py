@@ -490,6 +490,13 @@ def _v23_forgetting_old_mail(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX idx_pictures_created ON pictures (created_at)")
 
 
+def _v24_shared_message_ids(db: sqlite_utils.Database) -> None:
+    # With outbound.results_together the copies of a game's results are one mail to its
+    # readers: each row (one reader's) holds the same bytes and Message-ID. Nothing looks
+    # a mail up by its Message-ID, so no index replaces the unique one.
+    db.execute("DROP INDEX idx_outbound_message_id")
+
+
 def _json_or_null(value: object) -> str | None:
     """A moved value as its column holds it: NULL for none or an empty object."""
     return json.dumps(value) if value else None
@@ -519,4 +526,5 @@ MIGRATIONS = [
     _v21_pending_address,
     _v22_code_hashes,
     _v23_forgetting_old_mail,
+    _v24_shared_message_ids,
 ]
