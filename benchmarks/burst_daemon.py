@@ -87,17 +87,22 @@ def run(
     burst: int,
     mailing: Mailing | None = None,
     relay_kind: str = "aiosmtpd",
+    together: bool = False,
 ) -> list[str]:
     """Start the daemon on the store in `folder`, let the burst's deadline pass, wait for
     its mail; the figures as lines. With `mailing`, its players mail orders from the
     daemon's start until the burst's mail is all sent, each client waiting for its reply.
-    `relay_kind`: 'aiosmtpd' or 'smtp-sink' (benchmarks/relays.py)."""
+    `relay_kind`: 'aiosmtpd' or 'smtp-sink' (benchmarks/relays.py). `together`: the
+    judge's `[outbound] results_together` (a game's results one mail to its readers)."""
     relay = relays.start(relay_kind)
     try:
-        return _run(folder, root, burst, mailing, relay)
+        lines = _run(folder, root, burst, mailing, relay, together)
     finally:
         relay.stop()
         relay.cleanup()
+    if together:
+        lines.insert(1, "outbound.results_together: each game's results one mail to its readers")
+    return lines
 
 
 def _run(
@@ -106,6 +111,7 @@ def _run(
     burst: int,
     mailing: Mailing | None,
     relay: relays.AiosmtpdRelay | relays.SmtpSinkRelay,
+    together: bool,
 ) -> list[str]:
     port = free_port()
     config = folder / "judge.toml"
@@ -114,8 +120,8 @@ def _run(
         # Players revising their orders again and again mail beyond an address's limits.
         "rate_limit_per_hour = 1000000000\nreplies_per_hour = 1000000000\n"
         f'[inbound]\nmode = "smtp"\n[inbound.smtp]\nhost = "127.0.0.1"\nport = {port}\n'
-        f'[outbound]\nmode = "smtp"\n[outbound.smtp]\nhost = "127.0.0.1"\n'
-        f"port = {relay.port}\n"
+        f'[outbound]\nmode = "smtp"\nresults_together = {"true" if together else "false"}\n'
+        f'[outbound.smtp]\nhost = "127.0.0.1"\nport = {relay.port}\n'
     )
     db = open_db(folder / "judge.db")
     deadline = datetime.now(UTC) + timedelta(seconds=LEAD)

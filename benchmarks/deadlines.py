@@ -134,6 +134,11 @@ def main() -> None:
         default="aiosmtpd",
         help="with --daemon: the SMTP relay (smtp-sink: Postfix's, fetched with apt-get)",
     )
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="with --daemon: [outbound] results_together (a game's results one mail)",
+    )
     args = parser.parse_args()
     if args.daemon:
         daemon(args)
@@ -219,7 +224,9 @@ def daemon(args: argparse.Namespace) -> None:
             f"games: {args.games} at one deadline ({args.missing} of 7 powers without orders) "
             f"among {max(args.total, args.games)} (setup {setup:.0f} s, not in the figures)"
         )
-        for line in burst_daemon.run(Path(tmp), ROOT, args.games, mailing, args.relay):
+        for line in burst_daemon.run(
+            Path(tmp), ROOT, args.games, mailing, args.relay, args.together
+        ):
             print(line)
 
 
