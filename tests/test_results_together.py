@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from judge_harness import CONFIG, HOLDS, POWERS, Judge
-from smtp_sink import SmtpSink
+from smtp_sink import Received, SmtpSink
 
 from judge.config import ConfigError, SmtpOutConfig, config_from_dict
 from judge.game import pictures
@@ -49,6 +49,17 @@ def _results(judge: Judge) -> list[tuple[int, list[str], str, bytes, str]]:
 
 def _head(raw: bytes) -> str:
     return raw.split(b"\r\n\r\n", 1)[0].decode()
+
+
+def _sent_by_threads(judge: Judge) -> list[Received]:
+    """What a relay received of the queued mail, sent by the daemon's send threads."""
+    with SmtpSink() as sink:
+        threads = _threads(sink.port)
+        try:
+            _drain(judge, threads)
+        finally:
+            threads.close()
+        return sink.messages
 
 
 def _message_id(data: bytes) -> str:
@@ -109,13 +120,8 @@ def test_without_the_setting_each_reader_has_a_mail_of_its_own(tmp_path: Path) -
 def test_the_relay_gets_the_results_once_for_all_readers(tmp_path: Path) -> None:
     judge = _played(tmp_path, results_together=True)
     rows = _results(judge)
-    with SmtpSink() as sink:
-        threads = _threads(sink.port)
-        try:
-            _drain(judge, threads)
-        finally:
-            threads.close()
-    carried = [m for m in sink.messages if _message_id(m.data) == rows[0][2]]
+    received = _sent_by_threads(judge)
+    carried = [m for m in received if _message_id(m.data) == rows[0][2]]
     assert [m.rcpt_tos for m in carried] == [READERS]
     msg = email.message_from_bytes(carried[0].data, policy=default)
     assert msg["To"] == "Diplomacy game war1:;"
@@ -214,19 +220,14 @@ def test_each_reader_gets_its_mails_in_the_order_queued_when_copies_are_joined(
             mid = _copies(judge, group, f"alone {i}")
         for r in group:
             queued[r].append(mid)
-    with SmtpSink() as sink:
-        threads = _threads(sink.port)
-        try:
-            _drain(judge, threads)
-        finally:
-            threads.close()
+    received = _sent_by_threads(judge)
     got: dict[str, list[str]] = {r: [] for r in readers}
-    for m in sink.messages:
+    for m in received:
         mid = email.message_from_bytes(m.data, policy=default)["Message-ID"]
         for r in m.rcpt_tos:
             got[r].append(mid)
     assert got == queued
-    assert len(sink.messages) == 60  # each mail once, its copies in one transaction
+    assert len(received) == 60  # each mail once, its copies in one transaction
 
 
 def _item(n: int, mid: str, to: str, raw: bytes = b"x", direct: bool = False) -> outbox.Outbound:
