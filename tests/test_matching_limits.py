@@ -162,11 +162,15 @@ def test_a_long_misspelt_line_by_mail_gets_a_clear_reply(judge: Judge, lookups: 
     ack = judge.send("p2@example.org", f"SIGNON Fwar1 pw2\nA Par-Bur\n{line}")[0]
     assert ack.subject == "Re: [Error Flag] TEST:war1 - S1901M orders"
     assert (
-        # The line is echoed whole; the words after it go on below it (error_lines).
-        f"  {line} ERROR: This\n"
+        # The line is echoed by its first 60 characters (report.echoed); the words after
+        # it go on below it (error_lines).
+        f"  {line[:60]}... ERROR: This\n"
         "    line is 10000 characters long; an order is at most 200, so it was not\n"
         "    read.\n" in ack.body
     )
+    assert line[:61] not in ack.body
+    stored = judge.db.execute("SELECT lines FROM order_sets ORDER BY id DESC").fetchone()[0]
+    assert line[:61] not in stored and f"{line[:60]}..." in stored
     assert judge.effective("war1", "FRANCE") == ["A PAR - BUR"]
     assert lookups == []
 

@@ -214,3 +214,16 @@ def test_a_replacement_does_not_inherit_the_orders_held_by_the_player_before(
     assert judge.game().phase == "F1901M"
     assert not [m for m in judge._since(0) if "Pending Orders" in m.subject]
     assert judge.effective("war1", "GERMANY") == []
+
+
+def test_a_held_line_too_long_to_read_is_echoed_by_its_first_60_characters(judge: Judge) -> None:
+    players = judge.start_game()
+    line = "A Mun - Ruh " + "x" * 9_988
+    ack = judge.send(players["G"], f"{GERMANY}\nPHASE Fall 1901 Movement\n{line}\nF Kie H\n")[0]
+    assert (
+        "  ERROR: Invalid phase order rejected: -> A Mun - Ruh\n  "
+        + "x" * 48
+        + "...\n  (Fall 1901 Movement (F1901M): This line is 10000 characters long; an order\n"
+    ) in ack.body
+    assert "x" * 49 not in ack.body
+    assert ack.body.endswith("  Fall 1901 Movement (F1901M):\n    F Kie H\n")  # held

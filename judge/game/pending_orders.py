@@ -18,6 +18,7 @@ from judge.engine.phase import Phase
 from judge.game import conditions
 from judge.game.errors import CommandError
 from judge.game.player_groups import partners, route_lines
+from judge.game.report import echoed
 from judge.game.rules import may_wait
 from judge.replies import Reply
 from judge.store import games, pending
@@ -65,7 +66,7 @@ def check(gm: GameMap, phase: str, lines: Sequence[str]) -> Checked:
         try:
             parse_order(line, gm, kind)
         except NotationError as e:
-            refused.append((line, reason_text(e.problem)))
+            refused.append((echoed(line), reason_text(e.problem)))
             continue
         kept.append(line)
     conditions.program(kept, gm)

@@ -39,6 +39,7 @@ from judge.game.report import (
     UnitWords,
     describe_text,
     destroyed_units,
+    echoed,
     format_deadline,
     free_home_centres,
     ownership,
@@ -309,9 +310,11 @@ def submit_orders(
 
 
 def _in_words(c: CheckedOrder) -> CheckedOrder:
-    """The checked order with its reason and notes in words (templates/problems/)."""
+    """The checked order with its reason and notes in words (templates/problems/), and
+    a line too long to be read cut short (report.echoed)."""
     error = reason_text(c.error) if c.error is not None else None
-    return replace(c, error=error, notes=tuple(reason_text(n) for n in c.notes))
+    notes = tuple(reason_text(n) for n in c.notes)
+    return replace(c, given=echoed(c.given), error=error, notes=notes)
 
 
 def _combine(

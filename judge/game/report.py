@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 from judge.engine.board import Position
 from judge.engine.geography import GameMap
-from judge.engine.notation import NotationError, parse_order
+from judge.engine.notation import MAX_ORDER_CHARS, NotationError, parse_order
 from judge.engine.orders import (
     Build,
     Convoy,
@@ -28,6 +28,18 @@ from judge.engine.orders import (
 )
 from judge.engine.phase import ADJUSTMENTS, RETREATS, Phase
 from judge.game.dates import format_moment
+
+# The characters kept, stored and echoed of an order line too long to be read (longer
+# than engine/notation.MAX_ORDER_CHARS): a mail of 100 lines of 10,000 characters was
+# stored whole and echoed whole in its answer.
+ECHOED_CHARS = 60
+
+
+def echoed(line: str) -> str:
+    """An order line as the judge keeps and repeats it: as given, or, when too long to
+    be read, its first ECHOED_CHARS characters and "..."."""
+    given = line.strip()
+    return given[:ECHOED_CHARS] + "..." if len(given) > MAX_ORDER_CHARS else line
 
 
 @dataclass(frozen=True)
