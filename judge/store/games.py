@@ -296,11 +296,7 @@ def move_unconfirmed(
 
 def forget_pending(db: sqlite_utils.Database, seat: Seat, now: datetime) -> Seat:
     """The seat's pending address and its code forgotten."""
-    db.execute(
-        "UPDATE seats SET pending_address = NULL, confirm_code = NULL, "
-        "confirm_asked_at = NULL WHERE id = ?",
-        [seat.id],
-    )
+    _clear_pending(db, seat.id)
     record(db, now, "seat", seat.id, "pending address forgotten", seat.pending_address or "")
     return get_seat(db, seat.id)
 
@@ -323,15 +319,20 @@ def drop_unconfirmed(
         if seat.pending_address is None:
             db.execute("UPDATE seats SET left_at = ? WHERE id = ?", [iso(now), seat.id])
         else:
-            db.execute(
-                "UPDATE seats SET pending_address = NULL, confirm_code = NULL, "
-                "confirm_asked_at = NULL WHERE id = ?",
-                [seat.id],
-            )
+            _clear_pending(db, seat.id)
         record(
             db, now, "seat", seat.id, "unconfirmed, dropped", seat.pending_address or seat.address
         )
     return dropped
+
+
+def _clear_pending(db: sqlite_utils.Database, seat_id: int) -> None:
+    """The seat's pending address, its code and when it was mailed, set to none."""
+    db.execute(
+        "UPDATE seats SET pending_address = NULL, confirm_code = NULL, "
+        "confirm_asked_at = NULL WHERE id = ?",
+        [seat_id],
+    )
 
 
 def games_created(db: sqlite_utils.Database, address: str, since: datetime) -> tuple[int, int]:
