@@ -199,3 +199,53 @@ def test_a_run_once_with_its_clock_set_forgets_nothing_and_one_without_it_does(
     db = open_db(tmp_path / "j.db")
     assert db.execute("SELECT length(raw) > 0 FROM inbound").fetchall() == [(0,)]
     assert db.execute("SELECT state, length(raw) > 0 FROM outbound").fetchall() == [("sent", 0)]
+
+
+def test_a_failed_mail_keeps_its_text_for_the_operator_then_is_forgotten(
+    tmp_path: Path, capsys
+) -> None:
+    judge = Judge(tmp_path)
+    came = judge.now
+    raw = b"From: x@example.org\r\nSubject: s\r\n\r\nSIGNON ?war1 " + PASSWORD + b"\r\n"
+    failed = inbox.ingest(judge.db, raw, "smtp", came)
+    other = inbox.ingest(judge.db, raw.replace(b"x@", b"y@"), "smtp", came + timedelta(days=1))
+    assert failed is not None and other is not None
+    inbox.give_up(judge.db, failed, came, "a fault")
+    inbox.give_up(judge.db, other, came, "a fault")
+    kept_days = retention.FAILED_KEPT_DAYS
+    # Past the days any handled mail is kept: still kept, the operator's to retry.
+    assert retention.forget_old_mail(judge.db, came + timedelta(days=kept_days)) == (
+        retention.Forgotten()
+    )
+    assert _kept(judge, "inbound") == {failed: True, other: True}
+    forgotten = retention.forget_old_mail(judge.db, came + timedelta(days=kept_days, hours=1))
+    assert forgotten == retention.Forgotten(inbound=1)
+    assert _kept(judge, "inbound") == {failed: False, other: True}
+    assert judge.db.execute("SELECT state FROM inbound WHERE id = ?", [failed]).fetchone() == (
+        "failed",
+    )
+
+    path = write_config(tmp_path)
+    status, out, _ = run(capsys, "--config", str(path), "inbox")
+    assert status == 0
+    assert out[2].startswith(f"{failed}   failed") and out[2].endswith("a fault [text forgotten]")
+    assert out[3].startswith(f"{other}   failed") and out[3].endswith("a fault")
+    forgotten_words = (
+        f"forgotten, as every failed mail's is after {kept_days} days (it may hold a password)"
+    )
+    status, out, err = run(capsys, "--config", str(path), "inbox", "--retry", str(failed))
+    assert (status, out, err) == (
+        1,
+        [],
+        f"judge: message {failed}: its text was {forgotten_words}: nothing to handle\n",
+    )
+    status, out, _ = run(capsys, "--config", str(path), "inbox", "--retry", "all")
+    assert (status, out) == (
+        0,
+        [
+            f"1 failed message not set back: the text was {forgotten_words}",
+            "1 message set back to new; the judge handles it at its next pass",
+        ],
+    )
+    states = judge.db.execute("SELECT id, state FROM inbound ORDER BY id").fetchall()
+    assert states == [(failed, "failed"), (other, "new")]

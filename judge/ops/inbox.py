@@ -9,6 +9,7 @@ import sqlite_utils
 
 from judge.config import Config
 from judge.ops.console import STORED_ID_LIMIT, fail, out, plural, table, when, with_database
+from judge.store import retention
 
 
 def inbox(args: argparse.Namespace) -> int:
@@ -39,7 +40,7 @@ def _inbox(config: Config, db: sqlite_utils.Database, retry: str | None) -> int:
             t.sender or "?",
             str(t.attempts),
             when(t.next_attempt_at, config.timezone) if t.state == "new" else "-",
-            " ".join((t.error or "-").split()),
+            " ".join((t.error or "-").split()) + (" [text forgotten]" if t.forgotten else ""),
         ]
         for t in troubles
     ]
@@ -47,6 +48,12 @@ def _inbox(config: Config, db: sqlite_utils.Database, retry: str | None) -> int:
     for line in table(header, rows):
         out(line)
     return 0
+
+
+_FORGOTTEN = (
+    f"forgotten, as every failed mail's is after {retention.FAILED_KEPT_DAYS} days "
+    "(it may hold a password)"
+)
 
 
 def _inbox_retry(db: sqlite_utils.Database, which: str) -> int:
@@ -57,7 +64,11 @@ def _inbox_retry(db: sqlite_utils.Database, which: str) -> int:
 
     now = datetime.now(UTC)
     if which == "all":
-        ids = [t.id for t in store.troubles(db) if t.state == store.FAILED]
+        failed = [t for t in store.troubles(db) if t.state == store.FAILED]
+        ids = [t.id for t in failed if not t.forgotten]
+        if len(ids) < len(failed):
+            left = plural(len(failed) - len(ids), "failed message")
+            out(f"{left} not set back: the text was {_FORGOTTEN}")
     else:
         try:
             inbound_id = int(which)
@@ -68,6 +79,8 @@ def _inbox_retry(db: sqlite_utils.Database, which: str) -> int:
         status = store.status(db, inbound_id)
         if status is None:
             return fail(f"there is no inbound message {inbound_id}")
+        if status.forgotten:
+            return fail(f"message {inbound_id}: its text was {_FORGOTTEN}: nothing to handle")
         if status.state != store.FAILED and not (status.state == store.NEW and status.attempts):
             return fail(
                 f"message {inbound_id} is {status.state}; only failed mail (or mail waiting for "

@@ -238,6 +238,7 @@ class Trouble:
     attempts: int
     next_attempt_at: str | None
     error: str | None
+    forgotten: bool = False  # its text emptied (store/retention.FAILED_KEPT_DAYS)
 
 
 def due(
@@ -316,10 +317,11 @@ def give_up(db: sqlite_utils.Database, inbound_id: int, now: datetime, reason: s
 def troubles(db: sqlite_utils.Database) -> list[Trouble]:
     """Failed messages and those waiting for another attempt, oldest first."""
     rows = db.execute(
-        "SELECT id, state, sender, received_at, attempts, next_attempt_at, error FROM inbound "
+        "SELECT id, state, sender, received_at, attempts, next_attempt_at, error, "
+        "length(raw) = 0 FROM inbound "
         "WHERE state = 'failed' OR (state = 'new' AND attempts > 0) ORDER BY id"
     ).fetchall()
-    return [Trouble(*row) for row in rows]
+    return [Trouble(r[0], r[1], r[2], r[3], r[4], r[5], r[6], forgotten=bool(r[7])) for r in rows]
 
 
 def counts(db: sqlite_utils.Database) -> dict[str, int]:
@@ -334,12 +336,15 @@ class Status:
 
     state: str
     attempts: int  # failed attempts so far
+    forgotten: bool = False  # its text emptied (store/retention.py)
 
 
 def status(db: sqlite_utils.Database, inbound_id: int) -> Status | None:
     """The message's state and failed attempts; None if there is no such message."""
-    row = db.execute("SELECT state, attempts FROM inbound WHERE id = ?", [inbound_id]).fetchone()
-    return Status(*row) if row else None
+    row = db.execute(
+        "SELECT state, attempts, length(raw) = 0 FROM inbound WHERE id = ?", [inbound_id]
+    ).fetchone()
+    return Status(row[0], row[1], bool(row[2])) if row else None
 
 
 def retry_now(db: sqlite_utils.Database, inbound_id: int, now: datetime, detail: str) -> None:

@@ -11,8 +11,10 @@ and the picture deleted, with SQLite's secure_delete on (store/db.open_db), so t
 pages they took are overwritten with zeros, not merely freed. The rows stay: a mail
 that arrives again is still known by its key (store/inbox.dedupe_key), and the
 operator still sees when each mail came or went, from and to whom, and how it fared. A
-mail that failed keeps its text for the operator (`judge inbox`, `judge outbox
---retry`).
+mail whose handling failed keeps its text for the operator (`judge inbox --retry`) for
+FAILED_KEPT_DAYS, then it is forgotten too: it may hold a password, and an operator who
+has not looked at it in that time will not. A mail the judge failed to send keeps its
+text (`judge outbox --retry`): the judge's own mail carries no password.
 
 The daemon forgets only while its outbox is empty, so a deadline's burst never waits for
 it and no picture a queued mail needs is deleted; a slice at a time, each in a
@@ -30,6 +32,7 @@ from .audit import iso
 from .db import transaction
 
 MAIL_KEPT_DAYS = 14
+FAILED_KEPT_DAYS = 60  # an inbound mail set aside as failed: the operator's time to retry it
 SLICE = 200  # mails (and pictures) forgotten in one transaction
 
 
@@ -48,16 +51,20 @@ class Forgotten:
 def forget_old_mail(db: sqlite_utils.Database, now: datetime, limit: int = SLICE) -> Forgotten:
     """Empty the text of up to `limit` inbound mails handled or ignored, and of up to
     `limit` outbound mails sent, that came or went more than MAIL_KEPT_DAYS before `now`,
-    and delete up to `limit` pictures drawn before then; nothing while any mail is queued
-    to be sent. In one transaction, with the freed pages overwritten."""
+    and delete up to `limit` pictures drawn before then; and empty the text of up to
+    `limit` inbound mails set aside as failed that came FAILED_KEPT_DAYS before `now`;
+    nothing while any mail is queued to be sent. In one transaction, with the freed pages
+    overwritten."""
     cutoff = iso(now - timedelta(days=MAIL_KEPT_DAYS))
-    if _queued(db) or not _anything_old(db, cutoff):
+    failed_cutoff = iso(now - timedelta(days=FAILED_KEPT_DAYS))
+    if _queued(db) or not (_anything_old(db, cutoff) or _old_failed(db, failed_cutoff, 1)):
         return Forgotten()  # the daemon's every idle pass: a few index lookups, no write
     with transaction(db):  # the pages freed are zeroed: open_db turns secure_delete on
         if _queued(db):  # queued meanwhile (an operator's command, another process)
             return Forgotten()
+        inbound = _old_inbound(db, cutoff, limit) + _old_failed(db, failed_cutoff, limit)
         forgotten = Forgotten(
-            _emptied(db, "inbound", _old_inbound(db, cutoff, limit)),
+            _emptied(db, "inbound", inbound),
             _emptied(db, "outbound", _old_outbound(db, cutoff, limit)),
             _deleted_pictures(db, cutoff, limit),
         )
@@ -89,6 +96,17 @@ def _old_inbound(db: sqlite_utils.Database, cutoff: str, limit: int) -> list[int
             "SELECT id FROM inbound INDEXED BY idx_inbound_to_forget "
             "WHERE state IN ('handled', 'ignored') AND length(raw) > 0 AND received_at < ? "
             "LIMIT ?",
+            [cutoff, limit],
+        )
+    ]
+
+
+def _old_failed(db: sqlite_utils.Database, cutoff: str, limit: int) -> list[int]:
+    return [
+        row[0]
+        for row in db.execute(
+            "SELECT id FROM inbound INDEXED BY idx_inbound_state_id "
+            "WHERE state = 'failed' AND length(raw) > 0 AND received_at < ? LIMIT ?",
             [cutoff, limit],
         )
     ]
