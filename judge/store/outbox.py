@@ -274,19 +274,22 @@ def finish_many(
         return
     with transaction(db):
         stored: dict[str, int] = {}
+        rows: list[tuple[int | None, int]] = []
         for outbound_id, spec, attachment in finished:
             picture_id = None
             if attachment is not None:
                 if spec not in stored:
                     stored[spec] = _store_picture(db, spec, attachment, now)
                 picture_id = stored[spec]
-            db.execute(
-                "UPDATE outbound SET picture = NULL, picture_id = ? "
-                "WHERE id = ? AND picture IS NOT NULL",
-                [picture_id, outbound_id],
-            )
-            done = f"picture {picture_id}" if picture_id else "its text alone"
-            record(db, now, "outbound", outbound_id, "pictured", done)
+            rows.append((picture_id, outbound_id))
+        # Each statement once for all (executemany): a burst finishes 8,000 mails.
+        db.conn.executemany(
+            "UPDATE outbound SET picture = NULL, picture_id = ? "
+            "WHERE id = ? AND picture IS NOT NULL",
+            rows,
+        )
+        done = [(i, f"picture {p}" if p else "its text alone") for p, i in rows]
+        record_many(db, now, "outbound", "pictured", done)
 
 
 def _store_picture(
