@@ -9,12 +9,14 @@ import email
 import json
 import time
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from email.policy import default
 from pathlib import Path
 
 import pytest
 from judge_harness import CONFIG, HOLDS, POWERS, Judge
+from mail_e2e import Clock, Mailboxes, mail, make_config, read_mail
+from servers import running_judge
 from smtp_sink import Received, SmtpSink
 
 from judge.config import ConfigError, SmtpOutConfig, config_from_dict
@@ -24,6 +26,7 @@ from judge.mail import outbox as sender
 from judge.mail.outbox import SmtpDelivery
 from judge.store import outbox
 from judge.store.audit import iso
+from judge.store.db import open_db
 
 READERS = ["gm@example.org", *(f"p{i}@example.org" for i in range(7))]
 
@@ -264,3 +267,54 @@ def test_a_group_name_is_written_as_rfc_5322_allows() -> None:
     assert compose.group_field("Diplomacy game war-1_b") == "Diplomacy game war-1_b:;"
     assert compose.group_field('a "b" c.d é') == 'a "\\"b\\"" "c.d" ?:;'
     assert compose.group_field("") == "readers:;"
+
+
+def test_the_running_daemon_mails_a_games_results_once_to_all_its_readers(
+    tmp_path: Path, servers
+) -> None:
+    """The real daemon (IMAP in from a private Dovecot, SMTP out to aiosmtpd): a game
+    created, joined and ordered by mail; its results reach every reader in one
+    transaction, each reader's row recorded sent."""
+    dovecot, sink = servers
+    clock = Clock(datetime(2026, 3, 9, 12, 0, tzinfo=UTC))
+    # Not told the store: its `settled` counts a mail to the relay for each row sent.
+    boxes = Mailboxes(sink)
+    config = make_config(tmp_path, dovecot, sink, results_together=True)
+    players = {initial: f"p{i}@example.org" for i, initial in enumerate(POWERS)}
+    with running_judge(config, clock):
+        dovecot.append(mail(READERS[0], "new", ["CREATE ?war1 masterpw"], clock.now))
+        boxes.new({READERS[0]: ["Re: E2E:war1 - S1901M new"]})
+        for i, initial in enumerate(POWERS):
+            join = [f"SIGNON ?war1 pw{i}", f"SET PREFERENCE {initial}"]
+            dovecot.append(mail(players[initial], "join", join, clock.now))
+        started = "E2E:war1 - S1901M Game Starting"
+        boxes.new(
+            {
+                READERS[0]: [started],
+                **{a: ["Re: E2E:war1 - S1901M join", started] for a in players.values()},
+            }
+        )
+        for i, initial in enumerate(POWERS):
+            orders = [f"SIGNON {initial}war1 pw{i}", *HOLDS[initial].split("\n")]
+            dovecot.append(mail(players[initial], "orders", orders, clock.now))
+        results = "E2E:war1 - S1901M Results"
+        acked = [results, "Re: E2E:war1 - S1901M orders"]
+        got = boxes.new({READERS[0]: [results], **{a: acked for a in players.values()}}, 60)
+        db = open_db(tmp_path / "judge.db")
+        rows = "SELECT recipients, state, message_id FROM outbound WHERE kind = 'results'"
+        ends = time.monotonic() + 30
+        while [state for _, state, _ in db.execute(rows)] != ["sent"] * len(READERS):
+            assert time.monotonic() < ends, db.execute(rows).fetchall()
+            time.sleep(0.02)
+    sent = [read_mail(m.data, m.rcpt_tos) for m in sink.messages]
+    [together] = [m for m in sent if m.subject == results]
+    assert together.to == tuple(sorted(READERS))
+    assert "\r\nTo: Diplomacy game war1:;\r\n" in together.headers + "\r\n"
+    assert together.picture_names == ("board-S1901M.png",)
+    assert {a: [m.message_id for m in got[a] if m.subject == results] for a in READERS} == {
+        a: [together.message_id] for a in READERS
+    }
+    assert sorted(db.execute(rows)) == sorted(
+        (json.dumps([a]), "sent", together.message_id) for a in READERS
+    )
+    assert boxes.unexpected == []
