@@ -197,12 +197,8 @@ class SmtpDelivery:
         it and others may later."""
         taken = self.transfer(item)
         if not taken.accepted:
-            detail = "; ".join(
-                f"{a}: {c} {m.decode(errors='replace')}" for a, (c, m) in taken.refused.items()
-            )
-            if all(c >= 500 for c, _ in taken.refused.values()):
-                raise PermanentFailure(f"all recipients refused: {detail}")
-            raise OSError(f"recipients refused for now: {detail}")
+            text, permanent = _refusal(taken)
+            raise PermanentFailure(text) if permanent else OSError(text)
         return _how(self.config, taken)
 
     def transfer(self, item: outbox.Outbound) -> Taken:
@@ -491,11 +487,18 @@ def _outcome(config: Config, item: outbox.Outbound, taken: Taken, sent: bool) ->
             return Outcome(item, how=_how(config, taken))
         except PartlyDelivered as e:
             return Outcome(item, how=e.how, later=e.later)
+    text, permanent = _refusal(taken)
+    return Outcome(item, error=text, permanent=permanent, stops=not permanent and not sent)
+
+
+def _refusal(taken: Taken) -> tuple[str, bool]:
+    """Why a relay that took none of a mail's recipients refused them, and whether for
+    good (every one refused with a 5xx, or not sendable through it at all)."""
     said = [f"{a}: {c} {m.decode(errors='replace')}" for a, (c, m) in taken.refused.items()]
     detail = "; ".join([*said, *(f"{a}: no SMTPUTF8" for a in taken.unsendable)])
     if all(c >= 500 for c, _ in taken.refused.values()):
-        return Outcome(item, error=f"all recipients refused: {detail}", permanent=True)
-    return Outcome(item, error=f"recipients refused for now: {detail}", stops=not sent)
+        return f"all recipients refused: {detail}", True
+    return f"recipients refused for now: {detail}", False
 
 
 def record_failure(db: sqlite_utils.Database, outcome: Outcome, now: datetime) -> None:
