@@ -239,6 +239,15 @@ def test_a_failed_mail_keeps_its_text_for_the_operator_then_is_forgotten(
         [],
         f"judge: message {failed}: its text was {forgotten_words}: nothing to handle\n",
     )
+    # A mail handled, its text forgotten after 14 days: refused for what it is.
+    handled = inbox.ingest(judge.db, raw.replace(b"x@", b"z@"), "smtp", came)
+    judge.db.execute("UPDATE inbound SET state = 'handled', raw = X'' WHERE id = ?", [handled])
+    status, out, err = run(capsys, "--config", str(path), "inbox", "--retry", str(handled))
+    assert (status, err) == (
+        1,
+        f"judge: message {handled} is handled; only failed mail (or mail waiting for another "
+        "attempt) is retried\n",
+    )
     status, out, _ = run(capsys, "--config", str(path), "inbox", "--retry", "all")
     assert (status, out) == (
         0,
@@ -248,4 +257,4 @@ def test_a_failed_mail_keeps_its_text_for_the_operator_then_is_forgotten(
         ],
     )
     states = judge.db.execute("SELECT id, state FROM inbound ORDER BY id").fetchall()
-    assert states == [(failed, "failed"), (other, "new")]
+    assert states == [(failed, "failed"), (other, "new"), (handled, "handled")]

@@ -79,13 +79,13 @@ def _inbox_retry(db: sqlite_utils.Database, which: str) -> int:
         status = store.status(db, inbound_id)
         if status is None:
             return fail(f"there is no inbound message {inbound_id}")
-        if status.forgotten:
-            return fail(f"message {inbound_id}: its text was {_FORGOTTEN}: nothing to handle")
         if status.state != store.FAILED and not (status.state == store.NEW and status.attempts):
             return fail(
                 f"message {inbound_id} is {status.state}; only failed mail (or mail waiting for "
                 "another attempt) is retried"
             )
+        if status.forgotten:
+            return fail(f"message {inbound_id}: its text was {_FORGOTTEN}: nothing to handle")
         ids = [inbound_id]
     with transaction(db):
         for inbound_id in ids:
