@@ -9,8 +9,9 @@ picture from the layers differs from them only
   (the whole drawing strokes each border right after its province's fill, so that a
   neighbour filled later covers half of the line; the layers draw the tinted provinces
   over the board nobody owns, so their own border lies on top), and
-- by at most 2 levels of a channel where a cached part (the names, a centre, a unit) is laid over
-  the picture instead of drawn on it (the rounding of the second composite)."""
+- by at most 2 levels of a channel where a cached part (the names, a centre, a unit, an
+  order's line) is laid over the picture instead of drawn on it (the rounding of the
+  second composite)."""
 
 from __future__ import annotations
 
@@ -27,10 +28,11 @@ from PIL import Image, ImageChops
 from render_cases import cases
 
 from judge.engine.board import starting_position
-from judge.render import layers, palette
+from judge.render import canvas, layers, palette
 from judge.render.board import draw_board, scene_for
 from judge.render.canvas import CairoCanvas
 from judge.render.layers import picture_size
+from judge.render.lru import Lru
 from judge.render.palette import as_image
 from judge.render.pixels import draw_pixels
 from judge.render.png import render_png
@@ -188,3 +190,53 @@ def test_the_caches_keep_at_most_their_sizes() -> None:
     assert len(layers._grounds.entries) <= layers.GROUNDS
     assert len(layers._overlays_cache.entries) <= layers.OVERLAYS
     assert len(palette._palettes.entries) <= palette.PALETTES
+
+
+def test_a_weighed_cache_drops_the_least_recently_used_until_within_its_size() -> None:
+    cache: Lru[str, str] = Lru(10, weigh=len)
+    assert cache.get("a", lambda: "aaaa") == "aaaa"
+    cache.get("b", lambda: "bbbb")
+    assert cache.get("a", lambda: "made again") == "aaaa"  # kept; now the most recent
+    cache.get("c", lambda: "ccccc")  # 13 in all: b, the least recently used, dropped
+    assert list(cache.entries) == ["a", "c"] and cache.weight == 9
+    cache.get("d", lambda: "d" * 20)  # heavier than the whole: kept alone
+    assert list(cache.entries) == ["d"] and cache.weight == 20
+    cache.clear()
+    assert not cache.entries and cache.weight == 0
+
+
+def _line_orders(name: str) -> int:
+    """How many of a case's orders are lines (moves, retreats, supports, convoys)."""
+    args, kw = CASES[name]
+    s = scene_for(*args, **{k: v for k, v in kw.items() if k != "scale"})
+    return sum(1 for o in s.orders if len(o.tokens) >= 4 and o.tokens[2] in ("-", "R", "S", "C"))
+
+
+def test_an_orders_line_is_drawn_once_and_its_pixels_painted_again() -> None:
+    """Each line order of the Spring picture is kept as a stamp (keyed by what it draws,
+    not by its text); the picture drawn again paints them and gives the same bytes."""
+    args, kw = CASES["spring 1901, after"]
+    canvas._stamps.clear()
+    first = render_png(*args, **kw)
+    kept = [k for k in canvas._stamps.entries if k[0][0] == "order"]
+    assert len(kept) == _line_orders("spring 1901, after") == 16
+    assert canvas._stamps.weight <= canvas.STAMP_BYTES
+    assert render_png(*args, **kw) == first
+    assert [k for k in canvas._stamps.entries if k[0][0] == "order"] == kept
+
+
+def test_a_drawing_larger_than_the_stamps_bound_is_drawn_in_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a bound no order's line fits in, none is kept, and the picture differs from
+    the one painted from stamps by rounding alone."""
+    name = "spring 1901, after"
+    stamped = copied(layered(name))
+    monkeypatch.setattr(canvas, "STAMP_PIXELS", 40 * 40)  # a unit fits; no arrow does
+    canvas._stamps.clear()
+    in_place = copied(layered(name))
+    assert not [k for k in canvas._stamps.entries if k[0][0] == "order"]
+    assert [k for k in canvas._stamps.entries if k[0][0] == "unit"]
+    diff = most(ImageChops.difference(stamped, in_place))
+    assert diff.getbbox() is not None  # the arrows were drawn otherwise
+    assert diff.point(lambda v: 255 if v > 2 else 0).getbbox() is None

@@ -311,8 +311,21 @@ class SvgCanvas:
         return head + "<defs>" + "".join(defs) + "</defs>" + "".join(self.parts) + "</svg>"
 
 
-STAMPS = 1024  # the stamps kept: a hold ring, the largest, 37 x 37 pixels (5.5 KiB) at scale 1
-_stamps: Lru[tuple[Hashable, float], Mask | None] = Lru(STAMPS)
+# The stamps kept, by their pixels' bytes: a unit 5.5 KiB at scale 1, a move's arrow
+# between neighbours about 30 KiB. A thousand games' Spring 1901 orders drew 536 lines:
+# 18 MiB with the units and centres, so the least seen are drawn again.
+STAMP_BYTES = 16 * 1024 * 1024
+# A drawing larger than this (pixels) is drawn in place, not kept: a convoy's long arrow
+# would take a hundredth of the stamps' bytes, for the rare picture it recurs in.
+STAMP_PIXELS = 160 * 160
+
+
+def _weight(mask: Mask | None) -> int:
+    """A stamp's bytes (what STAMP_BYTES bounds)."""
+    return 64 if mask is None else mask.surface.get_stride() * mask.surface.get_height() + 64
+
+
+_stamps: Lru[tuple[Hashable, float], Mask | None] = Lru(STAMP_BYTES, _weight)
 
 
 class CairoCanvas:
@@ -361,11 +374,13 @@ class CairoCanvas:
 
     def stamp(self, key: Hashable, box: Box, draw: Callable[[Canvas], None]) -> None:
         """Paint the pixels `draw` draws, drawn once per process, key and scale onto a
-        transparent surface of `box` and kept (at most STAMPS): a centre's or a unit's
-        dozen Cairo calls become one. Painted over the picture they differ from drawing
-        in place only by the rounding of that second composite, at antialiased edges.
-        Without `stamps` (the canvas's argument) `draw` draws in place."""
-        if not self.stamps:
+        transparent surface of `box` and kept (STAMP_BYTES of them at most): a centre's,
+        a unit's or an order's dozen Cairo calls become one. Painted over the picture
+        they differ from drawing in place only by the rounding of that second composite,
+        at antialiased edges. Without `stamps` (the canvas's argument), or for a `box`
+        over STAMP_PIXELS, `draw` draws in place."""
+        width, height = (box[2] - box[0]) * self.scale, (box[3] - box[1]) * self.scale
+        if not self.stamps or width * height > STAMP_PIXELS:
             draw(self)
             return
         found = _stamps.get((key, self.scale), lambda: _stamp(box, draw, self.scale))

@@ -235,40 +235,100 @@ def draw_order(
         attrs["data-result"] = o.result
     if o.failed:
         attrs["data-failed"] = "true"
-    canvas.begin(attrs, 0.85 if o.failed else 1.0)
+    opacity = 0.85 if o.failed else 1.0
+    lined = None
+    if line is not None:  # a move, retreat, support or convoy
+        with contextlib.suppress(KeyError, IndexError, ValueError):
+            lined = _lined(o, scene, line, tip, color, opacity)
+    if lined is not None:
+        canvas.stamp(("order", lined), lined.box(), partial(_draw_lined, lined, attrs))
+        return
+    canvas.begin(attrs, opacity)
     # an order naming a place the drawing does not know: listed in the mail, not drawn
-    with contextlib.suppress(KeyError, IndexError, ValueError):
-        _order_body(canvas, o, scene, line, tip, style, color)
+    if line is None:
+        with contextlib.suppress(KeyError, IndexError, ValueError):
+            _order_body(canvas, o, scene, style, color)
+    canvas.end()
+
+
+@dataclass(frozen=True)
+class Lined:
+    """All a move, retreat, support or convoy draws, and nothing else: the same value
+    draws the same pixels, so its pixels are kept and painted again (CairoCanvas.stamp):
+    an arrow's dozen Cairo calls, its outline and its group's opacity, became one; the
+    same moves recur from game to game."""
+
+    arrow: bool  # an arrow (a move, a retreat) or a link (a support, a convoy)
+    points: tuple[Point, ...]  # the arrow's; a link runs from `here` to the last
+    color: str
+    dash: tuple[float, ...] | None
+    width: float  # the arrow's line
+    end: float  # how far before its last point the line ends
+    here: Point  # where the order's unit is drawn
+    removed: bool  # a retreat that failed: the unit destroyed, its removal mark
+    fail_at: Point | None  # where a failed order's cross is
+    opacity: float
+
+    def box(self) -> tuple[float, float, float, float]:
+        """What it draws lies inside this: its points, and `REACH` about them (the
+        removal mark's ring, the widest, with its white line)."""
+        xs = [p[0] for p in (*self.points, self.here, self.fail_at or self.here)]
+        ys = [p[1] for p in (*self.points, self.here, self.fail_at or self.here)]
+        return (min(xs) - REACH, min(ys) - REACH, max(xs) + REACH, max(ys) + REACH)
+
+
+REACH = 20.0  # Lined.box's margin: the removal ring, radius 15, its white line 5.5, and AA
+
+
+def _lined(
+    o: Order, scene: Scene, line: Line, tip: Point | None, color: str, opacity: float
+) -> Lined:
+    """What the line order `o` (`order_line` gave it `line`) draws (KeyError: a place the
+    drawing lacks)."""
+    t = o.tokens
+    here, verb = _here(o, scene), t[2]
+    arrow = verb in ("-", "R")
+    return Lined(
+        arrow=arrow,
+        points=line.points if tip is None else (*line.points[:-1], tip),
+        color=color,
+        dash=((9, 4) if verb == "-" and _convoyed(o, scene) else None)
+        if arrow
+        else ((7, 4) if verb == "S" else (1.5, 4)),
+        width=3.0 if verb == "-" else 2.5,
+        end=line.radius if tip is None else 0.0,
+        here=here,
+        removed=verb == "R" and o.failed,
+        fail_at=_path_mid(line.points) if o.failed else None,
+        opacity=opacity,
+    )
+
+
+def _draw_lined(lined: Lined, attrs: Mapping[str, str], canvas: Canvas) -> None:
+    """A line order as `Lined` says, in its group."""
+    canvas.begin(attrs, lined.opacity)
+    if lined.arrow:
+        arrow_along(canvas, lined.points, lined.color, lined.dash, lined.width, 12.0, lined.end)
+    else:
+        assert lined.dash is not None  # a link is always dashed or dotted
+        link(canvas, lined.here, lined.points[-1], lined.color, lined.dash, lined.end)
+    if lined.removed:  # a retreat that fails destroys the unit
+        removal(canvas, lined.here)
+    if lined.fail_at is not None:
+        cross(canvas, lined.fail_at)
     canvas.end()
 
 
 def _order_body(
-    canvas: Canvas,
-    o: Order,
-    scene: Scene,
-    line: Line | None,
-    tip: Point | None,
-    style: PowerStyle | None,
-    color: str,
+    canvas: Canvas, o: Order, scene: Scene, style: PowerStyle | None, color: str
 ) -> None:
-    """The order's arrow, link, ring or mark (KeyError: a place the drawing lacks)."""
+    """A hold's ring, a build's or a removal's mark (KeyError: a place the drawing lacks)."""
     t = o.tokens
     if len(t) < 3:
         return  # WAIVE, or text the judge did not understand
     here, verb = _here(o, scene), t[2]
     fail_at: Point | None = None
-    if line is not None:  # a move, retreat, support or convoy
-        points = line.points if tip is None else (*line.points[:-1], tip)
-        end = line.radius if tip is None else 0.0
-        if verb in ("-", "R"):
-            dash = (9, 4) if verb == "-" and _convoyed(o, scene) else None
-            arrow_along(canvas, points, color, dash, 3.0 if verb == "-" else 2.5, 12.0, end)
-        else:
-            link(canvas, here, points[-1], color, (7, 4) if verb == "S" else (1.5, 4), end)
-        fail_at = _path_mid(line.points)
-        if verb == "R" and o.failed:  # a retreat that fails destroys the unit
-            removal(canvas, here)
-    elif verb == "H":
+    if verb == "H":
         if o.given == "":
             return  # no order was given: the unit held by default; nothing to draw
         x, y = here
