@@ -12,18 +12,24 @@ INDEXED_LEVEL = 2  # zlib-ng's: its level 1 is a faster method that wrote a fift
 
 def encode_indexed(indices: bytes, width: int, height: int, colours: bytes) -> bytes:
     """An 8-bit palette PNG: `indices` one byte a pixel, row after row, into `colours`
-    (flat RGB, at most 256 entries).
+    (flat RGB, at most 256 entries)."""
+    line = width + 1
+    rows = bytearray(line * height)  # each row led by its filter type, 0 (none)
+    view = memoryview(indices)
+    for y in range(height):
+        rows[y * line + 1 : (y + 1) * line] = view[y * width : (y + 1) * width]
+    return encode_rows(rows, width, height, colours)
+
+
+def encode_rows(rows: bytes | bytearray, width: int, height: int, colours: bytes) -> bytes:
+    """An 8-bit palette PNG of `rows`: each row its filter type, 0 (none), then its
+    `width` indices into `colours` (flat RGB, at most 256 entries).
 
     Compressed by zlib-ng at its level 2 rather than by Pillow's zlib at level 1: the
     standard map's results picture in 2.8 ms and 97 KiB instead of 5 ms and 106 KiB
     (every results mail carries it; a thousand games' results are 8,000 mails)."""
     from zlib_ng import zlib_ng
 
-    line = width + 1
-    rows = bytearray(line * height)  # each row led by its filter type, 0 (none)
-    view = memoryview(indices)
-    for y in range(height):
-        rows[y * line + 1 : (y + 1) * line] = view[y * width : (y + 1) * width]
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join(
         [
