@@ -29,9 +29,10 @@ from render_cases import cases
 
 from judge.engine.board import starting_position
 from judge.render import canvas, layers, palette
-from judge.render.board import draw_board, scene_for
+from judge.render.board import draw_board, occupants, province_fills, scene_for
 from judge.render.canvas import CairoCanvas
 from judge.render.layers import picture_size
+from judge.render.legend import layout_key
 from judge.render.lru import Lru
 from judge.render.palette import as_image
 from judge.render.pixels import draw_pixels
@@ -239,4 +240,36 @@ def test_a_drawing_larger_than_the_stamps_bound_is_drawn_in_place(
     assert [k for k in canvas._stamps.entries if k[0][0] == "unit"]
     diff = most(ImageChops.difference(stamped, in_place))
     assert diff.getbbox() is not None  # the arrows were drawn otherwise
+    assert diff.point(lambda v: 255 if v > 2 else 0).getbbox() is None
+
+
+@pytest.mark.parametrize("name", ["spring 1901, after", "spring 1901, after, half size"])
+def test_a_tinted_province_painted_from_its_stamp_is_its_three_masks_painted(name: str) -> None:
+    """Each owned province's fill, border and pattern, painted as one kept stamp, match
+    the three painted one after another on the board within rounding, its pattern on the
+    picture's grid (a pattern set in the stamp's own space would be shifted)."""
+    args, kw = CASES[name]
+    kw = dict(kw)
+    scale = kw.pop("scale", 1.0)
+    s = scene_for(*args, **kw)
+    legend = (s.caption, s.orders, s.with_after)
+    ly = layers.layers(
+        s.before, s.board, s.dr, scale, legend, layout_key(s.before, s.board, *legend)
+    )
+    size = picture_size(s.before.game_map, s.dr)
+    each, stamped = (CairoCanvas(*size, scale, base=ly.ground) for _ in range(2))
+    canvas._stamps.clear()
+    fills = province_fills(s.before.game_map, s.dr, s.owner, occupants(s.board), only_changed=True)
+    tinted = [f for f in fills if f.key in ly.masks]
+    for f in tinted:
+        fill, border = ly.masks[f.key]
+        paints = [(fill, f.color), (border, s.dr.border_color)]
+        paints += [(fill, f.hatch)] if f.hatch is not None else []
+        for mask, paint in paints:
+            each.lay_mask(mask, paint)
+        stamped.lay_painted(tuple(paints))
+    kept = [k for k in canvas._stamps.entries if k[0][0] == "painted"]
+    assert len(tinted) == 27 and len(kept) == 27 - (3 if scale == 1.0 else 0)  # STP, MOS, SEV
+    diff = most(ImageChops.difference(copied(each.pixels()), copied(stamped.pixels())))
+    assert diff.getbbox() is not None  # painted otherwise: rounding differs
     assert diff.point(lambda v: 255 if v > 2 else 0).getbbox() is None

@@ -163,6 +163,37 @@ def shape_mask(rings: Sequence[Ring], scale: float, stroke: float | None = None)
     return Mask(surface, x0, y0)
 
 
+def painted(layers: Sequence[tuple[Mask, str | Hatch]], scale: float) -> Mask:
+    """What painting each paint through its mask in turn paints (CairoCanvas.lay_mask of
+    each), on a transparent surface just covering the masks, placed in whole pixels."""
+    import cairocffi as cairo
+
+    x0, y0, x1, y1 = _extent([m for m, _ in layers])
+    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, x1 - x0, y1 - y0)
+    ctx = cairo.Context(surface)
+    for mask, paint in layers:
+        if isinstance(paint, Hatch):  # its pattern set in the picture's own user space
+            ctx.translate(-x0, -y0)
+            ctx.scale(scale, scale)
+            ctx.set_source(_hatch(paint, scale))
+            ctx.identity_matrix()
+        else:
+            ctx.set_source_rgb(*_rgb(paint))
+        ctx.mask_surface(mask.surface, mask.x - x0, mask.y - y0)
+    surface.flush()
+    return Mask(surface, x0, y0)
+
+
+def _extent(masks: Sequence[Mask]) -> tuple[int, int, int, int]:
+    """The pixels `masks` cover together: left, top, right, bottom."""
+    return (
+        min(m.x for m in masks),
+        min(m.y for m in masks),
+        max(m.x + m.surface.get_width() for m in masks),
+        max(m.y + m.surface.get_height() for m in masks),
+    )
+
+
 def layer_of(draw: Callable[[Canvas], None], scale: float) -> Mask | None:
     """What `draw` draws at `scale` on a transparent surface only as large as what it
     covers, placed in whole pixels (None: it draws nothing)."""
@@ -312,9 +343,9 @@ class SvgCanvas:
 
 
 # The stamps kept, by their pixels' bytes: a unit 5.5 KiB at scale 1, a move's arrow
-# between neighbours about 30 KiB. A thousand games' Spring 1901 orders drew 536 lines:
-# 18 MiB with the units and centres, so the least seen are drawn again.
-STAMP_BYTES = 16 * 1024 * 1024
+# between neighbours about 30 KiB, a tinted province 10-160 KiB. A thousand games'
+# Spring 1901 pictures drew 536 different lines: 18 MiB with the units and centres.
+STAMP_BYTES = 24 * 1024 * 1024
 # A drawing larger than this (pixels) is drawn in place, not kept: a convoy's long arrow
 # would take a hundredth of the stamps' bytes, for the rare picture it recurs in.
 STAMP_PIXELS = 160 * 160
@@ -404,6 +435,20 @@ class CairoCanvas:
         ctx.identity_matrix()
         ctx.mask_surface(mask.surface, mask.x, mask.y)
         ctx.restore()
+
+    def lay_painted(self, layers: tuple[tuple[Mask, str | Hatch], ...]) -> None:
+        """What `lay_mask` of each (mask, paint) in turn paints: from kept pixels, as
+        `stamp` keeps them (one composite for a tinted province's fill, border and
+        pattern; over STAMP_PIXELS, painted in place)."""
+        x0, y0, x1, y1 = _extent([m for m, _ in layers])
+        if (x1 - x0) * (y1 - y0) > STAMP_PIXELS:
+            for mask, paint in layers:
+                self.lay_mask(mask, paint)
+            return
+        key = (("painted", layers), self.scale)  # the masks themselves: one map's
+        found = _stamps.get(key, lambda: painted(layers, self.scale))
+        if found is not None:  # never None: the stamps' cache holds None for no pixels
+            self.lay(found)
 
     def lay(self, layer: Mask) -> None:
         """Paint `layer` (a transparent surface, placed in this one's pixels) over it."""

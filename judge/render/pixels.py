@@ -45,10 +45,8 @@ def _draw_board(canvas: CairoCanvas, s: Scene, ly: Layers) -> None:
         if masks is None:
             continue  # a province drawn with no outline: nothing to fill
         fill, border = masks
-        canvas.lay_mask(fill, f.color)
-        canvas.lay_mask(border, dr.border_color)
-        if f.hatch is not None:
-            canvas.lay_mask(fill, f.hatch)
+        hatch = ((fill, f.hatch),) if f.hatch is not None else ()
+        canvas.lay_painted(((fill, f.color), (border, dr.border_color), *hatch))
     if ly.decor is not None:
         canvas.lay(ly.decor)
     draw_centers(canvas, gm, dr, s.owner)
