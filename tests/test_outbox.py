@@ -612,3 +612,28 @@ def test_a_mail_the_relay_refuses_for_now_is_tried_for_three_days() -> None:
 
     tried_for = sum((backoff(n) for n in range(MAX_ATTEMPTS - 1)), timedelta())
     assert tried_for == timedelta(days=3, minutes=3)
+
+
+def test_the_mails_ahead_are_chosen_unread_and_only_those_chosen_read_whole(
+    tmp_path: Path,
+) -> None:
+    """due_heads gives what choosing needs (no text, no picture's bytes); bodies reads
+    the mails chosen whole, in the order given, leaving out one sent meanwhile."""
+    db = open_db(tmp_path / "j.db")
+    ids = _queue_results(db, ['{"name":"A.png"}', None, '{"name":"A.png"}'])
+    picture = outbox.Attachment("A.png", b"png-A")
+    outbox.finish_many(db, [(ids[2], '{"name":"A.png"}', picture)], NOW)
+    heads = outbox.due_heads(db, NOW)
+    assert heads == [
+        outbox.Head(ids[0], ("p0@example.org",), '{"name":"A.png"}', False),
+        outbox.Head(ids[1], ("p1@example.org",), None, False),
+        outbox.Head(ids[2], ("p2@example.org",), None, False),
+    ]
+    outbox.mark_sent_many(db, [(ids[1], "sent")], NOW)
+    raws = dict(db.execute("SELECT id, raw FROM outbound").fetchall())
+    whole = outbox.bodies(db, [heads[2], heads[1], heads[0]])
+    assert [(m.id, m.raw, m.picture, m.attachment) for m in whole] == [
+        (ids[2], raws[ids[2]], None, picture),
+        (ids[0], raws[ids[0]], '{"name":"A.png"}', None),
+    ]
+    assert outbox.due(db, NOW) == outbox.bodies(db, outbox.due_heads(db, NOW))

@@ -138,9 +138,7 @@ class Attacher:
     # The id of the first mail of each picture begun: where its mails are (finish_drawn).
     firsts: dict[str, int] = field(default_factory=dict)
 
-    def ahead(
-        self, items: Sequence[outbox.Outbound], further: Sequence[tuple[str, int]] = ()
-    ) -> None:
+    def ahead(self, items: Sequence[outbox.Head], further: Sequence[tuple[str, int]] = ()) -> None:
         """Begin drawing the distinct pictures of `items` (queued mails about to be sent),
         then those of `further` (queued further on: each JSON and the id of its first
         mail)."""
@@ -177,7 +175,7 @@ class Attacher:
             outbox.finish_drawn(db, drawn, now)
             crash_point("picture-stored")  # stored, not sent: the next life sends these bytes
 
-    def ready(self, item: outbox.Outbound) -> bool:
+    def ready(self, item: outbox.Head) -> bool:
         """Whether `item` can be finished now: no picture, or its picture drawn (or known
         not to be drawable)."""
         return item.picture is None or self.drawer.ready(item.picture)

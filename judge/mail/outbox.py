@@ -37,9 +37,7 @@ from judge.store import outbox
 class PictureStep(Protocol):
     """Draws the queued mails' pictures and attaches them (judge/game/pictures.Attacher)."""
 
-    def ahead(
-        self, items: Sequence[outbox.Outbound], further: Sequence[tuple[str, int]] = ()
-    ) -> None:
+    def ahead(self, items: Sequence[outbox.Head], further: Sequence[tuple[str, int]] = ()) -> None:
         """The mails about to be sent, in order: begin drawing their pictures, and those
         of `further` (pictures queued further on: their JSON, their first mail's id)."""
 
@@ -54,7 +52,7 @@ class PictureStep(Protocol):
     ) -> None:
         """Store `drawn`, finishing the mails that carry them, in one transaction."""
 
-    def ready(self, item: outbox.Outbound) -> bool:
+    def ready(self, item: outbox.Head) -> bool:
         """Whether `item` can be finished without waiting (no picture, or it is drawn)."""
 
     def __call__(
@@ -339,7 +337,7 @@ def drain(
     `look_ahead` more are begun meanwhile. Mails queued with a picture are finished by
     `attach_picture` (which stores them) before the first is sent."""
     attach_picture.store_drawn(db, attach_picture.drawn_ahead(), clock())
-    items = outbox.due(db, clock(), limit + max(1, look_ahead))  # one more: is there more?
+    items = outbox.due_heads(db, clock(), limit + max(1, look_ahead))  # one more: is there more?
     if not items:
         delivery.close()  # idle: no connection kept open
         return 0
@@ -359,24 +357,24 @@ def drain(
 def finished(
     db: sqlite_utils.Database,
     clock: Callable[[], datetime],
-    items: Sequence[outbox.Outbound],
+    items: Sequence[outbox.Head],
     attach_picture: PictureStep,
     limit: int,
 ) -> list[outbox.Outbound]:
-    """Up to `limit` of `items` that can be sent now (see sendable), their pictures
-    attached and stored."""
-    batch = sendable(items, attach_picture.ready, limit)
+    """Up to `limit` of `items` that can be sent now (see sendable), read whole, their
+    pictures attached and stored."""
+    batch = outbox.bodies(db, sendable(items, attach_picture.ready, limit))
     if any(item.picture for item in batch):
         batch = attach_picture(db, batch, clock())
     return batch
 
 
 def sendable(
-    items: Sequence[outbox.Outbound], ready: Callable[[outbox.Outbound], bool], limit: int
-) -> list[outbox.Outbound]:
+    items: Sequence[outbox.Head], ready: Callable[[outbox.Head], bool], limit: int
+) -> list[outbox.Head]:
     """Up to `limit` of `items`, in their order: those whose picture is ready, except
     where an earlier mail to one of the same recipients waits for its picture."""
-    chosen: list[outbox.Outbound] = []
+    chosen: list[outbox.Head] = []
     waiting: set[str] = set()  # recipients of a mail that waits
     for item in items:
         if len(chosen) >= limit:

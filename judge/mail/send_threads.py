@@ -254,7 +254,7 @@ def drain(
     room = min(limit, threads.room())
     items = []
     if room:
-        items = outbox.due(db, clock(), room + max(1, look_ahead), exclude=threads.in_flight)
+        items = outbox.due_heads(db, clock(), room + max(1, look_ahead), threads.in_flight)
     # Even with no room: the pictures of the games just processed are begun at once.
     attach_picture.ahead(items, outbox.pictures_ahead(db, PICTURES_AHEAD))
     if not items:

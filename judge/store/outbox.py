@@ -96,18 +96,42 @@ def queue_each(
 DIRECT = ("reply", "signed reply", "limit")
 
 
+@dataclass(frozen=True)
+class Head:
+    """A queued mail as choosing what to send needs it (`due_heads`): not its text, nor
+    its stored picture's bytes, which `bodies` reads for the mails chosen."""
+
+    id: int
+    recipients: tuple[str, ...]
+    picture: str | None = None  # what to draw before sending, not drawn yet
+    direct: bool = False  # a direct answer (DIRECT) with no earlier mail queued to its readers
+
+
 def due(
     db: sqlite_utils.Database,
     now: datetime,
     limit: int = 100,
     exclude: Set[int] = frozenset(),
 ) -> list[Outbound]:
+    """Up to `limit` queued messages due by `now`, whole, in the order to send them (see
+    `due_heads`)."""
+    return bodies(db, due_heads(db, now, limit, exclude))
+
+
+def due_heads(
+    db: sqlite_utils.Database,
+    now: datetime,
+    limit: int = 100,
+    exclude: Set[int] = frozenset(),
+) -> list[Head]:
     """Up to `limit` queued messages due by `now`, in the order to send them: first the
     direct answers (DIRECT) with no earlier queued message to the same recipients, then
     the rest, each lane in the order queued, but none behind an earlier message to the
     same recipients that waits out its backoff; none of `exclude` (mails being sent). The
     lanes are found in the queue's partial indexes (migration 18), reading no more of a
-    deadline burst's queue than is chosen; only the chosen messages' bodies are read."""
+    deadline burst's queue than is chosen. Each is read without its text: the sender
+    reads the mails ahead of its turn on every pass (their pictures begun, the first
+    drawn sent first), 50,000 in a 1,000-game burst, and sends 9,000 of them."""
     at = iso(now)
     fast = [i for i in _direct_first(db, at) if i not in exclude][:limit]
     slow: list[int] = []
@@ -127,21 +151,50 @@ def due(
         return []
     direct = set(fast)
     marks = ", ".join("?" for _ in chosen)
-    found: dict[int, Outbound] = {}
-    chosen_rows = db.execute(
-        "SELECT id, message_id, recipients, raw, attempts, picture, picture_id "
-        f"FROM outbound WHERE id IN ({marks})",
-        chosen,
-    ).fetchall()
-    attachments = _attachments(db, {r[6] for r in chosen_rows if r[6] is not None})
-    for r in chosen_rows:
-        to = _recipients(r[2])
+    found: dict[int, Head] = {}
+    for outbound_id, recipients, picture in db.execute(
+        f"SELECT id, recipients, picture FROM outbound WHERE id IN ({marks})", chosen
+    ).fetchall():
+        to = _recipients(recipients)
         if isinstance(to, str):  # damaged on disk: set aside, never sent, shown to the operator
-            mark_failed(db, r[0], now, f"its recipients do not read: {to}")
+            mark_failed(db, outbound_id, now, f"its recipients do not read: {to}")
             continue
-        attachment = attachments.get(r[6]) if r[6] is not None else None
-        found[r[0]] = Outbound(r[0], r[1], to, r[3], r[4], r[5], r[0] in direct, attachment)
+        found[outbound_id] = Head(outbound_id, to, picture, outbound_id in direct)
     return [found[i] for i in chosen if i in found]
+
+
+def bodies(db: sqlite_utils.Database, heads: Sequence[Head]) -> list[Outbound]:
+    """`heads` whole, in their order: each with its text, and its picture when stored (a
+    mail sent or set aside meanwhile is left out)."""
+    if not heads:
+        return []
+    marks = ", ".join("?" for _ in heads)
+    rows = db.execute(
+        "SELECT id, message_id, raw, attempts, picture, picture_id FROM outbound "
+        f"WHERE id IN ({marks}) AND state = 'queued'",
+        [h.id for h in heads],
+    ).fetchall()
+    attachments = _attachments(db, {r[5] for r in rows if r[5] is not None})
+    by_id = {r[0]: r for r in rows}
+    out = []
+    for head in heads:
+        r = by_id.get(head.id)
+        if r is not None:
+            outbound_id, message_id, raw, attempts, picture, picture_id = r
+            attachment = attachments.get(picture_id) if picture_id is not None else None
+            out.append(
+                Outbound(
+                    outbound_id,
+                    message_id,
+                    head.recipients,
+                    raw,
+                    attempts,
+                    picture,
+                    head.direct,
+                    attachment,
+                )
+            )
+    return out
 
 
 def _attachments(db: sqlite_utils.Database, picture_ids: Set[int]) -> dict[int, Attachment]:
