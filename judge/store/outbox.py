@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 import sqlite_utils
 
@@ -211,6 +212,9 @@ def _attachments(db: sqlite_utils.Database, picture_ids: Set[int]) -> dict[int, 
     }
 
 
+# The sender reads the recipients of the mails ahead on each pass, the same ones again
+# and again (50,000 reads for 9,000 mails in a 1,000-game burst): each text parsed once.
+@lru_cache(maxsize=4096)
 def _recipients(text: str) -> tuple[str, ...] | str:
     """A mail's stored recipients, or why they do not read (a disk fault, a hand edit)."""
     try:
