@@ -20,11 +20,8 @@ def png_for(spec: str) -> bytes:
 def gated(spec: str) -> bytes:
     """`spec` is JSON with "name" and any of: "gate", a file to wait for (a slow
     picture); "die", a marker file: the worker kills itself if the marker is missing (it
-    is made first), or always with "always"; "raise": the drawing raises ValueError;
-    "niceness": the picture is the worker's niceness, in digits."""
+    is made first), or always with "always"; "raise": the drawing raises ValueError."""
     data = json.loads(spec)
-    if data.get("niceness"):
-        return str(os.nice(0)).encode()
     if gate := data.get("gate"):
         while not Path(gate).exists():
             time.sleep(0.01)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import base64
 import email
 import json
-import os
 import signal
 import sqlite3
 from collections.abc import Iterator
@@ -135,14 +134,6 @@ def test_a_worker_that_dies_is_replaced_and_its_picture_drawn_again(
     assert pool.generation == 3  # drawn twice, each time by a new pool: then given up
     fine = json.dumps({"name": "c.png"})
     assert pool.drawn(fine) == pictures.Drawn(png_for(fine))  # the pool after that works
-
-
-def test_the_workers_draw_at_a_lower_priority_than_the_daemon(pool: PicturePool) -> None:
-    """A core the daemon's loop wants goes to it first: the workers are NICENESS nicer."""
-    asked = json.dumps({"name": "n.png", "niceness": True})
-    expected = min(19, os.nice(0) + picture_pool.NICENESS)  # 19: the nicest there is
-    assert picture_pool.NICENESS == 10
-    assert pool.drawn(asked) == pictures.Drawn(str(expected).encode())
 
 
 def test_a_picture_stuck_in_its_worker_is_stopped_and_given_up_after_two_tries(

@@ -15,7 +15,6 @@ picture drawn but not yet stored is simply drawn again after a restart.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -36,10 +35,6 @@ log = logging.getLogger("judge.service.picture_pool")
 
 TRIES = 2  # a picture is drawn at most this often before its mails go without it
 PICTURE_TIMEOUT = 120.0  # seconds one picture may take in a worker before it is stopped
-# The workers' niceness: a core the daemon's loop wants goes to it first. With a worker
-# per core, the loop (a player's mail, a game's processing) had a third less of a core
-# while the pictures were drawn, and the pictures waited for the games all the same.
-NICENESS = 10
 
 
 @dataclass(frozen=True)
@@ -223,9 +218,6 @@ def _reason(error: BaseException) -> str:
 
 
 def _worker_started(maps: Path | None, daemon: int) -> None:
-    """Each worker, as it starts: the daemon's map folder, an end with the daemon, and
-    a lower priority than the daemon's (see NICENESS)."""
+    """Each worker, as it starts: the daemon's map folder, and an end with the daemon."""
     use_operator_folder(maps)
     watch(daemon)
-    with contextlib.suppress(OSError):  # a system that refuses: drawn at the same priority
-        os.nice(NICENESS)
