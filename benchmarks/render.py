@@ -9,8 +9,12 @@ a schematic map (a map with no drawing file).
 Each PNG is timed warm (the map's cached layers and colours made: judge/render/layers.py,
 judge/render/palette.py), as the best and worst of 5 rounds of `repeats` pictures in CPU
 time, split into drawing (Cairo, on a copy of the cached layers) and encoding (mapping to
-the map's 256 colours and zlib); then the cold first picture of a map in a fresh process:
-its layers and colours made, the drawing file or schematic layout read.
+the map's 256 colours and zlib); then, as `unshared`, with no stamp kept from the picture
+before (each unit, centre, order's line and tinted province drawn anew, as a picture whose
+parts no other picture of the process had); then the cold first picture of a map in a
+fresh process: its layers and colours made, the drawing file or schematic layout read.
+A picture timed again and again reuses its own stamps: `PNG` is a picture all of whose
+parts were drawn before (the opening moves of a thousand games' burst come close).
 
 Target: the results mail's picture of the standard map at most 15 ms warm.
 """
@@ -29,6 +33,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from render_cases import cases  # noqa: E402  (tests/render_cases.py)
 
 from judge.render.board import render_svg, scene_for  # noqa: E402
+from judge.render.canvas import forget_stamps  # noqa: E402
 from judge.render.palette import encode  # noqa: E402
 from judge.render.pixels import draw_pixels  # noqa: E402
 from judge.render.png import PngUnavailable, render_png  # noqa: E402
@@ -60,6 +65,7 @@ def main() -> None:
         svg_ms = timed(lambda a=args, k=svg_kw: render_svg(*a, **k), repeats)
         try:
             png_ms = timed(lambda a=args, k=kw: render_png(*a, **k), repeats)
+            unshared_ms = timed(lambda a=args, k=kw: _unshared(a, k), repeats)
             png = render_png(*args, **kw)
             scene = scene_for(*args, **svg_kw)
             surface = draw_pixels(scene, scale)
@@ -68,7 +74,7 @@ def main() -> None:
             encode_ms = timed(lambda s=surface, g=gm, d=dr: encode(s, g, d), repeats)
             text = (
                 f"PNG {_ms(png_ms)} ({len(png) // 1024} KiB; draw {_ms(draw_ms)},"
-                f" encode {_ms(encode_ms)})"
+                f" encode {_ms(encode_ms)}; unshared {_ms(unshared_ms)})"
             )
         except PngUnavailable as e:
             text = f"PNG unavailable ({e})"
@@ -78,6 +84,12 @@ def main() -> None:
             [sys.executable, __file__, "1", name], capture_output=True, text=True, check=True
         )
         print(f"cold, first picture of a process: {name:18s} {out.stdout.strip()}", flush=True)
+
+
+def _unshared(args: tuple, kw: dict) -> bytes:
+    """The PNG drawn with no stamp kept from another picture."""
+    forget_stamps()
+    return render_png(*args, **kw)
 
 
 def _cold(name: str) -> str:

@@ -359,6 +359,11 @@ def _weight(mask: Mask | None) -> int:
 _stamps: Lru[tuple[Hashable, float], Mask | None] = Lru(STAMP_BYTES, _weight)
 
 
+def forget_stamps() -> None:
+    """Drop every stamp kept (tests; benchmarks/render.py's picture sharing no part)."""
+    _stamps.clear()
+
+
 class CairoCanvas:
     """Draws straight onto a Cairo image surface, `scale` times the map's size: on white,
     or on a copy of `base` (a cached layer of the same size, judge/render/layers.py), or
