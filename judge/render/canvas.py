@@ -452,7 +452,7 @@ class CairoCanvas:
             return
         key = (("painted", layers), self.scale)  # the masks themselves: one map's
         found = _stamps.get(key, lambda: painted(layers, self.scale))
-        if found is not None:  # never None: the stamps' cache holds None for no pixels
+        if found is not None:  # `painted` gives a surface; the cache allows None for `stamp`
             self.lay(found)
 
     def lay(self, layer: Mask) -> None:
