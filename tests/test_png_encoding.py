@@ -1,4 +1,4 @@
-"""The palette PNG the pictures are written as (judge/render/png.encode_indexed, zlib-ng):
+"""The palette PNG the pictures are written as (judge/render/png_write.encode_rows, zlib-ng):
 read back by Pillow, it is exactly the pixels and colours given."""
 
 from __future__ import annotations
@@ -12,10 +12,15 @@ from PIL import Image
 from render_cases import cases
 
 from judge.render.board import scene_for
-from judge.render.palette import as_image, indices, palette_for
+from judge.render.palette import as_image, mapped, palette_for
 from judge.render.pixels import draw_pixels
 from judge.render.png import render_png
-from judge.render.png_write import PNG_SIGNATURE, encode_indexed
+from judge.render.png_write import PNG_SIGNATURE, encode_rows
+
+
+def _rows(indices: bytes, width: int, height: int) -> bytes:
+    """`indices` as a PNG's rows: each led by its filter type, 0 (none)."""
+    return b"".join(b"\x00" + indices[y * width : (y + 1) * width] for y in range(height))
 
 
 @pytest.mark.parametrize("size", [(1, 1), (7, 3), (1220, 800), (33, 200)])
@@ -29,7 +34,7 @@ def test_the_indices_and_colours_read_back_exactly(size: tuple[int, int]) -> Non
         for y in range(height)
         for x in range(width)
     )
-    data = encode_indexed(indices, width, height, colours)
+    data = encode_rows(_rows(indices, width, height), width, height, colours)
     assert data.startswith(PNG_SIGNATURE)
     image = Image.open(io.BytesIO(data))
     assert (image.mode, image.size) == ("P", size)
@@ -38,7 +43,7 @@ def test_the_indices_and_colours_read_back_exactly(size: tuple[int, int]) -> Non
 
 
 def test_every_chunk_is_whole_and_checked() -> None:
-    data = encode_indexed(bytes([0, 1, 1, 0]), 2, 2, bytes([0, 0, 0, 255, 255, 255]))
+    data = encode_rows(_rows(bytes([0, 1, 1, 0]), 2, 2), 2, 2, bytes([0, 0, 0, 255, 255, 255]))
     at, kinds = len(PNG_SIGNATURE), []
     while at < len(data):
         length = int.from_bytes(data[at : at + 4], "big")
@@ -69,4 +74,4 @@ def test_the_pixels_read_in_place_map_as_pillows_quantize_maps_them(case: str) -
     surface = draw_pixels(scene, scale)
     pal = palette_for(scene.before.game_map, scene.dr)
     pillows = as_image(surface).quantize(palette=pal.matching, dither=0).tobytes()
-    assert indices(surface, pal) == pillows
+    assert mapped(surface, pal).tobytes() == pillows

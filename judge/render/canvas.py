@@ -419,9 +419,7 @@ class CairoCanvas:
         if not self.stamps or width * height > STAMP_PIXELS:
             draw(self)
             return
-        found = _stamps.get((key, self.scale), lambda: _stamp(box, draw, self.scale))
-        if found is not None:
-            self.lay(found)
+        self._lay_kept(key, lambda: _stamp(box, draw, self.scale))
 
     def clip(self, box: Box) -> None:
         """Draw only inside `box` (map units) until `unclip`."""
@@ -450,9 +448,14 @@ class CairoCanvas:
             for mask, paint in layers:
                 self.lay_mask(mask, paint)
             return
-        key = (("painted", layers), self.scale)  # the masks themselves: one map's
-        found = _stamps.get(key, lambda: painted(layers, self.scale))
-        if found is not None:  # `painted` gives a surface; the cache allows None for `stamp`
+        # Keyed by the masks themselves: one map's.
+        self._lay_kept(("painted", layers), lambda: painted(layers, self.scale))
+
+    def _lay_kept(self, key: Hashable, make: Callable[[], Mask | None]) -> None:
+        """Lay the stamp kept for `key` at this scale, made by `make()` when there is none
+        (None: nothing to lay)."""
+        found = _stamps.get((key, self.scale), make)
+        if found is not None:
             self.lay(found)
 
     def lay(self, layer: Mask) -> None:

@@ -41,7 +41,7 @@ class Palette:
 
     colours: list[int]
     matching: Any  # a PIL Image in mode "P"
-    matching_bgr: Any  # the same with each entry's red and blue swapped (`indices`)
+    matching_bgr: Any  # the same with each entry's red and blue swapped (`mapped`)
 
     @property
     def rgb(self) -> bytes:
@@ -75,12 +75,6 @@ def encode(surface: Any, gm: GameMap, dr: Drawing) -> bytes:
     rows = Image.new("P", (width + 1, height), 0)
     rows.paste(mapped(surface, palette), (1, 0))
     return encode_rows(rows.tobytes(), width, height, palette.rgb)
-
-
-def indices(surface: Any, palette: Palette) -> bytes:
-    """A Cairo RGB24 surface's pixels mapped to `palette`'s entries, one byte a pixel."""
-    out: bytes = mapped(surface, palette).tobytes()
-    return out
 
 
 def mapped(surface: Any, palette: Palette) -> Any:  # a PIL Image in mode "P"

@@ -10,17 +10,6 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 INDEXED_LEVEL = 2  # zlib-ng's: its level 1 is a faster method that wrote a fifth more
 
 
-def encode_indexed(indices: bytes, width: int, height: int, colours: bytes) -> bytes:
-    """An 8-bit palette PNG: `indices` one byte a pixel, row after row, into `colours`
-    (flat RGB, at most 256 entries)."""
-    line = width + 1
-    rows = bytearray(line * height)  # each row led by its filter type, 0 (none)
-    view = memoryview(indices)
-    for y in range(height):
-        rows[y * line + 1 : (y + 1) * line] = view[y * width : (y + 1) * width]
-    return encode_rows(rows, width, height, colours)
-
-
 def encode_rows(rows: bytes | bytearray, width: int, height: int, colours: bytes) -> bytes:
     """An 8-bit palette PNG of `rows`: each row its filter type, 0 (none), then its
     `width` indices into `colours` (flat RGB, at most 256 entries).
