@@ -266,3 +266,54 @@ def test_peek_reads_an_existing_database_and_never_creates_one(tmp_path: Path) -
         games.create_game(db, "war1", "standard", NOW)
     db.conn.close()
     assert peek(path) == Peek(version=len(MIGRATIONS), games=1)
+
+
+def test_a_nested_transaction_that_raises_is_rolled_back_alone(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    db.execute("CREATE TABLE t (v INTEGER)")
+    statements: list[str] = []
+    db.conn.set_trace_callback(statements.append)
+    with transaction(db):
+        db.execute("INSERT INTO t VALUES (1)")
+        with transaction(db):
+            db.execute("INSERT INTO t VALUES (2)")
+            with pytest.raises(ValueError), transaction(db):  # two deep, one name
+                db.execute("INSERT INTO t VALUES (3)")
+                raise ValueError("the innermost block fails")
+            db.execute("INSERT INTO t VALUES (4)")
+        with pytest.raises(KeyError), transaction(db):
+            db.execute("INSERT INTO t VALUES (5)")
+            with transaction(db):
+                db.execute("INSERT INTO t VALUES (6)")
+            raise KeyError("the second block fails after its own nested one")
+    db.conn.set_trace_callback(None)
+    assert [v for (v,) in db.execute("SELECT v FROM t ORDER BY v")] == [1, 2, 4]
+    # Each savepoint by the one name: its statements stay prepared, and no random name
+    # is drawn for each (sqlite_utils' atomic() did both).
+    assert [s for s in statements if "SAVEPOINT" in s] == [
+        "SAVEPOINT judge_nested",
+        "SAVEPOINT judge_nested",
+        "ROLLBACK TO SAVEPOINT judge_nested",
+        "RELEASE SAVEPOINT judge_nested",
+        "RELEASE SAVEPOINT judge_nested",
+        "SAVEPOINT judge_nested",
+        "SAVEPOINT judge_nested",
+        "RELEASE SAVEPOINT judge_nested",
+        "ROLLBACK TO SAVEPOINT judge_nested",
+        "RELEASE SAVEPOINT judge_nested",
+    ]
+
+
+def test_a_nested_block_after_the_transaction_ended_raises_its_own_error(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "j.db")
+    db.execute("CREATE TABLE t (v INTEGER)")
+    db.execute(
+        "CREATE TRIGGER no_sevens BEFORE INSERT ON t WHEN NEW.v = 7 "
+        "BEGIN SELECT RAISE(ROLLBACK, 'no sevens'); END"
+    )
+    with pytest.raises(sqlite3.IntegrityError, match="no sevens"), transaction(db):
+        db.execute("INSERT INTO t VALUES (1)")
+        with transaction(db):
+            db.execute("INSERT INTO t VALUES (7)")  # ends the whole transaction
+    assert not db.conn.in_transaction
+    assert db.execute("SELECT COUNT(*) FROM t").fetchone()[0] == 0
