@@ -144,6 +144,7 @@ def _run(
         sent = _wait(db, burst, proc)
         cpu, relay_cpu = _tree_cpu(proc.pid), relay.cpu() - relay0
         rss = _tree_rss(proc.pid)
+        processed = _last_processed(db, deadline)
         stop.set()
         if mailers is not None:
             mailers.join()
@@ -153,6 +154,7 @@ def _run(
         db.conn.close()
     seen = relay.seen()
     figures = _figures(seen, deadline.timestamp(), burst, sent, ready, cpu0, cpu, rss)
+    figures.insert(3, _timeline(seen, deadline.timestamp(), processed))
     # The relay runs here, on the same cores: what it costs is not the daemon's to spend.
     figures.insert(-2, f"the relay's CPU meanwhile ({relay.describe()}): {relay_cpu:.1f} s")
     if mailing is not None:
@@ -270,6 +272,36 @@ def _figures(
         f"with its worker processes {rss[1]:.0f} MB",
         f"machine: {os.cpu_count()} cores",
     ]
+
+
+def _last_processed(db, deadline: datetime) -> float | None:
+    """Seconds from `deadline` to the last burst game's phase processed (its next phase's
+    start, the daemon's clock when it processed it)."""
+    row = db.execute(
+        "SELECT MAX(p.started_at) FROM phases p JOIN games g ON g.id = p.game_id "
+        "WHERE g.name LIKE 'bench%' AND p.phase = 'F1901M'"
+    ).fetchone()
+    if row is None or row[0] is None:
+        return None
+    return (datetime.fromisoformat(row[0]) - deadline).total_seconds()
+
+
+def _timeline(seen: list[tuple[float, bool]], deadline: float, processed: float | None) -> str:
+    """When the burst's mails with a picture reached the relay, against when the daemon
+    processed its last game: what the pictures' drawing adds after the games' work."""
+    pictured = sorted(t - deadline for t, p in seen if p and t >= deadline)
+    if not pictured:
+        return "the timeline: no mail with a picture"
+
+    def share(q: float) -> float:
+        return pictured[min(len(pictured) - 1, int(q * len(pictured)))]
+
+    last = "not found" if processed is None else f"{processed:.1f} s"
+    return (
+        f"the timeline: the last game processed at {last}; its mails with a picture at the "
+        f"relay: the first at {pictured[0]:.1f} s, half by {share(0.5):.1f} s, nine in ten by "
+        f"{share(0.9):.1f} s, all by {pictured[-1]:.1f} s"
+    )
 
 
 def _answers(port: int) -> bool:
