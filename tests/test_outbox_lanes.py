@@ -1,5 +1,7 @@
-"""Two lanes in the outbox (issue 16): a direct answer to a mail is sent before bulk mail
-queued earlier (a deadline's results), never before an earlier mail to the same address."""
+"""The outbox's lanes (issue 16): a direct answer to a mail is sent before bulk mail
+queued earlier (a deadline's results), and a game's results, once their picture is drawn,
+before the other mail queued earlier (the notices of a burst); neither ever before an
+earlier mail to the same address."""
 
 from __future__ import annotations
 
@@ -54,4 +56,57 @@ def test_direct_answers_go_first_but_never_before_an_earlier_mail_to_their_addre
         ("reply", "a@example.org"),
         ("signed reply", "d@example.org"),
         ("limit", "e@example.org"),
+    ]
+
+
+def test_results_ready_to_send_go_before_the_mail_queued_before_them(tmp_path: Path) -> None:
+    # A deadline burst queues each game's results, then its notices: the results of the
+    # last games waited behind every notice of the games before them.
+    db = open_db(tmp_path / "j.db")
+    queued = [
+        ("results", "a@example.org", '{"name":"A.png"}'),  # its picture not drawn yet
+        ("notice", "b@example.org", None),
+        ("notice", "c@example.org", None),
+        ("results", "d@example.org", '{"name":"D.png"}'),  # drawn below
+        ("notice", "e@example.org", None),
+        ("results", "c@example.org", None),  # c@ has a notice queued before it
+        ("results", "f@example.org", None),  # nothing to draw
+        ("reply", "g@example.org", None),
+    ]
+    with transaction(db):
+        ids = {
+            (kind, to): outbox.queue(db, b"x", f"<{n}@j>", [to], kind, NOW, picture=picture)
+            for n, (kind, to, picture) in enumerate(queued)
+        }
+    by_id = {v: k for k, v in ids.items()}
+    drawn = outbox.Attachment("D.png", b"png-D")
+    outbox.finish_many(db, [(ids[("results", "d@example.org")], '{"name":"D.png"}', drawn)], NOW)
+    assert [by_id[h.id] for h in outbox.due_heads(db, NOW)] == [
+        ("reply", "g@example.org"),
+        ("results", "d@example.org"),
+        ("results", "f@example.org"),
+        ("results", "a@example.org"),
+        ("notice", "b@example.org"),
+        ("notice", "c@example.org"),
+        ("notice", "e@example.org"),
+        ("results", "c@example.org"),
+    ]
+    # The limit counts every lane; mails being sent are left out of each.
+    assert [by_id[h.id] for h in outbox.due_heads(db, NOW, limit=3)] == [
+        ("reply", "g@example.org"),
+        ("results", "d@example.org"),
+        ("results", "f@example.org"),
+    ]
+    sending = {ids[("results", "d@example.org")], ids[("reply", "g@example.org")]}
+    assert [by_id[h.id] for h in outbox.due_heads(db, NOW, limit=2, exclude=sending)] == [
+        ("results", "f@example.org"),
+        ("results", "a@example.org"),
+    ]
+    # Once c@'s notice is sent, its results are ready and go with the others.
+    outbox.mark_sent(db, ids[("notice", "c@example.org")], NOW, "maildir")
+    assert [by_id[h.id] for h in outbox.due_heads(db, NOW, limit=4)] == [
+        ("reply", "g@example.org"),
+        ("results", "d@example.org"),
+        ("results", "c@example.org"),
+        ("results", "f@example.org"),
     ]

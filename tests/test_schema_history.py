@@ -35,5 +35,5 @@ def describe(db: sqlite_utils.Database) -> list[str]:
 
 def test_the_migrations_build_the_pinned_schema(tmp_path: Path) -> None:
     db = open_db(tmp_path / "j.db")
-    assert len(MIGRATIONS) == 24
+    assert len(MIGRATIONS) == 25
     assert describe(db) == PINNED.read_text(encoding="utf-8").splitlines()

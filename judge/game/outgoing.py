@@ -19,7 +19,7 @@ from judge.store.audit import iso
 REPLY = "reply"  # the kind of a mail that answers an incoming one (Reply.kind)
 LIMIT = "limit"  # the kind of the notice that a limit was reached: never capped itself
 PUBLIC = "public"  # the kind of a copy to the broadcast address or the game's list
-RESULTS = "results"  # the kind of a game's results mail (judge/game/play.py)
+RESULTS = outbox.RESULTS  # the kind of a game's results mail (judge/game/play.py)
 # The kinds of the mails that answer the sender's mail (or its address of record): the
 # only ones threaded under it (In-Reply-To, References).
 ANSWERS = (REPLY, SIGNED_REPLY, LIMIT)

@@ -95,6 +95,10 @@ def queue_each(
 # fast lane. A player's acknowledgement is sent before the results of a deadline burst
 # queued earlier, but never before an earlier mail to the same address.
 DIRECT = ("reply", "signed reply", "limit")
+# A game's results (game/outgoing.py): the next lane. Once its picture is drawn, it goes
+# before the other mail queued earlier (the notices of the games before it in a burst,
+# eight for each results mail) but, again, never before an earlier mail to its readers.
+RESULTS = "results"
 
 
 @dataclass(frozen=True)
@@ -126,17 +130,20 @@ def due_heads(
     exclude: Set[int] = frozenset(),
 ) -> list[Head]:
     """Up to `limit` queued messages due by `now`, in the order to send them: first the
-    direct answers (DIRECT) with no earlier queued message to the same recipients, then
-    the rest, each lane in the order queued, but none behind an earlier message to the
+    direct answers (DIRECT), then the results (RESULTS) whose picture is drawn (or that
+    have none), each with no earlier queued message to the same recipients, then the
+    rest, each lane in the order queued, but none behind an earlier message to the
     same recipients that waits out its backoff; none of `exclude` (mails being sent). The
-    lanes are found in the queue's partial indexes (migration 18), reading no more of a
-    deadline burst's queue than is chosen. Each is read without its text: the sender
-    reads the mails ahead of its turn on every pass (their pictures begun, the first
-    drawn sent first), 50,000 in a 1,000-game burst, and sends 9,000 of them."""
+    lanes are found in the queue's partial indexes (migrations 18 and 25), reading no
+    more of a deadline burst's queue than is chosen. Each is read without its text: the
+    sender reads the mails ahead of its turn on every pass (their pictures begun, the
+    first drawn sent first), 50,000 in a 1,000-game burst, and sends 9,000 of them."""
     at = iso(now)
     fast = [i for i in _direct_first(db, at) if i not in exclude][:limit]
-    slow: list[int] = []
     skip = exclude | set(fast)
+    results = _results_first(db, at, limit - len(fast), skip)
+    slow: list[int] = []
+    skip |= set(results)
     rows = db.execute(
         "SELECT id FROM outbound INDEXED BY idx_outbound_queued "
         "WHERE state = 'queued' AND next_attempt_at <= ? ORDER BY id",
@@ -147,7 +154,7 @@ def due_heads(
             break
         if outbound_id not in skip:
             slow.append(outbound_id)
-    chosen = _not_held_back(db, at, (fast + slow)[:limit])
+    chosen = _not_held_back(db, at, (fast + results + slow)[:limit])
     if not chosen:
         return []
     direct = set(fast)
@@ -301,6 +308,25 @@ def _not_held_back(db: sqlite_utils.Database, at: str, chosen: list[int]) -> lis
         )
     }
     return [i for i in chosen if i not in held] if held else chosen
+
+
+def _results_first(db: sqlite_utils.Database, at: str, limit: int, skip: Set[int]) -> list[int]:
+    """Up to `limit` results mails due by `at` and ready to send (their picture stored,
+    or none to draw), none of `skip`, with no earlier queued mail to their recipients,
+    in the order queued."""
+    if limit <= 0:
+        return []
+    rows = db.execute(
+        "SELECT o.id FROM outbound o INDEXED BY idx_outbound_results_ready "
+        # The kind written out, not bound: SQLite uses a partial index only for a query
+        # it can see implies the index's own WHERE.
+        f"WHERE o.state = 'queued' AND o.kind = '{RESULTS}' AND o.picture IS NULL "
+        "AND o.next_attempt_at <= ? AND NOT EXISTS (SELECT 1 FROM outbound e "
+        "INDEXED BY idx_outbound_queued_to WHERE e.state = 'queued' "
+        "AND e.recipients = o.recipients AND e.id < o.id) ORDER BY o.id LIMIT ?",
+        [at, limit + len(skip)],
+    )
+    return [i for (i,) in rows if i not in skip][:limit]
 
 
 def _direct_first(db: sqlite_utils.Database, at: str) -> list[int]:

@@ -497,6 +497,17 @@ def _v24_shared_message_ids(db: sqlite_utils.Database) -> None:
     db.execute("DROP INDEX idx_outbound_message_id")
 
 
+def _v25_results_first(db: sqlite_utils.Database) -> None:
+    # Issue 16: a game's results go before the other mail queued before them once their
+    # picture is drawn (judge/store/outbox.due_heads): in a 1,000-game burst the results
+    # of the last games waited behind the notices of all the games before them. This
+    # index holds those ready to send alone, so finding them reads none still drawn.
+    db.execute(
+        "CREATE INDEX idx_outbound_results_ready ON outbound (id) "
+        "WHERE state = 'queued' AND kind = 'results' AND picture IS NULL"
+    )
+
+
 def _json_or_null(value: object) -> str | None:
     """A moved value as its column holds it: NULL for none or an empty object."""
     return json.dumps(value) if value else None
@@ -527,4 +538,5 @@ MIGRATIONS = [
     _v22_code_hashes,
     _v23_forgetting_old_mail,
     _v24_shared_message_ids,
+    _v25_results_first,
 ]
