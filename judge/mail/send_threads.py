@@ -51,7 +51,11 @@ from judge.store import outbox
 log = logging.getLogger("judge.outbox")
 
 SEND_CONNECTIONS = 4  # connections to the relay at once
-MAX_IN_FLIGHT = 200  # mails handed to the threads and not yet recorded as sent
+# Mails handed to the threads and not yet recorded as sent: enough for the threads to
+# send while the loop processes a slice of games (DUE_SLICE_SECONDS, half a second,
+# some 400 mails of a burst), so the results of a burst go out while it is processed.
+# At 200, half a burst's results waited for its last game.
+MAX_IN_FLIGHT = 800
 # The pictures of the games processed are begun this far ahead of the mails that carry
 # them: the picture workers draw while the loop processes the next games.
 PICTURES_AHEAD = 96

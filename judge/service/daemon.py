@@ -409,7 +409,7 @@ def _loop(
 # p99 of 2.4 s while 1,000 games were processed, benchmarks/deadlines.py --players).
 DUE_SLICE_SECONDS = 0.5
 MAIL_SLICE_SECONDS = 0.1
-SEND_SLICE = 100  # mails sent per pass, recorded as sent in one commit
+SEND_SLICE = 400  # mails sent per pass, recorded as sent in one commit (MAX_IN_FLIGHT)
 LOOK_AHEAD = 200  # mails beyond those whose pictures are begun in the pool meanwhile
 
 
