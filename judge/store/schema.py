@@ -501,7 +501,7 @@ def _v25_results_first(db: sqlite_utils.Database) -> None:
     # Issue 16: a game's results go before the other mail queued before them once their
     # picture is drawn (judge/store/outbox.due_heads): in a 1,000-game burst the results
     # of the last games waited behind the notices of all the games before them. This
-    # index holds those ready to send alone, so finding them reads none still drawn.
+    # index holds only those ready to send, so finding them reads none still to draw.
     db.execute(
         "CREATE INDEX idx_outbound_results_ready ON outbound (id) "
         "WHERE state = 'queued' AND kind = 'results' AND picture IS NULL"
