@@ -118,8 +118,8 @@ def test_a_code_stored_plain_before_the_upgrade_is_hashed_and_still_confirms(
 ) -> None:
     """A store of version 21 held each code as mailed (8 letters then): migration 22
     turns it into its hash, and the code the address got before the upgrade confirms.
-    Versions 22 to 24 change no table, so a store of 21 is today's without 23's indexes,
-    with the unique index 24 dropped, its codes written plain."""
+    Versions 22 to 25 change no table, so a store of 21 is today's without 23's and 25's
+    indexes, with the unique index 24 dropped, its codes written plain."""
     judge = Judge(tmp_path)
     judge.start_game()
     address = "victim@example.com"
@@ -128,7 +128,12 @@ def test_a_code_stored_plain_before_the_upgrade_is_hashed_and_still_confirms(
         "UPDATE seats SET confirm_code = 'K7QX2MNP' WHERE address = ? AND role = 'observer'",
         [address],
     )
-    for index in ("idx_inbound_to_forget", "idx_outbound_to_forget", "idx_pictures_created"):
+    for index in (
+        "idx_inbound_to_forget",
+        "idx_outbound_to_forget",
+        "idx_pictures_created",
+        "idx_outbound_results_ready",
+    ):
         judge.db.execute(f"DROP INDEX {index}")
     judge.db.execute("CREATE UNIQUE INDEX idx_outbound_message_id ON outbound (message_id)")
     judge.db.execute("PRAGMA user_version = 21")
@@ -136,7 +141,7 @@ def test_a_code_stored_plain_before_the_upgrade_is_hashed_and_still_confirms(
     judge.db.conn.close()
 
     judge.db = open_db(tmp_path / "j.db")  # the upgraded judge: migrations run
-    assert _on_disk(tmp_path, "PRAGMA user_version", []) == [(24,)]
+    assert _on_disk(tmp_path, "PRAGMA user_version", []) == [(25,)]
     assert _stored(tmp_path, address) == _sha256("K7QX2MNP")
     [confirmed] = judge.send(address, "CONFIRM war1 k7qx-2mnp")
     assert "  Confirmed: you observe war1, and get its mail.\n" in confirmed.body

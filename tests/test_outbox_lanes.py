@@ -110,3 +110,29 @@ def test_results_ready_to_send_go_before_the_mail_queued_before_them(tmp_path: P
         ("results", "c@example.org"),
         ("results", "f@example.org"),
     ]
+
+
+def test_the_copies_of_one_results_mail_go_first_together_or_not_at_all(tmp_path: Path) -> None:
+    # results_together: a game's results are one row for each reader, given to the relay
+    # in one transaction. Had the copies to readers with no earlier mail gone first, the
+    # others would have followed in a transaction of their own.
+    db = open_db(tmp_path / "j.db")
+    with transaction(db):
+        notice = outbox.queue(db, b"n", "<n@j>", ["b@example.org"], "notice", NOW)
+        held = outbox.queue_each(
+            db,
+            [(b"r1", "<r1@j>", ["a@example.org"]), (b"r1", "<r1@j>", ["b@example.org"])],
+            "results",
+            NOW,
+        )
+        free = outbox.queue_each(
+            db,
+            [(b"r2", "<r2@j>", ["c@example.org"]), (b"r2", "<r2@j>", ["d@example.org"])],
+            "results",
+            NOW,
+        )
+    assert [h.id for h in outbox.due_heads(db, NOW)] == [*free, notice, *held]
+    # A limit that would cut a mail's copies in two takes none of them in the lane.
+    assert [h.id for h in outbox.due_heads(db, NOW, limit=1)] == [notice]
+    outbox.mark_sent(db, notice, NOW, "maildir")
+    assert [h.id for h in outbox.due_heads(db, NOW)] == [*held, *free]

@@ -312,21 +312,55 @@ def _not_held_back(db: sqlite_utils.Database, at: str, chosen: list[int]) -> lis
 
 def _results_first(db: sqlite_utils.Database, at: str, limit: int, skip: Set[int]) -> list[int]:
     """Up to `limit` results mails due by `at` and ready to send (their picture stored,
-    or none to draw), none of `skip`, with no earlier queued mail to their recipients,
-    in the order queued."""
+    or none to draw), none of `skip`, in the order queued: those of a mail each of whose
+    copies (results_together: one row for each reader) has no earlier queued mail to its
+    reader. A mail's copies are taken together or not at all, so that the relay is
+    still given them in one transaction."""
     if limit <= 0:
         return []
+    wanted = limit + len(skip) + MAX_COPIES
     rows = db.execute(
-        "SELECT o.id FROM outbound o INDEXED BY idx_outbound_results_ready "
+        "SELECT id, message_id FROM outbound INDEXED BY idx_outbound_results_ready "
         # The kind written out, not bound: SQLite uses a partial index only for a query
         # it can see implies the index's own WHERE.
-        f"WHERE o.state = 'queued' AND o.kind = '{RESULTS}' AND o.picture IS NULL "
-        "AND o.next_attempt_at <= ? AND NOT EXISTS (SELECT 1 FROM outbound e "
-        "INDEXED BY idx_outbound_queued_to WHERE e.state = 'queued' "
-        "AND e.recipients = o.recipients AND e.id < o.id) ORDER BY o.id LIMIT ?",
-        [at, limit + len(skip)],
-    )
-    return [i for (i,) in rows if i not in skip][:limit]
+        f"WHERE state = 'queued' AND kind = '{RESULTS}' AND picture IS NULL "
+        "AND next_attempt_at <= ? ORDER BY id LIMIT ?",
+        [at, wanted],
+    ).fetchall()
+    copies: dict[str, list[int]] = {}  # each mail's copies, in the order queued
+    for outbound_id, message_id in rows:
+        copies.setdefault(message_id, []).append(outbound_id)
+    if len(rows) == wanted:  # the last mail's copies may go on beyond what was read
+        copies.popitem()
+    behind = _behind_earlier(db, [i for ids in copies.values() for i in ids if i not in skip])
+    chosen: list[int] = []
+    for ids in copies.values():
+        ready = [i for i in ids if i not in skip]
+        if behind.intersection(ready) or len(chosen) + len(ready) > limit:
+            continue
+        chosen += ready
+    return chosen
+
+
+# A results mail's copies read at once beyond what the lane may take: a game's readers
+# (7 powers, 10 masters, 50 observers) are fewer.
+MAX_COPIES = 100
+
+
+def _behind_earlier(db: sqlite_utils.Database, ids: list[int]) -> set[int]:
+    """Those of `ids` with an earlier queued mail to the same recipients."""
+    if not ids:
+        return set()
+    marks = ", ".join("?" for _ in ids)
+    return {
+        outbound_id
+        for (outbound_id,) in db.execute(
+            f"SELECT o.id FROM outbound o WHERE o.id IN ({marks}) AND EXISTS (SELECT 1 FROM "
+            "outbound e INDEXED BY idx_outbound_queued_to WHERE e.state = 'queued' AND "
+            "e.recipients = o.recipients AND e.id < o.id)",
+            ids,
+        )
+    }
 
 
 def _direct_first(db: sqlite_utils.Database, at: str) -> list[int]:
