@@ -91,6 +91,12 @@ def test_results_ready_to_send_go_before_the_mail_queued_before_them(tmp_path: P
         ("notice", "e@example.org"),
         ("results", "c@example.org"),
     ]
+    # While games are still due, the first two lanes alone: the rest waits for them.
+    assert [by_id[h.id] for h in outbox.due_heads(db, NOW, bulk=False)] == [
+        ("reply", "g@example.org"),
+        ("results", "d@example.org"),
+        ("results", "f@example.org"),
+    ]
     # The limit counts every lane; mails being sent are left out of each.
     assert [by_id[h.id] for h in outbox.due_heads(db, NOW, limit=3)] == [
         ("reply", "g@example.org"),

@@ -331,13 +331,16 @@ def drain(
     attach_picture: PictureStep,
     look_ahead: int = 0,
     give_way: Callable[[], bool] = lambda: False,
+    bulk: bool = True,
 ) -> int:
     """Send up to `limit` of the mails due, stopping early once `give_way()` says so (a
     mail came, to be answered first); returns how many were sent. The pictures of
     `look_ahead` more are begun meanwhile. Mails queued with a picture are finished by
-    `attach_picture` (which stores them) before the first is sent."""
+    `attach_picture` (which stores them) before the first is sent. Without `bulk`, only
+    the direct answers and the results ready (store/outbox.due_heads)."""
     attach_picture.store_drawn(db, attach_picture.drawn_ahead(), clock())
-    items = outbox.due_heads(db, clock(), limit + max(1, look_ahead))  # one more: is there more?
+    # One more than `limit`: is there more?
+    items = outbox.due_heads(db, clock(), limit + max(1, look_ahead), bulk=bulk)
     if not items:
         delivery.close()  # idle: no connection kept open
         return 0

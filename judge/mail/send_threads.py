@@ -247,10 +247,12 @@ def drain(
     *,
     attach_picture: sender.PictureStep,
     look_ahead: int = 0,
+    bulk: bool = True,
 ) -> int:
     """Record what the threads report, then hand them up to `limit` more of the mails
-    due (finished first: see outbox.drain), the pictures of `look_ahead` more and the
-    next PICTURES_AHEAD pictures queued begun; returns how many were handed over."""
+    due (finished first: see outbox.drain; without `bulk`, only the direct answers and
+    the results ready), the pictures of `look_ahead` more and the next PICTURES_AHEAD
+    pictures queued begun; returns how many were handed over."""
     record(db, threads.collect(), clock())
     # Committed apart from the mails sent: a fault storing a picture never undoes the
     # record of a mail sent (it would be sent again).
@@ -258,7 +260,9 @@ def drain(
     room = min(limit, threads.room())
     items = []
     if room:
-        items = outbox.due_heads(db, clock(), room + max(1, look_ahead), threads.in_flight)
+        items = outbox.due_heads(
+            db, clock(), room + max(1, look_ahead), threads.in_flight, bulk=bulk
+        )
     # Even with no room: the pictures of the games just processed are begun at once.
     attach_picture.ahead(items, outbox.pictures_ahead(db, PICTURES_AHEAD))
     if not items:

@@ -438,7 +438,12 @@ def one_pass(
         # slice has written for MAIL_SLICE_SECONDS (a flood of mail never starves results)
         writing = _Slice(math.inf, stopping, MAIL_SLICE_SECONDS, mail_waiting)
         drain = partial(sender.drain, db, delivery, give_way=writing)
-    sent = drain(clock, limit=SEND_SLICE, attach_picture=attach, look_ahead=LOOK_AHEAD)
+    # While games are still due (a burst), the other mail waits for them: the direct
+    # answers and the results ready go meanwhile, the rest (a burst's notices, eight for
+    # each game's results) would take the loop's time from the games still to process.
+    sent = drain(
+        clock, limit=SEND_SLICE, attach_picture=attach, look_ahead=LOOK_AHEAD, bulk=not cut.told
+    )
     if not sent and not cut.told:  # idle enough: old mail forgotten, a slice at a time
         _forget_old_mail(db, clock)
     return cut.told or sent >= SEND_SLICE or mail_waiting()

@@ -128,6 +128,7 @@ def due_heads(
     now: datetime,
     limit: int = 100,
     exclude: Set[int] = frozenset(),
+    bulk: bool = True,
 ) -> list[Head]:
     """Up to `limit` queued messages due by `now`, in the order to send them: first the
     direct answers (DIRECT), then the results (RESULTS) whose picture is drawn (or that
@@ -137,23 +138,14 @@ def due_heads(
     lanes are found in the queue's partial indexes (migrations 18 and 25), reading no
     more of a deadline burst's queue than is chosen. Each is read without its text: the
     sender reads the mails ahead of its turn on every pass (their pictures begun, the
-    first drawn sent first), 50,000 in a 1,000-game burst, and sends 9,000 of them."""
+    first drawn sent first), 50,000 in a 1,000-game burst, and sends 9,000 of them.
+    Without `bulk`, the first two lanes alone (the daemon while games are still due)."""
     at = iso(now)
     fast = [i for i in _direct_first(db, at) if i not in exclude][:limit]
     skip = exclude | set(fast)
     results = _results_first(db, at, limit - len(fast), skip)
-    slow: list[int] = []
-    skip |= set(results)
-    rows = db.execute(
-        "SELECT id FROM outbound INDEXED BY idx_outbound_queued "
-        "WHERE state = 'queued' AND next_attempt_at <= ? ORDER BY id",
-        [at],
-    )
-    for (outbound_id,) in rows:  # read as far as needed: the cursor stops here
-        if len(fast) + len(slow) >= limit:
-            break
-        if outbound_id not in skip:
-            slow.append(outbound_id)
+    room = limit - len(fast) - len(results)
+    slow = _in_order(db, at, room, skip | set(results)) if bulk else []
     chosen = _not_held_back(db, at, (fast + results + slow)[:limit])
     if not chosen:
         return []
@@ -308,6 +300,24 @@ def _not_held_back(db: sqlite_utils.Database, at: str, chosen: list[int]) -> lis
         )
     }
     return [i for i in chosen if i not in held] if held else chosen
+
+
+def _in_order(db: sqlite_utils.Database, at: str, limit: int, skip: Set[int]) -> list[int]:
+    """Up to `limit` queued mails due by `at`, none of `skip`, in the order queued."""
+    chosen: list[int] = []
+    if limit <= 0:
+        return chosen
+    rows = db.execute(
+        "SELECT id FROM outbound INDEXED BY idx_outbound_queued "
+        "WHERE state = 'queued' AND next_attempt_at <= ? ORDER BY id",
+        [at],
+    )
+    for (outbound_id,) in rows:  # read as far as needed: the cursor stops here
+        if outbound_id not in skip:
+            chosen.append(outbound_id)
+            if len(chosen) >= limit:
+                break
+    return chosen
 
 
 def _results_first(db: sqlite_utils.Database, at: str, limit: int, skip: Set[int]) -> list[int]:
