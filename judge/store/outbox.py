@@ -357,6 +357,14 @@ def _results_first(db: sqlite_utils.Database, at: str, limit: int, skip: Set[int
 MAX_COPIES = 100
 
 
+# Whether a queued mail `o` has an earlier mail queued to the same recipients, which it
+# never goes before (the lanes: `_direct_first`, `_results_first`).
+_EARLIER_TO_THE_SAME = (
+    "EXISTS (SELECT 1 FROM outbound e INDEXED BY idx_outbound_queued_to "
+    "WHERE e.state = 'queued' AND e.recipients = o.recipients AND e.id < o.id)"
+)
+
+
 def _behind_earlier(db: sqlite_utils.Database, ids: list[int]) -> set[int]:
     """Those of `ids` with an earlier queued mail to the same recipients."""
     if not ids:
@@ -365,9 +373,7 @@ def _behind_earlier(db: sqlite_utils.Database, ids: list[int]) -> set[int]:
     return {
         outbound_id
         for (outbound_id,) in db.execute(
-            f"SELECT o.id FROM outbound o WHERE o.id IN ({marks}) AND EXISTS (SELECT 1 FROM "
-            "outbound e INDEXED BY idx_outbound_queued_to WHERE e.state = 'queued' AND "
-            "e.recipients = o.recipients AND e.id < o.id)",
+            f"SELECT o.id FROM outbound o WHERE o.id IN ({marks}) AND {_EARLIER_TO_THE_SAME}",
             ids,
         )
     }
@@ -380,9 +386,7 @@ def _direct_first(db: sqlite_utils.Database, at: str) -> list[int]:
     rows = db.execute(
         "SELECT o.id FROM outbound o INDEXED BY idx_outbound_queued_kind "
         f"WHERE o.state = 'queued' AND o.kind IN ({kinds}) AND o.next_attempt_at <= ? "
-        "AND NOT EXISTS (SELECT 1 FROM outbound e INDEXED BY idx_outbound_queued_to "
-        "WHERE e.state = 'queued' AND e.recipients = o.recipients AND e.id < o.id) "
-        "ORDER BY o.id",
+        f"AND NOT {_EARLIER_TO_THE_SAME} ORDER BY o.id",
         [*DIRECT, at],
     )
     return [outbound_id for (outbound_id,) in rows]
