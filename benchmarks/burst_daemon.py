@@ -140,10 +140,10 @@ def _run(
         stop = threading.Event()
         mailers = _start_mailing(mailing, port, folder / "judge.db", stop)
         time.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()))
-        cpu0, relay0 = _tree_cpu(proc.pid), relay.cpu()
+        cpu0, relay0 = tree_cpu(proc.pid), relay.cpu()
         sent = _wait(db, burst, proc)
-        cpu, relay_cpu = _tree_cpu(proc.pid), relay.cpu() - relay0
-        rss = _tree_rss(proc.pid)
+        cpu, relay_cpu = tree_cpu(proc.pid), relay.cpu() - relay0
+        rss = tree_rss(proc.pid)
         processed = _last_processed(db, deadline)
         stop.set()
         if mailers is not None:
@@ -337,7 +337,7 @@ def _cpu(pid: int, thread: int | None = None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _tree_cpu(pid: int) -> tuple[float, float, float]:
+def tree_cpu(pid: int) -> tuple[float, float, float]:
     """CPU seconds so far: the process `pid`, the processes it started (alive now), and
     the process's first thread alone (the daemon's loop)."""
     return _cpu(pid), sum(_cpu(child) for child in _descendants(pid)), _cpu(pid, pid)
@@ -354,7 +354,7 @@ def _rss(pid: int) -> float:
     return 0.0
 
 
-def _tree_rss(pid: int) -> tuple[float, float]:
+def tree_rss(pid: int) -> tuple[float, float]:
     """Resident MB: the process `pid`, and it with the processes it started."""
     own = _rss(pid)
     return own, own + sum(_rss(child) for child in _descendants(pid))

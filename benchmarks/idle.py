@@ -9,9 +9,10 @@ nothing due) and the wake computation handed to `schedule.Timers.sync`. The firs
 is timed apart (it may do the start-up's work); the figure is the median of the next
 passes. With `--daemon SECONDS`, it then starts the real `judge run` (embedded SMTP
 receiver, Maildir outbox) on that store in a process of its own and reports the time from
-its start to its SMTP port answering, the CPU it uses while idle over SECONDS, and its
-resident memory (from /proc); then again with its relay down (a port nobody listens on)
-and 200 mails waiting to be sent. Prints figures; asserts nothing.
+its start to its SMTP port answering, the CPU it and its worker processes use while idle
+over SECONDS, and its resident memory, then with its workers (from /proc); then again
+with its relay down (a port nobody listens on) and 200 mails waiting to be sent. Prints
+figures; asserts nothing.
 
     python benchmarks/idle.py [--games 10000] [--passes 5] [--dir PATH] [--daemon SECONDS]
 """
@@ -19,7 +20,6 @@ and 200 mails waiting to be sent. Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import socket
 import statistics
@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from burst_daemon import tree_cpu, tree_rss  # noqa: E402
 from smtp_sink import free_port  # noqa: E402
 
 from judge.config import Config  # noqa: E402
@@ -107,18 +108,19 @@ def daemon_figures(folder: Path, seconds: float, relay_down: bool = False) -> li
             time.sleep(0.01)
         ready = time.perf_counter() - started
         time.sleep(SETTLE)  # the start done: workers warmed, the first passes over
-        cpu0, wall0 = _cpu_seconds(proc.pid), time.perf_counter()
+        cpu0, wall0 = sum(tree_cpu(proc.pid)[:2]), time.perf_counter()
         time.sleep(seconds)
-        cpu = _cpu_seconds(proc.pid) - cpu0
+        cpu = sum(tree_cpu(proc.pid)[:2]) - cpu0
         wall = time.perf_counter() - wall0
-        rss = _rss_mb(proc.pid)
+        rss = tree_rss(proc.pid)
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(30)
     what = "relay down, 200 mails waiting" if relay_down else "idle"
     return [
         f"judge run ({what}): start to its SMTP port answering {ready:.2f} s",
-        f"{what} over {wall:.0f} s: {cpu / wall:.2%} of one core; resident memory {rss:.0f} MB",
+        f"{what} over {wall:.0f} s: {cpu / wall:.2%} of one core, its worker processes' "
+        f"included; resident memory {rss[0]:.0f} MB, with its worker processes {rss[1]:.0f} MB",
     ]
 
 
@@ -141,19 +143,6 @@ def _answers(port: int) -> bool:
     with socket.socket() as s:
         s.settimeout(0.2)
         return s.connect_ex(("127.0.0.1", port)) == 0
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User and system CPU of process `pid` and its threads so far, in seconds."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def main() -> None:

@@ -33,3 +33,11 @@ def gated(spec: str) -> bytes:
     if data.get("raise"):
         raise ValueError("this picture cannot be drawn")
     return png_for(spec)
+
+
+def maps_ready(spec: str) -> bytes:
+    """Not a picture: the names of the maps whose colours this worker has ready (a JSON
+    list, as bytes), to see what a worker readied before its first task."""
+    from judge.render import palette
+
+    return json.dumps(sorted(gm.name for gm, _ in palette._palettes.entries)).encode()

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from judge_harness import CONFIG, Judge
 from live_judge import start_judge, wait_until
-from picture_gates import gated, png_for
+from picture_gates import gated, maps_ready, png_for
 from smtp_sink import SmtpSink, free_port
 from test_pictures import picture_of, spring_with_a_list
 
@@ -340,3 +340,21 @@ def test_the_pool_gives_each_picture_drawn_once_and_keeps_a_failed_one_to_try_ag
     assert (pool.holds(fine), pool.holds(failing)) == (False, True)
     drawn = pool.drawn(failing)  # its second try, then given up: its mails go as text
     assert drawn.png is None and drawn.error.startswith("ValueError")
+
+
+@pytest.mark.parametrize(
+    ("warm", "ready"),
+    [((), []), (("standard",), ["standard"]), (("nosuch", "standard"), ["standard"])],
+)
+def test_each_worker_readies_the_maps_it_is_given_before_its_first_task(
+    warm: tuple[str, ...], ready: list[str]
+) -> None:
+    """A map that cannot be read (`nosuch`) is left, and the worker goes on with the
+    others, then takes its tasks: the pool is not broken by it."""
+    drawer = PicturePool(workers=1, draw=maps_ready, warm=warm)
+    try:
+        drawn = drawer.drawn('{"name": "maps.png"}')
+    finally:
+        drawer.close()
+    assert drawn == pictures.Drawn(json.dumps(ready).encode())
+    assert drawer.generation == 0

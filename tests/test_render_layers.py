@@ -273,3 +273,27 @@ def test_a_tinted_province_painted_from_its_stamp_is_its_three_masks_painted(nam
     diff = most(ImageChops.difference(copied(each.pixels()), copied(stamped.pixels())))
     assert diff.getbbox() is not None  # painted otherwise: rounding differs
     assert diff.point(lambda v: 255 if v > 2 else 0).getbbox() is None
+
+
+def test_a_map_warmed_up_draws_its_first_results_picture_from_what_it_readied() -> None:
+    """pictures.warm_up (a picture worker's start, service/picture_pool.py) makes the
+    map's colours, its overlays and the ground of a results picture's legend layout: the
+    first real results picture then makes none of them again."""
+    from judge.game import pictures
+
+    for cache in (layers._grounds, layers._overlays_cache, palette._palettes):
+        cache.clear()
+    pictures.warm_up("standard")
+    made = {
+        "grounds": list(layers._grounds.entries),
+        "overlays": list(layers._overlays_cache.entries),
+        "palettes": list(palette._palettes.entries),
+    }
+    assert all(len(keys) == 1 for keys in made.values())
+    args, kw = CASES["spring 1901, after"]
+    render_png(*args, **kw)  # a one-line caption, as a game's results have
+    assert {
+        "grounds": list(layers._grounds.entries),
+        "overlays": list(layers._overlays_cache.entries),
+        "palettes": list(palette._palettes.entries),
+    } == made

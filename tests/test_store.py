@@ -317,3 +317,26 @@ def test_a_nested_block_after_the_transaction_ended_raises_its_own_error(tmp_pat
             db.execute("INSERT INTO t VALUES (7)")  # ends the whole transaction
     assert not db.conn.in_transaction
     assert db.execute("SELECT COUNT(*) FROM t").fetchone()[0] == 0
+
+
+def test_the_variants_in_play_are_listed_the_most_played_first(tmp_path: Path) -> None:
+    """What the picture workers ready as they start (service/daemon.py): the variants of
+    the forming and active games, the most played first, a tie by name; a finished or
+    paused game's variant is not in play."""
+    db = open_db(tmp_path / "j.db")
+    made = [
+        ("chaos", games.ACTIVE),
+        ("standard", games.ACTIVE),
+        ("standard", games.FORMING),
+        ("ancmed", games.FORMING),
+        ("fleet_rome", games.FINISHED),
+        ("fleet_rome", games.FINISHED),
+        ("fleet_rome", games.FINISHED),
+        ("pure", games.PAUSED),
+    ]
+    with transaction(db):
+        for i, (variant, state) in enumerate(made):
+            game = games.create_game(db, f"g{i}", variant, NOW)
+            games.update_game(db, game, NOW, state=state)
+    assert games.variants_in_play(db, 3) == ["standard", "ancmed", "chaos"]
+    assert games.variants_in_play(db, 1) == ["standard"]

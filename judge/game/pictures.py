@@ -33,9 +33,11 @@ from typing import Any, Protocol
 import sqlite_utils
 
 from judge.crashpoints import crash_point
+from judge.engine.board import starting_position
 from judge.render.png import PngUnavailable, png_available, render_png
 from judge.replies import Picture
 from judge.store import games, outbox
+from judge.variants.maps import load_map
 
 log = logging.getLogger("judge.game.pictures")
 
@@ -98,6 +100,21 @@ def draw_now(spec: str) -> bytes:
     return render_png(
         data["position"], data.get("results"), after=data.get("after"), caption=data.get("caption")
     )
+
+
+def warm_up(variant: str) -> None:
+    """Draw `variant`'s opening as a results picture is drawn (its units' orders, the
+    board after them, a one-line caption) and forget it: what a process's first picture
+    of a map costs beyond the others (the map read, its layers and its colours: about
+    0.4 s, once per worker process) is then paid, and kept for the pictures to come.
+    Raises what loading the map or drawing raises."""
+    gm = load_map(variant)
+    start = starting_position(gm)
+    results: dict[str, list[dict[str, str]]] = {}
+    for unit in start.units:
+        results.setdefault(unit.power, []).append({"order": f"{unit} H", "result": "ok"})
+    after = replace(start, phase=start.phase.following())
+    render_png(start, {"results": results}, after=after, caption="Game warm-up")
 
 
 @lru_cache(maxsize=16)

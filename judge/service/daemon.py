@@ -13,6 +13,7 @@ import math
 import selectors
 import signal
 import socket
+import sqlite3
 import sys
 import threading
 import time
@@ -30,12 +31,12 @@ from judge.failures import failure_reason
 from judge.game import pictures
 from judge.mail import outbox as sender
 from judge.mail import send_threads
-from judge.service import schedule
+from judge.service import picture_pool, schedule
 from judge.service.handling import handle_waiting
 from judge.service.picture_pool import PicturePool
 from judge.service.prechecks import Checker, PasswordPool, check_here
 from judge.service.startup import StartFailed, probe_port, sole_judge, start_words
-from judge.store import inbox, retention
+from judge.store import games, inbox, retention
 from judge.store.db import open_db
 from judge.variants.maps import use_operator_folder
 
@@ -271,11 +272,13 @@ def _serve(
     imap_thread = None
     timers = schedule.Timers(wakeup.set, clock)
     checker = PasswordPool()
-    drawer = PicturePool(config.maps, on_ready=wakeup.set)
+    drawer: PicturePool | None = None
     outgoing: Outgoing | None = None
     use_operator_folder(config.maps)
     try:
         db = open_db(config.database)
+        # Its workers ready the maps most played as they start, before any deadline.
+        drawer = PicturePool(config.maps, on_ready=wakeup.set, warm=_maps_in_play(db))
         step = "outbox"
         try:
             outgoing = _outgoing(config, wakeup)
@@ -307,9 +310,20 @@ def _serve(
         if db is not None:
             db.conn.close()
         checker.close()
-        drawer.close()
+        if drawer is not None:
+            drawer.close()
         wakeup.close()
         log.info("stopped")
+
+
+def _maps_in_play(db: sqlite_utils.Database) -> list[str]:
+    """The maps the picture workers ready as they start: those most played (none when
+    the games cannot be read: the pictures then ready themselves, as they are drawn)."""
+    try:
+        return games.variants_in_play(db, picture_pool.WARM_MAPS)
+    except sqlite3.Error as e:
+        log.warning("the maps in play could not be read: %s", failure_reason(e))
+        return []
 
 
 # How the daemon sends its mail (one_pass).

@@ -459,6 +459,17 @@ def active_games(db: sqlite_utils.Database) -> list[Game]:
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
+def variants_in_play(db: sqlite_utils.Database, count: int) -> list[str]:
+    """The variants of the games in play (forming or active), the most played first, at
+    most `count`."""
+    rows = db.execute(
+        "SELECT variant FROM games WHERE state IN (?, ?) GROUP BY variant "
+        "ORDER BY COUNT(*) DESC, variant LIMIT ?",
+        [ACTIVE, FORMING, count],
+    )
+    return [variant for (variant,) in rows]
+
+
 def _micros(moment: datetime) -> int:
     """A moment as games.next_event_at holds it: whole microseconds since the epoch."""
     return (moment - _EPOCH) // timedelta(microseconds=1)
