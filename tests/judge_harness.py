@@ -67,13 +67,18 @@ def below_header(text: str) -> str:
     return "\n".join(lines)
 
 
+def dashed(code: str) -> str:
+    """A confirmation code as mailed: in groups of four joined by dashes."""
+    return "-".join(code[i : i + 4] for i in range(0, len(code), 4))
+
+
 def observing(game: str, code: str) -> str:
     """The acknowledgement's words for an OBSERVE of `game` seated with `code`."""
     return (
         f"  Observing {game}: confirm first that this address asked for\n"
         "  it; until then you get none of its mail. Mail the judge this line,\n"
         "  from this address, within 7 days:\n"
-        f"    CONFIRM {game} {code}\n"
+        f"    CONFIRM {game} {dashed(code)}\n"
         f"  Then sign on with SIGNON O{game} password.\n"
         "  If you did not ask for it, ignore this mail: you get nothing more.\n"
     )
@@ -160,9 +165,9 @@ class Judge:
 
     def confirm_code(self, address: str, name: str = "war1") -> str:
         """The code mailed to `address` to confirm its seat of game `name` (an observer's,
-        a PROMOTEd master's) or its new address of one (SET ADDRESS, REPLACE): read from
-        the mails queued to it, the latest whose hash the seat's row holds (the row keeps
-        only the hash)."""
+        a PROMOTEd master's) or its new address of one (SET ADDRESS, REPLACE), without
+        the dashes it is mailed with: read from the mails queued to it, the latest whose
+        hash the seat's row holds (the row keeps only the hash)."""
         row = self.db.execute(
             "SELECT s.confirm_code FROM seats s JOIN games g ON g.id = s.game_id "
             "WHERE g.name = ? AND s.left_at IS NULL AND s.confirm_code IS NOT NULL "
@@ -170,15 +175,15 @@ class Judge:
             [name, address, address],
         ).fetchone()
         assert row is not None and row[0] is not None, f"{address} waits for no code"
-        mailed = re.compile(rf"CONFIRM {re.escape(name)} ([A-Z0-9]+)")
+        mailed = re.compile(rf"CONFIRM {re.escape(name)} ([A-Z0-9]{{4}}(?:-[A-Z0-9]{{4}})+)")
         for (raw,) in self.db.execute(
             "SELECT raw FROM outbound WHERE recipients LIKE ? ORDER BY id DESC",
             [f'%"{address}"%'],
         ).fetchall():
             body = email.message_from_bytes(raw, policy=default).get_body(("plain",))
-            for code in mailed.findall(body.get_content()):
+            for code in (c.replace("-", "") for c in mailed.findall(body.get_content())):
                 if code_hash(code) == row[0]:
-                    return str(code)
+                    return code
         raise AssertionError(f"no mail to {address} carries the code its seat waits for")
 
     def confirm(self, address: str, name: str = "war1") -> list[Mail]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import sqlite_utils
-from judge_harness import HOLDS, Judge, Mail
+from judge_harness import HOLDS, Judge, Mail, dashed
 
 from judge.config import Config
 from judge.game.observers import UNCONFIRMED_DAYS
@@ -78,7 +78,7 @@ def test_a_promoted_master_gets_nothing_until_its_address_confirms(tmp_path: Pat
         "Confirm first that this address asked for it: until then you get none of\n"
         "the game's mail. Mail the judge this line, from this address, within\n"
         "7 days:\n"
-        f"  CONFIRM war1 {code}\n"
+        f"  CONFIRM war1 {dashed(code)}\n"
         "If you did not ask for it, ignore this mail: you get nothing more.\n"
         f"Then sign on with: SIGNON Mwar1 {password}\n"
         "(change the password with SET PASSWORD after signing on).\n"
@@ -133,7 +133,7 @@ def test_a_replaced_powers_mail_goes_to_the_master_until_its_new_player_confirms
         "Confirm first that this address asked for it: until then the power's mail\n"
         "goes to the master. Mail the judge this line, from this address, within\n"
         "7 days:\n"
-        f"  CONFIRM war1 {code}\n"
+        f"  CONFIRM war1 {dashed(code)}\n"
         "If you did not ask for it, ignore this mail: you get nothing more.\n"
         f"Sign on with: SIGNON Fwar1 {password}\n"
         "(change the password with SET PASSWORD after signing on).\n"
@@ -195,7 +195,7 @@ def test_a_players_new_address_gets_the_code_alone_until_it_confirms(tmp_path: P
         "has given this address as theirs. The game's mail for them comes here only\n"
         "once you confirm that this address asked for it: mail the judge this line,\n"
         "from this address, within 7 days:\n"
-        f"  CONFIRM war1 {code}\n"
+        f"  CONFIRM war1 {dashed(code)}\n"
         "If you did not ask for it, ignore this mail: you get nothing more.\n"
     )
     mails = judge.send(players["F"], "SIGNON Fwar1 pw2\nPRESS TO G\nHi Germany.\nENDPRESS")
@@ -346,12 +346,13 @@ def test_confirm_takes_the_seat_whose_code_it_carries(tmp_path: Path) -> None:
     mails = judge.send(MASTER, SIGNON + f"PROMOTE {VICTIM}")
     master = _last_seat(judge)
     [letter] = _to(mails, VICTIM)
-    master_code = letter.body.split("CONFIRM war1 ")[1].split()[0]
+    mailed = letter.body.split("CONFIRM war1 ")[1].split()[0]  # in groups, dashed
+    master_code = mailed.replace("-", "")
     observer_hash = _row(judge, observer)[3]
     assert observer != master and _row(judge, master)[3] == code_hash(master_code)
     assert observer_hash not in (None, code_hash(master_code))
 
-    judge.send(VICTIM, f"CONFIRM war1 {master_code}")
+    judge.send(VICTIM, f"CONFIRM war1 {mailed}")  # as mailed
     assert _row(judge, master) == ("master", VICTIM, None, None)
     assert _row(judge, observer) == ("observer", VICTIM, None, observer_hash)
 

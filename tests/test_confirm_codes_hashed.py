@@ -32,9 +32,11 @@ def _sha256(code: str) -> str:
 
 
 def _mailed(mails: list[Mail], address: str) -> str:
-    """The code in the one mail to `address` that carries one."""
+    """The code in the one mail to `address` that carries one, without the dashes it is
+    mailed with (four groups of four)."""
     [code] = [c for m in mails if address in m.to for c in _CODE.findall(m.body)]
-    return code
+    assert re.fullmatch(r"[A-Z0-9]{4}(-[A-Z0-9]{4}){3}", code), code
+    return code.replace("-", "")
 
 
 def _on_disk(tmp_path: Path, sql: str, args: list[str]) -> list[tuple[object, ...]]:

@@ -265,7 +265,7 @@ def test_a_gunboat_year_by_mail_names_no_player_to_another(tmp_path: Path, serve
         body = new[OBSERVER][0].body
         assert "Observing gb1: confirm first that this address asked for\n  it;" in body, body
         # The observer sends back the code its answer carries, and gets the game's mail.
-        [code] = re.findall(rf"^ *CONFIRM {GAME} ([A-Z0-9]+)$", body, re.MULTILINE)
+        [code] = re.findall(rf"^ *CONFIRM {GAME} ([A-Z0-9-]+)$", body, re.MULTILINE)
         confirm = mail(OBSERVER, "confirming", [f"CONFIRM {GAME} {code}"])
         new = exchange([confirm], {OBSERVER: "confirming"})
         assert "Confirmed: you observe gb1" in new[OBSERVER][0].body, new[OBSERVER][0].body

@@ -352,7 +352,7 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
         )
         assert "ERROR" not in ack.body, ack.body
         # The code to confirm the seat comes in the answer, to the observer's address.
-        [code] = re.findall(rf"^ *CONFIRM {GAME} ([A-Z0-9]+)$", ack.body, re.MULTILINE)
+        [code] = re.findall(rf"^ *CONFIRM {GAME} ([A-Z0-9-]+)$", ack.body, re.MULTILINE)
         assert (
             f"Observing {GAME}: confirm first that this address asked for it; until then "
             "you get none of its mail."
@@ -672,7 +672,7 @@ def test_a_masters_game_by_mail(tmp_path: Path, servers) -> None:
         assert new_password != PLAYER["Turkey"][1]
         assert MASTER_PASSWORD not in letter.body
         # The power's mail comes to the new address only once it sends the code back.
-        [code] = re.findall(rf"^ *CONFIRM {GAME} ([A-Z0-9]+)$", letter.body, re.MULTILINE)
+        [code] = re.findall(rf"^ *CONFIRM {GAME} ([A-Z0-9-]+)$", letter.body, re.MULTILINE)
         deliver(mail(NEW_TURKEY, "confirming", [f"CONFIRM {GAME} {code}"], clock.now))
         ack = one(boxes.new({NEW_TURKEY: [CONFIRMED]})[NEW_TURKEY], CONFIRMED)
         assert flat(ack.body).endswith(

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import sqlite_utils
-from judge_harness import HOLDS, Judge, Mail, observing
+from judge_harness import HOLDS, Judge, Mail, dashed, observing
 
 from judge.commands.player import MAX_CREATED_PER_DAY, MAX_FORMING_CREATED, MAX_OBSERVERS
 from judge.game.observers import CODE_LENGTH, CODE_LETTERS, UNCONFIRMED_DAYS
@@ -208,7 +208,7 @@ def test_an_observer_who_moves_confirms_the_new_address(tmp_path: Path) -> None:
         "An observer of war1 has given this address as theirs.\n"
         "You get none of the game's mail until you confirm that this address asked\n"
         "for it: mail the judge this line, from this address, within 7 days:\n"
-        f"  CONFIRM war1 {code}\n"
+        f"  CONFIRM war1 {dashed(code)}\n"
         "If you did not ask for it, ignore this mail: you get nothing more.\n"
     )
     mails = judge.send(MASTER, "SIGNON Mwar1 masterpw\nPROCESS")
