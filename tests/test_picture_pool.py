@@ -16,6 +16,7 @@ import email
 import json
 import signal
 import sqlite3
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from email.policy import default
@@ -358,3 +359,22 @@ def test_each_worker_readies_the_maps_it_is_given_before_its_first_task(
         drawer.close()
     assert drawn == pictures.Drawn(json.dumps(ready).encode())
     assert drawer.generation == 0
+
+
+def test_a_map_that_takes_too_long_to_ready_is_left_and_the_alarm_put_back() -> None:
+    """picture_pool.time_limit, round a worker's readying of each map: a block that runs
+    past its seconds raises TimeoutError; one within them runs to its end, and nothing
+    fires after it; the handler of SIGALRM before it is put back."""
+    calls = []
+    before = signal.signal(signal.SIGALRM, lambda *_: calls.append("alarm"))
+    try:
+        with pytest.raises(TimeoutError, match="over 0 s"), picture_pool.time_limit(0.05):
+            while True:  # a drawing that never ends, in Python
+                time.sleep(0.001)
+        with picture_pool.time_limit(5.0):
+            done = True
+        assert done and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        signal.raise_signal(signal.SIGALRM)
+        assert calls == ["alarm"]
+    finally:
+        signal.signal(signal.SIGALRM, before)

@@ -15,11 +15,13 @@ picture drawn but not yet stored is simply drawn again after a restart.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_for
 from concurrent.futures.process import BrokenProcessPool
@@ -36,6 +38,9 @@ log = logging.getLogger("judge.service.picture_pool")
 TRIES = 2  # a picture is drawn at most this often before its mails go without it
 # The maps readied in each worker as it starts (PicturePool's `warm`): the most played.
 WARM_MAPS = 3
+# Seconds a worker may spend readying one map before it is left: a worker takes no task
+# until its start is done, and no picture's time (PICTURE_TIMEOUT) runs meanwhile.
+WARM_SECONDS = 30.0
 PICTURE_TIMEOUT = 120.0  # seconds one picture may take in a worker before it is stopped
 
 
@@ -232,6 +237,24 @@ def _worker_started(maps: Path | None, daemon: int, warm: Sequence[str] = ()) ->
     watch(daemon)
     for variant in warm:
         try:
-            warm_up(variant)
+            with time_limit(WARM_SECONDS):
+                warm_up(variant)
         except Exception as e:
             log.warning("the pictures of map %r could not be readied: %s", variant, _reason(e))
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """TimeoutError raised in the block once it has run `seconds` (SIGALRM: the main
+    thread of a process that uses no other alarm, as a worker's start is)."""
+
+    def expired(signum: int, frame: object) -> None:
+        raise TimeoutError(f"over {seconds:.0f} s")
+
+    before = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
