@@ -277,7 +277,6 @@ def _serve(
     use_operator_folder(config.maps)
     try:
         db = open_db(config.database)
-        # Its workers ready the maps most played as they start, before any deadline.
         drawer = PicturePool(config.maps, on_ready=wakeup.set, warm=_maps_in_play(db))
         step = "outbox"
         try:
