@@ -281,19 +281,20 @@ def test_a_map_warmed_up_draws_its_first_results_picture_from_what_it_readied() 
     first real results picture then makes none of them again."""
     from judge.game import pictures
 
-    for cache in (layers._grounds, layers._overlays_cache, palette._palettes):
+    caches = {
+        "grounds": layers._grounds,
+        "overlays": layers._overlays_cache,
+        "palettes": palette._palettes,
+    }
+
+    def kept() -> dict[str, list[object]]:
+        return {name: list(cache.entries) for name, cache in caches.items()}
+
+    for cache in caches.values():
         cache.clear()
     pictures.warm_up("standard")
-    made = {
-        "grounds": list(layers._grounds.entries),
-        "overlays": list(layers._overlays_cache.entries),
-        "palettes": list(palette._palettes.entries),
-    }
+    made = kept()
     assert all(len(keys) == 1 for keys in made.values())
     args, kw = CASES["spring 1901, after"]
     render_png(*args, **kw)  # a one-line caption, as a game's results have
-    assert {
-        "grounds": list(layers._grounds.entries),
-        "overlays": list(layers._overlays_cache.entries),
-        "palettes": list(palette._palettes.entries),
-    } == made
+    assert kept() == made
